@@ -1,0 +1,14 @@
+"""privbandits: companion package of the book *Private and Fair Bandits*.
+
+Modules by concept: :mod:`~privbandits.mechanisms` (privacy mechanisms and continual counters),
+:mod:`~privbandits.environments` (bandit instances), :mod:`~privbandits.policies` (algorithms),
+:mod:`~privbandits.simulate` (seeded, parallel, cached runs), :mod:`~privbandits.metrics` (regret,
+Nash regret), :mod:`~privbandits.plotting` (the book's figure style), :mod:`~privbandits.cache`.
+"""
+
+__version__ = "0.1.0"
+
+from .environments import BanditInstance, bernoulli_instance, mixed_instance
+from .simulate import SimulationResult, simulate
+
+__all__ = ["__version__", "BanditInstance", "bernoulli_instance", "mixed_instance", "SimulationResult", "simulate"]

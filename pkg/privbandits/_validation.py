@@ -1,0 +1,91 @@
+"""Input checks shared by the whole package.
+
+Every public function validates its arguments with these helpers, so that bad input fails with a
+``ValueError`` that names the parameter and the allowed range instead of producing a silent wrong
+number.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+
+import numpy as np
+
+__all__ = [
+    "check_epsilon",
+    "check_delta",
+    "check_positive",
+    "check_probability",
+    "check_int",
+    "check_unit_interval_array",
+    "check_finite_array",
+]
+
+
+def _is_real(value: object) -> bool:
+    return isinstance(value, Real) and not isinstance(value, bool)
+
+
+def check_positive(name: str, value: float, *, allow_inf: bool = False) -> float:
+    """Return ``value`` as a float if it is > 0 (and finite unless ``allow_inf``)."""
+    if not _is_real(value) or math.isnan(float(value)):
+        raise ValueError(f"{name} must be a real number > 0, got {value!r}")
+    value = float(value)
+    if value <= 0 or (math.isinf(value) and not allow_inf):
+        bound = "(0, inf]" if allow_inf else "(0, inf)"
+        raise ValueError(f"{name} must lie in {bound}, got {value!r}")
+    return value
+
+
+def check_epsilon(value: float, name: str = "epsilon", *, allow_inf: bool = False) -> float:
+    """Privacy parameter: a real number > 0; ``inf`` (no privacy) only where ``allow_inf``."""
+    return check_positive(name, value, allow_inf=allow_inf)
+
+
+def check_probability(name: str, value: float, *, closed: bool = False) -> float:
+    """A probability in the open interval (0, 1), or [0, 1] when ``closed``."""
+    if not _is_real(value) or math.isnan(float(value)):
+        raise ValueError(f"{name} must be a real number in {'[0, 1]' if closed else '(0, 1)'}, got {value!r}")
+    value = float(value)
+    ok = 0.0 <= value <= 1.0 if closed else 0.0 < value < 1.0
+    if not ok:
+        raise ValueError(f"{name} must lie in {'[0, 1]' if closed else '(0, 1)'}, got {value!r}")
+    return value
+
+
+def check_delta(value: float, name: str = "delta") -> float:
+    """Privacy parameter delta in (0, 1)."""
+    return check_probability(name, value)
+
+
+def check_int(name: str, value: int, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    """An integer (numpy integers accepted, bools and floats rejected) within [minimum, maximum]."""
+    if not isinstance(value, Integral) or isinstance(value, bool):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    value = int(value)
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be <= {maximum}, got {value}")
+    return value
+
+
+def check_finite_array(name: str, values: object, *, ndim: int | None = None) -> np.ndarray:
+    """A float array without NaN or infinity, optionally of a given number of dimensions."""
+    array = np.asarray(values, dtype=float)
+    if ndim is not None and array.ndim != ndim:
+        raise ValueError(f"{name} must be a {ndim}-dimensional array, got shape {array.shape}")
+    if array.size and not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} must be finite (no NaN or infinity)")
+    return array
+
+
+def check_unit_interval_array(name: str, values: object, *, ndim: int | None = None) -> np.ndarray:
+    """A float array whose entries all lie in [0, 1] (rewards, means)."""
+    array = check_finite_array(name, values, ndim=ndim)
+    if array.size and (array.min() < 0.0 or array.max() > 1.0):
+        raise ValueError(
+            f"{name} must lie in [0, 1], got values in [{array.min():.6g}, {array.max():.6g}]"
+        )
+    return array

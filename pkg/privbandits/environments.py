@@ -1,0 +1,337 @@
+"""Stochastic bandit environments.
+
+An instance is ``K`` arms, each a reward law on [0, 1] given by a kind code and up to three
+parameters. The instance knows its arm means exactly, and stores them in log space as well, because
+some instances of the book (``000`` Figure 1(a), arm mean ``(2e)^-T``) have means far below the
+smallest double.
+
+Rewards are drawn inside the numba kernels of the policies by :func:`draw_reward` and
+:func:`draw_reward_sum`, from the run's own ``numpy.random.Generator``, so the same seed gives the
+same rewards. An instance can also carry a fixed reward table ``table[t, arm]`` (a *dataset* in the
+sense of differential privacy): the kernels then read the reward of round ``t`` from the table
+instead of sampling it, which is how the privacy auditor runs an algorithm on two neighbouring
+datasets.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ._validation import check_finite_array, check_int, check_unit_interval_array
+
+__all__ = [
+    "BERNOULLI",
+    "BETA",
+    "TWO_POINT",
+    "UNIFORM",
+    "BanditInstance",
+    "bernoulli_instance",
+    "beta_instance",
+    "two_point_instance",
+    "uniform_instance",
+    "mixed_instance",
+    "draw_reward",
+    "draw_reward_sum",
+]
+
+#: Kind codes (used inside numba kernels). Parameters per kind, in ``params[arm, :3]``:
+BERNOULLI = 0  #: (p, -, -): reward 1 with probability p, else 0
+BETA = 1  #: (a, b, -): Beta(a, b)
+TWO_POINT = 2  #: (low, high, p): reward ``high`` with probability p, else ``low``
+UNIFORM = 3  #: (low, high, -): Uniform(low, high)
+
+_KIND_NAMES = {BERNOULLI: "Bernoulli", BETA: "Beta", TWO_POINT: "two-point", UNIFORM: "uniform"}
+
+
+def _kind_mean(kind: int, p: np.ndarray) -> float:
+    if kind == BERNOULLI:
+        return float(p[0])
+    if kind == BETA:
+        return float(p[0] / (p[0] + p[1]))
+    if kind == TWO_POINT:
+        return float(p[0] + p[2] * (p[1] - p[0]))
+    if kind == UNIFORM:
+        return float((p[0] + p[1]) / 2.0)
+    raise ValueError(f"unknown arm kind {kind}; allowed: {sorted(_KIND_NAMES)}")
+
+
+def _check_kind_params(arm: int, kind: int, p: np.ndarray) -> None:
+    where = f"params[{arm}] (arm {arm}, {_KIND_NAMES.get(kind, kind)})"
+    if kind == BERNOULLI:
+        if not 0.0 <= p[0] <= 1.0:
+            raise ValueError(f"{where}: p must lie in [0, 1], got {p[0]}")
+    elif kind == BETA:
+        if not (p[0] > 0 and p[1] > 0):
+            raise ValueError(f"{where}: a and b must be > 0, got {p[0]}, {p[1]}")
+    elif kind in (TWO_POINT, UNIFORM):
+        if not 0.0 <= p[0] <= p[1] <= 1.0:
+            raise ValueError(f"{where}: need 0 <= low <= high <= 1, got {p[0]}, {p[1]}")
+        if kind == TWO_POINT and not 0.0 <= p[2] <= 1.0:
+            raise ValueError(f"{where}: p must lie in [0, 1], got {p[2]}")
+    else:
+        raise ValueError(f"kinds[{arm}] = {kind} is not an arm kind; allowed: {sorted(_KIND_NAMES)}")
+
+
+@dataclass(frozen=True, eq=False)
+class BanditInstance:
+    """A stochastic ``K``-armed bandit with rewards in [0, 1].
+
+    Build one with :func:`bernoulli_instance`, :func:`mixed_instance` and friends rather than by
+    hand. ``log_means`` is the authority on the arm means (``means`` is its exponential); it is given
+    explicitly where a mean underflows (``bernoulli_instance(log_means=...)``).
+
+    ``table``, when not empty, is a fixed reward table of shape ``(horizon, K)``: the kernels read
+    ``table[t, arm]`` at round ``t`` (0-based) instead of sampling.
+    """
+
+    kinds: np.ndarray
+    params: np.ndarray
+    log_means: np.ndarray
+    name: str = ""
+    table: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+
+    def __post_init__(self) -> None:
+        kinds = np.ascontiguousarray(self.kinds, dtype=np.int64)
+        params = np.ascontiguousarray(check_finite_array("params", self.params, ndim=2), dtype=np.float64)
+        log_means = np.asarray(self.log_means, dtype=np.float64)
+        if kinds.ndim != 1 or kinds.size < 2:
+            raise ValueError(f"kinds must be a 1-d array of K >= 2 arm kinds, got shape {kinds.shape}")
+        k = kinds.size
+        if params.shape != (k, 3):
+            raise ValueError(f"params must have shape (K, 3) = ({k}, 3), got {params.shape}")
+        if log_means.shape != (k,) or np.any(np.isnan(log_means)) or np.any(log_means > 0):
+            raise ValueError("log_means must be K values in [-inf, 0] (log of means in [0, 1])")
+        for arm in range(k):
+            _check_kind_params(arm, int(kinds[arm]), params[arm])
+        table = np.ascontiguousarray(self.table, dtype=np.float64)
+        if table.size:
+            check_unit_interval_array("table", table, ndim=2)
+            if table.shape[1] != k:
+                raise ValueError(f"table must have shape (horizon, K={k}), got {table.shape}")
+        else:
+            table = np.zeros((0, k))
+        for attr, value in (("kinds", kinds), ("params", params), ("log_means", log_means), ("table", table)):
+            value.setflags(write=False)
+            object.__setattr__(self, attr, value)
+
+    @property
+    def n_arms(self) -> int:
+        """Number of arms ``K``."""
+        return int(self.kinds.size)
+
+    @property
+    def means(self) -> np.ndarray:
+        """Arm means (may contain exact zeros where a mean underflows; see ``log_means``)."""
+        return np.exp(self.log_means)
+
+    @property
+    def best_arm(self) -> int:
+        return int(np.argmax(self.log_means))
+
+    @property
+    def log_best_mean(self) -> float:
+        return float(self.log_means.max())
+
+    @property
+    def best_mean(self) -> float:
+        return float(np.exp(self.log_best_mean))
+
+    @property
+    def gaps(self) -> np.ndarray:
+        """Suboptimality gaps ``mu* - mu_a``."""
+        return self.best_mean - self.means
+
+    def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(kinds, params, table)``: what a numba kernel needs to draw rewards."""
+        return self.kinds, self.params, self.table
+
+    def with_table(self, table: np.ndarray) -> "BanditInstance":
+        """The same arms, with rewards read from a fixed ``(horizon, K)`` table in [0, 1]."""
+        return BanditInstance(self.kinds, self.params, self.log_means, self.name, np.asarray(table))
+
+    def reward_table(self, horizon: int, rng: np.random.Generator) -> np.ndarray:
+        """Draw a full ``(horizon, K)`` table of rewards (each arm's law, independently)."""
+        horizon = check_int("horizon", horizon, minimum=1)
+        return _draw_table(rng, self.kinds, self.params, horizon)
+
+    def sample(self, arm: int, size: int, rng: np.random.Generator) -> np.ndarray:
+        """``size`` independent rewards of one arm."""
+        arm = check_int("arm", arm, minimum=0, maximum=self.n_arms - 1)
+        size = check_int("size", size, minimum=0)
+        return _draw_table(rng, self.kinds[arm : arm + 1], self.params[arm : arm + 1], size)[:, 0]
+
+    def spec(self) -> dict[str, Any]:
+        """A JSON-able description that identifies the instance (used in cache keys)."""
+        spec: dict[str, Any] = {
+            "name": self.name,
+            "kinds": self.kinds.tolist(),
+            "params": self.params.tolist(),
+            "log_means": [float(v) for v in self.log_means],
+        }
+        if self.table.shape[0]:
+            spec["table_sha256"] = hashlib.sha256(self.table.tobytes()).hexdigest()
+        return spec
+
+    def __repr__(self) -> str:
+        kinds = sorted({_KIND_NAMES[int(k)] for k in self.kinds})
+        label = f"{self.name!r}, " if self.name else ""
+        return f"BanditInstance({label}K={self.n_arms}, kinds={kinds}, best mean={self.best_mean:.4g})"
+
+
+def _instance(kinds: np.ndarray, params: np.ndarray, name: str) -> BanditInstance:
+    params = np.asarray(params, dtype=float)
+    for arm in range(len(kinds)):
+        _check_kind_params(arm, int(kinds[arm]), params[arm])
+    with np.errstate(divide="ignore"):
+        log_means = np.log([_kind_mean(int(k), p) for k, p in zip(kinds, params)])
+    return BanditInstance(np.asarray(kinds), params, log_means, name)
+
+
+def bernoulli_instance(
+    means: Any = None, *, log_means: Any = None, name: str = ""
+) -> BanditInstance:
+    """Bernoulli arms with the given means in [0, 1].
+
+    Pass ``log_means`` instead where a mean is too small for a double (e.g. ``-T log(2e)``); the
+    sampled probability then underflows to 0, which is what such an arm is in practice, while Nash
+    regret is computed from the exact log means.
+    """
+    if (means is None) == (log_means is None):
+        raise ValueError("give exactly one of means and log_means")
+    if log_means is not None:
+        logs = check_finite_array("log_means", log_means, ndim=1)
+        if np.any(logs > 0):
+            raise ValueError("log_means must be <= 0 (means in [0, 1])")
+        means_arr = np.exp(logs)
+    else:
+        means_arr = check_unit_interval_array("means", means, ndim=1)
+        with np.errstate(divide="ignore"):
+            logs = np.log(means_arr)
+    k = means_arr.size
+    if k < 2:
+        raise ValueError(f"a bandit needs K >= 2 arms, got {k}")
+    params = np.zeros((k, 3))
+    params[:, 0] = means_arr
+    return BanditInstance(np.full(k, BERNOULLI), params, logs, name)
+
+
+def beta_instance(a: Any, b: Any, *, name: str = "") -> BanditInstance:
+    """Beta(a_i, b_i) arms (mean a / (a + b))."""
+    a_arr = check_finite_array("a", a, ndim=1)
+    b_arr = check_finite_array("b", b, ndim=1)
+    if a_arr.shape != b_arr.shape:
+        raise ValueError(f"a and b must have the same shape, got {a_arr.shape} and {b_arr.shape}")
+    params = np.zeros((a_arr.size, 3))
+    params[:, 0], params[:, 1] = a_arr, b_arr
+    return _instance(np.full(a_arr.size, BETA), params, name)
+
+
+def two_point_instance(low: Any, high: Any, p_high: Any, *, name: str = "") -> BanditInstance:
+    """Arms taking value ``high`` with probability ``p_high`` and ``low`` otherwise."""
+    arrays = [check_finite_array(n, v, ndim=1) for n, v in (("low", low), ("high", high), ("p_high", p_high))]
+    if len({a.shape for a in arrays}) != 1:
+        raise ValueError("low, high and p_high must have the same shape")
+    return _instance(np.full(arrays[0].size, TWO_POINT), np.stack(arrays, axis=1), name)
+
+
+def uniform_instance(low: Any, high: Any, *, name: str = "") -> BanditInstance:
+    """Uniform(low_i, high_i) arms."""
+    low_arr = check_finite_array("low", low, ndim=1)
+    high_arr = check_finite_array("high", high, ndim=1)
+    if low_arr.shape != high_arr.shape:
+        raise ValueError("low and high must have the same shape")
+    params = np.zeros((low_arr.size, 3))
+    params[:, 0], params[:, 1] = low_arr, high_arr
+    return _instance(np.full(low_arr.size, UNIFORM), params, name)
+
+
+def mixed_instance(means: Any, *, match_means: bool = True, name: str = "mixed") -> BanditInstance:
+    """The heterogeneous instance of ``000`` (Sarkar et al.), Figure 1(f).
+
+    The paper assigns each arm a law by its sampled mean ``mu``: Bernoulli for ``mu >= 0.75``,
+    Beta(4, 1) for ``mu in [0.5, 0.75)``, a two-point law on {0.4, 1} for ``mu in [0.25, 0.5)`` and
+    Uniform(0, 1) for ``mu < 0.25``. Taken literally, only the Bernoulli arms keep their mean: Beta(4, 1)
+    has mean 0.8, Uniform(0, 1) has mean 0.5, and a law on {0.4, 1} has mean >= 0.4 > mu.
+
+    ``match_means=True`` (default) keeps each law's *shape* and rescales it so the arm's mean is the
+    sampled ``mu``: Beta(5 mu, 5 (1 - mu)) (same concentration a + b = 5 as Beta(4, 1)); the
+    equiprobable two-point law on {0.4 s, s} with s = mu / 0.7; Uniform(0, 2 mu).
+    ``match_means=False`` takes the laws literally (equiprobable on {0.4, 1}); the instance's means
+    are then the laws' own means, not ``means``.
+    """
+    mu = check_unit_interval_array("means", means, ndim=1)
+    k = mu.size
+    kinds = np.empty(k, dtype=np.int64)
+    params = np.zeros((k, 3))
+    for i, m in enumerate(mu):
+        if m >= 0.75:
+            kinds[i], params[i] = BERNOULLI, (m, 0.0, 0.0)
+        elif m >= 0.5:
+            kinds[i] = BETA
+            params[i] = (5.0 * m, 5.0 * (1.0 - m), 0.0) if match_means else (4.0, 1.0, 0.0)
+        elif m >= 0.25:
+            kinds[i] = TWO_POINT
+            scale = m / 0.7 if match_means else 1.0
+            params[i] = (0.4 * scale, scale, 0.5)
+        else:
+            kinds[i] = UNIFORM
+            params[i] = (0.0, 2.0 * m, 0.0) if match_means else (0.0, 1.0, 0.0)
+    return _instance(kinds, params, name)
+
+
+# --------------------------------------------------------------------------------------------
+# numba samplers, called from the policies' kernels
+# --------------------------------------------------------------------------------------------
+
+
+@njit(nogil=True, cache=True)
+def _draw_one(rng, kind, p):  # pragma: no cover - compiled
+    if kind == BERNOULLI:
+        return 1.0 if rng.random() < p[0] else 0.0
+    if kind == BETA:
+        return rng.beta(p[0], p[1])
+    if kind == TWO_POINT:
+        return p[1] if rng.random() < p[2] else p[0]
+    return p[0] + (p[1] - p[0]) * rng.random()
+
+
+@njit(nogil=True, cache=True)
+def draw_reward(rng, kinds, params, table, t, arm):  # pragma: no cover - compiled
+    """Reward of ``arm`` at round ``t`` (0-based): ``table[t, arm]`` if a table is given, else a draw."""
+    if table.shape[0] > 0:
+        return table[t, arm]
+    return _draw_one(rng, kinds[arm], params[arm])
+
+
+@njit(nogil=True, cache=True)
+def draw_reward_sum(rng, kinds, params, table, t, arm, n):  # pragma: no cover - compiled
+    """Sum of ``n`` rewards of ``arm`` at rounds ``t, ..., t + n - 1``.
+
+    For a Bernoulli arm this is one Binomial draw, so an episode of ``n`` pulls costs O(1).
+    """
+    if table.shape[0] > 0:
+        s = 0.0
+        for u in range(t, t + n):
+            s += table[u, arm]
+        return s
+    if kinds[arm] == BERNOULLI:
+        return float(rng.binomial(n, params[arm, 0]))
+    s = 0.0
+    for _ in range(n):
+        s += _draw_one(rng, kinds[arm], params[arm])
+    return s
+
+
+@njit(nogil=True, cache=True)
+def _draw_table(rng, kinds, params, horizon):  # pragma: no cover - compiled
+    k = kinds.shape[0]
+    out = np.empty((horizon, k))
+    for t in range(horizon):
+        for a in range(k):
+            out[t, a] = _draw_one(rng, kinds[a], params[a])
+    return out

@@ -1,0 +1,464 @@
+"""Privacy mechanisms used across the book.
+
+One-shot mechanisms
+    :func:`laplace_mechanism` (epsilon-DP), :func:`gaussian_mechanism` with the classical
+    (epsilon, delta) calibration and the zero-concentrated DP (zCDP) accounting of Bun and Steinke
+    (2016), :func:`randomized_response` and :func:`privbern` (the Bernoulli mechanism of Ren et al.
+    2020, Lemma 5, as Definition 2.1 of ``004``), :func:`laplace_ldp` (reward + Lap(1/epsilon)).
+
+Continual counting (a private prefix sum released after every item of a stream)
+    :class:`BinaryTreeCounter` (the binary mechanism of Chan, Shi and Song 2011, for a known horizon)
+    and :class:`HybridCounter` (their hybrid mechanism, for unbounded streams, as used in ``002``),
+    with the released-error bounds :func:`binary_counter_error_bound`,
+    :func:`hybrid_counter_error_bound` and Eq. (2.2) of ``002``, :func:`tossou_hybrid_error_bound`.
+
+The counters' state lives in a flat float array handled by numba functions
+(:func:`binary_counter_insert`, :func:`hybrid_counter_insert`) so that the bandit kernels keep one
+counter per arm at O(log n) amortised cost per insert; the classes are thin checked wrappers.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ._validation import (
+    check_delta,
+    check_epsilon,
+    check_finite_array,
+    check_int,
+    check_positive,
+    check_probability,
+    check_unit_interval_array,
+)
+
+__all__ = [
+    "laplace_mechanism",
+    "laplace_ldp",
+    "gaussian_mechanism",
+    "gaussian_sigma",
+    "gaussian_sigma_zcdp",
+    "gaussian_zcdp_rho",
+    "zcdp_to_approx_dp",
+    "approx_dp_to_zcdp",
+    "randomized_response",
+    "privbern",
+    "privbern_mean",
+    "privbern_draw",
+    "BinaryTreeCounter",
+    "HybridCounter",
+    "binary_tree_prefix_sums",
+    "hybrid_prefix_sums",
+    "binary_counter_state",
+    "binary_counter_insert",
+    "hybrid_counter_state",
+    "hybrid_counter_insert",
+    "laplace_sum_tail_bound",
+    "binary_counter_error_bound",
+    "hybrid_counter_error_bound",
+    "tossou_hybrid_error_bound",
+]
+
+
+# --------------------------------------------------------------------------------------------
+# One-shot mechanisms
+# --------------------------------------------------------------------------------------------
+
+
+def laplace_mechanism(
+    value: Any, sensitivity: float, epsilon: float, rng: np.random.Generator
+) -> np.ndarray | float:
+    """Release ``value + Lap(sensitivity / epsilon)`` (Dwork et al. 2006).
+
+    Guarantee: epsilon-DP for any query whose L1 sensitivity is at most ``sensitivity``.
+    Works element-wise on arrays (independent noise per entry).
+    """
+    sensitivity = check_positive("sensitivity", sensitivity)
+    epsilon = check_epsilon(epsilon)
+    value_arr = check_finite_array("value", value)
+    out = value_arr + rng.laplace(0.0, sensitivity / epsilon, size=value_arr.shape)
+    return float(out) if out.ndim == 0 else out
+
+
+def laplace_ldp(rewards: Any, epsilon: float, rng: np.random.Generator) -> np.ndarray | float:
+    """Local Laplace perturbation of rewards in [0, 1]: ``r + Lap(1 / epsilon)``.
+
+    Guarantee: each released value is epsilon-DP with respect to its reward (sensitivity 1), i.e. an
+    algorithm that only sees these values is epsilon-LDP. The output is an unbiased estimate of ``r``.
+    """
+    rewards_arr = check_unit_interval_array("rewards", rewards)
+    return laplace_mechanism(rewards_arr, 1.0, epsilon, rng)
+
+
+def gaussian_sigma(sensitivity: float, epsilon: float, delta: float) -> float:
+    """Classical Gaussian calibration ``sigma = sensitivity * sqrt(2 ln(1.25 / delta)) / epsilon``.
+
+    Guarantee (Dwork and Roth 2014, Theorem A.1): (epsilon, delta)-DP for epsilon in (0, 1).
+    """
+    sensitivity = check_positive("sensitivity", sensitivity)
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    if epsilon >= 1.0:
+        raise ValueError(
+            f"epsilon must lie in (0, 1) for the classical Gaussian calibration, got {epsilon}; "
+            "use gaussian_sigma_zcdp(sensitivity, approx_dp_to_zcdp(epsilon, delta)) instead"
+        )
+    return sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon
+
+
+def gaussian_sigma_zcdp(sensitivity: float, rho: float) -> float:
+    """Noise ``sigma = sensitivity / sqrt(2 rho)``: the Gaussian mechanism is then rho-zCDP.
+
+    (Bun and Steinke 2016, Proposition 1.6.)
+    """
+    return check_positive("sensitivity", sensitivity) / math.sqrt(2.0 * check_positive("rho", rho))
+
+
+def gaussian_zcdp_rho(sensitivity: float, sigma: float) -> float:
+    """The zCDP parameter ``rho = sensitivity^2 / (2 sigma^2)`` of the Gaussian mechanism."""
+    sensitivity = check_positive("sensitivity", sensitivity)
+    sigma = check_positive("sigma", sigma)
+    return sensitivity**2 / (2.0 * sigma**2)
+
+
+def zcdp_to_approx_dp(rho: float, delta: float) -> float:
+    """rho-zCDP implies (epsilon, delta)-DP with ``epsilon = rho + 2 sqrt(rho ln(1/delta))``.
+
+    (Bun and Steinke 2016, Proposition 1.3.)
+    """
+    rho = check_positive("rho", rho)
+    delta = check_delta(delta)
+    return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
+
+
+def approx_dp_to_zcdp(epsilon: float, delta: float) -> float:
+    """The largest rho whose conversion by :func:`zcdp_to_approx_dp` gives at most ``epsilon``.
+
+    Solves ``rho + 2 sqrt(rho L) = epsilon`` with ``L = ln(1/delta)``:
+    ``rho = (sqrt(L + epsilon) - sqrt(L))^2``.
+    """
+    epsilon = check_epsilon(epsilon)
+    log_term = math.log(1.0 / check_delta(delta))
+    return (math.sqrt(log_term + epsilon) - math.sqrt(log_term)) ** 2
+
+
+def gaussian_mechanism(
+    value: Any, sensitivity: float, rng: np.random.Generator, *, sigma: float
+) -> np.ndarray | float:
+    """Release ``value + N(0, sigma^2)`` element-wise.
+
+    Guarantee: rho-zCDP with ``rho = sensitivity^2 / (2 sigma^2)`` for a query of L2 sensitivity
+    ``sensitivity``; choose ``sigma`` with :func:`gaussian_sigma` or :func:`gaussian_sigma_zcdp`.
+    """
+    check_positive("sensitivity", sensitivity)
+    sigma = check_positive("sigma", sigma)
+    value_arr = check_finite_array("value", value)
+    out = value_arr + rng.normal(0.0, sigma, size=value_arr.shape)
+    return float(out) if out.ndim == 0 else out
+
+
+def randomized_response(bits: Any, epsilon: float, rng: np.random.Generator) -> np.ndarray:
+    """Warner's randomized response: keep each bit with probability ``e^eps / (1 + e^eps)``.
+
+    Guarantee: epsilon-DP (local) for each bit.
+    """
+    epsilon = check_epsilon(epsilon)
+    bits_arr = np.asarray(bits)
+    if bits_arr.size and not np.all((bits_arr == 0) | (bits_arr == 1)):
+        raise ValueError("bits must be 0 or 1")
+    keep = rng.random(bits_arr.shape) < 1.0 / (1.0 + math.exp(-epsilon))
+    return np.where(keep, bits_arr, 1 - bits_arr).astype(np.int8)
+
+
+def privbern_mean(mu: Any, epsilon: float) -> np.ndarray | float:
+    """Mean of PrivBern's output: ``1/2 + (2 mu - 1)(e^eps - 1) / (2 (e^eps + 1))`` (``004`` Eq. 4).
+
+    ``epsilon = inf`` gives ``mu`` back (no privacy).
+    """
+    epsilon = check_epsilon(epsilon, allow_inf=True)
+    mu_arr = check_unit_interval_array("mu", mu)
+    factor = 1.0 if math.isinf(epsilon) else math.tanh(epsilon / 2.0)  # (e^eps - 1)/(e^eps + 1)
+    out = 0.5 + (2.0 * mu_arr - 1.0) * factor / 2.0
+    return float(out) if out.ndim == 0 else out
+
+
+def privbern(rewards: Any, epsilon: float, rng: np.random.Generator) -> np.ndarray:
+    """The Bernoulli mechanism PrivBern(epsilon) (Ren et al. 2020, Lemma 5; ``004`` Definition 2.1).
+
+    Each reward ``r in [0, 1]`` is replaced by one draw of
+    ``Bernoulli((r e^eps + (1 - r)) / (1 + e^eps))``. Guarantee: epsilon-DP per reward (epsilon-LDP).
+    """
+    epsilon = check_epsilon(epsilon)
+    r = check_unit_interval_array("rewards", rewards)
+    p = (r * math.exp(epsilon) + (1.0 - r)) / (1.0 + math.exp(epsilon)) if epsilon < 700 else r
+    return (rng.random(r.shape) < p).astype(np.int8)
+
+
+@njit(nogil=True, cache=True)
+def privbern_draw(rng, reward, epsilon):  # pragma: no cover - compiled
+    """One PrivBern(epsilon) release of ``reward`` inside a numba kernel (``epsilon = inf``: the
+    mechanism is replaced by a Bernoulli(reward) draw, which has the same mean as the reward)."""
+    if np.isinf(epsilon):
+        p = reward
+    else:
+        e = np.exp(-epsilon)  # stable form of (r e^eps + 1 - r) / (1 + e^eps)
+        p = (reward + (1.0 - reward) * e) / (1.0 + e)
+    return 1.0 if rng.random() < p else 0.0
+
+
+# --------------------------------------------------------------------------------------------
+# Continual counting: numba state machines
+# --------------------------------------------------------------------------------------------
+
+_LEVELS = 64  # enough for any stream length representable in int64
+# binary counter state: [t, alpha_0..alpha_63, alpha_hat_0..alpha_hat_63]
+_BIN_SIZE = 1 + 2 * _LEVELS
+# hybrid state: [t, log_release, exact_since_power_of_two, tree state...]
+_HYB_SIZE = 3 + _BIN_SIZE
+
+
+@njit(nogil=True, cache=True)
+def binary_counter_state():  # pragma: no cover - compiled
+    """A fresh binary-mechanism state (a flat float array)."""
+    return np.zeros(_BIN_SIZE)
+
+
+@njit(nogil=True, cache=True)
+def _tree_insert(state, offset, x, scale, rng):  # pragma: no cover - compiled
+    # Chan, Shi, Song (2011), Algorithm 2: item t goes into the p-sum of its lowest set bit i,
+    # which absorbs the exact p-sums of the levels below; only that p-sum gets fresh noise.
+    t = int(state[offset]) + 1
+    state[offset] = t
+    alpha = offset + 1
+    alpha_hat = offset + 1 + _LEVELS
+    i = 0
+    while (t >> i) & 1 == 0:
+        i += 1
+    total = x
+    for j in range(i):
+        total += state[alpha + j]
+        state[alpha + j] = 0.0
+        state[alpha_hat + j] = 0.0
+    state[alpha + i] = total
+    state[alpha_hat + i] = total + rng.laplace(0.0, scale)
+    out = 0.0
+    for j in range(_LEVELS):  # release: the noisy p-sums of the set bits of t
+        if (t >> j) & 1:
+            out += state[alpha_hat + j]
+        if (t >> j) == 0:
+            break
+    return out
+
+
+@njit(nogil=True, cache=True)
+def binary_counter_insert(state, x, scale, rng):  # pragma: no cover - compiled
+    """Insert ``x`` and return the noisy prefix sum; every p-sum gets ``Lap(scale)`` noise.
+
+    For epsilon-DP over a stream of at most ``n`` items in [0, 1] use
+    ``scale = levels(n) / epsilon`` with ``levels(n) = floor(log2 n) + 1`` (each item lies in that
+    many p-sums).
+    """
+    return _tree_insert(state, 0, x, scale, rng)
+
+
+@njit(nogil=True, cache=True)
+def hybrid_counter_state():  # pragma: no cover - compiled
+    """A fresh hybrid-mechanism state (a flat float array)."""
+    return np.zeros(_HYB_SIZE)
+
+
+@njit(nogil=True, cache=True)
+def hybrid_counter_insert(state, x, epsilon_log, epsilon_tree, rng):  # pragma: no cover - compiled
+    """Insert ``x`` into a hybrid counter and return the noisy prefix sum (Chan et al. 2011, Sec. 4).
+
+    At ``t = 2^k`` the logarithmic mechanism releases the prefix sum, adding ``Lap(1/epsilon_log)``
+    to its previous release plus the items since; for ``2^k < t < 2^(k+1)`` the release is that value
+    plus a binary mechanism over the items after ``2^k`` (at most ``2^k - 1`` of them, so ``k`` levels,
+    noise ``Lap(k / epsilon_tree)`` per p-sum). An item enters both parts, so the counter is
+    ``(epsilon_log + epsilon_tree)``-DP; :class:`HybridCounter` uses ``epsilon / 2`` for each.
+    """
+    t = int(state[0]) + 1
+    state[0] = t
+    if t & (t - 1) == 0:  # t is a power of two: logarithmic mechanism, new block
+        state[1] += state[2] + x + rng.laplace(0.0, 1.0 / epsilon_log)
+        state[2] = 0.0
+        state[3:] = 0.0
+        return state[1]
+    state[2] += x
+    k = 0
+    while (t >> (k + 1)) > 0:
+        k += 1  # k = floor(log2 t) >= 1 here
+    return state[1] + _tree_insert(state, 3, x, k / epsilon_tree, rng)
+
+
+@njit(nogil=True, cache=True)
+def _binary_prefix_sums(stream, scale, rng):  # pragma: no cover - compiled
+    state = binary_counter_state()
+    out = np.empty(stream.shape[0])
+    for t in range(stream.shape[0]):
+        out[t] = binary_counter_insert(state, stream[t], scale, rng)
+    return out
+
+
+@njit(nogil=True, cache=True)
+def _hybrid_prefix_sums(stream, epsilon_log, epsilon_tree, rng):  # pragma: no cover - compiled
+    state = hybrid_counter_state()
+    out = np.empty(stream.shape[0])
+    for t in range(stream.shape[0]):
+        out[t] = hybrid_counter_insert(state, stream[t], epsilon_log, epsilon_tree, rng)
+    return out
+
+
+def _levels(horizon: int) -> int:
+    """Number of p-sums an item of a stream of length ``horizon`` belongs to: floor(log2 n) + 1."""
+    return int(horizon).bit_length()
+
+
+def binary_tree_prefix_sums(
+    stream: Any, epsilon: float, rng: np.random.Generator, horizon: int | None = None
+) -> np.ndarray:
+    """All noisy prefix sums of ``stream`` (items in [0, 1]) by the binary mechanism.
+
+    ``horizon`` (default: the stream's length) bounds the stream length the noise is calibrated for.
+    Guarantee: epsilon-DP with respect to changing one item (Chan et al. 2011, Theorem 3.5).
+    """
+    stream_arr = check_unit_interval_array("stream", stream, ndim=1)
+    epsilon = check_epsilon(epsilon)
+    horizon = check_int("horizon", stream_arr.size if horizon is None else horizon, minimum=max(1, stream_arr.size))
+    return _binary_prefix_sums(np.ascontiguousarray(stream_arr), _levels(horizon) / epsilon, rng)
+
+
+def hybrid_prefix_sums(stream: Any, epsilon: float, rng: np.random.Generator) -> np.ndarray:
+    """All noisy prefix sums of ``stream`` (items in [0, 1]) by the hybrid mechanism.
+
+    Guarantee: epsilon-DP for a stream of any length (epsilon/2 to each of the logarithmic and the
+    binary part; Chan et al. 2011, Section 4).
+    """
+    stream_arr = check_unit_interval_array("stream", stream, ndim=1)
+    epsilon = check_epsilon(epsilon)
+    return _hybrid_prefix_sums(np.ascontiguousarray(stream_arr), epsilon / 2.0, epsilon / 2.0, rng)
+
+
+class BinaryTreeCounter:
+    """Online binary mechanism for a stream of at most ``horizon`` items in [0, 1].
+
+    ``insert(x)`` returns the noisy sum of all items so far. Each p-sum carries
+    ``Lap(levels / epsilon)`` noise with ``levels = floor(log2 horizon) + 1``; each item enters at most
+    ``levels`` p-sums, so the whole output sequence is epsilon-DP (Chan, Shi and Song 2011,
+    Theorem 3.5). Cost: O(log t) per insert.
+    """
+
+    def __init__(self, epsilon: float, horizon: int, rng: np.random.Generator) -> None:
+        self.epsilon = check_epsilon(epsilon)
+        self.horizon = check_int("horizon", horizon, minimum=1)
+        self.scale = _levels(self.horizon) / self.epsilon
+        self._rng = rng
+        self._state = binary_counter_state()
+
+    @property
+    def count(self) -> int:
+        """Number of items inserted."""
+        return int(self._state[0])
+
+    def insert(self, x: float) -> float:
+        check_unit_interval_array("x", x, ndim=0)
+        if self.count >= self.horizon:
+            raise ValueError(f"the counter was calibrated for horizon={self.horizon} items; it is full")
+        return float(binary_counter_insert(self._state, float(x), self.scale, self._rng))
+
+
+class HybridCounter:
+    """Online hybrid mechanism (Chan, Shi and Song 2011), for streams of unknown length.
+
+    epsilon-DP for streams of any length: ``epsilon / 2`` to the logarithmic part, ``epsilon / 2``
+    to the binary trees of each block ``(2^k, 2^(k+1))``. Cost: O(log t) per insert.
+
+    ``split=False`` gives ``epsilon`` to both parts, as ``002`` (Tossou and Dimitrakakis 2016,
+    Section 2.3) describes; an item then enters two epsilon-DP releases and the counter is only
+    2 epsilon-DP by basic composition.
+    """
+
+    def __init__(self, epsilon: float, rng: np.random.Generator, *, split: bool = True) -> None:
+        self.epsilon = check_epsilon(epsilon)
+        self.split = bool(split)
+        part = self.epsilon / 2.0 if split else self.epsilon
+        self.epsilon_log = self.epsilon_tree = part
+        self._rng = rng
+        self._state = hybrid_counter_state()
+
+    @property
+    def count(self) -> int:
+        return int(self._state[0])
+
+    def insert(self, x: float) -> float:
+        check_unit_interval_array("x", x, ndim=0)
+        return float(hybrid_counter_insert(self._state, float(x), self.epsilon_log, self.epsilon_tree, self._rng))
+
+
+# --------------------------------------------------------------------------------------------
+# Error bounds
+# --------------------------------------------------------------------------------------------
+
+
+def laplace_sum_tail_bound(scales: Any, gamma: float) -> float:
+    """A value ``B`` with ``P(|sum_i Y_i| > B) <= gamma`` for independent ``Y_i ~ Lap(scales_i)``.
+
+    Chan, Shi and Song (2011), Corollary 2.9: with
+    ``nu = max(sqrt(sum b_i^2), max_i b_i * sqrt(ln(2/gamma)))``, ``B = nu * sqrt(8 ln(2/gamma))``.
+    """
+    b = check_finite_array("scales", scales, ndim=1)
+    if b.size == 0:
+        return 0.0
+    if np.any(b <= 0):
+        raise ValueError("scales must be > 0")
+    gamma = check_probability("gamma", gamma)
+    log_term = math.log(2.0 / gamma)
+    nu = max(math.sqrt(float(np.sum(b**2))), float(b.max()) * math.sqrt(log_term))
+    return nu * math.sqrt(8.0 * log_term)
+
+
+def _popcount(x: int) -> int:
+    return bin(x).count("1")
+
+
+def binary_counter_error_bound(t: int, epsilon: float, horizon: int, gamma: float) -> float:
+    """With probability >= 1 - gamma, the binary mechanism's release at time ``t`` is within this
+    of the true prefix sum: the release carries ``popcount(t)`` Laplace terms of scale
+    ``levels(horizon) / epsilon`` (:func:`laplace_sum_tail_bound`)."""
+    horizon = check_int("horizon", horizon, minimum=1)
+    t = check_int("t", t, minimum=1, maximum=horizon)
+    epsilon = check_epsilon(epsilon)
+    scale = _levels(horizon) / epsilon
+    return laplace_sum_tail_bound(np.full(_popcount(t), scale), gamma)
+
+
+def hybrid_counter_error_bound(t: int, epsilon: float, gamma: float) -> float:
+    """With probability >= 1 - gamma, :class:`HybridCounter`'s release at time ``t`` is within this
+    of the true prefix sum. The release holds ``k + 1`` logarithmic-mechanism terms ``Lap(2/eps)``
+    (one per power of two up to ``2^k <= t``) and, if ``t`` is not a power of two, ``popcount(t - 2^k)``
+    tree terms ``Lap(2k/eps)``."""
+    t = check_int("t", t, minimum=1)
+    epsilon = check_epsilon(epsilon)
+    k = t.bit_length() - 1
+    scales = [2.0 / epsilon] * (k + 1)
+    if t != 1 << k:
+        scales += [2.0 * k / epsilon] * _popcount(t - (1 << k))
+    return laplace_sum_tail_bound(np.asarray(scales), gamma)
+
+
+def tossou_hybrid_error_bound(n: Any, epsilon: float, gamma: float) -> np.ndarray | float:
+    """Eq. (2.2) of ``002`` (Tossou and Dimitrakakis 2016, Lemma B.2): the hybrid mechanism's error
+    after ``n`` items is at most ``sqrt(8)/eps * ln(4/gamma) * ln(n) + sqrt(8)/eps * ln(4/gamma)``
+    with probability >= 1 - gamma, stated for ``gamma <= n^-b``, b > 0 (logs natural).
+    """
+    n_arr = check_finite_array("n", n)
+    if n_arr.size and n_arr.min() < 1:
+        raise ValueError("n must be >= 1")
+    epsilon = check_epsilon(epsilon)
+    gamma = check_probability("gamma", gamma)
+    c = math.sqrt(8.0) / epsilon * math.log(4.0 / gamma)
+    out = c * np.log(n_arr) + c
+    return float(out) if out.ndim == 0 else out

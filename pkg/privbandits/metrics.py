@@ -1,0 +1,84 @@
+"""Regret measures: cumulative pseudo-regret, average regret and Nash regret.
+
+Barman et al. (2023) measure fairness across rounds by the Nash social welfare of the expected
+rewards, the geometric mean ``(prod_t E[mu_{I_t}])^(1/T)``, and define
+
+* average regret ``R_A(T) = mu* - (1/T) sum_t E[mu_{I_t}]``,
+* Nash regret ``R_N(T) = mu* - (prod_t E[mu_{I_t}])^(1/T)``.
+
+By the AM-GM inequality ``R_N >= R_A``. As ``000`` (Sarkar et al.) does, the expectation
+``E[mu_{I_t}]`` is estimated by the average of ``mu_{I_t}`` over the runs. The product of T numbers
+below one underflows (and in ``000`` Figure 1(a) a single mean is already ``(2e)^-T``), so the
+welfare is computed in log space from the instance's exact log means.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from scipy.special import logsumexp
+
+from ._validation import check_finite_array
+from .simulate import SimulationResult
+
+__all__ = [
+    "cumulative_regret",
+    "average_regret",
+    "nash_regret",
+    "log_nash_social_welfare",
+    "nash_regret_from_log_rewards",
+    "average_regret_from_rewards",
+]
+
+
+def cumulative_regret(result: SimulationResult) -> np.ndarray:
+    """Cumulative pseudo-regret ``sum_{s<=t} (mu* - mu_{I_s})`` per run, shape ``(runs, horizon)``."""
+    gaps = result.instance.gaps
+    return np.cumsum(gaps[result.arms], axis=1)
+
+
+def average_regret_from_rewards(expected_rewards: Any, best_mean: float) -> float:
+    """``mu* - mean`` of a ``(runs, T)`` array of expected rewards ``mu_{I_t}`` (average regret)."""
+    rewards = check_finite_array("expected_rewards", expected_rewards, ndim=2)
+    if rewards.size == 0:
+        raise ValueError("expected_rewards must not be empty")
+    if rewards.min() < 0 or rewards.max() > 1 or not 0 <= best_mean <= 1:
+        raise ValueError("expected rewards and best_mean must lie in [0, 1]")
+    return float(best_mean - rewards.mean())
+
+
+def average_regret(result: SimulationResult) -> float:
+    """Average regret ``mu* - (1/T) sum_t E[mu_{I_t}]`` (expectation = average over runs)."""
+    return average_regret_from_rewards(result.expected_rewards(), result.instance.best_mean)
+
+
+def _log_welfare(log_rewards: np.ndarray) -> float:
+    """``(1/T) sum_t log( (1/n) sum_runs exp(log_rewards[run, t]) )``."""
+    runs = log_rewards.shape[0]
+    with np.errstate(divide="ignore"):
+        log_mean = logsumexp(log_rewards, axis=0) - np.log(runs)
+    return float(np.mean(log_mean))
+
+
+def nash_regret_from_log_rewards(log_expected_rewards: Any, log_best_mean: float) -> float:
+    """Nash regret from a ``(runs, T)`` array of ``log mu_{I_t}`` (entries in [-inf, 0]).
+
+    Returns ``exp(log mu*) - exp(log NSW)``; finite even when every ``mu_{I_t}`` underflows.
+    """
+    log_rewards = np.asarray(log_expected_rewards, dtype=float)
+    if log_rewards.ndim != 2 or log_rewards.size == 0:
+        raise ValueError(f"log_expected_rewards must be a non-empty (runs, T) array, got shape {log_rewards.shape}")
+    if np.any(np.isnan(log_rewards)) or np.any(log_rewards > 0) or np.isnan(log_best_mean) or log_best_mean > 0:
+        raise ValueError("log rewards must lie in [-inf, 0] (rewards in [0, 1]) and contain no NaN")
+    return float(np.exp(log_best_mean) - np.exp(_log_welfare(log_rewards)))
+
+
+def log_nash_social_welfare(result: SimulationResult) -> float:
+    """``log`` of the Nash social welfare ``(prod_t E[mu_{I_t}])^(1/T)`` (may be ``-inf``)."""
+    return _log_welfare(result.log_expected_rewards())
+
+
+def nash_regret(result: SimulationResult) -> float:
+    """Nash regret ``mu* - (prod_t E[mu_{I_t}])^(1/T)``, computed in log space."""
+    return nash_regret_from_log_rewards(result.log_expected_rewards(), result.instance.log_best_mean)

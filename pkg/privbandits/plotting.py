@@ -1,0 +1,117 @@
+"""One figure style for the whole book.
+
+* :func:`use_book_style` sets fonts, grid and sizes once per notebook.
+* :func:`color_for` gives each algorithm one colour, the same in every chapter (known names are
+  fixed below; a new name gets a stable colour from its hash).
+* :func:`plot_runs` draws the mean over runs with a band (quantiles or standard error).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import matplotlib as mpl
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ._validation import check_finite_array
+
+__all__ = ["ALGORITHM_COLORS", "color_for", "use_book_style", "plot_runs", "new_axes"]
+
+#: Colour of each algorithm across the book (colour-blind-safe Okabe-Ito / Tol colours).
+ALGORITHM_COLORS: dict[str, str] = {
+    "UCB": "#000000",
+    "NCB": "#000000",
+    "Private-UCB": "#D55E00",
+    "DP-UCB-BOUND": "#0072B2",
+    "DP-UCB": "#009E73",
+    "DP-UCB-INT": "#CC79A7",
+    "GDP-NCB": "#0072B2",
+    "LDP-NCB": "#009E73",
+    "AdaP-UCB": "#D55E00",
+    "LDP-UCB": "#E69F00",
+    "OFUL": "#D55E00",
+    "Fair-Greedy": "#000000",
+    "Private-Fair-Greedy": "#0072B2",
+}
+
+_FALLBACK = ["#56B4E9", "#F0E442", "#882255", "#44AA99", "#999933", "#AA4499", "#332288", "#117733"]
+
+
+def color_for(name: str) -> str:
+    """The book's colour for algorithm ``name`` (the part before any " (" is used)."""
+    base = name.split(" (")[0]
+    if base in ALGORITHM_COLORS:
+        return ALGORITHM_COLORS[base]
+    digest = int(hashlib.sha256(base.encode()).hexdigest(), 16)
+    return _FALLBACK[digest % len(_FALLBACK)]
+
+
+def use_book_style() -> None:
+    """Apply the book's matplotlib style (call once at the top of a notebook)."""
+    mpl.rcParams.update(
+        {
+            "figure.figsize": (7.0, 4.2),
+            "figure.dpi": 110,
+            "savefig.dpi": 150,
+            "axes.grid": True,
+            "grid.alpha": 0.3,
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+            "axes.titlesize": 11,
+            "axes.labelsize": 10,
+            "legend.fontsize": 8.5,
+            "legend.frameon": False,
+            "lines.linewidth": 1.8,
+            "font.family": "DejaVu Sans",
+        }
+    )
+
+
+def new_axes(ncols: int = 1, nrows: int = 1, **kwargs: Any) -> tuple[plt.Figure, Any]:
+    """A figure sized for the book's column width: ``plt.subplots`` with a per-panel size."""
+    width = kwargs.pop("panel_width", 4.6 if ncols > 1 else 7.0)
+    height = kwargs.pop("panel_height", 3.4 if nrows > 1 or ncols > 1 else 4.2)
+    return plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), constrained_layout=True, **kwargs)
+
+
+def plot_runs(
+    ax: Any,
+    x: Any,
+    values: Any,
+    label: str,
+    *,
+    color: str | None = None,
+    band: str = "quantile",
+    quantiles: tuple[float, float] = (0.05, 0.95),
+    max_points: int = 400,
+    **line_kwargs: Any,
+) -> None:
+    """Mean of ``values`` (shape ``(runs, len(x))``) over runs, with a band.
+
+    ``band="quantile"``: between the given quantiles of the runs (default 5%-95%);
+    ``band="stderr"``: mean +- 1.96 standard errors; ``band="none"``. Long series are thinned to
+    about ``max_points`` points (log-spaced where the x axis is logarithmic).
+    """
+    x_arr = check_finite_array("x", x, ndim=1)
+    vals = check_finite_array("values", values, ndim=2)
+    if vals.shape[1] != x_arr.size:
+        raise ValueError(f"values must have shape (runs, {x_arr.size}), got {vals.shape}")
+    if band not in {"quantile", "stderr", "none"}:
+        raise ValueError(f"band must be 'quantile', 'stderr' or 'none', got {band!r}")
+    if x_arr.size > max_points:
+        if ax.get_xscale() == "log" and x_arr.min() > 0:
+            idx = np.unique(np.geomspace(1, x_arr.size, max_points).astype(int) - 1)
+        else:
+            idx = np.unique(np.linspace(0, x_arr.size - 1, max_points).astype(int))
+        x_arr, vals = x_arr[idx], vals[:, idx]
+    color = color or color_for(label)
+    mean = vals.mean(axis=0)
+    ax.plot(x_arr, mean, label=label, color=color, **line_kwargs)
+    if band == "quantile" and vals.shape[0] > 1:
+        lo, hi = np.quantile(vals, quantiles, axis=0)
+        ax.fill_between(x_arr, lo, hi, color=color, alpha=0.18, linewidth=0)
+    elif band == "stderr" and vals.shape[0] > 1:
+        half = 1.96 * vals.std(axis=0, ddof=1) / np.sqrt(vals.shape[0])
+        ax.fill_between(x_arr, mean - half, mean + half, color=color, alpha=0.18, linewidth=0)

@@ -1,0 +1,82 @@
+"""The policy interface shared by every algorithm of the book.
+
+A policy is a frozen dataclass of its parameters (so it is hashable, printable and serves as part of
+a cache key) with one method, :meth:`Policy.run`, that plays one run of ``horizon`` rounds on an
+instance with a given ``numpy.random.Generator`` and returns that run's records as arrays.
+
+The work happens in a numba kernel written as plain loops that read like the paper's pseudocode;
+``run`` only validates, unpacks the instance with :meth:`BanditInstance.kernel_args` and calls it.
+Kernels are compiled with ``nogil=True``, so :func:`privbandits.simulate.simulate` runs several of them
+at once in threads.
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+import math
+from typing import Any, ClassVar
+
+import numpy as np
+
+from .._validation import check_int
+from ..environments import BanditInstance
+
+__all__ = ["Policy", "Records"]
+
+#: One run's records: at least ``"arms"`` (shape ``(horizon,)``, the arm pulled at each round,
+#: 0-based); policies may add more (e.g. ``"phase1_end"``, shape ``()``).
+Records = dict[str, np.ndarray]
+
+
+@dataclasses.dataclass(frozen=True)
+class Policy(abc.ABC):
+    """Base class of all bandit algorithms.
+
+    Subclasses are frozen dataclasses whose fields are the algorithm's parameters, validated in
+    ``__post_init__``, and implement :meth:`_run`. Class attributes: ``name`` (the algorithm's name
+    as the papers write it; plots use it to pick the algorithm's colour) and ``private`` (whether the
+    algorithm claims a differential privacy guarantee).
+    """
+
+    name: ClassVar[str] = "policy"
+    private: ClassVar[bool] = False
+
+    @property
+    def label(self) -> str:
+        """Name plus privacy level, e.g. ``"DP-UCB (eps=0.1)"``, for legends."""
+        eps = getattr(self, "epsilon", None)
+        if eps is None or (isinstance(eps, float) and math.isinf(eps)):
+            return self.name
+        return f"{self.name} (ε={eps:g})"
+
+    def config(self) -> dict[str, Any]:
+        """Everything that determines the algorithm's behaviour, JSON-able (for cache keys)."""
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return {"policy": f"{type(self).__module__}.{type(self).__qualname__}", **{
+            k: (float(v) if isinstance(v, float) else v) for k, v in fields.items()
+        }}
+
+    def min_horizon(self, n_arms: int) -> int:
+        """Smallest horizon the algorithm accepts (default: one pull of every arm)."""
+        return n_arms
+
+    def run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+        """Play ``horizon`` rounds on ``instance`` with randomness from ``rng``; return the records."""
+        if not isinstance(instance, BanditInstance):
+            raise ValueError(f"instance must be a BanditInstance, got {type(instance).__name__}")
+        if not isinstance(rng, np.random.Generator):
+            raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+        horizon = check_int("horizon", horizon, minimum=self.min_horizon(instance.n_arms))
+        if instance.table.shape[0] and instance.table.shape[0] < horizon:
+            raise ValueError(
+                f"horizon={horizon} exceeds the instance's reward table ({instance.table.shape[0]} rounds)"
+            )
+        records = self._run(instance, horizon, rng)
+        if "arms" not in records or np.shape(records["arms"]) != (horizon,):
+            raise RuntimeError(f"{type(self).__name__}._run must return 'arms' of shape ({horizon},)")
+        return records
+
+    @abc.abstractmethod
+    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+        """Kernel call; ``horizon`` and ``instance`` are already validated."""

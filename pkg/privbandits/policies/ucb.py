@@ -1,0 +1,49 @@
+"""UCB1 (Auer, Cesa-Bianchi and Fischer 2002): the non-private reference of the book."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from numba import njit
+
+from ..environments import BanditInstance, draw_reward
+from .base import Policy, Records
+
+__all__ = ["UCB"]
+
+
+@njit(nogil=True, cache=True)
+def _ucb_kernel(rng, kinds, params, table, horizon):  # pragma: no cover - compiled
+    k = kinds.shape[0]
+    arms = np.empty(horizon, dtype=np.int64)
+    pulls = np.zeros(k)
+    sums = np.zeros(k)
+    for t in range(horizon):
+        if t < k:  # initialisation: play each arm once
+            arm = t
+        else:  # play argmax_j  mean_j + sqrt(2 ln n / n_j), n = plays so far
+            arm = 0
+            best = -np.inf
+            log_n = np.log(t)
+            for j in range(k):
+                index = sums[j] / pulls[j] + np.sqrt(2.0 * log_n / pulls[j])
+                if index > best:
+                    best = index
+                    arm = j
+        reward = draw_reward(rng, kinds, params, table, t, arm)
+        pulls[arm] += 1.0
+        sums[arm] += reward
+        arms[t] = arm
+    return arms
+
+
+@dataclasses.dataclass(frozen=True)
+class UCB(Policy):
+    """UCB1 of Auer et al. (2002, Figure 1): play each arm once, then the arm maximising
+    ``mean_j + sqrt(2 ln n / n_j)``. No privacy guarantee."""
+
+    name = "UCB"
+
+    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+        return {"arms": _ucb_kernel(rng, *instance.kernel_args(), horizon)}

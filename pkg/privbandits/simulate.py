@@ -1,0 +1,159 @@
+"""The simulation engine: independent seeded runs of a policy, in parallel, cached on disk.
+
+Run ``i`` of ``simulate(policy, instance, horizon, runs, seed)`` always uses the Generator built from
+``SeedSequence(seed).spawn(runs)[i]``, so results do not depend on ``n_jobs`` or on how runs are
+grouped. Runs are executed by joblib (threads by default: the numba kernels release the GIL; any
+joblib backend, e.g. a Dask cluster through ``joblib.parallel_config(backend="dask")``, can be used)
+with a tqdm progress bar, and the stacked records are cached (see :mod:`privbandits.cache`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from joblib import Parallel, delayed
+from scipy.special import logsumexp
+from tqdm import tqdm
+
+from . import cache as _cache
+from ._validation import check_int
+from .environments import BanditInstance
+from .policies.base import Policy, Records
+
+__all__ = ["SimulationResult", "simulate", "run_seeds"]
+
+
+@dataclass(frozen=True, eq=False)
+class SimulationResult:
+    """Records of ``runs`` independent runs of ``policy`` on ``instance``.
+
+    ``records[name]`` has shape ``(runs, ...)``; ``records["arms"]`` is ``(runs, horizon)``.
+    """
+
+    policy: Policy
+    instance: BanditInstance
+    horizon: int
+    runs: int
+    seed: int
+    records: dict[str, np.ndarray]
+
+    @property
+    def arms(self) -> np.ndarray:
+        """Arm pulled at each round, shape ``(runs, horizon)``."""
+        return self.records["arms"]
+
+    def expected_rewards(self) -> np.ndarray:
+        """Mean of the arm pulled at each round, ``mu_{I_t}``, shape ``(runs, horizon)``."""
+        return self.instance.means[self.arms]
+
+    def log_expected_rewards(self) -> np.ndarray:
+        """``log mu_{I_t}``, exact even where the mean underflows, shape ``(runs, horizon)``."""
+        return self.instance.log_means[self.arms]
+
+    def log_mean_expected_rewards(self) -> np.ndarray:
+        """``log E[mu_{I_t}]`` with the expectation estimated by the average over runs, shape
+        ``(horizon,)``, computed in log space (``logsumexp`` over runs)."""
+        return logsumexp(self.log_expected_rewards(), axis=0) - np.log(self.runs)
+
+    def pull_counts(self) -> np.ndarray:
+        """Number of pulls of each arm in each run, shape ``(runs, K)``."""
+        k = self.instance.n_arms
+        offsets = np.arange(self.runs)[:, None] * k
+        return np.bincount((self.arms + offsets).ravel(), minlength=self.runs * k).reshape(self.runs, k)
+
+    def __repr__(self) -> str:
+        return (
+            f"SimulationResult({self.policy.label}, {self.instance!r}, horizon={self.horizon}, "
+            f"runs={self.runs}, seed={self.seed})"
+        )
+
+
+def run_seeds(seed: int, runs: int) -> list[np.random.SeedSequence]:
+    """The independent seed sequences of runs ``0 .. runs-1`` (``SeedSequence(seed).spawn(runs)``)."""
+    return np.random.SeedSequence(seed).spawn(runs)
+
+
+def _run_chunk(policy: Policy, instance: BanditInstance, horizon: int, seeds: list) -> list[Records]:
+    return [policy.run(instance, horizon, np.random.default_rng(s)) for s in seeds]
+
+
+def _stack(outputs: list[Records], n_arms: int) -> dict[str, np.ndarray]:
+    stacked = {name: np.stack([out[name] for out in outputs]) for name in outputs[0]}
+    arm_dtype = np.int16 if n_arms < np.iinfo(np.int16).max else np.int32
+    stacked["arms"] = stacked["arms"].astype(arm_dtype)
+    return stacked
+
+
+def _default_n_jobs() -> int:
+    return int(os.environ.get("PRIVBANDITS_N_JOBS", "-1"))
+
+
+def _progress_enabled(progress: bool | None) -> bool:
+    if progress is not None:
+        return progress
+    return os.environ.get("PRIVBANDITS_PROGRESS", "1") != "0"
+
+
+def simulate(
+    policy: Policy,
+    instance: BanditInstance,
+    horizon: int,
+    runs: int = 100,
+    seed: int = 0,
+    *,
+    n_jobs: int | None = None,
+    cache: bool = True,
+    progress: bool | None = None,
+) -> SimulationResult:
+    """Run ``policy`` ``runs`` times for ``horizon`` rounds on ``instance``.
+
+    Parameters
+    ----------
+    n_jobs:
+        joblib workers (default ``$PRIVBANDITS_N_JOBS`` or -1, all cores). Threads are preferred.
+    cache:
+        Read and write the on-disk cache (:mod:`privbandits.cache`).
+    progress:
+        Show a tqdm bar (default: on unless ``$PRIVBANDITS_PROGRESS=0``).
+    """
+    if not isinstance(policy, Policy):
+        raise ValueError(f"policy must be a privbandits Policy, got {type(policy).__name__}")
+    if not isinstance(instance, BanditInstance):
+        raise ValueError(f"instance must be a BanditInstance, got {type(instance).__name__}")
+    horizon = check_int("horizon", horizon, minimum=policy.min_horizon(instance.n_arms))
+    runs = check_int("runs", runs, minimum=1)
+    seed = check_int("seed", seed, minimum=0)
+    n_jobs = _default_n_jobs() if n_jobs is None else check_int("n_jobs", n_jobs)
+
+    config: dict[str, Any] = {
+        "kind": "bandit-simulation",
+        "policy": policy.config(),
+        "instance": instance.spec(),
+        "horizon": horizon,
+        "runs": runs,
+        "seed": seed,
+    }
+    key = _cache.cache_key(config)
+    records = _cache.load(key) if cache else None
+    if records is None:
+        seeds = run_seeds(seed, runs)
+        n_chunks = min(runs, 32)
+        chunks = [list(c) for c in np.array_split(np.array(seeds, dtype=object), n_chunks)]
+        outputs: list[Records] = []
+        with tqdm(total=runs, desc=policy.label, unit="run", disable=not _progress_enabled(progress)) as bar:
+            if n_jobs == 1:
+                for chunk in chunks:
+                    outputs.extend(_run_chunk(policy, instance, horizon, chunk))
+                    bar.update(len(chunk))
+            else:
+                parallel = Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")
+                for chunk_out in parallel(delayed(_run_chunk)(policy, instance, horizon, c) for c in chunks):
+                    outputs.extend(chunk_out)
+                    bar.update(len(chunk_out))
+        records = _stack(outputs, instance.n_arms)
+        if cache:
+            _cache.store(key, records)
+    return SimulationResult(policy, instance, horizon, runs, seed, records)
