@@ -331,15 +331,19 @@ def binary_tree_prefix_sums(
     return _binary_prefix_sums(np.ascontiguousarray(stream_arr), _levels(horizon) / epsilon, rng)
 
 
-def hybrid_prefix_sums(stream: Any, epsilon: float, rng: np.random.Generator) -> np.ndarray:
+def hybrid_prefix_sums(
+    stream: Any, epsilon: float, rng: np.random.Generator, *, split: bool = True
+) -> np.ndarray:
     """All noisy prefix sums of ``stream`` (items in [0, 1]) by the hybrid mechanism.
 
     Guarantee: epsilon-DP for a stream of any length (epsilon/2 to each of the logarithmic and the
-    binary part; Chan et al. 2011, Section 4).
+    binary part; Chan et al. 2011, Section 4). ``split=False`` is the variant of ``002`` (epsilon to
+    each part), which is only 2 epsilon-DP; see :class:`HybridCounter`.
     """
     stream_arr = check_unit_interval_array("stream", stream, ndim=1)
     epsilon = check_epsilon(epsilon)
-    return _hybrid_prefix_sums(np.ascontiguousarray(stream_arr), epsilon / 2.0, epsilon / 2.0, rng)
+    part = epsilon / 2.0 if split else epsilon
+    return _hybrid_prefix_sums(np.ascontiguousarray(stream_arr), part, part, rng)
 
 
 class BinaryTreeCounter:

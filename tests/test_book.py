@@ -1,0 +1,40 @@
+"""Checks of the book's notebook pairs (the notebooks themselves run under `pytest --nbmake book`).
+
+* every ``book/**/*.py`` notebook has its ``.ipynb`` twin with the same cells (sources and types);
+* no ``.ipynb`` carries outputs or execution counts;
+* jupytext reads exactly as many cells from the ``.py`` as it has ``# %%`` markers (a markdown cell
+  that swallows the next cells, e.g. through a code fence jupytext misreads, would otherwise
+  silently turn code into comments).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jupytext
+import pytest
+
+BOOK = Path(__file__).resolve().parent.parent / "book"
+PAIRS = sorted(p for p in BOOK.rglob("*.py") if ".ipynb_checkpoints" not in p.parts)
+
+
+def test_there_are_notebooks():
+    assert PAIRS, "no notebooks found under book/"
+
+
+@pytest.mark.parametrize("py_path", PAIRS, ids=lambda p: str(p.relative_to(BOOK)))
+def test_pair_in_sync_and_clean(py_path):
+    ipynb_path = py_path.with_suffix(".ipynb")
+    assert ipynb_path.exists(), f"{ipynb_path} is missing: run `jupytext --sync {py_path}`"
+    from_py = jupytext.read(py_path)
+    markers = sum(1 for line in py_path.read_text().splitlines() if line.startswith("# %%"))
+    assert len(from_py.cells) == markers, f"{py_path}: {markers} '# %%' markers but {len(from_py.cells)} cells"
+    raw = json.loads(ipynb_path.read_text())
+    for cell in raw["cells"]:
+        assert not cell.get("outputs"), f"{ipynb_path} carries outputs: strip them"
+        assert cell.get("execution_count") is None, f"{ipynb_path} carries execution counts"
+    from_ipynb = jupytext.read(ipynb_path)
+    assert [(c.cell_type, c.source) for c in from_py.cells] == [
+        (c.cell_type, c.source) for c in from_ipynb.cells
+    ], f"{py_path} and {ipynb_path} disagree: run `jupytext --sync {py_path}`"
