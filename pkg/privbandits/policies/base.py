@@ -44,7 +44,7 @@ class Policy(abc.ABC):
 
     @property
     def label(self) -> str:
-        """Name plus privacy level, e.g. ``"DP-UCB (eps=0.1)"``, for legends."""
+        """Name plus privacy level, e.g. ``"DP-UCB (ε=0.1)"``, for legends."""
         eps = getattr(self, "epsilon", None)
         if eps is None or (isinstance(eps, float) and math.isinf(eps)):
             return self.name
@@ -53,9 +53,7 @@ class Policy(abc.ABC):
     def config(self) -> dict[str, Any]:
         """Everything that determines the algorithm's behaviour, JSON-able (for cache keys)."""
         fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        return {"policy": f"{type(self).__module__}.{type(self).__qualname__}", **{
-            k: (float(v) if isinstance(v, float) else v) for k, v in fields.items()
-        }}
+        return {"policy": f"{type(self).__module__}.{type(self).__qualname__}", **fields}
 
     def min_horizon(self, n_arms: int) -> int:
         """Smallest horizon the algorithm accepts (default: one pull of every arm)."""
