@@ -214,10 +214,10 @@ def privbern_draw(rng, reward, epsilon):  # pragma: no cover - compiled
 # --------------------------------------------------------------------------------------------
 
 _LEVELS = 64  # enough for any stream length representable in int64
-# binary counter state: [t, alpha_0..alpha_63, alpha_hat_0..alpha_hat_63]
-_BIN_SIZE = 1 + 2 * _LEVELS
-# hybrid state: [t, log_release, exact_since_power_of_two, tree state...]
-_HYB_SIZE = 3 + _BIN_SIZE
+# binary counter state: [t, current release, alpha_0..alpha_63, alpha_hat_0..alpha_hat_63]
+_BIN_SIZE = 2 + 2 * _LEVELS
+# hybrid state: [t, log_release, exact_since_power_of_two, k = floor(log2 t), tree state...]
+_HYB_SIZE = 4 + _BIN_SIZE
 
 
 @njit(nogil=True, cache=True)
@@ -230,27 +230,26 @@ def binary_counter_state():  # pragma: no cover - compiled
 def _tree_insert(state, offset, x, scale, rng):  # pragma: no cover - compiled
     # Chan, Shi, Song (2011), Algorithm 2: item t goes into the p-sum of its lowest set bit i,
     # which absorbs the exact p-sums of the levels below; only that p-sum gets fresh noise.
+    # The release (the noisy p-sums of the set bits of t) is kept up to date incrementally: going
+    # from t - 1 to t clears bits 0..i-1 and sets bit i, so the work is amortised O(1) per item.
     t = int(state[offset]) + 1
     state[offset] = t
-    alpha = offset + 1
-    alpha_hat = offset + 1 + _LEVELS
+    alpha = offset + 2
+    alpha_hat = offset + 2 + _LEVELS
     i = 0
     while (t >> i) & 1 == 0:
         i += 1
     total = x
+    removed = 0.0
     for j in range(i):
         total += state[alpha + j]
+        removed += state[alpha_hat + j]
         state[alpha + j] = 0.0
         state[alpha_hat + j] = 0.0
     state[alpha + i] = total
     state[alpha_hat + i] = total + rng.laplace(0.0, scale)
-    out = 0.0
-    for j in range(_LEVELS):  # release: the noisy p-sums of the set bits of t
-        if (t >> j) & 1:
-            out += state[alpha_hat + j]
-        if (t >> j) == 0:
-            break
-    return out
+    state[offset + 1] += state[alpha_hat + i] - removed
+    return state[offset + 1]
 
 
 @njit(nogil=True, cache=True)
@@ -259,7 +258,7 @@ def binary_counter_insert(state, x, scale, rng):  # pragma: no cover - compiled
 
     For epsilon-DP over a stream of at most ``n`` items in [0, 1] use
     ``scale = levels(n) / epsilon`` with ``levels(n) = floor(log2 n) + 1`` (each item lies in that
-    many p-sums).
+    many p-sums). Amortised O(1) work per insert.
     """
     return _tree_insert(state, 0, x, scale, rng)
 
@@ -279,19 +278,18 @@ def hybrid_counter_insert(state, x, epsilon_log, epsilon_tree, rng):  # pragma: 
     plus a binary mechanism over the items after ``2^k`` (at most ``2^k - 1`` of them, so ``k`` levels,
     noise ``Lap(k / epsilon_tree)`` per p-sum). An item enters both parts, so the counter is
     ``(epsilon_log + epsilon_tree)``-DP; :class:`HybridCounter` uses ``epsilon / 2`` for each.
+    Amortised O(1) work per insert.
     """
     t = int(state[0]) + 1
     state[0] = t
-    if t & (t - 1) == 0:  # t is a power of two: logarithmic mechanism, new block
+    if t & (t - 1) == 0:  # t = 2^k: logarithmic mechanism, and a new block for the tree
         state[1] += state[2] + x + rng.laplace(0.0, 1.0 / epsilon_log)
         state[2] = 0.0
-        state[3:] = 0.0
+        state[3] = 0.0 if t == 1 else state[3] + 1.0
+        state[4:] = 0.0
         return state[1]
     state[2] += x
-    k = 0
-    while (t >> (k + 1)) > 0:
-        k += 1  # k = floor(log2 t) >= 1 here
-    return state[1] + _tree_insert(state, 3, x, k / epsilon_tree, rng)
+    return state[1] + _tree_insert(state, 4, x, state[3] / epsilon_tree, rng)
 
 
 @njit(nogil=True, cache=True)
