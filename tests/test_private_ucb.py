@@ -15,6 +15,7 @@ from privbandits.policies.tossou2016 import (
     DPUCBInt,
     dp_ucb_int_input_epsilon,
     dp_ucb_int_privacy,
+    lambert_pull_threshold,
     regret_bound_dp_ucb,
     regret_bound_dp_ucb_bound,
     regret_bound_dp_ucb_int,
@@ -109,6 +110,20 @@ def test_regret_bounds_are_positive_and_increasing():
         assert np.all(bound > 0) and np.all(np.diff(bound) >= 0)
 
 
+def test_lambert_threshold_solves_the_proof_inequality():
+    """n = -B W_{-1}(-1/(eB)) is the root of exp(n/B) = e n above B: the inequality holds at n and
+    fails just below it; it is below the paper's approximation B (ln B + 7) for these B."""
+    b = np.array([1.5, 4.0, 100.0, 1e4, 1e8])
+    n = lambert_pull_threshold(b)
+    assert np.all(n > b)
+    np.testing.assert_allclose(n / b - np.log(np.e * n), 0.0, atol=1e-9)
+    below = 0.999 * n
+    assert np.all(below / b < np.log(np.e * below))
+    assert np.all(n < b * (np.log(b) + 7.0))
+    t = np.array([100, 10_000])
+    assert np.all(regret_bound_dp_ucb_bound(t, [0.3], 1.0, exact_lambert=True) <= regret_bound_dp_ucb_bound(t, [0.3], 1.0))
+
+
 @pytest.mark.parametrize(
     "call, name",
     [
@@ -124,6 +139,7 @@ def test_regret_bounds_are_positive_and_increasing():
         (lambda: DPUCB(1.0).run(bernoulli_instance([0.2, 0.4, 0.6]), 2, np.random.default_rng()), "horizon"),
         (lambda: release_points(0.1, 1.1, 0), "horizon"),
         (lambda: regret_bound_dp_ucb_int([10], [0.5], 0), "f0"),
+        (lambda: lambert_pull_threshold([0.0]), "b"),
     ],
 )
 def test_bad_input(call, name):

@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 from numba import njit
-from scipy.special import zeta
+from scipy.special import lambertw, zeta
 
 from .._validation import check_delta, check_epsilon, check_int, check_positive
 from ..environments import BanditInstance, draw_reward
@@ -38,6 +38,7 @@ __all__ = [
     "dp_ucb_int_input_epsilon",
     "dp_ucb_int_privacy",
     "release_points",
+    "lambert_pull_threshold",
     "regret_bound_dp_ucb_bound",
     "regret_bound_dp_ucb",
     "regret_bound_dp_ucb_int",
@@ -282,10 +283,30 @@ def _gaps(gaps: np.ndarray) -> np.ndarray:
     return gaps[gaps > 0]
 
 
-def regret_bound_dp_ucb_bound(t: np.ndarray, gaps: np.ndarray, epsilon: float, lambda0: float | None = None) -> np.ndarray:
+def lambert_pull_threshold(b: np.ndarray) -> np.ndarray:
+    """Least real ``n`` with ``exp(n / B) >= e n`` (proof of Theorem 3.2, appendix of the paper):
+    ``n = -B W_{-1}(-1 / (e B))``, ``W_{-1}`` the lower branch of Lambert's W (``scipy.special.lambertw``).
+
+    The paper replaces it by the approximation ``B (ln B + 7)`` (Barry et al. 2000, Section 3.1).
+    For ``B <= 1`` the inequality holds for every ``n >= B`` and ``B`` is returned (a sufficient
+    threshold; at ``B = 1`` it is exact, ``W_{-1}(-1/e) = -1``)."""
+    b = np.asarray(b, dtype=float)
+    if np.any(~np.isfinite(b)) or np.any(b <= 0):
+        raise ValueError("b must be finite and > 0")
+    big = b > 1.0
+    safe = np.where(big, b, 2.0)
+    exact = -safe * lambertw(-1.0 / (np.e * safe), -1).real
+    return np.where(big, exact, b)
+
+
+def regret_bound_dp_ucb_bound(
+    t: np.ndarray, gaps: np.ndarray, epsilon: float, lambda0: float | None = None, *, exact_lambert: bool = False
+) -> np.ndarray:
     """Theorem 3.2: ``sum_a max(B (ln B + 7), 8 log t / (lambda0^2 Delta_a)) + sum_a (Delta_a + 2 pi^2 Delta_a / 3)``
     with ``B = sqrt(8) ln(4 t^4) / (eps (1 - lambda0))``; ``lambda0=None`` takes, at each t, the
-    best lambda0 on a grid of (0, 1)."""
+    best lambda0 on a grid of (0, 1). ``exact_lambert=True`` uses the exact solution
+    ``-B W_{-1}(-1/(e B))`` of the proof's inequality (:func:`lambert_pull_threshold`) in place of
+    the printed approximation ``B (ln B + 7)``."""
     t = np.atleast_1d(np.asarray(t, dtype=float))
     gaps = _gaps(gaps)
     epsilon = check_epsilon(epsilon)
@@ -293,7 +314,8 @@ def regret_bound_dp_ucb_bound(t: np.ndarray, gaps: np.ndarray, epsilon: float, l
     best = np.full(t.shape, np.inf)
     for lam in grid:
         b = np.sqrt(8.0) * np.log(4.0 * t**4) / (epsilon * (1.0 - lam))
-        first = np.maximum(b[:, None] * (np.log(b[:, None]) + 7.0), 8.0 * np.log(t)[:, None] / (lam**2 * gaps[None, :]))
+        pulls = lambert_pull_threshold(b) if exact_lambert else b * (np.log(b) + 7.0)
+        first = np.maximum(pulls[:, None], 8.0 * np.log(t)[:, None] / (lam**2 * gaps[None, :]))
         best = np.minimum(best, first.sum(axis=1))
     return best + np.sum(gaps + 2.0 * np.pi**2 * gaps / 3.0)
 
