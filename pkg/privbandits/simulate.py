@@ -43,6 +43,11 @@ class SimulationResult:
     @property
     def arms(self) -> np.ndarray:
         """Arm pulled at each round, shape ``(runs, horizon)``."""
+        if "arms" not in self.records:
+            raise ValueError(
+                f"this result holds no arm sequence ({type(self.policy).__name__} does not record one, or "
+                f"simulate(..., keep=...) dropped it); records: {sorted(self.records)}"
+            )
         return self.records["arms"]
 
     def expected_rewards(self) -> np.ndarray:
@@ -60,6 +65,8 @@ class SimulationResult:
 
     def pull_counts(self) -> np.ndarray:
         """Number of pulls of each arm in each run, shape ``(runs, K)``."""
+        if "pulls" in self.records and "arms" not in self.records:
+            return self.records["pulls"]
         k = self.instance.n_arms
         offsets = np.arange(self.runs)[:, None] * k
         return np.bincount((self.arms + offsets).ravel(), minlength=self.runs * k).reshape(self.runs, k)
@@ -76,14 +83,26 @@ def run_seeds(seed: int, runs: int) -> list[np.random.SeedSequence]:
     return np.random.SeedSequence(seed).spawn(runs)
 
 
-def _run_chunk(policy: Policy, instance: BanditInstance, horizon: int, seeds: list) -> list[Records]:
-    return [policy.run(instance, horizon, np.random.default_rng(s)) for s in seeds]
+def _run_chunk(
+    policy: Policy, instance: BanditInstance, horizon: int, seeds: list, keep: tuple[str, ...] | None
+) -> list[Records]:
+    outputs = []
+    for s in seeds:
+        out = policy.run(instance, horizon, np.random.default_rng(s))
+        if keep is not None:
+            missing = set(keep) - set(out)
+            if missing:
+                raise ValueError(f"records {sorted(missing)} are not produced by {type(policy).__name__}")
+            out = {name: out[name] for name in keep}
+        outputs.append(out)
+    return outputs
 
 
 def _stack(outputs: list[Records], n_arms: int) -> dict[str, np.ndarray]:
     stacked = {name: np.stack([out[name] for out in outputs]) for name in outputs[0]}
-    arm_dtype = np.int16 if n_arms < np.iinfo(np.int16).max else np.int32
-    stacked["arms"] = stacked["arms"].astype(arm_dtype)
+    if "arms" in stacked:
+        arm_dtype = np.int16 if n_arms < np.iinfo(np.int16).max else np.int32
+        stacked["arms"] = stacked["arms"].astype(arm_dtype)
     return stacked
 
 
@@ -107,6 +126,7 @@ def simulate(
     n_jobs: int | None = None,
     cache: bool = True,
     progress: bool | None = None,
+    keep: tuple[str, ...] | None = None,
 ) -> SimulationResult:
     """Run ``policy`` ``runs`` times for ``horizon`` rounds on ``instance``.
 
@@ -118,6 +138,10 @@ def simulate(
         Read and write the on-disk cache (:mod:`privbandits.cache`).
     progress:
         Show a tqdm bar (default: on unless ``$PRIVBANDITS_PROGRESS=0``).
+    keep:
+        Names of the records to keep (default: all). Pure-exploration runs that only need their
+        answer can drop the ``(runs, horizon)`` array of arms this way; ``result.arms`` is then
+        unavailable.
     """
     if not isinstance(policy, Policy):
         raise ValueError(f"policy must be a privbandits Policy, got {type(policy).__name__}")
@@ -127,6 +151,10 @@ def simulate(
     runs = check_int("runs", runs, minimum=1)
     seed = check_int("seed", seed, minimum=0)
     n_jobs = _default_n_jobs() if n_jobs is None else check_int("n_jobs", n_jobs)
+    if keep is not None:
+        if isinstance(keep, str) or not all(isinstance(name, str) for name in keep) or not keep:
+            raise ValueError(f"keep must be a non-empty tuple of record names, got {keep!r}")
+        keep = tuple(keep)
 
     config: dict[str, Any] = {
         "kind": "bandit-simulation",
@@ -135,6 +163,7 @@ def simulate(
         "horizon": horizon,
         "runs": runs,
         "seed": seed,
+        "keep": None if keep is None else list(keep),
     }
     key = _cache.cache_key(config)
     records = _cache.load(key) if cache else None
@@ -146,11 +175,11 @@ def simulate(
         with tqdm(total=runs, desc=policy.label, unit="run", disable=not _progress_enabled(progress)) as bar:
             if n_jobs == 1:
                 for chunk in chunks:
-                    outputs.extend(_run_chunk(policy, instance, horizon, chunk))
+                    outputs.extend(_run_chunk(policy, instance, horizon, chunk, keep))
                     bar.update(len(chunk))
             else:
                 parallel = Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")
-                for chunk_out in parallel(delayed(_run_chunk)(policy, instance, horizon, c) for c in chunks):
+                for chunk_out in parallel(delayed(_run_chunk)(policy, instance, horizon, c, keep) for c in chunks):
                     outputs.extend(chunk_out)
                     bar.update(len(chunk_out))
         records = _stack(outputs, instance.n_arms)

@@ -24,8 +24,10 @@ from ..environments import BanditInstance
 
 __all__ = ["Policy", "Records"]
 
-#: One run's records: at least ``"arms"`` (shape ``(horizon,)``, the arm pulled at each round,
-#: 0-based); policies may add more (e.g. ``"phase1_end"``, shape ``()``).
+#: One run's records: ``"arms"`` (shape ``(horizon,)``, the arm pulled at each round, 0-based) for
+#: every regret-minimising policy; policies may add more (e.g. ``"phase1_end"``, shape ``()``).
+#: Pure-exploration policies that stop on their own (``records_arms = False``) return ``"pulls"``
+#: (shape ``(K,)``) instead: their ``horizon`` is only a cap on the rounds played.
 Records = dict[str, np.ndarray]
 
 
@@ -36,11 +38,13 @@ class Policy(abc.ABC):
     Subclasses are frozen dataclasses whose fields are the algorithm's parameters, validated in
     ``__post_init__``, and implement :meth:`_run`. Class attributes: ``name`` (the algorithm's name
     as the papers write it; plots use it to pick the algorithm's colour) and ``private`` (whether the
-    algorithm claims a differential privacy guarantee).
+    algorithm claims a differential privacy guarantee), ``records_arms`` (whether a run's records
+    hold the ``(horizon,)`` sequence of arms; ``False`` for stopping rules whose horizon is a cap).
     """
 
     name: ClassVar[str] = "policy"
     private: ClassVar[bool] = False
+    records_arms: ClassVar[bool] = True
 
     @property
     def label(self) -> str:
@@ -71,8 +75,10 @@ class Policy(abc.ABC):
                 f"horizon={horizon} exceeds the instance's reward table ({instance.table.shape[0]} rounds)"
             )
         records = self._run(instance, horizon, rng)
-        if "arms" not in records or np.shape(records["arms"]) != (horizon,):
+        if self.records_arms and ("arms" not in records or np.shape(records["arms"]) != (horizon,)):
             raise RuntimeError(f"{type(self).__name__}._run must return 'arms' of shape ({horizon},)")
+        if not self.records_arms and np.shape(records.get("pulls")) != (instance.n_arms,):
+            raise RuntimeError(f"{type(self).__name__}._run must return 'pulls' of shape ({instance.n_arms},)")
         return records
 
     @abc.abstractmethod

@@ -1,0 +1,364 @@
+"""Locally private thresholding bandits: Barbara, Lazzaro and Pike-Burke, paper ``004``.
+
+Which arms have a mean above a threshold ``tau``? Every reward is privatized by the user before the
+learner sees it (local model), by PrivBern(epsilon) (``004`` Definition 2.1) or, as a baseline the
+paper does not consider, by the Laplace mechanism (reward + Lap(1/epsilon)).
+
+* :class:`FixedBudgetThresholding`: Algorithm 1 (fixed budget). With ``epsilon = inf`` it is APT of
+  Locatelli et al. (2016), the non-private algorithm it adapts.
+* :class:`FixedConfidenceThresholding`: Algorithm 2 (fixed confidence), radius
+  ``sqrt(log(4 K t^3 / delta) / (c T_i(t)))`` with ``c = 8`` as printed; with ``epsilon = inf`` it is
+  the non-private procedure of Chen et al. (2014) style it derives from. ``radius_constant=2`` is
+  the value Hoeffding's inequality needs for the proof of Theorem 4.1 to go through (the proof's
+  Hoeffding step with ``c = 8`` claims a tail ``delta/(2 K t^3)`` where Hoeffding gives
+  ``2 (delta/(4 K t^3))^(1/4)``).
+
+Privacy: epsilon-LDP (each reward is released once through an epsilon-DP mechanism; the algorithm
+only sees the releases). The mapped quantities of Eqs. (4)-(8) are :func:`mapped_mean`,
+:func:`complexity` and :func:`complexity_ratio`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+from numba import njit
+
+from .._validation import check_delta, check_epsilon, check_finite_array, check_int, check_probability
+from ..environments import BanditInstance, draw_reward
+from ..mechanisms import privbern_draw
+from .base import Policy, Records
+
+__all__ = [
+    "FixedBudgetThresholding",
+    "FixedConfidenceThresholding",
+    "mapped_mean",
+    "complexity",
+    "complexity_ratio",
+    "fixed_budget_upper_bound",
+    "fixed_budget_lower_bound",
+    "fixed_confidence_lower_bound",
+    "classification_error",
+]
+
+PRIVBERN, LAPLACE = 0, 1
+_MECHANISMS = {"privbern": PRIVBERN, "laplace": LAPLACE}
+
+
+def _shrink(epsilon: float) -> float:
+    """``(e^eps - 1)/(e^eps + 1) = tanh(eps/2)``; 1 for eps = inf."""
+    return 1.0 if math.isinf(epsilon) else math.tanh(epsilon / 2.0)
+
+
+def mapped_mean(mu: object, epsilon: float) -> np.ndarray | float:
+    """``mu_eps = 1/2 + (2 mu - 1)(e^eps - 1)/(2(e^eps + 1))`` (Eqs. 4-5; also ``tau_eps``)."""
+    epsilon = check_epsilon(epsilon, allow_inf=True)
+    mu_arr = check_finite_array("mu", mu)
+    if mu_arr.size and (mu_arr.min() < 0 or mu_arr.max() > 1):
+        raise ValueError("mu must lie in [0, 1]")
+    out = 0.5 + (2.0 * mu_arr - 1.0) * _shrink(epsilon) / 2.0
+    return float(out) if out.ndim == 0 else out
+
+
+def complexity(means: object, tau: float, epsilon: float = math.inf, zeta: float = 0.0) -> float:
+    """``H_eps = sum_i (|mu_{i,eps} - tau_eps| + zeta_eps)^-2`` (Eq. 8); ``epsilon = inf`` gives ``H``."""
+    mu = _check_means(means)
+    tau = check_probability("tau", tau, closed=True)
+    zeta = _check_zeta(zeta)
+    s = _shrink(check_epsilon(epsilon, allow_inf=True))
+    gaps = s * np.abs(mu - tau) + s * zeta  # |mu_eps - tau_eps| + zeta_eps
+    if np.any(gaps == 0):
+        raise ValueError("an arm with mean exactly tau and zeta = 0 makes the complexity infinite")
+    return float(np.sum(gaps**-2.0))
+
+
+def complexity_ratio(epsilon: object) -> np.ndarray | float:
+    """``H_eps / H = ((e^eps + 1)/(e^eps - 1))^2`` (the price of privacy)."""
+    eps = check_finite_array("epsilon", epsilon)
+    if eps.size and eps.min() <= 0:
+        raise ValueError("epsilon must be > 0")
+    out = 1.0 / np.tanh(eps / 2.0) ** 2
+    return float(out) if out.ndim == 0 else out
+
+
+def fixed_budget_upper_bound(horizon: object, h_eps: float, n_arms: int) -> np.ndarray:
+    """Theorem 3.1: ``E[L(T)] <= exp(-T/(4 H_eps) + 2 K log(log T + 1))``."""
+    t = np.asarray(horizon, dtype=float)
+    return np.exp(-t / (4.0 * h_eps) + 2.0 * n_arms * np.log(np.log(t) + 1.0))
+
+
+def fixed_budget_lower_bound(horizon: object, h_eps: float, epsilon: float) -> np.ndarray:
+    """Theorem 3.2: ``max_i E_{B^i}[L(T)] >= exp(-8 T (e^eps + 1)^2 min(4, e^(2 eps)) / H_eps) / 4``
+    (for the worst of the instances B^i built from the means, not for the instance itself)."""
+    t = np.asarray(horizon, dtype=float)
+    factor = (math.exp(epsilon) + 1.0) ** 2 * min(4.0, math.exp(2.0 * epsilon))
+    return 0.25 * np.exp(-8.0 * t * factor / h_eps)
+
+
+def fixed_confidence_lower_bound(h_eps: float, delta: float, epsilon: float) -> float:
+    """Theorem 4.2 without its unknown constant: ``H_eps log(1/delta) / (2 min(4, e^(2eps)) (e^eps + 1)^2)``."""
+    delta = check_delta(delta)
+    return h_eps * math.log(1.0 / delta) / (2.0 * min(4.0, math.exp(2.0 * epsilon)) * (math.exp(epsilon) + 1.0) ** 2)
+
+
+def classification_error(answer: np.ndarray, means: np.ndarray, tau: float, zeta: float = 0.0) -> np.ndarray:
+    """Loss ``L`` of Eq. (2) per run: 1 if an arm with mean ``<= tau - zeta`` is in the answer or an
+    arm with mean ``> tau + zeta`` is out of it (``zeta = 0``: the answer differs from
+    ``{i : mu_i >= tau}`` on an arm with mean != tau... exactly the fixed-confidence error)."""
+    answer = np.asarray(answer, dtype=bool)
+    means = np.asarray(means, dtype=float)
+    if zeta == 0.0:
+        truth = means >= tau
+        return np.any(answer != truth, axis=-1)
+    wrong_in = answer & (means <= tau - zeta)
+    wrong_out = ~answer & (means > tau + zeta)
+    return np.any(wrong_in | wrong_out, axis=-1)
+
+
+def _check_means(means: object) -> np.ndarray:
+    mu = check_finite_array("means", means, ndim=1)
+    if mu.size and (mu.min() < 0 or mu.max() > 1):
+        raise ValueError("means must lie in [0, 1]")
+    return mu
+
+
+def _check_zeta(zeta: float) -> float:
+    if not isinstance(zeta, (int, float)) or math.isnan(zeta) or zeta < 0 or zeta > 1:
+        raise ValueError(f"zeta must lie in [0, 1], got {zeta!r}")
+    return float(zeta)
+
+
+@njit(nogil=True, cache=True)
+def _observe(rng, reward, epsilon, mechanism):  # pragma: no cover - compiled
+    """The learner's view of a reward: itself (eps = inf), PrivBern(eps) or reward + Lap(1/eps)."""
+    if np.isinf(epsilon):
+        return reward
+    if mechanism == 0:
+        return privbern_draw(rng, reward, epsilon)
+    return reward + rng.laplace(0.0, 1.0 / epsilon)
+
+
+# --------------------------------------------------------------------------------------------
+# Algorithm 1: fixed budget
+# --------------------------------------------------------------------------------------------
+
+
+@njit(nogil=True, cache=True)
+def _fixed_budget_kernel(rng, kinds, params, table, horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints):  # pragma: no cover
+    k = kinds.shape[0]
+    pulls = np.zeros(k)
+    sums = np.zeros(k)
+    arms = np.empty(horizon, dtype=np.int64)
+    answers = np.zeros((checkpoints.shape[0], k), dtype=np.bool_)
+    next_checkpoint = 0
+    for t in range(horizon):
+        if t < k:  # line 2: pull each arm once
+            arm = t
+        else:  # line 6: argmin_k sqrt(T_k(t-1)) (|tau_eps - mu_hat_k| + zeta_eps)
+            arm = 0
+            best = np.inf
+            for a in range(k):
+                b = np.sqrt(pulls[a]) * (abs(tau_eps - sums[a] / pulls[a]) + zeta_eps)
+                if b < best:
+                    best = b
+                    arm = a
+        reward = draw_reward(rng, kinds, params, table, t, arm)
+        sums[arm] += _observe(rng, reward, epsilon, mechanism)  # line 7
+        pulls[arm] += 1.0
+        arms[t] = arm
+        # the rule above never reads T, so the answer a budget of t + 1 would have returned is the
+        # line-9 set now (checkpoints: the budgets at which to record it)
+        while next_checkpoint < checkpoints.shape[0] and checkpoints[next_checkpoint] == t + 1:
+            for a in range(k):
+                answers[next_checkpoint, a] = sums[a] / pulls[a] > tau_eps
+            next_checkpoint += 1
+    answer = np.empty(k, dtype=np.bool_)
+    for a in range(k):  # line 9: {k : mu_hat_k(T) > tau_eps}
+        answer[a] = sums[a] / pulls[a] > tau_eps
+    return arms, answer, answers
+
+
+@dataclasses.dataclass(frozen=True)
+class FixedBudgetThresholding(Policy):
+    """Algorithm 1 of ``004`` (fixed budget), and APT (Locatelli et al. 2016) for ``epsilon = inf``.
+
+    Pull each arm once, then the arm minimising ``sqrt(T_k) (|tau_eps - mu_hat_k| + zeta_eps)``;
+    return ``{k : mu_hat_k > tau_eps}``. With ``mechanism="privbern"`` the learner sees PrivBern
+    outputs and works with the mapped ``tau_eps, zeta_eps`` of Eqs. (5)-(6); with ``"laplace"`` it sees
+    ``r + Lap(1/eps)``, whose mean is ``mu`` itself, and works with ``tau, zeta``.
+    Guarantee: epsilon-LDP. Records: ``arms``, ``answer`` (bool per arm).
+
+    The sampling rule never reads the budget ``T`` (only line 9 happens at ``T``), so one run with
+    budget ``T`` passes through the run with every smaller budget on the same random stream.
+    ``checkpoints`` (increasing budgets ``>= 2K`` and ``<= T``) makes the run also record, as
+    ``answers`` of shape ``(len(checkpoints), K)``, the set it would have returned with each of them:
+    an error-versus-budget curve from one run per seed, identical to separate runs.
+    """
+
+    tau: float
+    zeta: float = 0.0
+    epsilon: float = math.inf
+    mechanism: str = "privbern"
+    checkpoints: tuple[int, ...] = ()
+
+    private = True
+
+    def __post_init__(self) -> None:
+        cps = self.checkpoints
+        if (
+            not isinstance(cps, (tuple, list))
+            or not all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) and c > 0 for c in cps)
+            or any(b <= a for a, b in zip(cps, cps[1:]))
+        ):
+            raise ValueError(f"checkpoints must be a strictly increasing tuple of positive integers, got {cps!r}")
+        object.__setattr__(self, "checkpoints", tuple(int(c) for c in cps))
+        object.__setattr__(self, "tau", check_probability("tau", self.tau, closed=True))
+        object.__setattr__(self, "zeta", _check_zeta(self.zeta))
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_inf=True))
+        if self.mechanism not in _MECHANISMS:
+            raise ValueError(f"mechanism must be one of {sorted(_MECHANISMS)}, got {self.mechanism!r}")
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        if math.isinf(self.epsilon):
+            return "APT"
+        return "Alg. 1 (PrivBern)" if self.mechanism == "privbern" else "Alg. 1 (Laplace)"
+
+    def min_horizon(self, n_arms: int) -> int:
+        return 2 * n_arms  # Theorem 3.1 assumes T >= 2K
+
+    def mapped_threshold(self) -> tuple[float, float]:
+        """``(tau_eps, zeta_eps)`` the learner compares its estimates with."""
+        if self.mechanism == "laplace" or math.isinf(self.epsilon):
+            return self.tau, self.zeta
+        return mapped_mean(self.tau, self.epsilon), _shrink(self.epsilon) * self.zeta
+
+    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+        checkpoints = np.asarray(self.checkpoints, dtype=np.int64)
+        if checkpoints.size and (checkpoints[0] < self.min_horizon(instance.n_arms) or checkpoints[-1] > horizon):
+            raise ValueError(
+                f"checkpoints must lie in [2K, horizon] = [{self.min_horizon(instance.n_arms)}, {horizon}], "
+                f"got {self.checkpoints}"
+            )
+        tau_eps, zeta_eps = self.mapped_threshold()
+        arms, answer, answers = _fixed_budget_kernel(
+            rng, *instance.kernel_args(), horizon, tau_eps, zeta_eps, self.epsilon, _MECHANISMS[self.mechanism],
+            checkpoints,
+        )
+        records = {"arms": arms, "answer": answer}
+        if checkpoints.size:
+            records["answers"] = answers
+        return records
+
+
+# --------------------------------------------------------------------------------------------
+# Algorithm 2: fixed confidence
+# --------------------------------------------------------------------------------------------
+
+
+@njit(nogil=True, cache=True)
+def _laplace_sum_bound(n, scale, gamma):  # pragma: no cover - compiled
+    # Chan, Shi, Song (2011), Corollary 2.9, for n i.i.d. Lap(scale)
+    log_term = np.log(2.0 / gamma)
+    return scale * max(np.sqrt(n), np.sqrt(log_term)) * np.sqrt(8.0 * log_term)
+
+
+@njit(nogil=True, cache=True)
+def _fixed_confidence_kernel(rng, kinds, params, table, max_rounds, tau_eps, delta, radius_constant, epsilon, mechanism):  # pragma: no cover
+    k = kinds.shape[0]
+    pulls = np.zeros(k)
+    sums = np.zeros(k)
+    for t in range(k):  # line 2: pull each arm once
+        reward = draw_reward(rng, kinds, params, table, t, t)
+        sums[t] += _observe(rng, reward, epsilon, mechanism)
+        pulls[t] += 1.0
+    answer = np.zeros(k, dtype=np.bool_)
+    radius = np.zeros(k)
+    t = k
+    stopped = False
+    while t < max_rounds:  # line 4: for t = K, K+1, ...
+        log_term = np.log(4.0 * k * float(t) ** 3 / delta)
+        done = True
+        arm = -1
+        widest = -1.0
+        for i in range(k):
+            mean = sums[i] / pulls[i]
+            if mechanism == 1 and not np.isinf(epsilon):
+                # Laplace reports are unbounded: Hoeffding for the rewards plus the Laplace-sum tail
+                # bound, each at half the failure probability
+                radius[i] = np.sqrt(np.log(8.0 * k * float(t) ** 3 / delta) / (2.0 * pulls[i])) + _laplace_sum_bound(
+                    pulls[i], 1.0 / epsilon, delta / (8.0 * k * float(t) ** 3)
+                ) / pulls[i]
+            else:
+                radius[i] = np.sqrt(log_term / (radius_constant * pulls[i]))  # rad_t(i)
+            in_s = mean >= tau_eps  # line 5: S_t
+            shifted = mean - radius[i] if in_s else mean + radius[i]  # lines 8-12
+            in_s_tilde = shifted >= tau_eps  # line 14
+            answer[i] = in_s
+            if in_s != in_s_tilde:  # i in the symmetric difference of S_t and S~_t
+                done = False
+                if radius[i] > widest:  # line 18: argmax rad_t(i)
+                    widest = radius[i]
+                    arm = i
+        if done:  # lines 15-16: S_t = S~_t
+            stopped = True
+            break
+        reward = draw_reward(rng, kinds, params, table, t, arm)  # line 19
+        sums[arm] += _observe(rng, reward, epsilon, mechanism)  # line 20
+        pulls[arm] += 1.0  # line 21
+        t += 1
+    return pulls.astype(np.int64), answer, t, stopped
+
+
+@dataclasses.dataclass(frozen=True)
+class FixedConfidenceThresholding(Policy):
+    """Algorithm 2 of ``004`` (fixed confidence); the non-private procedure for ``epsilon = inf``.
+
+    Stops when every arm's confidence interval ``mu_hat_i +- rad_t(i)`` lies on one side of
+    ``tau_eps``, ``rad_t(i) = sqrt(log(4 K t^3/delta) / (radius_constant T_i(t)))`` (printed:
+    ``radius_constant = 8``), otherwise pulls the widest undecided arm. ``run(instance, max_rounds,
+    rng)`` plays at most ``max_rounds`` rounds (a cap, so the run keeps no ``(max_rounds,)`` arm
+    sequence). Records: ``pulls`` (per arm), ``answer``, ``stop_time`` (rounds played), ``stopped``
+    (False if ``max_rounds`` was reached first).
+    With ``mechanism="laplace"`` the radius is Hoeffding's for the rewards plus the Laplace-sum tail
+    bound (Chan et al. 2011, Corollary 2.9) for the noise. Guarantee: epsilon-LDP.
+    """
+
+    tau: float
+    delta: float
+    epsilon: float = math.inf
+    radius_constant: float = 8.0
+    mechanism: str = "privbern"
+
+    private = True
+    records_arms = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tau", check_probability("tau", self.tau, closed=True))
+        object.__setattr__(self, "delta", check_delta(self.delta))
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_inf=True))
+        c = self.radius_constant
+        if not isinstance(c, (int, float)) or math.isnan(c) or c <= 0 or math.isinf(c):
+            raise ValueError(f"radius_constant must lie in (0, inf), got {c!r}")
+        object.__setattr__(self, "radius_constant", float(c))
+        if self.mechanism not in _MECHANISMS:
+            raise ValueError(f"mechanism must be one of {sorted(_MECHANISMS)}, got {self.mechanism!r}")
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        base = "Alg. 2" if not math.isinf(self.epsilon) else "non-private"
+        mech = "" if math.isinf(self.epsilon) else (" (PrivBern)" if self.mechanism == "privbern" else " (Laplace)")
+        return f"{base}{mech}, c={self.radius_constant:g}"
+
+    def min_horizon(self, n_arms: int) -> int:
+        return n_arms
+
+    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+        tau_eps = self.tau if (self.mechanism == "laplace" or math.isinf(self.epsilon)) else mapped_mean(self.tau, self.epsilon)
+        pulls, answer, stop_time, stopped = _fixed_confidence_kernel(
+            rng, *instance.kernel_args(), horizon, tau_eps, self.delta, self.radius_constant, self.epsilon,
+            _MECHANISMS[self.mechanism],
+        )
+        return {"pulls": pulls, "answer": answer, "stop_time": np.asarray(stop_time), "stopped": np.asarray(stopped)}
