@@ -1,0 +1,411 @@
+"""NCB, GDP-NCB, LDP-NCB and the anytime wrapper of Sarkar, Pandey and Ray Chowdhury (AAAI 2026).
+
+Paper ``000`` (conference version: Algorithms 1-3, Eqs. (3)-(5)) and ``001`` (full version: Appendix C
+privacy proof, Appendix D constants). Line numbers below refer to Algorithms 1, 2 and 3 of ``000``.
+
+The Phase I stopping tests of Algorithms 1 and 2 carry the proof's constant 1600. At that value
+Phase I outlasts every practical horizon (see :func:`phase1_threshold_gdp`), so the constant is a
+parameter (``phase1_constant``) of every policy here. The book's default is 1.0; the chapter of
+Part II explains the choice and shows both. ``phase1_cap_sqrt=True`` (default False, not in the
+paper's pseudocode) additionally stops Phase I after ceil(sqrt(T)) + 1 rounds, as the public
+experiment code found alongside the paper does; the chapter uses it only to show that variant.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+from numba import njit
+
+from .._validation import check_epsilon, check_int, check_positive
+from ..environments import BanditInstance, draw_reward, draw_reward_sum
+from .base import Policy, Records
+
+__all__ = [
+    "NCB",
+    "GDPNCB",
+    "LDPNCB",
+    "AnytimeDPNCB",
+    "phase1_threshold_gdp",
+    "DEFAULT_PHASE1_CONSTANT",
+    "PAPER_PHASE1_CONSTANT",
+]
+
+#: The constant printed in the Phase I tests of Algorithms 1 and 2.
+PAPER_PHASE1_CONSTANT = 1600.0
+#: The book's default (see the Part II chapter for the justification).
+DEFAULT_PHASE1_CONSTANT = 1.0
+
+
+def phase1_threshold_gdp(horizon: int, epsilon: float, c: float = 3.0, constant: float = 1600.0) -> float:
+    """Right-hand side of Algorithm 1, line 2: ``constant * (c^2 log T + (log T)^2 / eps)``.
+
+    Phase I of GDP-NCB stops once ``n_i * mu_tilde_i`` exceeds it for some arm; with arm means at
+    most ``mu*`` this takes about ``k * threshold / mu*`` rounds.
+    """
+    horizon = check_int("horizon", horizon, minimum=1)
+    epsilon = check_epsilon(epsilon, allow_inf=True)
+    log_t = math.log(horizon)
+    return constant * (c * c * log_t + log_t * log_t / epsilon)
+
+
+# --------------------------------------------------------------------------------------------
+# numba kernels
+# --------------------------------------------------------------------------------------------
+
+
+@njit(nogil=True, cache=True)
+def _lap(rng, scale):  # pragma: no cover - compiled
+    """Lap(scale); scale 0 (epsilon = inf) returns exactly 0 without consuming randomness."""
+    if scale <= 0.0:
+        return 0.0
+    return rng.laplace(0.0, scale)
+
+
+@njit(nogil=True, cache=True)
+def _clip01(x):  # pragma: no cover - compiled
+    return min(1.0, max(0.0, x))
+
+
+@njit(nogil=True, cache=True)
+def _ncb_block(rng, kinds, params, table, arms, t0, n_play, big_t, const, c, cap):  # pragma: no cover
+    """NCB (Barman et al. 2023) with the data-adaptive Phase I test of Algorithm 1 at eps = inf.
+
+    Plays rounds ``t0 .. t0 + n_play - 1``; ``big_t`` is the horizon the algorithm is told.
+    Returns the number of Phase I rounds.
+    """
+    k = kinds.shape[0]
+    log_t = np.log(big_t)
+    thr = const * c * c * log_t
+    n = np.zeros(k)
+    mean = np.zeros(k)
+    t = 0
+    # Phase I: uniform exploration until n_i * mu_hat_i > C c^2 log T for some arm
+    while t < min(n_play, cap):
+        a = rng.integers(0, k)
+        x = draw_reward(rng, kinds, params, table, t0 + t, a)
+        n[a] += 1.0
+        mean[a] += (x - mean[a]) / n[a]
+        arms[t0 + t] = a
+        t += 1
+        if n[a] * mean[a] > thr:
+            break
+    phase1 = t
+    # Phase II: play argmax NCB(i, t) = mu_hat + 4 sqrt(mu_hat log T / n_i)   (Eq. 3)
+    while t < n_play:
+        best = -np.inf
+        a = 0
+        for i in range(k):
+            if n[i] == 0.0:
+                idx = np.inf
+            else:
+                idx = mean[i] + 4.0 * np.sqrt(mean[i] * log_t / n[i])
+            if idx > best:
+                best = idx
+                a = i
+        x = draw_reward(rng, kinds, params, table, t0 + t, a)
+        n[a] += 1.0
+        mean[a] += (x - mean[a]) / n[a]
+        arms[t0 + t] = a
+        t += 1
+    return phase1, 0
+
+
+@njit(nogil=True, cache=True)
+def _gdp_index(mu_tilde, n, log_t, eps, c, alpha):  # pragma: no cover - compiled
+    """NCB_GDP(i, t) of Eq. (4); the two privacy terms vanish at eps = inf."""
+    idx = mu_tilde + 2.0 * c * np.sqrt(2.0 * mu_tilde * log_t / n)
+    if np.isfinite(eps):
+        idx += alpha * log_t * log_t / (eps * n)
+        # full version (001): 4 sqrt(2 alpha / eps) (log T)^{3/2} / n; the conference text (000)
+        # typesets the sqrt over the whole fraction; the proofs (Lemma D.2, Eq. (20)) use this form
+        idx += 4.0 * np.sqrt(2.0 * alpha / eps) * log_t**1.5 / n
+    return idx
+
+
+@njit(nogil=True, cache=True)
+def _gdp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, const, c, alpha, cap):  # pragma: no cover
+    """GDP-NCB, Algorithm 1. Returns (Phase I rounds, Phase II Laplace releases)."""
+    k = kinds.shape[0]
+    log_t = np.log(big_t)
+    thr = const * (c * c * log_t + (log_t * log_t / eps if np.isfinite(eps) else 0.0))
+    # line 1: mu_hat = mu_tilde = 0, N_1 = 0
+    mu_hat = np.zeros(k)
+    mu_tilde = np.zeros(k)
+    n1 = np.zeros(k)
+    t = 0
+    # line 2: while max_i n_i mu_tilde_i <= thr and t <= T (only the pulled arm's product changes)
+    while t < min(n_play, cap):
+        a = rng.integers(0, k)  # line 3: I_t ~ Unif([k])
+        x = draw_reward(rng, kinds, params, table, t0 + t, a)
+        n1[a] += 1.0  # line 4
+        mu_hat[a] = (n1[a] - 1.0) / n1[a] * mu_hat[a] + x / n1[a]
+        mu_tilde[a] = mu_hat[a] + _lap(rng, log_t / (eps * n1[a]))  # line 5
+        arms[t0 + t] = a
+        t += 1  # line 6
+        if n1[a] * mu_tilde[a] > thr:
+            break
+    phase1 = t
+    releases = 0
+    n2 = np.ones(k)  # line 8: N_2,i = 1
+    while t < n_play:  # line 9: episodes
+        best = -np.inf  # line 11: A = argmax NCB_GDP(i, t_l - 1), n_i = N_1,i + N_2,i
+        a = 0
+        for i in range(k):
+            idx = _gdp_index(mu_tilde[i], n1[i] + n2[i], log_t, eps, c, alpha)
+            if idx > best:
+                best = idx
+                a = i
+        ns = int(n2[a])  # line 12
+        # line 13: episode mean restarted from the Phase I mean, N_2,A = 0
+        length = min(2 * ns, n_play - t)  # line 14: 2 n_s pulls (truncated at the horizon)
+        s = draw_reward_sum(rng, kinds, params, table, t0 + t, a, length)  # lines 15-19 in one draw
+        for u in range(length):
+            arms[t0 + t + u] = a
+        t += length
+        n2[a] = length  # line 16
+        n_a = n2[a] + n1[a]  # line 17
+        mu_ep = (n1[a] * mu_hat[a] + s) / n_a  # line 18 unrolled: running mean from mu_hat_A
+        mu_tilde[a] = _clip01(mu_ep + _lap(rng, log_t / (eps * n_a)))  # lines 20-21
+        releases += 1
+    return phase1, releases
+
+
+@njit(nogil=True, cache=True)
+def _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, const, c, alpha, cap):  # pragma: no cover
+    """LDP-NCB, Algorithm 2. Returns (Phase I rounds, 0)."""
+    k = kinds.shape[0]
+    log_t = np.log(big_t)
+    fin = np.isfinite(eps)
+    noise = 1.0 / eps if fin else 0.0
+    mu_tilde = np.zeros(k)  # line 1 (raw running mean of privatised rewards)
+    n = np.zeros(k)
+    t = 0
+    while t < min(n_play, cap):  # line 2 (max{...} form of Section "Phase I"); only the pulled arm changes
+        a = rng.integers(0, k)  # line 3
+        x = draw_reward(rng, kinds, params, table, t0 + t, a) + _lap(rng, noise)  # line 4
+        n[a] += 1.0  # line 5
+        mu_tilde[a] = (n[a] - 1.0) / n[a] * mu_tilde[a] + x / n[a]
+        arms[t0 + t] = a
+        t += 1  # line 6
+        s_prod = n[a] * mu_tilde[a]
+        dev = noise * np.sqrt(8.0 * n[a] * alpha * log_t)  # (1/eps) sqrt(8 n alpha log T)
+        if s_prod > dev:
+            extra = 0.0
+            if fin:
+                extra = n[a] * log_t * log_t / ((s_prod - dev) * eps * eps)
+            if s_prod >= dev + const * (c * c * log_t + extra):
+                break
+    phase1 = t
+    while t < n_play:  # line 8
+        best = -np.inf  # line 9: argmax NCB_LDP (Eq. 5) of the clipped means
+        a = 0
+        for i in range(k):
+            if n[i] == 0.0:
+                idx = np.inf
+            else:
+                m = _clip01(mu_tilde[i])  # line 12 (clipping applied to the value the index uses)
+                idx = m + 2.0 * c * np.sqrt(2.0 * m * log_t / n[i])
+                if fin:
+                    idx += np.sqrt(8.0 * alpha * log_t / n[i]) / eps
+                    idx += 4.0 * c * (2.0 * alpha) ** 0.25 * log_t**0.75 / (np.sqrt(eps) * n[i] ** 0.75)
+            if idx > best:
+                best = idx
+                a = i
+        x = draw_reward(rng, kinds, params, table, t0 + t, a) + _lap(rng, noise)  # line 10
+        n[a] += 1.0  # line 11
+        mu_tilde[a] = (n[a] - 1.0) / n[a] * mu_tilde[a] + x / n[a]
+        arms[t0 + t] = a
+        t += 1  # line 13
+    return phase1, 0
+
+
+@njit(nogil=True, cache=True)
+def _block(which, rng, kinds, params, table, arms, t0, n_play, big_t, eps, const, c, alpha, cap_sqrt):  # pragma: no cover
+    # cap_sqrt: optional cap of Phase I at ceil(sqrt(T)) + 1 rounds (NOT in the paper's pseudocode)
+    cap = int(np.ceil(np.sqrt(big_t))) + 1 if cap_sqrt else n_play
+    if which == 0:
+        return _ncb_block(rng, kinds, params, table, arms, t0, n_play, big_t, const, c, cap)
+    if which == 1:
+        return _gdp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, const, c, alpha, cap)
+    return _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, const, c, alpha, cap)
+
+
+@njit(nogil=True, cache=True)
+def _fixed_kernel(rng, kinds, params, table, horizon, which, eps, const, c, alpha, cap_sqrt):  # pragma: no cover
+    arms = np.empty(horizon, dtype=np.int64)
+    p1, rel = _block(which, rng, kinds, params, table, arms, 0, horizon, horizon, eps, const, c, alpha, cap_sqrt)
+    return arms, p1, rel
+
+
+@njit(nogil=True, cache=True)
+def _anytime_kernel(rng, kinds, params, table, horizon, which, eps, const, c, alpha, cap_sqrt):  # pragma: no cover
+    """Algorithm 3: windows W = 1, 2, 4, ...; uniform with probability 1/W^2, else DP-NCB(k, W, eps)."""
+    k = kinds.shape[0]
+    arms = np.empty(horizon, dtype=np.int64)
+    t = 0
+    w = 1  # line 1
+    n_uniform = 0
+    while t < horizon:  # line 2
+        n_play = min(w, horizon - t)
+        if rng.random() < 1.0 / (w * w):  # line 3: flag = UNIFORM
+            for u in range(n_play):  # lines 5-7 (rewards observed, not used)
+                a = rng.integers(0, k)
+                draw_reward(rng, kinds, params, table, t + u, a)
+                arms[t + u] = a
+            n_uniform += 1
+        else:  # line 9: a fresh DP-NCB told the horizon W
+            _block(which, rng, kinds, params, table, arms, t, n_play, w, eps, const, c, alpha, cap_sqrt)
+        t += n_play
+        w *= 2  # line 11
+    return arms, n_uniform
+
+
+# --------------------------------------------------------------------------------------------
+# policies
+# --------------------------------------------------------------------------------------------
+
+
+def _check_common(policy) -> None:
+    if not isinstance(policy.phase1_cap_sqrt, bool):
+        raise ValueError(f"phase1_cap_sqrt must be True or False, got {policy.phase1_cap_sqrt!r}")
+    check_positive("phase1_constant", policy.phase1_constant)
+    check_positive("c", policy.c)
+    if hasattr(policy, "alpha"):
+        check_positive("alpha", policy.alpha)
+    if hasattr(policy, "epsilon"):
+        check_epsilon(policy.epsilon, allow_inf=True)
+
+
+@dataclasses.dataclass(frozen=True)
+class NCB(Policy):
+    """Nash Confidence Bound of Barman et al. (2023), non-private.
+
+    Phase I: uniform exploration until ``n_i mu_hat_i > phase1_constant * c^2 log T`` for some arm
+    (the test of Algorithm 1, line 2, at eps = inf); Phase II: every round the arm maximising
+    ``NCB(i, t) = mu_hat_i + 4 sqrt(mu_hat_i log T / n_i)`` (Eq. (3) of ``000``). No privacy.
+    Records: ``arms``, ``phase1_end`` (number of Phase I rounds).
+    """
+
+    phase1_constant: float = DEFAULT_PHASE1_CONSTANT
+    c: float = 3.0
+    phase1_cap_sqrt: bool = False
+    name = "NCB"
+
+    def __post_init__(self) -> None:
+        _check_common(self)
+
+    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+        arms, p1, _ = _fixed_kernel(
+            rng, *instance.kernel_args(), horizon, 0, math.inf, float(self.phase1_constant), float(self.c), 3.1,
+            bool(self.phase1_cap_sqrt),
+        )
+        return {"arms": arms, "phase1_end": np.asarray(p1)}
+
+
+@dataclasses.dataclass(frozen=True)
+class GDPNCB(Policy):
+    """GDP-NCB, Algorithm 1 of Sarkar, Pandey and Ray Chowdhury (2026): epsilon-global DP (Theorem 2).
+
+    Phase I (lines 2-7): uniform pulls, private means ``mu_hat + Lap(log T / (eps N_1))`` recomputed
+    every round, stop when ``n_i mu_tilde_i > phase1_constant (c^2 log T + (log T)^2 / eps)``.
+    Phase II (lines 8-22): episodes on the arm maximising NCB_GDP (Eq. (4)); each episode doubles the
+    arm's Phase II count, restarts its mean from the Phase I mean, ends with one Laplace release
+    ``Lap(log T / (eps n_A))`` clipped to [0, 1]. An episode of Bernoulli pulls is one Binomial draw.
+    ``epsilon = inf`` removes the noise and the privacy terms. Records: ``arms``, ``phase1_end``,
+    ``releases`` (Phase II Laplace releases). Note: the paper's privacy proof treats Phase I as
+    releasing nothing, but its stopping time is visible in the actions (see the chapter).
+    """
+
+    epsilon: float = 0.2
+    phase1_constant: float = DEFAULT_PHASE1_CONSTANT
+    c: float = 3.0
+    alpha: float = 3.1
+    phase1_cap_sqrt: bool = False
+    name = "GDP-NCB"
+    private = True
+
+    def __post_init__(self) -> None:
+        _check_common(self)
+
+    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+        arms, p1, rel = _fixed_kernel(
+            rng, *instance.kernel_args(), horizon, 1, float(self.epsilon),
+            float(self.phase1_constant), float(self.c), float(self.alpha), bool(self.phase1_cap_sqrt),
+        )
+        return {"arms": arms, "phase1_end": np.asarray(p1), "releases": np.asarray(rel)}
+
+
+@dataclasses.dataclass(frozen=True)
+class LDPNCB(Policy):
+    """LDP-NCB, Algorithm 2 of Sarkar, Pandey and Ray Chowdhury (2026): epsilon-local DP (Theorem 3).
+
+    Every reward is released as ``X + Lap(1/eps)`` (lines 4, 10). Phase I stops at the first arm with
+    ``n mu_tilde >= max{A, A + C (c^2 log T + n (log T)^2 / ((n mu_tilde - A) eps^2))}``,
+    ``A = sqrt(8 n alpha log T) / eps`` (the max{...} form of ``000``'s Phase I paragraph);
+    Phase II plays argmax NCB_LDP (Eq. (5)) of the clipped mean (line 12). The running mean itself is
+    kept unclipped (clipping is applied to the value used by the index, as in Remark 6).
+    Records: ``arms``, ``phase1_end``.
+    """
+
+    epsilon: float = 0.2
+    phase1_constant: float = DEFAULT_PHASE1_CONSTANT
+    c: float = 3.0
+    alpha: float = 3.1
+    phase1_cap_sqrt: bool = False
+    name = "LDP-NCB"
+    private = True
+
+    def __post_init__(self) -> None:
+        _check_common(self)
+
+    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+        arms, p1, _ = _fixed_kernel(
+            rng, *instance.kernel_args(), horizon, 2, float(self.epsilon),
+            float(self.phase1_constant), float(self.c), float(self.alpha), bool(self.phase1_cap_sqrt),
+        )
+        return {"arms": arms, "phase1_end": np.asarray(p1)}
+
+
+@dataclasses.dataclass(frozen=True)
+class AnytimeDPNCB(Policy):
+    """Algorithm 3 of Sarkar et al. (2026): the anytime (doubling) wrapper over GDP-NCB or LDP-NCB.
+
+    Windows ``W = 1, 2, 4, ...``; in each, with probability ``1/W^2`` uniform pulls, otherwise a fresh
+    ``base`` run told the horizon ``W``. Each reward is used in one window only, so the privacy of the
+    base algorithm carries over (parallel composition). ``base`` is ``"gdp"`` or ``"ldp"``.
+    Records: ``arms``, ``uniform_windows``.
+    """
+
+    base: str = "gdp"
+    epsilon: float = 0.2
+    phase1_constant: float = DEFAULT_PHASE1_CONSTANT
+    c: float = 3.0
+    alpha: float = 3.1
+    phase1_cap_sqrt: bool = False
+    private = True
+
+    def __post_init__(self) -> None:
+        if self.base not in ("gdp", "ldp"):
+            raise ValueError(f"base must be 'gdp' or 'ldp', got {self.base!r}")
+        _check_common(self)
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return "Anytime GDP-NCB" if self.base == "gdp" else "Anytime LDP-NCB"
+
+    def min_horizon(self, n_arms: int) -> int:
+        return 1
+
+    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+        arms, n_uniform = _anytime_kernel(
+            rng, *instance.kernel_args(), horizon, 1 if self.base == "gdp" else 2, float(self.epsilon),
+            float(self.phase1_constant), float(self.c), float(self.alpha), bool(self.phase1_cap_sqrt),
+        )
+        return {"arms": arms, "uniform_windows": np.asarray(n_uniform)}
+
+
+for _cls in (NCB, GDPNCB, LDPNCB):
+    _cls.min_horizon = lambda self, n_arms: 1  # type: ignore[method-assign]
