@@ -1,0 +1,522 @@
+"""Fair contextual linear bandits for hiring: OFUL, Fair-Greedy and Private-Fair-Greedy.
+
+Setting (Grazzi et al. 2022; Private-Fair-Greedy paper, Section 3): in every round one candidate
+``X_{k,t}`` is drawn from each of the K groups; the learner hires one, ``k_t``, and observes
+``y_t = <X_{k_t,t}, theta*> + eta_t``.  Group meritocratic fairness compares candidates by their
+*relative rank* within their own group, ``F_k(<X_{k,t}, theta*>)`` (F_k = CDF of the group's
+rewards); the fair pseudo-regret (Definition 2) is ``sum_t max_k F_k(<X_k,theta*>) -
+F_{k_t}(<X_{k_t},theta*>)``.
+
+* :class:`OFUL` -- Abbasi-Yadkori, Pal, Szepesvari (2011), Algorithm 1 (OFUL) with the ellipsoidal
+  confidence radius of their Theorem 2.  Not private, not fair.
+* :class:`FairGreedy` -- Grazzi et al. (2022), Fair-Greedy: ridge regression on the first half of
+  the history, relative rank by counting on the second half, greedy on the estimated rank.
+* :class:`PrivateFairGreedy` -- Algorithm 1 of the Private-Fair-Greedy paper: tree-based
+  continually private ridge regression (Section 4.1, Gaussian noise per node) and zCDP private
+  rank estimation (Section 4.2, eq. (1)).  Claimed guarantee (Theorem 5.1): (eps, delta)-JDP when
+  ``||X|| + |y| <= L_tilde``.
+
+All three share one numba kernel, :func:`_fair_kernel`, written as plain loops over the paper's
+steps; :func:`simulate_hiring` runs trials with ``SeedSequence.spawn``, joblib threads, tqdm and the
+disk cache.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any, ClassVar
+
+import numpy as np
+from numba import njit
+
+from .. import cache
+from .._validation import check_delta, check_epsilon, check_int, check_positive, check_probability
+
+__all__ = [
+    "OFUL", "FairGreedy", "PrivateFairGreedy", "HiringEnvironment", "simulate_hiring",
+    "tree_levels", "tree_sigma", "tree_gamma", "rank_rho", "rank_sigma", "relative_ranks",
+    "private_ridge_prefix", "budget_table",
+]
+
+_OFUL, _FAIR, _PRIVATE = 0, 1, 2
+
+
+# ----------------------------------------------------------------------------------------------
+# Privacy calibration (Sections 4.1 and 4.2)
+# ----------------------------------------------------------------------------------------------
+def tree_levels(horizon: int) -> int:
+    """m = 1 + ceil(log2(T/2)): nodes combined into one prefix sum (Section 4.1)."""
+    return 1 + max(0, math.ceil(math.log2(max(horizon / 2, 1))))
+
+
+def tree_sigma(epsilon_reg: float, delta_reg: float, horizon: int, l_tilde: float) -> float:
+    """sigma_noise = sqrt(16 m L^4 ln(4/delta_reg)^2 / eps_reg^2) (Section 4.1, as printed)."""
+    m = tree_levels(horizon)
+    return math.sqrt(16 * m * l_tilde**4 * math.log(4 / delta_reg) ** 2 / epsilon_reg**2)
+
+
+def tree_gamma(sigma_noise: float, horizon: int, dim: int) -> float:
+    """Gamma = sigma_noise sqrt(2m) (4 sqrt(d) + 2 ln(2T)); the Gram shift is 2 Gamma I."""
+    m = tree_levels(horizon)
+    return sigma_noise * math.sqrt(2 * m) * (4 * math.sqrt(dim) + 2 * math.log(2 * horizon))
+
+
+def rank_rho(epsilon_rank: float, delta_rank: float) -> float:
+    """rho_rank = (sqrt(log(1/delta)+eps) - sqrt(log(1/delta)))^2 (Section 4.2)."""
+    v = math.log(1 / delta_rank)
+    return (math.sqrt(v + epsilon_rank) - math.sqrt(v)) ** 2
+
+
+def rank_sigma(n_t: int, horizon: int, rho: float) -> float:
+    """sigma_t = sqrt(T / (2 N_t^2 rho_rank)) (Section 4.2)."""
+    return math.sqrt(horizon / (2 * n_t**2 * rho))
+
+
+def budget_table(epsilon: float, delta: float, alpha_eps: float, alpha_delta: float) -> list[dict[str, float]]:
+    """What each component spends: (eps, delta) and rho (zCDP), Algorithm 1 line 1."""
+    eps_reg, delta_reg = alpha_eps * epsilon, alpha_delta * delta
+    eps_rank, delta_rank = epsilon - eps_reg, delta - delta_reg
+    v = math.log(1 / delta_reg)
+    rho_reg = (math.sqrt(v + eps_reg) - math.sqrt(v)) ** 2  # rho with the same (eps, delta) conversion
+    return [
+        {"component": "regression (tree, Gaussian)", "epsilon": eps_reg, "delta": delta_reg, "rho": rho_reg},
+        {"component": "rank estimation (zCDP Gaussian)", "epsilon": eps_rank, "delta": delta_rank,
+         "rho": rank_rho(eps_rank, delta_rank)},
+        {"component": "total (basic composition)", "epsilon": epsilon, "delta": delta, "rho": float("nan")},
+    ]
+
+
+# ----------------------------------------------------------------------------------------------
+# Numba building blocks
+# ----------------------------------------------------------------------------------------------
+@njit(nogil=True, cache=True)
+def _tree_insert(alpha, noisy, leaf_index, leaf, sigma, rng):  # pragma: no cover - compiled
+    """Insert leaf number ``leaf_index`` (1-based) into the binary tree (CSS11, Algorithm 2).
+
+    ``alpha[i]`` / ``noisy[i]`` are the exact / noisy sums of the node closing at level i; each
+    closed node gets fresh symmetrised Gaussian noise Z = (Z' + Z'^T)/sqrt(2), Z'_ij ~ N(0, sigma^2).
+    """
+    level = 0
+    while (leaf_index >> level) & 1 == 0:
+        level += 1
+    p = leaf.shape[0]
+    for i in range(p):
+        for j in range(p):
+            acc = leaf[i, j]
+            for lv in range(level):
+                acc += alpha[lv, i, j]
+            alpha[level, i, j] = acc
+    for lv in range(level):
+        alpha[lv, :, :] = 0.0
+        noisy[lv, :, :] = 0.0
+    if sigma > 0.0:
+        z = np.empty((p, p))
+        for i in range(p):
+            for j in range(p):
+                z[i, j] = rng.normal(0.0, sigma)
+        for i in range(p):
+            for j in range(p):
+                noisy[level, i, j] = alpha[level, i, j] + (z[i, j] + z[j, i]) / math.sqrt(2.0)
+    else:
+        noisy[level, :, :] = alpha[level, :, :]
+
+
+@njit(nogil=True, cache=True)
+def _tree_prefix(noisy, count, out):  # pragma: no cover - compiled
+    """Noisy prefix sum of leaves 1..count: the nodes of count's binary expansion."""
+    out[:, :] = 0.0
+    level = 0
+    while (count >> level) > 0:
+        if (count >> level) & 1:
+            out += noisy[level]
+        level += 1
+
+
+@njit(nogil=True, cache=True)
+def _rank_count(scores, window_start, window_end, value):  # pragma: no cover - compiled
+    """#{s in [window_start, window_end): scores[s] <= value} (Section 4.2 counting query)."""
+    c = 0
+    for s in range(window_start, window_end):
+        if scores[s] <= value:
+            c += 1
+    return c
+
+
+@njit(nogil=True, cache=True)
+def _cdf(sorted_rewards, lo, hi, value):  # pragma: no cover - compiled
+    """True group CDF: fraction of the group's pool with reward <= value."""
+    return (np.searchsorted(sorted_rewards[lo:hi], value, side="right")) / (hi - lo)
+
+
+@njit(nogil=True, cache=True)
+def _fair_kernel(rng, code, pool, offsets, theta_star, sorted_rewards, horizon, noise_sd, reg,
+                 oful_delta, oful_s, sigma_tree, shift, rank_rho_, y_clip):  # pragma: no cover
+    k_groups = offsets.shape[0] - 1
+    d = pool.shape[1]
+    p = d + 1
+    fair_regret = np.zeros(horizon)
+    regret = np.zeros(horizon)
+    chosen = np.zeros(horizon, dtype=np.int64)
+    cand = np.zeros((horizon, k_groups), dtype=np.int64)  # pool rows of D_t
+    hired = np.zeros(horizon, dtype=np.int64)
+    ys = np.zeros(horizon)
+    # ridge / OFUL state
+    gram = reg * np.eye(d)
+    vinv = np.eye(d) / reg
+    b = np.zeros(d)
+    theta = np.zeros(d)
+    n_reg = 0  # rows of X_{1:t~} already added
+    # tree state (private regression)
+    levels = 1
+    while (1 << levels) <= horizon:
+        levels += 1
+    alpha = np.zeros((levels + 1, p, p))
+    noisy = np.zeros((levels + 1, p, p))
+    prefix = np.zeros((p, p))
+    leaf = np.zeros((p, p))
+    scores = np.zeros((horizon, k_groups))  # <X_{k,s}, theta_hat> for the rank window
+    theta_version = -1
+    true_r = np.zeros(k_groups)
+    true_f = np.zeros(k_groups)
+    est = np.zeros(k_groups)
+    for t in range(1, horizon + 1):
+        i = t - 1
+        # Line 3: receive D_t, one candidate per group
+        for k in range(k_groups):
+            row = offsets[k] + rng.integers(0, offsets[k + 1] - offsets[k])
+            cand[i, k] = row
+            r = 0.0
+            for j in range(d):
+                r += pool[row, j] * theta_star[j]
+            true_r[k] = r
+            true_f[k] = _cdf(sorted_rewards, offsets[k], offsets[k + 1], r)
+        if code == _OFUL:
+            beta = math.sqrt(noise_sd**2 * (d * math.log((1.0 + (t - 1) / reg) / oful_delta))) + math.sqrt(reg) * oful_s
+            best = -1e300
+            kt = 0
+            for k in range(k_groups):
+                x = pool[cand[i, k]]
+                mean = 0.0
+                for j in range(d):
+                    mean += x[j] * theta[j]
+                q = 0.0
+                for a in range(d):
+                    acc = 0.0
+                    for c in range(d):
+                        acc += vinv[a, c] * x[c]
+                    q += x[a] * acc
+                ucb = mean + beta * math.sqrt(max(q, 0.0))
+                if ucb > best:
+                    best = ucb
+                    kt = k
+        else:
+            # Line 4: t~ = floor((t-1)/2); Line 5: regression on X_{1:t~}
+            t_tilde = (t - 1) // 2
+            while n_reg < t_tilde:
+                x = pool[hired[n_reg]]
+                y = ys[n_reg]
+                if code == _FAIR:
+                    for a in range(d):
+                        b[a] += x[a] * y
+                        for c in range(d):
+                            gram[a, c] += x[a] * x[c]
+                else:
+                    if y > y_clip:
+                        y = y_clip
+                    elif y < -y_clip:
+                        y = -y_clip
+                    for a in range(d):
+                        leaf[a, d] = x[a] * y
+                        leaf[d, a] = x[a] * y
+                        for c in range(d):
+                            leaf[a, c] = x[a] * x[c]
+                    leaf[d, d] = y * y
+                    _tree_insert(alpha, noisy, n_reg + 1, leaf, sigma_tree, rng)
+                n_reg += 1
+            if theta_version != t_tilde:
+                if code == _FAIR:
+                    theta = np.linalg.solve(gram, b)
+                elif t_tilde > 0:
+                    _tree_prefix(noisy, t_tilde, prefix)
+                    m = prefix[:d, :d] + 2.0 * shift * np.eye(d)  # shift by 2 Gamma I
+                    theta = np.linalg.solve(m, prefix[:d, d].copy())
+                theta_version = t_tilde
+                # scores of the window D_{t~+1 : t-1} under the new theta
+                for s in range(t_tilde, t - 1):
+                    for k in range(k_groups):
+                        v = 0.0
+                        for j in range(d):
+                            v += pool[cand[s, k], j] * theta[j]
+                        scores[s, k] = v
+            # current candidates' scores
+            for k in range(k_groups):
+                v = 0.0
+                for j in range(d):
+                    v += pool[cand[i, k], j] * theta[j]
+                scores[i, k] = v
+            # Line 6: relative ranks on the window s = t~+1 .. t-1 (0-based t~ .. t-2)
+            n_t = (t - 1) - t_tilde
+            for k in range(k_groups):
+                if n_t == 0:
+                    est[k] = rng.random()
+                else:
+                    c = 0
+                    for s in range(t_tilde, t - 1):
+                        if scores[s, k] <= scores[i, k]:
+                            c += 1
+                    est[k] = c / n_t
+                    if code == _PRIVATE:
+                        est[k] += rng.normal(0.0, math.sqrt(horizon / (2.0 * n_t * n_t * rank_rho_)))
+            # Line 7: greedy on the estimated relative rank
+            kt = 0
+            for k in range(1, k_groups):
+                if est[k] > est[kt]:
+                    kt = k
+        # Line 8: observe the noisy reward
+        y = true_r[kt] + noise_sd * rng.standard_normal()
+        hired[i] = cand[i, kt]
+        ys[i] = y
+        chosen[i] = kt
+        fmax = true_f.max()
+        fair_regret[i] = fmax - true_f[kt]
+        regret[i] = true_r.max() - true_r[kt]
+        if code == _OFUL:
+            x = pool[hired[i]]
+            u = np.zeros(d)
+            for a in range(d):
+                b[a] += x[a] * y
+                for c in range(d):
+                    u[a] += vinv[a, c] * x[c]
+            den = 1.0
+            for a in range(d):
+                den += x[a] * u[a]
+            for a in range(d):
+                for c in range(d):
+                    vinv[a, c] -= u[a] * u[c] / den
+            for a in range(d):
+                acc = 0.0
+                for c in range(d):
+                    acc += vinv[a, c] * b[c]
+                theta[a] = acc
+    return fair_regret, regret, chosen
+
+
+# ----------------------------------------------------------------------------------------------
+# Environment, policies and simulation
+# ----------------------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True, eq=False)
+class HiringEnvironment:
+    """Contextual hiring environment: per-group candidate pools and a true reward vector."""
+
+    pools: tuple
+    theta_star: np.ndarray
+    noise_sd: float = 0.1
+    name: str = "hiring"
+
+    def __post_init__(self) -> None:
+        check_positive("noise_sd", self.noise_sd)
+        if len(self.pools) < 2:
+            raise ValueError("pools must hold at least 2 groups")
+
+    @classmethod
+    def from_census(cls, data, noise_sd: float = 0.1) -> "HiringEnvironment":
+        return cls(tuple(data.pools), np.asarray(data.theta_star, float), noise_sd, f"census-{data.source}")
+
+    def kernel_args(self):
+        pool = np.ascontiguousarray(np.vstack(self.pools), dtype=float)
+        offsets = np.zeros(len(self.pools) + 1, dtype=np.int64)
+        offsets[1:] = np.cumsum([len(p) for p in self.pools])
+        rewards = pool @ self.theta_star
+        sorted_rewards = np.concatenate([np.sort(rewards[offsets[k]:offsets[k + 1]]) for k in range(len(self.pools))])
+        return pool, offsets, np.ascontiguousarray(self.theta_star, dtype=float), sorted_rewards
+
+    def l_tilde(self) -> float:
+        """Bound on ||x|| + |y| computed FROM THE DATA (a leak the paper acknowledges): max ||x|| +
+        max |<x,theta*>| + 3 noise_sd; rewards are clipped to the last two terms."""
+        pool = np.vstack(self.pools)
+        return float(np.linalg.norm(pool, axis=1).max() + self.y_clip())
+
+    def y_clip(self) -> float:
+        pool = np.vstack(self.pools)
+        return float(np.abs(pool @ self.theta_star).max() + 3 * self.noise_sd)
+
+    def fingerprint(self) -> str:
+        import hashlib
+
+        h = hashlib.sha256()
+        for p in self.pools:
+            h.update(np.ascontiguousarray(p).tobytes())
+        h.update(np.asarray(self.theta_star).tobytes())
+        return h.hexdigest()[:16]
+
+
+@dataclasses.dataclass(frozen=True)
+class _HiringPolicy:
+    name: ClassVar[str] = "policy"
+    private: ClassVar[bool] = False
+
+    @property
+    def label(self) -> str:
+        return self.name
+
+    def config(self) -> dict[str, Any]:
+        return {"policy": type(self).__qualname__, **dataclasses.asdict(self)}
+
+    def _params(self, env: HiringEnvironment, horizon: int) -> tuple:
+        raise NotImplementedError
+
+    def run(self, env: HiringEnvironment, horizon: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        check_int("horizon", horizon, minimum=1)
+        pool, offsets, theta_star, sorted_rewards = env.kernel_args()
+        fr, r, chosen = _fair_kernel(rng, self._code, pool, offsets, theta_star, sorted_rewards, horizon,
+                                     env.noise_sd, *self._params(env, horizon))
+        return {"fair_regret": fr, "regret": r, "groups": chosen}
+
+
+@dataclasses.dataclass(frozen=True)
+class OFUL(_HiringPolicy):
+    """OFUL (Abbasi-Yadkori et al. 2011, Algorithm 1; radius of Theorem 2).  Not private."""
+
+    reg: float = 1.0
+    delta: float = 0.05
+    theta_norm: float = 1.0  #: S, bound on ||theta*||
+    name: ClassVar[str] = "OFUL"
+    _code: ClassVar[int] = _OFUL
+
+    def __post_init__(self) -> None:
+        check_positive("reg", self.reg)
+        check_delta(self.delta, "delta")
+        check_positive("theta_norm", self.theta_norm)
+
+    def _params(self, env, horizon):
+        return (self.reg, self.delta, self.theta_norm, 0.0, 0.0, 1.0, 1.0)
+
+
+@dataclasses.dataclass(frozen=True)
+class FairGreedy(_HiringPolicy):
+    """Fair-Greedy (Grazzi et al. 2022): ridge on the first half, rank by counting on the second."""
+
+    reg: float = 1.0
+    name: ClassVar[str] = "Fair-Greedy"
+    _code: ClassVar[int] = _FAIR
+
+    def __post_init__(self) -> None:
+        check_positive("reg", self.reg)
+
+    def _params(self, env, horizon):
+        return (self.reg, 0.05, 1.0, 0.0, 0.0, 1.0, 1.0)
+
+
+@dataclasses.dataclass(frozen=True)
+class PrivateFairGreedy(_HiringPolicy):
+    """Private-Fair-Greedy (Algorithm 1): (epsilon, delta)-JDP claimed (Theorem 5.1).
+
+    Budget split (line 1, with the minus sign the paper's extraction loses): eps_reg = alpha_eps eps,
+    eps_rank = eps - eps_reg; delta likewise.  ``l_tilde=None`` computes L-tilde from the data.
+    """
+
+    epsilon: float = 15.0
+    delta: float = 0.1
+    alpha_eps: float = 0.9
+    alpha_delta: float = 0.9
+    l_tilde: float | None = None
+    noise: bool = True  #: False: no noise and no shift (tests: must equal ridge with reg -> 0)
+    name: ClassVar[str] = "Private-Fair-Greedy"
+    private: ClassVar[bool] = True
+
+    _code: ClassVar[int] = _PRIVATE
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} (ε={self.epsilon:g})"
+
+    def __post_init__(self) -> None:
+        check_epsilon(self.epsilon)
+        check_delta(self.delta)
+        check_probability("alpha_eps", self.alpha_eps)
+        check_probability("alpha_delta", self.alpha_delta)
+        if self.l_tilde is not None:
+            check_positive("l_tilde", self.l_tilde)
+
+    def calibration(self, env: HiringEnvironment, horizon: int) -> dict[str, float]:
+        eps_reg, delta_reg = self.alpha_eps * self.epsilon, self.alpha_delta * self.delta
+        eps_rank, delta_rank = self.epsilon - eps_reg, self.delta - delta_reg
+        l_tilde = env.l_tilde() if self.l_tilde is None else self.l_tilde
+        d = env.theta_star.shape[0]
+        sigma = tree_sigma(eps_reg, delta_reg, horizon, l_tilde)
+        return {"eps_reg": eps_reg, "delta_reg": delta_reg, "eps_rank": eps_rank, "delta_rank": delta_rank,
+                "l_tilde": l_tilde, "sigma_noise": sigma, "gamma": tree_gamma(sigma, horizon, d + 1),
+                "rho_rank": rank_rho(eps_rank, delta_rank)}
+
+    def _params(self, env, horizon):
+        c = self.calibration(env, horizon)
+        if not self.noise:
+            return (1.0, 0.05, 1.0, 0.0, 1e-12, math.inf, env.y_clip())
+        return (1.0, 0.05, 1.0, c["sigma_noise"], c["gamma"], c["rho_rank"], env.y_clip())
+
+
+def _one(policy, env, horizon, seed_seq):
+    return policy.run(env, horizon, np.random.default_rng(seed_seq))
+
+
+def simulate_hiring(policy, env: HiringEnvironment, horizon: int, runs: int, seed: int = 0, *,
+                    n_jobs: int | None = None, progress: bool | None = None, use_cache: bool = True):
+    """Run ``runs`` trials (seeds ``SeedSequence(seed).spawn(runs)``), joblib threads, disk cache.
+
+    Returns a dict of stacked arrays ``fair_regret``, ``regret`` (shape (runs, horizon)) and
+    ``groups`` (the hired candidate's group per round).
+    """
+    import os
+
+    from joblib import Parallel, delayed
+    from tqdm import tqdm
+
+    check_int("horizon", horizon, minimum=1)
+    check_int("runs", runs, minimum=1)
+    key = cache.cache_key({"kind": "hiring", "policy": policy.config(), "env": env.fingerprint(),
+                           "noise_sd": env.noise_sd, "horizon": horizon, "runs": runs, "seed": seed})
+    if use_cache:
+        hit = cache.load(key)
+        if hit is not None:
+            return hit
+    if n_jobs is None:
+        n_jobs = int(os.environ.get("PRIVBANDITS_N_JOBS", os.cpu_count() or 1))
+    seeds = np.random.SeedSequence(seed).spawn(runs)
+    show = progress if progress is not None else os.environ.get("PRIVBANDITS_PROGRESS", "1") != "0"
+    out = []
+    with tqdm(total=runs, desc=policy.label, unit="run", disable=not show) as bar:
+        if n_jobs == 1:
+            for s in seeds:
+                out.append(_one(policy, env, horizon, s))
+                bar.update()
+        else:
+            for rec in Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(
+                    delayed(_one)(policy, env, horizon, s) for s in seeds):
+                out.append(rec)
+                bar.update()
+    result = {k: np.stack([r[k] for r in out]) for k in out[0]}
+    if use_cache:
+        cache.store(key, result)
+    return result
+
+
+def relative_ranks(scores_window: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Vectorised counting query: fraction of ``scores_window`` <= each value (sort + searchsorted)."""
+    s = np.sort(np.asarray(scores_window, float))
+    return np.searchsorted(s, np.asarray(values, float), side="right") / max(len(s), 1)
+
+
+def private_ridge_prefix(leaves: np.ndarray, sigma: float, rng: np.random.Generator) -> np.ndarray:
+    """Noisy prefix sums M_1..M_n of the (p, p) leaves via the tree mechanism (for tests/figures)."""
+    n, p, _ = leaves.shape
+    levels = max(1, int(n).bit_length()) + 1
+    alpha = np.zeros((levels, p, p))
+    noisy = np.zeros((levels, p, p))
+    out = np.zeros((n, p, p))
+    buf = np.zeros((p, p))
+    for s in range(n):
+        _tree_insert(alpha, noisy, s + 1, np.ascontiguousarray(leaves[s], dtype=float), float(sigma), rng)
+        _tree_prefix(noisy, s + 1, buf)
+        out[s] = buf
+    return out
