@@ -1,0 +1,436 @@
+"""Empirical privacy auditing: statistical lower bounds on the privacy loss of a randomized algorithm.
+
+An (epsilon, delta)-DP algorithm ``M`` satisfies, for every pair of neighbouring datasets ``D, D'``
+and every event ``S`` of its output space, ``P[M(D) in S] <= e^epsilon P[M(D') in S] + delta``.
+So any event with ``p0 = P[M(D) in S]`` and ``p1 = P[M(D') in S]`` certifies
+``epsilon >= ln((p0 - delta) / p1)``. The auditor estimates this from samples, in the style of
+StatDP (Ding et al. 2018) and DP-Sniper (Bichsel et al. 2021):
+
+1. *Search*: draw ``n`` outputs from each dataset, turn them into categorical features (the whole
+   output, one coordinate, a bucketed value, a joint bucket of two coordinates, ...), and for each
+   feature sort its categories by the empirical likelihood ratio and try every prefix set (the
+   Neyman-Pearson-optimal events of the empirical distributions), in both directions.
+2. *Confirm*: on a fresh, held-out sample of ``n`` outputs per dataset, count only the one event the
+   search picked, and report ``ln((lo0 - delta) / hi1)`` where ``lo0`` and ``hi1`` are one-sided
+   Clopper-Pearson bounds at level ``alpha / 2`` each. Since the event was chosen on independent
+   data, the confirmed bound is a valid lower bound with probability at least ``1 - alpha`` (the
+   union bound over the two proportions). When several neighbouring pairs are audited, the level
+   is split over them (Bonferroni), so the maximum over pairs still holds with probability
+   ``1 - alpha``.
+
+Verdict: ``"violation"`` when the confirmed lower bound exceeds the claimed epsilon, else
+``"consistent"`` (which is *not* a proof of privacy: only the absence of evidence against it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from ._validation import check_delta, check_epsilon, check_int, check_probability
+
+__all__ = [
+    "AuditResult",
+    "clopper_pearson",
+    "epsilon_lower_bound",
+    "check_neighbours",
+    "default_features",
+    "joint_bins",
+    "audit",
+    "policy_sampler",
+]
+
+Sampler = Callable[[Any, np.random.Generator, int], np.ndarray]
+#: A feature extractor maps an output array ``(n, ...)`` to named categorical features: a dict
+#: ``name -> int64 array (n,)``. It is *fitted* on the search sample (e.g. bucket edges) and returned
+#: as a function applied unchanged to the held-out sample.
+FeatureFitter = Callable[[np.ndarray, np.ndarray], Callable[[np.ndarray], dict[str, np.ndarray]]]
+
+
+# ------------------------------------------------------------------------------------------------
+# Statistics
+# ------------------------------------------------------------------------------------------------
+
+
+def clopper_pearson(k: Any, n: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """One-sided Clopper-Pearson bounds: ``P[p >= lo] >= 1 - alpha`` and ``P[p <= hi] >= 1 - alpha``."""
+    alpha = check_probability("alpha", alpha)
+    n = check_int("n", n, minimum=1)
+    k = np.asarray(k, dtype=float)
+    if np.any((k < 0) | (k > n)):
+        raise ValueError(f"k must lie in [0, n={n}]")
+    lo = np.where(k > 0, stats.beta.ppf(alpha, np.maximum(k, 1e-300), n - k + 1), 0.0)
+    hi = np.where(k < n, stats.beta.ppf(1 - alpha, k + 1, np.maximum(n - k, 1e-300)), 1.0)
+    return lo, hi
+
+
+def epsilon_lower_bound(k0: Any, k1: Any, n: int, delta: float, alpha: float) -> np.ndarray:
+    """``ln((lo0 - delta) / hi1)`` with Clopper-Pearson bounds at level ``alpha / 2`` each (0 if
+    ``lo0 <= delta``): a ``1 - alpha`` lower bound on epsilon from one event counted ``k0`` times
+    out of ``n`` on the first dataset and ``k1`` times out of ``n`` on the second."""
+    if not 0.0 <= delta < 1.0:
+        raise ValueError(f"delta must lie in [0, 1), got {delta}")
+    lo0, _ = clopper_pearson(k0, n, alpha / 2)
+    _, hi1 = clopper_pearson(k1, n, alpha / 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        eps = np.log(np.maximum(lo0 - delta, 0.0) / hi1)
+    return np.maximum(np.nan_to_num(eps, nan=0.0, neginf=0.0), 0.0)
+
+
+def check_neighbours(d0: Any, d1: Any) -> int:
+    """Check that two datasets differ in exactly one entry along their first axis (one user's
+    reward row ``table[t]``, one stream item, one report); return its index (0 for scalars).
+
+    Raises ``ValueError`` for different shapes, identical datasets, or more than one changed entry.
+    """
+    a, b = np.asarray(d0, dtype=float), np.asarray(d1, dtype=float)
+    if a.shape != b.shape:
+        raise ValueError(f"neighbouring datasets must have the same shape, got {a.shape} and {b.shape}")
+    if a.ndim == 0:
+        if a == b:
+            raise ValueError("neighbouring datasets d0 and d1 must differ (they are equal)")
+        return 0
+    diff = np.flatnonzero(np.any((a != b).reshape(a.shape[0], -1), axis=1))
+    if diff.size != 1:
+        raise ValueError(
+            f"neighbouring datasets must differ in exactly one entry along axis 0, got {diff.size}"
+        )
+    return int(diff[0])
+
+
+# ------------------------------------------------------------------------------------------------
+# Features
+# ------------------------------------------------------------------------------------------------
+
+_HASH_WEIGHTS = np.random.default_rng(20240611).integers(1, 2**62, size=4096, dtype=np.uint64) | np.uint64(1)
+
+
+def _row_hash(x: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each row of an integer matrix (collisions negligible at our sample sizes)."""
+    x = x.reshape(x.shape[0], -1).astype(np.uint64)
+    if x.shape[1] > _HASH_WEIGHTS.size:
+        raise ValueError(f"outputs with more than {_HASH_WEIGHTS.size} coordinates cannot be hashed")
+    with np.errstate(over="ignore"):
+        return ((x + np.uint64(1)) * _HASH_WEIGHTS[: x.shape[1]]).sum(axis=1).view(np.int64)
+
+
+def _edges(values: np.ndarray, bins: int) -> np.ndarray:
+    return np.unique(np.quantile(values, np.linspace(0, 1, bins + 1)[1:-1]))
+
+
+def default_features(bins: int = 64) -> FeatureFitter:
+    """Features of an output array ``(n,)`` or ``(n, d)``.
+
+    Integer outputs (action sequences): the whole row (hashed) when ``d <= 64``, every coordinate
+    (``"arm at round t"``, ``"Phase I end"``) and, per value ``a``, how often ``a`` occurs in the row
+    (``"number of pulls of arm a"``). Float outputs: every coordinate bucketed into ``bins``
+    quantile buckets of the pooled search sample.
+    """
+    bins = check_int("bins", bins, minimum=2)
+
+    def fit(x0: np.ndarray, x1: np.ndarray) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
+        pooled = np.concatenate([x0, x1]).reshape(x0.shape[0] * 2, -1)
+        integer = np.issubdtype(pooled.dtype, np.integer)
+        d = pooled.shape[1]
+        values = np.unique(pooled) if integer and d > 1 else np.array([], dtype=np.int64)
+        edges = [None if integer else _edges(pooled[:, j], bins) for j in range(d)]
+
+        def features(x: np.ndarray) -> dict[str, np.ndarray]:
+            x = x.reshape(x.shape[0], -1)
+            out: dict[str, np.ndarray] = {}
+            if integer and 1 < d <= 64:
+                out["whole output"] = _row_hash(x)
+            for j in range(d):
+                col = x[:, j]
+                out[f"coordinate {j}"] = col.astype(np.int64) if integer else np.searchsorted(edges[j], col)
+            if integer and d > 1 and values.size <= 8:
+                for v in values:
+                    out[f"count of value {v}"] = (x == v).sum(axis=1).astype(np.int64)
+            return out
+
+        return features
+
+    return fit
+
+
+def joint_bins(columns: Sequence[int], bins: int = 16) -> FeatureFitter:
+    """A single feature: the joint bucket of the given float coordinates (``bins`` quantile buckets
+    each), to audit releases whose privacy loss is spread over several outputs (tree counters)."""
+    columns = [check_int("columns[i]", c, minimum=0) for c in columns]
+    bins = check_int("bins", bins, minimum=2)
+
+    def fit(x0: np.ndarray, x1: np.ndarray) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
+        pooled = np.concatenate([x0, x1]).reshape(x0.shape[0] * 2, -1)
+        edges = [_edges(pooled[:, c], bins) for c in columns]
+
+        def features(x: np.ndarray) -> dict[str, np.ndarray]:
+            x = x.reshape(x.shape[0], -1)
+            code = np.zeros(x.shape[0], dtype=np.int64)
+            for c, e in zip(columns, edges):
+                code = code * (bins + 1) + np.searchsorted(e, x[:, c])
+            return {f"joint bucket of coordinates {tuple(columns)}": code}
+
+        return features
+
+    return fit
+
+
+# ------------------------------------------------------------------------------------------------
+# The audit
+# ------------------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class AuditResult:
+    """Outcome of :func:`audit`.
+
+    ``epsilon_lower`` holds with probability ``confidence`` (over the auditor's samples);
+    ``pair`` is the index of the neighbouring pair and ``event`` describes the confirmed event;
+    ``p0``/``p1`` are its held-out frequencies on the two datasets (``D`` and ``D'`` in the order
+    that gave the bound).
+    """
+
+    epsilon_lower: float
+    confidence: float
+    claimed_epsilon: float
+    claimed_delta: float
+    n_samples: int
+    pair: int
+    event: str
+    p0: float
+    p1: float
+    search_epsilon: float
+    per_pair: tuple[float, ...]
+
+    @property
+    def violation(self) -> bool:
+        return self.epsilon_lower > self.claimed_epsilon
+
+    @property
+    def verdict(self) -> str:
+        if self.violation:
+            return f"violation: lower bound {self.epsilon_lower:.3f} > claimed eps {self.claimed_epsilon:g}"
+        return "consistent"
+
+
+def _best_event(f0: dict[str, np.ndarray], f1: dict[str, np.ndarray], n: int, delta: float, alpha: float):
+    """Search: the (feature, category set, direction) maximising the Clopper-Pearson bound."""
+    best = (-1.0, None)
+    for name in f0:
+        cats, inv = np.unique(np.concatenate([f0[name], f1[name]]), return_inverse=True)
+        c0 = np.bincount(inv[:n], minlength=cats.size)
+        c1 = np.bincount(inv[n:], minlength=cats.size)
+        for flip, (a, b) in enumerate(((c0, c1), (c1, c0))):
+            order = np.argsort(-(a + 0.5) / (b + 0.5), kind="stable")
+            k0, k1 = np.cumsum(a[order]), np.cumsum(b[order])
+            eps = epsilon_lower_bound(k0, k1, n, delta, alpha)
+            i = int(np.argmax(eps))
+            if eps[i] > best[0]:
+                best = (float(eps[i]), (name, cats[order[: i + 1]], flip))
+    return best
+
+
+def _audit_pair(sampler, d0, d1, n, fitter, delta, alpha, seed_seq):
+    s = seed_seq.spawn(4)
+    rngs = [np.random.default_rng(x) for x in s]
+    x0, x1 = sampler(d0, rngs[0], n), sampler(d1, rngs[1], n)
+    features = fitter(x0, x1)
+    search_eps, choice = _best_event(features(x0), features(x1), n, delta, alpha)
+    if choice is None:
+        return 0.0, "", 0.0, 0.0, 0.0
+    name, cats, flip = choice
+    h0 = np.isin(features(sampler(d0, rngs[2], n))[name], cats).sum()
+    h1 = np.isin(features(sampler(d1, rngs[3], n))[name], cats).sum()
+    k0, k1 = (h1, h0) if flip else (h0, h1)
+    eps = float(epsilon_lower_bound(k0, k1, n, delta, alpha))
+    direction = "D' vs D" if flip else "D vs D'"
+    return eps, f"{name} in a set of {len(cats)} categories ({direction})", k0 / n, k1 / n, search_eps
+
+
+def audit(
+    sampler: Sampler,
+    pairs: Sequence[tuple[Any, Any]],
+    *,
+    epsilon: float,
+    delta: float = 0.0,
+    n_samples: int = 100_000,
+    alpha: float = 0.05,
+    features: FeatureFitter | None = None,
+    seed: int = 0,
+    n_jobs: int | None = None,
+    progress: bool = False,
+) -> AuditResult:
+    """Audit the claim that ``sampler`` is ``(epsilon, delta)``-DP.
+
+    ``sampler(dataset, rng, n)`` returns ``n`` independent outputs of the algorithm on ``dataset``
+    (shape ``(n,)`` or ``(n, d)``); ``pairs`` are neighbouring datasets (checked with
+    :func:`check_neighbours`); ``features`` fits the output statistics (default
+    :func:`default_features`). Each pair uses ``2 * n_samples`` outputs per dataset (search, then
+    held-out confirmation). The returned lower bound holds with probability ``1 - alpha``.
+    Pairs run in parallel threads (``n_jobs``, default ``$PRIVBANDITS_N_JOBS`` or 2).
+    """
+    epsilon = check_epsilon(epsilon)
+    if delta != 0.0:
+        delta = check_delta(delta)
+    alpha = check_probability("alpha", alpha)
+    n_samples = check_int("n_samples", n_samples, minimum=1)
+    if len(pairs) == 0:
+        raise ValueError("pairs must contain at least one neighbouring pair")
+    for d0, d1 in pairs:
+        check_neighbours(d0, d1)
+    fitter = features or default_features()
+    level = alpha / len(pairs)  # Bonferroni over the pairs
+    seeds = np.random.SeedSequence(seed).spawn(len(pairs))
+    if n_jobs is None:
+        n_jobs = int(os.environ.get("PRIVBANDITS_N_JOBS", "2"))
+    tasks = [(sampler, d0, d1, n_samples, fitter, delta, level, s) for (d0, d1), s in zip(pairs, seeds)]
+    if n_jobs == 1 or len(pairs) == 1:
+        iterator = tasks
+        if progress:
+            from tqdm.auto import tqdm
+
+            iterator = tqdm(tasks, desc="audit pairs")
+        results = [_audit_pair(*t) for t in iterator]
+    else:
+        from joblib import Parallel, delayed
+
+        results = Parallel(n_jobs=n_jobs, prefer="threads", verbose=5 if progress else 0)(
+            delayed(_audit_pair)(*t) for t in tasks
+        )
+    best = int(np.argmax([r[0] for r in results]))
+    eps, event, p0, p1, search = results[best]
+    return AuditResult(
+        epsilon_lower=eps,
+        confidence=1 - alpha,
+        claimed_epsilon=epsilon,
+        claimed_delta=delta,
+        n_samples=n_samples,
+        pair=best,
+        event=event,
+        p0=float(p0),
+        p1=float(p1),
+        search_epsilon=search,
+        per_pair=tuple(r[0] for r in results),
+    )
+
+
+def policy_sampler(policy: Any, instance: Any, horizon: int, records: Sequence[str] = ("arms",)) -> Sampler:
+    """A sampler running ``policy`` for ``horizon`` rounds on a fixed reward table (the dataset):
+    each output row concatenates the requested records (e.g. ``("arms", "phase1_end")``)."""
+    horizon = check_int("horizon", horizon, minimum=1)
+
+    def sample(table: Any, rng: np.random.Generator, n: int) -> np.ndarray:
+        inst = instance.with_table(np.asarray(table, dtype=float))
+        rows = np.empty((n, 0), dtype=np.int64)
+        out = None
+        for i in range(n):
+            rec = policy.run(inst, horizon, rng)
+            row = np.concatenate([np.ravel(np.asarray(rec[k])).astype(np.int64) for k in records])
+            if out is None:
+                out = np.empty((n, row.size), dtype=np.int64)
+            out[i] = row
+        return rows if out is None else out
+
+    return sample
+
+
+# ------------------------------------------------------------------------------------------------
+# The book's mechanisms, correct and deliberately broken, as audit targets
+# ------------------------------------------------------------------------------------------------
+
+
+def mechanism_targets(epsilon: float = 1.0, *, broken: bool = False) -> dict[str, dict[str, Any]]:
+    """Audit targets for every mechanism of :mod:`privbandits.mechanisms`.
+
+    Each entry: ``sampler``, neighbouring ``pairs``, claimed ``epsilon``/``delta`` and the
+    ``features`` to search. ``broken=True`` gives a deliberately broken copy (noise scale halved;
+    for randomized response and PrivBern the flip probability of ``2 epsilon``), which the auditor
+    must catch. The samplers call the package's mechanisms (the broken ones with twice the budget,
+    which is exactly "noise scale halved") so nothing is re-implemented.
+    """
+    from . import mechanisms as m
+
+    epsilon = check_epsilon(epsilon)
+    f = 2.0 if broken else 1.0
+    gauss_eps, gauss_delta = 0.9, 1e-3
+    sigma = m.gaussian_sigma(1.0, gauss_eps, gauss_delta) / f
+
+    def laplace(x, rng, n):
+        return m.laplace_mechanism(np.full(n, float(x)), 1.0, f * epsilon, rng)
+
+    def gaussian(x, rng, n):
+        return m.gaussian_mechanism(np.full(n, float(x)), 1.0, rng, sigma=sigma)
+
+    def rr(x, rng, n):
+        return m.randomized_response(np.full(n, int(x)), f * epsilon, rng).astype(np.int64)
+
+    def privbern(x, rng, n):
+        return m.privbern(np.full(n, float(x)), f * epsilon, rng).astype(np.int64)
+
+    def tree(stream, rng, n):
+        s = np.asarray(stream, dtype=float)
+        return np.stack([m.binary_tree_prefix_sums(s, f * epsilon, rng) for _ in range(n)])
+
+    def hybrid(stream, rng, n):
+        # post-processing (releases minus the release at t = 2) removes the shared log-mechanism
+        # noise of t = 1, 2; post-processing cannot increase the privacy loss, so the audit stays valid
+        s = np.asarray(stream, dtype=float)
+        out = np.stack([m.hybrid_prefix_sums(s, f * epsilon, rng) for _ in range(n)])
+        return out - out[:, 1:2]
+
+    return {
+        "Laplace": dict(sampler=laplace, pairs=[(0.0, 1.0)], epsilon=epsilon, delta=0.0, features=None),
+        "Gaussian": dict(sampler=gaussian, pairs=[(0.0, 1.0)], epsilon=gauss_eps, delta=gauss_delta, features=None),
+        "Randomized response": dict(sampler=rr, pairs=[(0, 1)], epsilon=epsilon, delta=0.0, features=None),
+        "PrivBern": dict(sampler=privbern, pairs=[(0.0, 1.0)], epsilon=epsilon, delta=0.0, features=None),
+        # stream of length 2: item 1 lies in both p-sums of the tree (levels = 2)
+        "Binary tree counter": dict(
+            sampler=tree, pairs=[((0.0, 0.0), (1.0, 0.0))], epsilon=epsilon, delta=0.0, features=joint_bins([0, 1])
+        ),
+        # stream of length 4: item 3 enters the tree release at t = 3 and the log release at t = 4
+        "Hybrid counter": dict(
+            sampler=hybrid,
+            pairs=[((0.0, 0.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0))],
+            epsilon=epsilon,
+            delta=0.0,
+            features=joint_bins([2, 3]),
+        ),
+    }
+
+
+def flip_pairs(table: Any, rounds: Sequence[int], arm: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Neighbouring reward tables: ``table`` and a copy whose reward ``table[t, arm]`` is flipped
+    (``r -> 1 - r``, i.e. 0 <-> 1 on a binary table), one pair per round ``t`` in ``rounds``
+    (e.g. the first round, one in Phase I, one in Phase II, the last)."""
+    base = np.asarray(table, dtype=float)
+    pairs = []
+    for t in rounds:
+        t = check_int("rounds[i]", t, minimum=0, maximum=base.shape[0] - 1)
+        other = base.copy()
+        other[t, arm] = 1.0 - other[t, arm]
+        pairs.append((base, other))
+    return pairs
+
+
+def cached_audit(config: dict[str, Any], sampler: Sampler, pairs, **kwargs: Any) -> AuditResult:
+    """:func:`audit`, stored on disk with :mod:`privbandits.cache` under ``config`` (which must
+    describe the sampler and pairs) plus the audit's keyword arguments."""
+    from . import cache
+
+    key = cache.cache_key(
+        {"audit": config, **{k: v for k, v in kwargs.items() if k not in ("n_jobs", "progress", "features")}}
+    )
+    hit = cache.load(key)
+    names = [f.name for f in dataclasses.fields(AuditResult)]
+    if hit is not None:
+        values = {k: hit[k].item() if hit[k].ndim == 0 else tuple(hit[k].tolist()) for k in names}
+        return AuditResult(**values)
+    result = audit(sampler, pairs, **kwargs)
+    cache.store(key, {k: np.asarray(getattr(result, k)) for k in names})
+    return result
