@@ -259,9 +259,9 @@ class FixedBudgetThresholding(Policy):
 
 
 @njit(nogil=True, cache=True)
-def _laplace_sum_bound(n, scale, gamma):  # pragma: no cover - compiled
-    # Chan, Shi, Song (2011), Corollary 2.9, for n i.i.d. Lap(scale)
-    log_term = np.log(2.0 / gamma)
+def _laplace_sum_bound(n, scale, log_term):  # pragma: no cover - compiled
+    """Chan, Shi, Song (2011), Corollary 2.9: with probability >= 1 - gamma, the sum of n i.i.d.
+    Lap(scale) is at most this in absolute value; ``log_term = log(2 / gamma)``."""
     return scale * max(np.sqrt(n), np.sqrt(log_term)) * np.sqrt(8.0 * log_term)
 
 
@@ -280,6 +280,8 @@ def _fixed_confidence_kernel(rng, kinds, params, table, max_rounds, tau_eps, del
     stopped = False
     while t < max_rounds:  # line 4: for t = K, K+1, ...
         log_term = np.log(4.0 * k * float(t) ** 3 / delta)
+        # Laplace reports: failure probability split in two halves, delta / (8 K t^3) each
+        log_half = np.log(8.0 * k * float(t) ** 3 / delta)
         done = True
         arm = -1
         widest = -1.0
@@ -288,8 +290,8 @@ def _fixed_confidence_kernel(rng, kinds, params, table, max_rounds, tau_eps, del
             if mechanism == 1 and not np.isinf(epsilon):
                 # Laplace reports are unbounded: Hoeffding for the rewards plus the Laplace-sum tail
                 # bound, each at half the failure probability
-                radius[i] = np.sqrt(np.log(8.0 * k * float(t) ** 3 / delta) / (2.0 * pulls[i])) + _laplace_sum_bound(
-                    pulls[i], 1.0 / epsilon, delta / (8.0 * k * float(t) ** 3)
+                radius[i] = np.sqrt(log_half / (2.0 * pulls[i])) + _laplace_sum_bound(
+                    pulls[i], 1.0 / epsilon, log_half + np.log(2.0)
                 ) / pulls[i]
             else:
                 radius[i] = np.sqrt(log_term / (radius_constant * pulls[i]))  # rad_t(i)
