@@ -19,6 +19,15 @@ F_{k_t}(<X_{k_t},theta*>)``.
 All three share one numba kernel, :func:`_fair_kernel`, written as plain loops over the paper's
 steps; :func:`simulate_hiring` runs trials with ``SeedSequence.spawn``, joblib threads, tqdm and the
 disk cache.
+
+Rank step (line 6).  Candidates are rows of finite per-group pools, so the window
+``D_{t~+1:t-1}`` is kept as a histogram over pool rows; whenever theta-hat changes, every pool row is
+re-scored once (sparse rows, :func:`_score_pool`), and the count of line 6 is
+``sum_r counts[r] 1{score_r <= score of X_{k,t}}`` -- the paper's count exactly, at O(pool non-zeros)
+per change of theta-hat instead of O(N_t d) (``rank_method="brute"`` keeps the entry-by-entry count
+as a reference).  ``rank_refresh = R > 1`` (not in the paper; default 1) recomputes theta-hat only
+when t~ is a multiple of R: post-processing of the private regression, the rank's sensitivity
+(1/N_t) and noise are unchanged.
 """
 
 from __future__ import annotations
@@ -35,8 +44,8 @@ from .._validation import check_delta, check_epsilon, check_int, check_positive,
 
 __all__ = [
     "OFUL", "FairGreedy", "PrivateFairGreedy", "HiringEnvironment", "simulate_hiring",
-    "tree_levels", "tree_sigma", "tree_gamma", "rank_rho", "rank_sigma", "relative_ranks",
-    "private_ridge_prefix", "budget_table",
+    "tree_levels", "tree_sigma", "tree_gamma", "tree_rho", "rank_rho", "rank_sigma", "zcdp_to_eps",
+    "relative_ranks", "private_ridge_prefix", "budget_table",
 ]
 
 _OFUL, _FAIR, _PRIVATE = 0, 1, 2
@@ -73,17 +82,44 @@ def rank_sigma(n_t: int, horizon: int, rho: float) -> float:
     return math.sqrt(horizon / (2 * n_t**2 * rho))
 
 
+def tree_rho(epsilon_reg: float, delta_reg: float) -> float:
+    """zCDP actually delivered by the Section 4.1 calibration (our computation, not the paper's).
+
+    A neighbouring history replaces one leaf v v^T by v' v'^T (||v||, ||v'|| <= L-tilde), a change
+    of Frobenius norm at most sqrt(2) L^2.  The symmetrised node noise has independent entries
+    N(0, sigma^2) above the diagonal and N(0, 2 sigma^2) on it, so one node is
+    ||Delta||_F^2 / (4 sigma^2)-zCDP; a leaf lies in m nodes.  With sigma^2 = 16 m L^4 ln(4/delta)^2
+    / eps^2 this gives rho = m * 2 L^4 / (4 sigma^2) = eps^2 / (32 ln(4/delta)^2), free of m and L.
+    """
+    return epsilon_reg**2 / (32 * math.log(4 / delta_reg) ** 2)
+
+
+def zcdp_to_eps(rho: float, delta: float) -> float:
+    """rho-zCDP implies (rho + 2 sqrt(rho ln(1/delta)), delta)-DP (Bun and Steinke 2016, Prop. 1.3)."""
+    return rho + 2 * math.sqrt(rho * math.log(1 / delta))
+
+
 def budget_table(epsilon: float, delta: float, alpha_eps: float, alpha_delta: float) -> list[dict[str, float]]:
-    """What each component spends: (eps, delta) and rho (zCDP), Algorithm 1 line 1."""
+    """What each component spends (Algorithm 1 line 1), in (eps, delta) and in rho (zCDP).
+
+    ``rho_target``: the rho whose conversion (Prop. 1.3 of Bun and Steinke) is exactly the
+    component's (eps, delta) -- for the rank step this is the paper's rho_rank.  ``rho_delivered``:
+    the zCDP that the calibrated noise actually gives (:func:`tree_rho` for the regression, rho_rank
+    for the rank step), and ``eps_delivered`` its conversion at the component's delta.
+    """
     eps_reg, delta_reg = alpha_eps * epsilon, alpha_delta * delta
     eps_rank, delta_rank = epsilon - eps_reg, delta - delta_reg
-    v = math.log(1 / delta_reg)
-    rho_reg = (math.sqrt(v + eps_reg) - math.sqrt(v)) ** 2  # rho with the same (eps, delta) conversion
+    rho_reg_target = rank_rho(eps_reg, delta_reg)  # same conversion formula as Section 4.2
+    rho_reg = tree_rho(eps_reg, delta_reg)
+    rho_rank = rank_rho(eps_rank, delta_rank)
     return [
-        {"component": "regression (tree, Gaussian)", "epsilon": eps_reg, "delta": delta_reg, "rho": rho_reg},
+        {"component": "regression (tree, Gaussian)", "epsilon": eps_reg, "delta": delta_reg,
+         "rho_target": rho_reg_target, "rho_delivered": rho_reg, "eps_delivered": zcdp_to_eps(rho_reg, delta_reg)},
         {"component": "rank estimation (zCDP Gaussian)", "epsilon": eps_rank, "delta": delta_rank,
-         "rho": rank_rho(eps_rank, delta_rank)},
-        {"component": "total (basic composition)", "epsilon": epsilon, "delta": delta, "rho": float("nan")},
+         "rho_target": rho_rank, "rho_delivered": rho_rank, "eps_delivered": zcdp_to_eps(rho_rank, delta_rank)},
+        {"component": "total (basic composition)", "epsilon": epsilon, "delta": delta,
+         "rho_target": float("nan"), "rho_delivered": rho_reg + rho_rank,
+         "eps_delivered": zcdp_to_eps(rho_reg, delta_reg) + zcdp_to_eps(rho_rank, delta_rank)},
     ]
 
 
@@ -111,13 +147,15 @@ def _tree_insert(alpha, noisy, leaf_index, leaf, sigma, rng):  # pragma: no cove
         alpha[lv, :, :] = 0.0
         noisy[lv, :, :] = 0.0
     if sigma > 0.0:
-        z = np.empty((p, p))
+        # Z = (Z' + Z'^T)/sqrt(2): its entries i < j are (Z'_ij + Z'_ji)/sqrt(2) ~ N(0, sigma^2) and
+        # independent, Z_ji = Z_ij, and Z_ii = sqrt(2) Z'_ii ~ N(0, 2 sigma^2).  We draw Z in that
+        # form (same distribution, half the Gaussian draws).
         for i in range(p):
-            for j in range(p):
-                z[i, j] = rng.normal(0.0, sigma)
-        for i in range(p):
-            for j in range(p):
-                noisy[level, i, j] = alpha[level, i, j] + (z[i, j] + z[j, i]) / math.sqrt(2.0)
+            noisy[level, i, i] = alpha[level, i, i] + rng.normal(0.0, sigma * math.sqrt(2.0))
+            for j in range(i + 1, p):
+                z = rng.normal(0.0, sigma)
+                noisy[level, i, j] = alpha[level, i, j] + z
+                noisy[level, j, i] = alpha[level, j, i] + z
     else:
         noisy[level, :, :] = alpha[level, :, :]
 
@@ -134,25 +172,46 @@ def _tree_prefix(noisy, count, out):  # pragma: no cover - compiled
 
 
 @njit(nogil=True, cache=True)
-def _rank_count(scores, window_start, window_end, value):  # pragma: no cover - compiled
-    """#{s in [window_start, window_end): scores[s] <= value} (Section 4.2 counting query)."""
-    c = 0
-    for s in range(window_start, window_end):
-        if scores[s] <= value:
-            c += 1
-    return c
-
-
-@njit(nogil=True, cache=True)
 def _cdf(sorted_rewards, lo, hi, value):  # pragma: no cover - compiled
     """True group CDF: fraction of the group's pool with reward <= value."""
     return (np.searchsorted(sorted_rewards[lo:hi], value, side="right")) / (hi - lo)
 
 
 @njit(nogil=True, cache=True)
-def _fair_kernel(rng, code, pool, offsets, theta_star, sorted_rewards, horizon, noise_sd, reg,
-                 oful_delta, oful_s, sigma_tree, shift, rank_rho_, y_clip):  # pragma: no cover
+def _score_pool(ell_index, ell_value, theta, scores):  # pragma: no cover - compiled
+    """scores[r] = <x_r, theta> for every pool row, rows stored sparsely in ELL form (column q of
+    row r is ``ell_index[q, r]`` with value ``ell_value[q, r]``, zero-padded).  The loop runs over
+    q outside and rows inside, so the inner loop is a vectorisable gather: O(nnz(pool)) per call.
+    """
+    n = scores.shape[0]
+    for r in range(n):
+        scores[r] = 0.0
+    for q in range(ell_index.shape[0]):
+        for r in range(n):
+            scores[r] += ell_value[q, r] * theta[ell_index[q, r]]
+
+
+@njit(nogil=True, cache=True)
+def _window_count(scores, counts, lo, hi, value):  # pragma: no cover - compiled
+    """#{window entries of one group with estimated reward <= value}, from the window's histogram.
+
+    The window D_{t~+1:t-1} of group k is a multiset of pool rows ``lo <= r < hi``; ``counts[r]`` is
+    how many times row r occurs in it and ``scores[r] = <x_r, theta_hat>``.  The sum equals the
+    counting query of Section 4.2 term by term (entries of the same row share the same score).
+    """
+    c = 0
+    for r in range(lo, hi):
+        if scores[r] <= value:
+            c += counts[r]
+    return c
+
+
+@njit(nogil=True, cache=True)
+def _fair_kernel(rng, code, pool, offsets, ell_index, ell_value, theta_star, sorted_rewards, horizon,
+                 noise_sd, reg, oful_delta, oful_s, sigma_tree, shift, rank_rho_, y_clip, rank_brute,
+                 refresh, trace):  # pragma: no cover
     k_groups = offsets.shape[0] - 1
+    n_pool = pool.shape[0]
     d = pool.shape[1]
     p = d + 1
     fair_regret = np.zeros(horizon)
@@ -161,6 +220,8 @@ def _fair_kernel(rng, code, pool, offsets, theta_star, sorted_rewards, horizon, 
     cand = np.zeros((horizon, k_groups), dtype=np.int64)  # pool rows of D_t
     hired = np.zeros(horizon, dtype=np.int64)
     ys = np.zeros(horizon)
+    trace_counts = np.zeros((horizon if trace else 0, k_groups), dtype=np.int64)
+    trace_theta = np.zeros((horizon if trace else 0, d))
     # ridge / OFUL state
     gram = reg * np.eye(d)
     vinv = np.eye(d) / reg
@@ -175,7 +236,11 @@ def _fair_kernel(rng, code, pool, offsets, theta_star, sorted_rewards, horizon, 
     noisy = np.zeros((levels + 1, p, p))
     prefix = np.zeros((p, p))
     leaf = np.zeros((p, p))
-    scores = np.zeros((horizon, k_groups))  # <X_{k,s}, theta_hat> for the rank window
+    # rank state: the window D_{t~+1:t-1} as a histogram over pool rows, scores of all pool rows
+    counts = np.zeros(n_pool, dtype=np.int64)
+    scores = np.zeros(n_pool)
+    win_lo = 0  # window = rounds [win_lo, win_hi) (0-based)
+    win_hi = 0
     theta_version = -1
     true_r = np.zeros(k_groups)
     true_f = np.zeros(k_groups)
@@ -234,7 +299,10 @@ def _fair_kernel(rng, code, pool, offsets, theta_star, sorted_rewards, horizon, 
                     leaf[d, d] = y * y
                     _tree_insert(alpha, noisy, n_reg + 1, leaf, sigma_tree, rng)
                 n_reg += 1
-            if theta_version != t_tilde:
+            # theta-hat (line 5) and the window scores are recomputed when t~ changes (the paper), or,
+            # with refresh > 1, only when t~ is a multiple of refresh (the rank step then uses the
+            # private estimate of the prefix t~' = refresh*floor(t~/refresh) <= t~: post-processing)
+            if theta_version != t_tilde and t_tilde % refresh == 0:
                 if code == _FAIR:
                     theta = np.linalg.solve(gram, b)
                 elif t_tilde > 0:
@@ -242,32 +310,40 @@ def _fair_kernel(rng, code, pool, offsets, theta_star, sorted_rewards, horizon, 
                     m = prefix[:d, :d] + 2.0 * shift * np.eye(d)  # shift by 2 Gamma I
                     theta = np.linalg.solve(m, prefix[:d, d].copy())
                 theta_version = t_tilde
-                # scores of the window D_{t~+1 : t-1} under the new theta
-                for s in range(t_tilde, t - 1):
-                    for k in range(k_groups):
-                        v = 0.0
-                        for j in range(d):
-                            v += pool[cand[s, k], j] * theta[j]
-                        scores[s, k] = v
-            # current candidates' scores
-            for k in range(k_groups):
-                v = 0.0
-                for j in range(d):
-                    v += pool[cand[i, k], j] * theta[j]
-                scores[i, k] = v
-            # Line 6: relative ranks on the window s = t~+1 .. t-1 (0-based t~ .. t-2)
+                # estimated rewards <x_r, theta_hat_{t~}> of every pool row under the new theta:
+                # O(nnz(pool)) per change of theta, whatever the window length
+                _score_pool(ell_index, ell_value, theta, scores)
+            # Line 4: slide the window to D_{t~+1:t-1} (0-based rounds t~ .. t-2)
+            while win_hi < t - 1:
+                for k in range(k_groups):
+                    counts[cand[win_hi, k]] += 1
+                win_hi += 1
+            while win_lo < t_tilde:
+                for k in range(k_groups):
+                    counts[cand[win_lo, k]] -= 1
+                win_lo += 1
+            # Line 6: relative ranks on the window, N_t = (t-1) - t~
             n_t = (t - 1) - t_tilde
             for k in range(k_groups):
                 if n_t == 0:
                     est[k] = rng.random()
                 else:
-                    c = 0
-                    for s in range(t_tilde, t - 1):
-                        if scores[s, k] <= scores[i, k]:
-                            c += 1
+                    value = scores[cand[i, k]]
+                    if rank_brute:  # reference: count entry by entry (O(N_t) per group)
+                        c = 0
+                        for s in range(t_tilde, t - 1):
+                            if scores[cand[s, k]] <= value:
+                                c += 1
+                    else:
+                        c = _window_count(scores, counts, offsets[k], offsets[k + 1], value)
+                    if trace:
+                        trace_counts[i, k] = c
                     est[k] = c / n_t
                     if code == _PRIVATE:
+                        # eq. (1): sensitivity 1/N_t, sigma_t = sqrt(T / (2 N_t^2 rho_rank))
                         est[k] += rng.normal(0.0, math.sqrt(horizon / (2.0 * n_t * n_t * rank_rho_)))
+            if trace:
+                trace_theta[i, :] = theta
             # Line 7: greedy on the estimated relative rank
             kt = 0
             for k in range(1, k_groups):
@@ -299,7 +375,7 @@ def _fair_kernel(rng, code, pool, offsets, theta_star, sorted_rewards, horizon, 
                 for c in range(d):
                     acc += vinv[a, c] * b[c]
                 theta[a] = acc
-    return fair_regret, regret, chosen
+    return fair_regret, regret, chosen, cand, trace_counts, trace_theta
 
 
 # ----------------------------------------------------------------------------------------------
@@ -331,6 +407,22 @@ class HiringEnvironment:
         sorted_rewards = np.concatenate([np.sort(rewards[offsets[k]:offsets[k + 1]]) for k in range(len(self.pools))])
         return pool, offsets, np.ascontiguousarray(self.theta_star, dtype=float), sorted_rewards
 
+    def sparse_pool(self) -> tuple[np.ndarray, np.ndarray]:
+        """The stacked pools in ELL form ``(index, value)``, both of shape (max non-zeros per row,
+        rows), zero-padded.  One-hot census rows have 11 non-zeros out of d = 104, so re-scoring
+        the whole pool costs 11 multiply-adds per row."""
+        pool = np.vstack(self.pools)
+        nz = pool != 0
+        width = max(int(nz.sum(axis=1).max()), 1)
+        index = np.zeros((width, pool.shape[0]), dtype=np.int64)
+        value = np.zeros((width, pool.shape[0]))
+        rows, cols = np.nonzero(nz)  # row-major: the columns of each row in increasing order
+        starts = np.concatenate([[0], np.cumsum(nz.sum(axis=1))[:-1]])
+        slot = np.arange(len(rows)) - starts[rows]
+        index[slot, rows] = cols
+        value[slot, rows] = pool[rows, cols]
+        return index, value
+
     def l_tilde(self) -> float:
         """Bound on ||x|| + |y| computed FROM THE DATA (a leak the paper acknowledges): max ||x|| +
         max |<x,theta*>| + 3 noise_sd; rewards are clipped to the last two terms."""
@@ -351,6 +443,11 @@ class HiringEnvironment:
         return h.hexdigest()[:16]
 
 
+def _check_rank_method(rank_method: str) -> None:
+    if rank_method not in ("histogram", "brute"):
+        raise ValueError(f"rank_method must be 'histogram' or 'brute', got {rank_method!r}")
+
+
 @dataclasses.dataclass(frozen=True)
 class _HiringPolicy:
     name: ClassVar[str] = "policy"
@@ -366,12 +463,25 @@ class _HiringPolicy:
     def _params(self, env: HiringEnvironment, horizon: int) -> tuple:
         raise NotImplementedError
 
-    def run(self, env: HiringEnvironment, horizon: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    def run(self, env: HiringEnvironment, horizon: int, rng: np.random.Generator, *,
+            trace: bool = False) -> dict[str, np.ndarray]:
+        """One trial: per-round ``fair_regret``, ``regret`` and ``groups`` (the hired group).
+
+        ``trace=True`` (tests) also returns, for the two Fair-Greedy variants, the noiseless rank
+        counts ``rank_counts[t, k]`` of line 6 (before the Gaussian of eq. (1)), the ``theta`` used
+        in every round and ``candidates[t, k]``, the row of group k's pool presented in round t.
+        """
         check_int("horizon", horizon, minimum=1)
         pool, offsets, theta_star, sorted_rewards = env.kernel_args()
-        fr, r, chosen = _fair_kernel(rng, self._code, pool, offsets, theta_star, sorted_rewards, horizon,
-                                     env.noise_sd, *self._params(env, horizon))
-        return {"fair_regret": fr, "regret": r, "groups": chosen}
+        ell_index, ell_value = env.sparse_pool()
+        fr, r, chosen, cand, counts, thetas = _fair_kernel(
+            rng, self._code, pool, offsets, ell_index, ell_value, theta_star, sorted_rewards, horizon,
+            env.noise_sd, *self._params(env, horizon), getattr(self, "rank_method", "histogram") == "brute",
+            int(getattr(self, "rank_refresh", 1)), bool(trace))
+        out = {"fair_regret": fr, "regret": r, "groups": chosen}
+        if trace:
+            out.update(rank_counts=counts, theta=thetas, candidates=cand - offsets[:-1])
+        return out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -398,11 +508,15 @@ class FairGreedy(_HiringPolicy):
     """Fair-Greedy (Grazzi et al. 2022): ridge on the first half, rank by counting on the second."""
 
     reg: float = 1.0
+    rank_method: str = "histogram"  #: "histogram" (fast) or "brute" (reference); both exact
+    rank_refresh: int = 1  #: recompute theta-hat only when t~ % rank_refresh == 0 (1 = the paper)
     name: ClassVar[str] = "Fair-Greedy"
     _code: ClassVar[int] = _FAIR
 
     def __post_init__(self) -> None:
         check_positive("reg", self.reg)
+        _check_rank_method(self.rank_method)
+        check_int("rank_refresh", self.rank_refresh, minimum=1)
 
     def _params(self, env, horizon):
         return (self.reg, 0.05, 1.0, 0.0, 0.0, 1.0, 1.0)
@@ -422,6 +536,8 @@ class PrivateFairGreedy(_HiringPolicy):
     alpha_delta: float = 0.9
     l_tilde: float | None = None
     noise: bool = True  #: False: no noise and no shift (tests: must equal ridge with reg -> 0)
+    rank_method: str = "histogram"  #: "histogram" (fast) or "brute" (reference); both exact
+    rank_refresh: int = 1  #: recompute theta-hat only when t~ % rank_refresh == 0 (1 = the paper)
     name: ClassVar[str] = "Private-Fair-Greedy"
     private: ClassVar[bool] = True
 
@@ -438,6 +554,8 @@ class PrivateFairGreedy(_HiringPolicy):
         check_probability("alpha_delta", self.alpha_delta)
         if self.l_tilde is not None:
             check_positive("l_tilde", self.l_tilde)
+        _check_rank_method(self.rank_method)
+        check_int("rank_refresh", self.rank_refresh, minimum=1)
 
     def calibration(self, env: HiringEnvironment, horizon: int) -> dict[str, float]:
         eps_reg, delta_reg = self.alpha_eps * self.epsilon, self.alpha_delta * self.delta
