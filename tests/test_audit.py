@@ -71,3 +71,79 @@ def test_bad_input():
     other = np.zeros((5, 2))
     other[3, 1] = 1.0
     assert check_neighbours(np.zeros((5, 2)), other) == 3
+
+
+def test_tail_events_and_joint_codes():
+    """An ordinal feature whose loss sits in a tail: the tail search finds it (fixed seed).
+
+    Output: a Laplace release rounded to integers, claimed epsilon 0.5 while the true scale gives
+    epsilon = 1 (broken by a factor 2): caught."""
+    from privbandits.audit import joint_codes
+
+    sampler = lambda x, rng, n: np.round(x + rng.laplace(0.0, 1.0, n)).astype(np.int64)[:, None]
+    r = audit(sampler, [(0.0, 1.0)], epsilon=0.5, n_samples=100_000, features=joint_codes([0]), seed=4, n_jobs=1)
+    assert r.violation and r.epsilon_lower < 1.0 + 1e-9
+
+
+def test_joint_codes_and_combine():
+    from privbandits.audit import combine_features, default_features, joint_codes
+
+    x0 = np.array([[0, 1], [1, 1], [0, 2]])
+    x1 = np.array([[1, 2], [0, 1], [1, 1]])
+    f = combine_features(default_features(), joint_codes([0, 1]))(x0, x1)
+    feats = f(np.array([[0, 1], [1, 2], [0, 1], [5, 5]]))
+    codes = feats["joint value of coordinates (0, 1)"]
+    assert codes[0] == codes[2] and len(set(codes[:3])) == 2 and codes[3] not in codes[:3]
+    assert "coordinate 0" in feats
+    with pytest.raises(ValueError, match="columns"):
+        joint_codes([])
+    with pytest.raises(ValueError, match="integer"):
+        joint_codes([0])(np.zeros((2, 1)), np.zeros((2, 1)))
+
+
+def test_unique_outputs_are_not_searched():
+    """A feature with (almost) one category per output cannot give a confirmable event; it is
+    skipped instead of winning the search by overfitting (the audit then reports 0, not noise)."""
+    sampler = lambda x, rng, n: rng.integers(0, 2**40, size=(n, 3))
+    r = audit(sampler, [(0.0, 1.0)], epsilon=1.0, n_samples=2_000, seed=0, n_jobs=1)
+    assert not r.event.startswith("whole output") and r.epsilon_lower == 0.0
+
+
+def test_phase1_and_hiring_sampler_inputs():
+    from privbandits.audit import hiring_sampler, phase1_sampler
+    from privbandits.environments import bernoulli_instance
+    from privbandits.policies.fair_hiring import PrivateFairGreedy
+    from privbandits.policies.sarkar2026 import GDPNCB
+
+    with pytest.raises(ValueError, match="watch_round"):
+        phase1_sampler(GDPNCB(), bernoulli_instance([0.5, 0.5]), 10, watch_round=10)
+    table = np.ones((10, 2))
+    x = phase1_sampler(GDPNCB(epsilon=1.0, phase1_constant=0.1), bernoulli_instance([0.5, 0.5]), 10)(
+        table, np.random.default_rng(0), 50)
+    assert x.shape == (50, 5) and np.all((x[:, 4] == -1) | (x[:, 4] == x[:, 1]))
+    s = hiring_sampler(PrivateFairGreedy(epsilon=1.0, delta=1e-3, l_tilde=3.0), [4, 4], [0.6, 0.8], 0.1, 6)
+    pools = np.random.default_rng(0).normal(size=(8, 2)) / 3
+    assert s(pools, np.random.default_rng(1), 3).shape == (3, 6)
+    with pytest.raises(ValueError, match="pools"):
+        s(pools[:7], np.random.default_rng(1), 3)
+
+
+def test_cached_audit_round_trip(tmp_path, monkeypatch):
+    """cached_audit stores the result under its configuration and returns it unchanged on a hit,
+    without calling the sampler again; a different configuration misses."""
+    from privbandits.audit import cached_audit
+
+    monkeypatch.setenv("PRIVBANDITS_CACHE_DIR", str(tmp_path))
+    calls = []
+
+    def sampler(x, rng, n):
+        calls.append(n)
+        return x + rng.laplace(0.0, 1.0, n)
+
+    kwargs = dict(epsilon=1.0, n_samples=2_000, seed=5, n_jobs=1)
+    first = cached_audit({"name": "laplace"}, sampler, [(0.0, 1.0)], **kwargs)
+    n_calls = len(calls)
+    second = cached_audit({"name": "laplace"}, sampler, [(0.0, 1.0)], **kwargs)
+    assert second == first and len(calls) == n_calls
+    cached_audit({"name": "laplace"}, sampler, [(0.0, 1.0)], **{**kwargs, "seed": 6})
+    assert len(calls) > n_calls

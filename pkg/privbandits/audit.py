@@ -9,7 +9,11 @@ StatDP (Ding et al. 2018) and DP-Sniper (Bichsel et al. 2021):
 1. *Search*: draw ``n`` outputs from each dataset, turn them into categorical features (the whole
    output, one coordinate, a bucketed value, a joint bucket of two coordinates, ...), and for each
    feature sort its categories by the empirical likelihood ratio and try every prefix set (the
-   Neyman-Pearson-optimal events of the empirical distributions), in both directions.
+   Neyman-Pearson-optimal events of the empirical distributions), and the two tails of the
+   categories' natural order (``x >= v``, ``x <= v``: stable events for ordinal statistics such as
+   "Phase I lasted at least m pulls"), in both directions. Features with about one category per
+   output are skipped: none of their events could be confirmed, and they would win the search by
+   overfitting.
 2. *Confirm*: on a fresh, held-out sample of ``n`` outputs per dataset, count only the one event the
    search picked, and report ``ln((lo0 - delta) / hi1)`` where ``lo0`` and ``hi1`` are one-sided
    Clopper-Pearson bounds at level ``alpha / 2`` each. Since the event was chosen on independent
@@ -20,6 +24,11 @@ StatDP (Ding et al. 2018) and DP-Sniper (Bichsel et al. 2021):
 
 Verdict: ``"violation"`` when the confirmed lower bound exceeds the claimed epsilon, else
 ``"consistent"`` (which is *not* a proof of privacy: only the absence of evidence against it).
+
+Targets: :func:`mechanism_targets` (every mechanism, correct and broken), :func:`policy_sampler`
+(any bandit policy on a fixed reward table), :func:`phase1_sampler` with :func:`phase1_exact` (the
+GDP-NCB Phase I audit of Part V and its exact law), :func:`hiring_sampler` (the fair-hiring
+policies, joint DP). :func:`cached_audit` stores results with :mod:`privbandits.cache`.
 """
 
 from __future__ import annotations
@@ -42,8 +51,17 @@ __all__ = [
     "check_neighbours",
     "default_features",
     "joint_bins",
+    "joint_codes",
+    "combine_features",
     "audit",
     "policy_sampler",
+    "phase1_sampler",
+    "phase1_survival_loss",
+    "phase1_exact",
+    "hiring_sampler",
+    "mechanism_targets",
+    "flip_pairs",
+    "cached_audit",
 ]
 
 Sampler = Callable[[Any, np.random.Generator, int], np.ndarray]
@@ -181,6 +199,53 @@ def joint_bins(columns: Sequence[int], bins: int = 16) -> FeatureFitter:
     return fit
 
 
+def joint_codes(columns: Sequence[int]) -> FeatureFitter:
+    """A single feature: the joint value of the given integer coordinates (e.g. "arm pulled at the
+    changed round" together with "pulls of arm 0 in Phase I")."""
+    columns = [check_int("columns[i]", c, minimum=0) for c in columns]
+    if not columns:
+        raise ValueError("columns must name at least one coordinate")
+
+    def fit(x0: np.ndarray, x1: np.ndarray) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
+        pooled = np.concatenate([x0, x1]).reshape(x0.shape[0] * 2, -1)
+        if not np.issubdtype(pooled.dtype, np.integer):
+            raise ValueError("joint_codes needs integer outputs")
+        lo = pooled[:, columns].min(axis=0)
+        span = pooled[:, columns].max(axis=0) - lo + 1
+
+        def features(x: np.ndarray) -> dict[str, np.ndarray]:
+            x = x.reshape(x.shape[0], -1)
+            code = np.zeros(x.shape[0], dtype=np.int64)
+            for c, l, w in zip(columns, lo, span):
+                # values outside the search sample's range get their own code (clipped to the ends + 1)
+                v = np.clip(x[:, c] - l, -1, w).astype(np.int64) + 1
+                code = code * (int(w) + 2) + v
+            return {f"joint value of coordinates {tuple(columns)}": code}
+
+        return features
+
+    return fit
+
+
+def combine_features(*fitters: FeatureFitter) -> FeatureFitter:
+    """All the features of several fitters (names must not collide)."""
+    if not fitters:
+        raise ValueError("combine_features needs at least one fitter")
+
+    def fit(x0: np.ndarray, x1: np.ndarray) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
+        fitted = [f(x0, x1) for f in fitters]
+
+        def features(x: np.ndarray) -> dict[str, np.ndarray]:
+            out: dict[str, np.ndarray] = {}
+            for f in fitted:
+                out.update(f(x))
+            return out
+
+        return features
+
+    return fit
+
+
 # ------------------------------------------------------------------------------------------------
 # The audit
 # ------------------------------------------------------------------------------------------------
@@ -224,15 +289,20 @@ def _best_event(f0: dict[str, np.ndarray], f1: dict[str, np.ndarray], n: int, de
     best = (-1.0, None)
     for name in f0:
         cats, inv = np.unique(np.concatenate([f0[name], f1[name]]), return_inverse=True)
+        if cats.size > max(64, n // 20):
+            continue  # (almost) every output its own category: no event of it can be confirmed
         c0 = np.bincount(inv[:n], minlength=cats.size)
         c1 = np.bincount(inv[n:], minlength=cats.size)
+        ascending = np.arange(cats.size)
         for flip, (a, b) in enumerate(((c0, c1), (c1, c0))):
-            order = np.argsort(-(a + 0.5) / (b + 0.5), kind="stable")
-            k0, k1 = np.cumsum(a[order]), np.cumsum(b[order])
-            eps = epsilon_lower_bound(k0, k1, n, delta, alpha)
-            i = int(np.argmax(eps))
-            if eps[i] > best[0]:
-                best = (float(eps[i]), (name, cats[order[: i + 1]], flip))
+            # prefix sets of the categories sorted by likelihood ratio, and the two tails {x <= v},
+            # {x >= v} of the categories' natural order (ordinal features: "Phase I lasted >= m")
+            for order in (np.argsort(-(a + 0.5) / (b + 0.5), kind="stable"), ascending, ascending[::-1]):
+                k0, k1 = np.cumsum(a[order]), np.cumsum(b[order])
+                eps = epsilon_lower_bound(k0, k1, n, delta, alpha)
+                i = int(np.argmax(eps))
+                if eps[i] > best[0]:
+                    best = (float(eps[i]), (name, cats[order[: i + 1]], flip))
     return best
 
 
@@ -322,20 +392,160 @@ def audit(
 
 def policy_sampler(policy: Any, instance: Any, horizon: int, records: Sequence[str] = ("arms",)) -> Sampler:
     """A sampler running ``policy`` for ``horizon`` rounds on a fixed reward table (the dataset):
-    each output row concatenates the requested records (e.g. ``("arms", "phase1_end")``)."""
+    each output row concatenates the requested records (e.g. ``("arms", "phase1_end")``).
+    The runs are numba kernels; the loop over samples is a plain Python loop (about 10-25 us per
+    run at T = 100), the audit's pairs run in parallel threads."""
     horizon = check_int("horizon", horizon, minimum=1)
+    records = tuple(records)
 
     def sample(table: Any, rng: np.random.Generator, n: int) -> np.ndarray:
         inst = instance.with_table(np.asarray(table, dtype=float))
-        rows = np.empty((n, 0), dtype=np.int64)
-        out = None
+        run = policy.run
+        first = run(inst, horizon, rng)
+        sizes = [np.size(first[k]) for k in records]
+        out = np.empty((n, sum(sizes)), dtype=np.int64)
+        edges = np.concatenate([[0], np.cumsum(sizes)])
+        rec = first
         for i in range(n):
-            rec = policy.run(inst, horizon, rng)
-            row = np.concatenate([np.ravel(np.asarray(rec[k])).astype(np.int64) for k in records])
-            if out is None:
-                out = np.empty((n, row.size), dtype=np.int64)
-            out[i] = row
-        return rows if out is None else out
+            if i:
+                rec = run(inst, horizon, rng)
+            for k, a, b in zip(records, edges[:-1], edges[1:]):
+                out[i, a:b] = np.ravel(rec[k])
+        return out
+
+    return sample
+
+
+def phase1_sampler(policy: Any, instance: Any, horizon: int, watch_round: int = 0, arm: int = 0) -> Sampler:
+    """A sampler for the Phase I stopping time of GDP-NCB / LDP-NCB (records ``arms`` and
+    ``phase1_end``). Each output row is a post-processing of the action sequence:
+    ``(arm pulled at watch_round, pulls of arm in Phase I, last Phase I arm, Phase I cut by the
+    horizon, pulls of arm in Phase I if arm was pulled at watch_round else -1)``; post-processing cannot increase the privacy loss, so a bound on it is a bound on the
+    algorithm. ``watch_round`` is the round whose reward the neighbouring pair changes."""
+    horizon = check_int("horizon", horizon, minimum=1)
+    watch_round = check_int("watch_round", watch_round, minimum=0, maximum=horizon - 1)
+    arm = check_int("arm", arm, minimum=0)
+    inner = policy_sampler(policy, instance, horizon, ("arms", "phase1_end"))
+
+    def sample(table: Any, rng: np.random.Generator, n: int) -> np.ndarray:
+        x = inner(table, rng, n)
+        arms, end = x[:, :horizon], x[:, horizon]
+        in_phase1 = np.arange(horizon)[None, :] < end[:, None]
+        last = arms[np.arange(n), np.maximum(end - 1, 0)]
+        pulls = ((arms == arm) & in_phase1).sum(axis=1)
+        watched = arms[:, watch_round]
+        return np.stack(
+            [watched, pulls, last, (end >= horizon).astype(np.int64), np.where(watched == arm, pulls, -1)], axis=1
+        )
+
+    return sample
+
+
+def phase1_survival_loss(horizon: int, epsilon: float, phase1_constant: float, m: Any, c: float = 3.0) -> np.ndarray:
+    """Exact privacy loss of GDP-NCB's (printed) Phase I on the audit instance of Part V.
+
+    Arm 0 pays 1 every round, the other arms 0; the neighbouring table flips arm 0's reward at the
+    round of its first pull to 0. Phase I tests ``S + Lap(b) > thr`` after every pull
+    (``S`` = reward sum of the pulled arm, ``b = log T / eps``), so the event "arm 0 is pulled at the
+    changed round and survives its first ``m`` tests" has probability ``G_m prod_j F(thr - j)`` on D
+    and ``G_m prod_j F(thr - j + 1)`` on D' (``F`` the Laplace CDF, ``G_m`` the same on both).
+    The product telescopes: the loss is ``ln F(thr) / F(thr - m)``, about ``ln 2 + (m - thr) / b``
+    for ``m > thr``: unbounded in ``m``, so no finite epsilon independent of T covers it.
+    """
+    horizon = check_int("horizon", horizon, minimum=2)
+    epsilon = check_epsilon(epsilon)
+    log_t = math.log(horizon)
+    b = log_t / epsilon
+    thr = phase1_constant * (c * c * log_t + log_t * log_t / epsilon)
+    m = np.asarray(m, dtype=float)
+    return stats.laplace.logcdf(thr, scale=b) - stats.laplace.logcdf(thr - m, scale=b)
+
+
+def phase1_exact(horizon: int, epsilon: float, phase1_constant: float, c: float = 3.0, n_arms: int = 2) -> dict[str, Any]:
+    """Exact output distribution of GDP-NCB's printed Phase I on the Part V audit instance.
+
+    Instance: ``n_arms`` arms, arm 0 pays 1 every round, the others 0 (so they almost never stop
+    Phase I); D' flips arm 0's reward at round 0 to 0. Conditionally on arm 0 being pulled at round
+    0 (probability ``1/n_arms``, the same on D and D'; otherwise the outputs are identical), Phase I
+    is a Markov chain in the number ``j`` of arm-0 pulls: test ``S_0 + Lap(log T/eps) > thr`` with
+    ``S_0 = j`` on D and ``j - 1`` on D'. A dynamic programme over the rounds gives the exact law of
+    the outcome (round Phase I stops, arm-0 pulls, arm that stopped it / cut by the horizon).
+
+    Returns ``m`` and the probabilities ``p0`` (on D), ``p1`` (on D') of the event "arm 0 pulled at
+    round 0 and its first ``m`` tests all fail" (the audit's tail event, unconditional), their log
+    ratio ``loss``; ``max_loss``: the largest privacy loss of a single outcome (the exact epsilon of
+    this statistic); ``delta``: the smallest delta with which the statistic is (``epsilon``,
+    delta)-indistinguishable on this pair (both directions); ``threshold`` and ``scale`` ``b``.
+    """
+    horizon = check_int("horizon", horizon, minimum=2)
+    epsilon = check_epsilon(epsilon)
+    n_arms = check_int("n_arms", n_arms, minimum=2)
+    log_t = math.log(horizon)
+    b = log_t / epsilon
+    thr = phase1_constant * (c * c * log_t + log_t * log_t / epsilon)
+    big = horizon + 1
+    outcome = {}
+    for name, shift in (("D", 0.0), ("D'", 1.0)):
+        j = np.arange(big)
+        stop_by_0 = np.zeros((horizon, big))  # [round, arm-0 pulls] Phase I stopped by arm 0's test
+        stop_by_other = np.zeros((horizon, big))
+        p_stop0 = stats.laplace.sf(thr - np.maximum(j - shift, 0.0), scale=b)  # after the j-th arm-0 pull
+        p_stop_other = stats.laplace.sf(thr, scale=b)
+        alive = np.zeros(big)
+        stop_by_0[0, 1] = p_stop0[1]  # round 0: arm 0 (conditioning)
+        alive[1] = 1.0 - p_stop0[1]
+        for t in range(1, horizon):
+            new = np.zeros(big)
+            pulled0 = alive[:-1] / n_arms  # arm-0 count j -> j + 1
+            stop_by_0[t, 1:] = pulled0 * p_stop0[1:]
+            new[1:] += pulled0 * (1.0 - p_stop0[1:])
+            other = alive * (n_arms - 1) / n_arms
+            stop_by_other[t] = other * p_stop_other
+            new += other * (1.0 - p_stop_other)
+            alive = new
+        outcome[name] = (stop_by_0, stop_by_other, alive)
+    atoms = [np.concatenate([x.ravel() for x in outcome[k]]) for k in ("D", "D'")]
+    keep = (atoms[0] > 1e-300) & (atoms[1] > 1e-300)
+    ratio = np.log(atoms[1][keep] / atoms[0][keep])
+    delta = max(np.maximum(atoms[1] - math.exp(epsilon) * atoms[0], 0).sum(),
+                np.maximum(atoms[0] - math.exp(epsilon) * atoms[1], 0).sum()) / n_arms
+    m = np.arange(1, horizon)
+    surv = {}
+    for k, (s0, so, alive) in outcome.items():
+        # survived the first m arm-0 tests: stopped by arm 0 at pull > m, by another arm or the horizon with >= m pulls
+        by0, byo = s0.sum(axis=0), so.sum(axis=0)
+        surv[k] = np.array([by0[mm + 1:].sum() + byo[mm:].sum() + alive[mm:].sum() for mm in m]) / n_arms
+    with np.errstate(divide="ignore", invalid="ignore"):
+        loss = np.log(surv["D'"] / surv["D"])
+    return {"m": m, "p0": surv["D"], "p1": surv["D'"], "loss": loss, "max_loss": float(np.abs(ratio).max()),
+            "delta": float(delta), "threshold": thr, "scale": b}
+
+
+def hiring_sampler(policy: Any, group_sizes: Sequence[int], theta_star: Any, noise_sd: float, horizon: int) -> Sampler:
+    """A sampler for the fair-hiring policies of Part IV (public API only: ``policy.run``).
+
+    The dataset is the stacked candidate pools (``sum(group_sizes)`` rows of features); neighbouring
+    datasets differ in one candidate row. The policies draw one candidate per group and round from
+    the pools themselves, so the changed row enters a run only when it is drawn (a *mixture* over
+    candidate sequences; see the chapter for what this does to the guarantee and to the audit's
+    power). Output: the hired group of every round, shape ``(n, horizon)``.
+    """
+    from .policies.fair_hiring import HiringEnvironment
+
+    horizon = check_int("horizon", horizon, minimum=1)
+    sizes = [check_int("group_sizes[i]", g, minimum=1) for g in group_sizes]
+    splits = np.cumsum(sizes)[:-1]
+    theta = np.asarray(theta_star, dtype=float)
+
+    def sample(pools: Any, rng: np.random.Generator, n: int) -> np.ndarray:
+        rows = np.asarray(pools, dtype=float)
+        if rows.shape[0] != sum(sizes):
+            raise ValueError(f"pools must have {sum(sizes)} rows, got {rows.shape[0]}")
+        env = HiringEnvironment(tuple(np.split(rows, splits)), theta, noise_sd)
+        out = np.empty((n, horizon), dtype=np.int64)
+        for i in range(n):
+            out[i] = policy.run(env, horizon, rng)["groups"]
+        return out
 
     return sample
 

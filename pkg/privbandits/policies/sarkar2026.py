@@ -148,6 +148,14 @@ def _gdp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, const, c
         if n1[a] * mu_tilde[a] > thr:
             break
     phase1 = t
+    releases = _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, eps, c, alpha, mu_hat, mu_tilde, n1)
+    return phase1, releases
+
+
+@njit(nogil=True, cache=True)
+def _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, eps, c, alpha, mu_hat, mu_tilde, n1):  # pragma: no cover
+    """Phase II of Algorithm 1 (lines 8-22) from round ``t`` on; returns the number of Laplace releases."""
+    k = kinds.shape[0]
     releases = 0
     n2 = np.ones(k)  # line 8: N_2,i = 1
     while t < n_play:  # line 9: episodes
@@ -170,7 +178,58 @@ def _gdp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, const, c
         mu_ep = (n1[a] * mu_hat[a] + s) / n_a  # line 18 unrolled: running mean from mu_hat_A
         mu_tilde[a] = _clip01(mu_ep + _lap(rng, log_t / (eps * n_a)))  # lines 20-21
         releases += 1
+    return releases
+
+
+@njit(nogil=True, cache=True)
+def _gdp_sv_block(rng, kinds, params, table, arms, n_play, big_t, eps, const, c, alpha, sv_fraction):  # pragma: no cover
+    """GDP-NCB with the repaired Phase I stopping rule (``phase1_rule="sparse_vector"``; NOT in the paper).
+
+    The budget is split: ``eps1 = sv_fraction * eps`` for the stopping time, ``eps2 = eps - eps1``
+    for everything else. Phase I stops by AboveThreshold (Dwork and Roth 2014, Algorithm 1) on the
+    queries ``q_t = max_i N_1,i mu_hat_i`` (the largest reward sum; one changed reward moves it by at
+    most 1): noisy threshold ``thr + Lap(2/eps1)`` drawn once, each query ``q_t + Lap(4/eps1)``, stop
+    at the first query at or above it. Phase I means are then released once, ``mu_hat_i +
+    Lap(log T / (eps2 N_1,i))``, and Phase II is the printed one (lines 8-22) at budget ``eps2``; the
+    threshold is the printed one at ``eps2``. Returns (Phase I rounds, Phase II Laplace releases).
+    """
+    k = kinds.shape[0]
+    log_t = np.log(big_t)
+    fin = np.isfinite(eps)
+    eps1 = sv_fraction * eps if fin else np.inf
+    eps2 = eps - eps1 if fin else np.inf
+    thr = const * (c * c * log_t + (log_t * log_t / eps2 if fin else 0.0))
+    mu_hat = np.zeros(k)
+    mu_tilde = np.zeros(k)
+    n1 = np.zeros(k)
+    s_sum = np.zeros(k)
+    noisy_thr = thr + _lap(rng, 2.0 / eps1 if fin else 0.0)  # AboveThreshold line 1: T_hat = T + Lap(2/eps1)
+    t = 0
+    while t < n_play:
+        a = rng.integers(0, k)  # line 3: I_t ~ Unif([k]) (data-independent)
+        x = draw_reward(rng, kinds, params, table, t, a)
+        n1[a] += 1.0  # line 4
+        s_sum[a] += x
+        mu_hat[a] = (n1[a] - 1.0) / n1[a] * mu_hat[a] + x / n1[a]
+        arms[t] = a
+        t += 1
+        q = s_sum.max()  # query f_t(D) = max_i N_1,i mu_hat_i, sensitivity 1
+        if q + _lap(rng, 4.0 / eps1 if fin else 0.0) >= noisy_thr:  # AboveThreshold lines 3-5: halt at the first "above"
+            break
+    phase1 = t
+    for i in range(k):  # one release of the Phase I means (replaces line 5's per-round releases)
+        if n1[i] > 0.0:
+            mu_tilde[i] = mu_hat[i] + _lap(rng, log_t / (eps2 * n1[i]) if fin else 0.0)
+    # Phase II exactly as printed (lines 8-22), at budget eps2
+    releases = _gdp_phase2(rng, kinds, params, table, arms, 0, t, n_play, log_t, eps2, c, alpha, mu_hat, mu_tilde, n1)
     return phase1, releases
+
+
+@njit(nogil=True, cache=True)
+def _sv_kernel(rng, kinds, params, table, horizon, eps, const, c, alpha, sv_fraction):  # pragma: no cover - compiled
+    arms = np.empty(horizon, dtype=np.int64)
+    p1, rel = _gdp_sv_block(rng, kinds, params, table, arms, horizon, horizon, eps, const, c, alpha, sv_fraction)
+    return arms, p1, rel
 
 
 @njit(nogil=True, cache=True)
@@ -316,7 +375,16 @@ class GDPNCB(Policy):
     ``Lap(log T / (eps n_A))`` clipped to [0, 1]. An episode of Bernoulli pulls is one Binomial draw.
     ``epsilon = inf`` removes the noise and the privacy terms. Records: ``arms``, ``phase1_end``,
     ``releases`` (Phase II Laplace releases). Note: the paper's privacy proof treats Phase I as
-    releasing nothing, but its stopping time is visible in the actions (see the chapter).
+    releasing nothing, but its stopping time is visible in the actions: the Part V audit finds the
+    printed Phase I NOT epsilon-DP (see the chapter).
+
+    ``phase1_rule="sparse_vector"`` (not in the paper) is the repaired variant audited in Part V:
+    ``eps1 = sv_fraction * epsilon`` pays for an AboveThreshold stopping rule (Dwork and Roth 2014,
+    Algorithm 1) on ``max_i N_1,i mu_hat_i``, the Phase I means are released once at the end of
+    Phase I, and the rest of the algorithm runs as printed at ``eps2 = epsilon - eps1``. Total:
+    ``eps1 + eps2 = epsilon`` by sequential composition, the Phase II part resting on the paper's
+    own accounting (Theorem 2, Appendix C), whose episode count the Part V chapter questions
+    (up to log2 T releases per Phase I reward against a budget of eps / ln T each).
     """
 
     epsilon: float = 0.2
@@ -324,13 +392,29 @@ class GDPNCB(Policy):
     c: float = 3.0
     alpha: float = 3.1
     phase1_cap_sqrt: bool = False
+    #: ``"printed"`` (Algorithm 1 as printed) or ``"sparse_vector"`` (the repaired stopping rule)
+    phase1_rule: str = "printed"
+    #: share of epsilon spent on the sparse-vector stopping rule (``phase1_rule="sparse_vector"`` only)
+    sv_fraction: float = 0.5
     name = "GDP-NCB"
     private = True
 
     def __post_init__(self) -> None:
         _check_common(self)
+        if self.phase1_rule not in ("printed", "sparse_vector"):
+            raise ValueError(f"phase1_rule must be 'printed' or 'sparse_vector', got {self.phase1_rule!r}")
+        if not (isinstance(self.sv_fraction, (int, float)) and 0.0 < self.sv_fraction < 1.0):
+            raise ValueError(f"sv_fraction must lie in (0, 1), got {self.sv_fraction!r}")
+        if self.phase1_rule == "sparse_vector" and self.phase1_cap_sqrt:
+            raise ValueError("phase1_cap_sqrt is not available with phase1_rule='sparse_vector'")
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+        if self.phase1_rule == "sparse_vector":
+            arms, p1, rel = _sv_kernel(
+                rng, *instance.kernel_args(), horizon, float(self.epsilon), float(self.phase1_constant),
+                float(self.c), float(self.alpha), float(self.sv_fraction),
+            )
+            return {"arms": arms, "phase1_end": np.asarray(p1), "releases": np.asarray(rel)}
         arms, p1, rel = _fixed_kernel(
             rng, *instance.kernel_args(), horizon, 1, float(self.epsilon),
             float(self.phase1_constant), float(self.c), float(self.alpha), bool(self.phase1_cap_sqrt),
