@@ -121,11 +121,23 @@ def test_phase1_and_hiring_sampler_inputs():
     x = phase1_sampler(GDPNCB(epsilon=1.0, phase1_constant=0.1), bernoulli_instance([0.5, 0.5]), 10)(
         table, np.random.default_rng(0), 50)
     assert x.shape == (50, 5) and np.all((x[:, 4] == -1) | (x[:, 4] == x[:, 1]))
-    s = hiring_sampler(PrivateFairGreedy(epsilon=1.0, delta=1e-3, l_tilde=3.0), [4, 4], [0.6, 0.8], 0.1, 6)
+    from privbandits.policies.fair_hiring import HiringEnvironment
+
     pools = np.random.default_rng(0).normal(size=(8, 2)) / 3
-    assert s(pools, np.random.default_rng(1), 3).shape == (3, 6)
-    with pytest.raises(ValueError, match="pools"):
-        s(pools[:7], np.random.default_rng(1), 3)
+    env = HiringEnvironment((pools[:4], pools[4:]), np.array([0.6, 0.8]), 0.1)
+    pfg = PrivateFairGreedy(epsilon=1.0, delta=1e-3, l_tilde=3.0)
+    s = hiring_sampler(pfg, env, 6, changed_round=2)
+    candidates = np.random.default_rng(2).integers(0, 4, size=(6, 2))
+    assert s(candidates, np.random.default_rng(1), 3).shape == (3, 5)  # round 2 left out
+    with pytest.raises(ValueError, match="candidates"):
+        s(candidates[:5], np.random.default_rng(1), 3)
+    with pytest.raises(ValueError, match="candidates"):
+        s(candidates + 4, np.random.default_rng(1), 3)  # beyond the pools
+    with pytest.raises(ValueError, match="changed_round"):
+        hiring_sampler(pfg, env, 6, changed_round=6)
+    # the given candidates are the ones presented, in every round
+    run = pfg.run(env, 6, np.random.default_rng(3), trace=True, candidates=candidates)
+    np.testing.assert_array_equal(run["candidates"], candidates)
 
 
 def test_cached_audit_round_trip(tmp_path, monkeypatch):

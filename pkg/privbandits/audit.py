@@ -521,30 +521,27 @@ def phase1_exact(horizon: int, epsilon: float, phase1_constant: float, c: float 
             "delta": float(delta), "threshold": thr, "scale": b}
 
 
-def hiring_sampler(policy: Any, group_sizes: Sequence[int], theta_star: Any, noise_sd: float, horizon: int) -> Sampler:
-    """A sampler for the fair-hiring policies of Part IV (public API only: ``policy.run``).
+def hiring_sampler(policy: Any, env: Any, horizon: int, changed_round: int) -> Sampler:
+    """A joint-DP sampler for the fair-hiring policies of Part IV.
 
-    The dataset is the stacked candidate pools (``sum(group_sizes)`` rows of features); neighbouring
-    datasets differ in one candidate row. The policies draw one candidate per group and round from
-    the pools themselves, so the changed row enters a run only when it is drawn (a *mixture* over
-    candidate sequences; see the chapter for what this does to the guarantee and to the audit's
-    power). Output: the hired group of every round, shape ``(n, horizon)``.
+    The dataset is the candidate sequence: an integer table ``candidates[t, k]`` (the row of group
+    ``k``'s pool in ``env`` presented in round ``t``, shape ``(horizon, K)``), passed to
+    ``policy.run(env, horizon, rng, candidates=...)``; neighbouring datasets differ in the tuple of
+    one round, ``changed_round``. Output: the hired group of every *other* round, shape
+    ``(n, horizon - 1)``, which is what joint DP protects (the changed candidate's own decision is
+    left out).
     """
-    from .policies.fair_hiring import HiringEnvironment
+    horizon = check_int("horizon", horizon, minimum=2)
+    changed_round = check_int("changed_round", changed_round, minimum=0)
+    if changed_round >= horizon:
+        raise ValueError(f"changed_round must lie in [0, horizon) = [0, {horizon}), got {changed_round}")
+    others = np.delete(np.arange(horizon), changed_round)
 
-    horizon = check_int("horizon", horizon, minimum=1)
-    sizes = [check_int("group_sizes[i]", g, minimum=1) for g in group_sizes]
-    splits = np.cumsum(sizes)[:-1]
-    theta = np.asarray(theta_star, dtype=float)
-
-    def sample(pools: Any, rng: np.random.Generator, n: int) -> np.ndarray:
-        rows = np.asarray(pools, dtype=float)
-        if rows.shape[0] != sum(sizes):
-            raise ValueError(f"pools must have {sum(sizes)} rows, got {rows.shape[0]}")
-        env = HiringEnvironment(tuple(np.split(rows, splits)), theta, noise_sd)
-        out = np.empty((n, horizon), dtype=np.int64)
+    def sample(candidates: Any, rng: np.random.Generator, n: int) -> np.ndarray:
+        table = np.asarray(candidates, dtype=np.int64)
+        out = np.empty((n, horizon - 1), dtype=np.int64)
         for i in range(n):
-            out[i] = policy.run(env, horizon, rng)["groups"]
+            out[i] = policy.run(env, horizon, rng, candidates=table)["groups"][others]
         return out
 
     return sample

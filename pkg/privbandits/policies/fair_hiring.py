@@ -209,7 +209,7 @@ def _window_count(scores, counts, lo, hi, value):  # pragma: no cover - compiled
 @njit(nogil=True, cache=True)
 def _fair_kernel(rng, code, pool, offsets, ell_index, ell_value, theta_star, sorted_rewards, horizon,
                  noise_sd, reg, oful_delta, oful_s, sigma_tree, shift, rank_rho_, y_clip, rank_brute,
-                 refresh, trace):  # pragma: no cover
+                 refresh, trace, fixed):  # pragma: no cover
     k_groups = offsets.shape[0] - 1
     n_pool = pool.shape[0]
     d = pool.shape[1]
@@ -249,7 +249,10 @@ def _fair_kernel(rng, code, pool, offsets, ell_index, ell_value, theta_star, sor
         i = t - 1
         # Line 3: receive D_t, one candidate per group
         for k in range(k_groups):
-            row = offsets[k] + rng.integers(0, offsets[k + 1] - offsets[k])
+            if fixed.shape[0] > 0:  # the candidate sequence is given (audits: a fixed dataset)
+                row = offsets[k] + fixed[i, k]
+            else:
+                row = offsets[k] + rng.integers(0, offsets[k + 1] - offsets[k])
             cand[i, k] = row
             r = 0.0
             for j in range(d):
@@ -464,20 +467,34 @@ class _HiringPolicy:
         raise NotImplementedError
 
     def run(self, env: HiringEnvironment, horizon: int, rng: np.random.Generator, *,
-            trace: bool = False) -> dict[str, np.ndarray]:
+            trace: bool = False, candidates: np.ndarray | None = None) -> dict[str, np.ndarray]:
         """One trial: per-round ``fair_regret``, ``regret`` and ``groups`` (the hired group).
 
         ``trace=True`` (tests) also returns, for the two Fair-Greedy variants, the noiseless rank
         counts ``rank_counts[t, k]`` of line 6 (before the Gaussian of eq. (1)), the ``theta`` used
         in every round and ``candidates[t, k]``, the row of group k's pool presented in round t.
+        ``candidates`` (shape ``(horizon, K)``, row indices into each group's pool) fixes the
+        candidate tuples of every round instead of drawing them: the dataset of a joint-DP audit,
+        whose neighbours differ in one round's tuple.
         """
         check_int("horizon", horizon, minimum=1)
         pool, offsets, theta_star, sorted_rewards = env.kernel_args()
+        n_groups = offsets.shape[0] - 1
+        if candidates is None:
+            fixed = np.zeros((0, n_groups), dtype=np.int64)
+        else:
+            fixed = np.asarray(candidates)
+            if fixed.shape != (horizon, n_groups) or not np.issubdtype(fixed.dtype, np.integer):
+                raise ValueError(f"candidates must be an integer array of shape (horizon, K) = ({horizon}, {n_groups})")
+            sizes = np.diff(offsets)
+            if np.any(fixed < 0) or np.any(fixed >= sizes[None, :]):
+                raise ValueError(f"candidates[t, k] must lie in [0, size of group k's pool) = [0, {sizes.tolist()})")
+            fixed = np.ascontiguousarray(fixed, dtype=np.int64)
         ell_index, ell_value = env.sparse_pool()
         fr, r, chosen, cand, counts, thetas = _fair_kernel(
             rng, self._code, pool, offsets, ell_index, ell_value, theta_star, sorted_rewards, horizon,
             env.noise_sd, *self._params(env, horizon), getattr(self, "rank_method", "histogram") == "brute",
-            int(getattr(self, "rank_refresh", 1)), bool(trace))
+            int(getattr(self, "rank_refresh", 1)), bool(trace), fixed)
         out = {"fair_regret": fr, "regret": r, "groups": chosen}
         if trace:
             out.update(rank_counts=counts, theta=thetas, candidates=cand - offsets[:-1])
