@@ -392,7 +392,7 @@ assert np.all(regret_cost["relative cost"] < 0.25), "the repair should cost less
 # joint DP does not protect, is left out. Instance: $K=2$ groups, $d=2$, 500 candidates per group
 # (standard normal, projected to the unit ball, seed 0), $\theta^* = (0.6, 0.8)$, noise 0.1, $T=50$,
 # candidate sequence drawn once (seed 1), $L = 3$, $\varepsilon=1$, $\delta=10^{-3}$,
-# $2\cdot 10^4$ samples per dataset and phase (a run costs about 0.3 ms through the public interface).
+# $2\cdot 10^4$ samples per dataset and phase (a run of $T = 50$ rounds costs about 0.13 ms).
 
 # %%
 from privbandits.policies.fair_hiring import HiringEnvironment, PrivateFairGreedy

@@ -33,6 +33,7 @@ when t~ is a multiple of R: post-processing of the private regression, the rank'
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from typing import Any, ClassVar
 
@@ -402,19 +403,30 @@ class HiringEnvironment:
     def from_census(cls, data, noise_sd: float = 0.1) -> "HiringEnvironment":
         return cls(tuple(data.pools), np.asarray(data.theta_star, float), noise_sd, f"census-{data.source}")
 
-    def kernel_args(self):
-        pool = np.ascontiguousarray(np.vstack(self.pools), dtype=float)
+    # The arrays below are derived from the pools once per environment and reused by every run
+    # (the pools are not to be modified in place after the environment is built).
+    @functools.cached_property
+    def _pool(self) -> np.ndarray:
+        """The stacked pools, one row per candidate, group by group."""
+        return np.ascontiguousarray(np.vstack(self.pools), dtype=float)
+
+    @functools.cached_property
+    def _kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        pool = self._pool
         offsets = np.zeros(len(self.pools) + 1, dtype=np.int64)
         offsets[1:] = np.cumsum([len(p) for p in self.pools])
         rewards = pool @ self.theta_star
         sorted_rewards = np.concatenate([np.sort(rewards[offsets[k]:offsets[k + 1]]) for k in range(len(self.pools))])
         return pool, offsets, np.ascontiguousarray(self.theta_star, dtype=float), sorted_rewards
 
-    def sparse_pool(self) -> tuple[np.ndarray, np.ndarray]:
-        """The stacked pools in ELL form ``(index, value)``, both of shape (max non-zeros per row,
-        rows), zero-padded.  One-hot census rows have 11 non-zeros out of d = 104, so re-scoring
-        the whole pool costs 11 multiply-adds per row."""
-        pool = np.vstack(self.pools)
+    def kernel_args(self):
+        """``(pool, offsets, theta_star, sorted_rewards)``: the stacked pools, where each group's rows
+        start, the true parameter and each group's sorted true rewards (its CDF)."""
+        return self._kernel_args
+
+    @functools.cached_property
+    def _sparse_pool(self) -> tuple[np.ndarray, np.ndarray]:
+        pool = self._pool
         nz = pool != 0
         width = max(int(nz.sum(axis=1).max()), 1)
         index = np.zeros((width, pool.shape[0]), dtype=np.int64)
@@ -426,15 +438,19 @@ class HiringEnvironment:
         value[slot, rows] = pool[rows, cols]
         return index, value
 
+    def sparse_pool(self) -> tuple[np.ndarray, np.ndarray]:
+        """The stacked pools in ELL form ``(index, value)``, both of shape (max non-zeros per row,
+        rows), zero-padded.  One-hot census rows have 11 non-zeros out of d = 104, so re-scoring
+        the whole pool costs 11 multiply-adds per row."""
+        return self._sparse_pool
+
     def l_tilde(self) -> float:
         """Bound on ||x|| + |y| computed FROM THE DATA (a leak the paper acknowledges): max ||x|| +
         max |<x,theta*>| + 3 noise_sd; rewards are clipped to the last two terms."""
-        pool = np.vstack(self.pools)
-        return float(np.linalg.norm(pool, axis=1).max() + self.y_clip())
+        return float(np.linalg.norm(self._pool, axis=1).max() + self.y_clip())
 
     def y_clip(self) -> float:
-        pool = np.vstack(self.pools)
-        return float(np.abs(pool @ self.theta_star).max() + 3 * self.noise_sd)
+        return float(np.abs(self._kernel_args[3]).max() + 3 * self.noise_sd)
 
     def fingerprint(self) -> str:
         import hashlib
