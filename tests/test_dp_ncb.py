@@ -137,3 +137,19 @@ def test_ncb_finds_best_arm():
     inst = bernoulli_instance(np.array([0.9, 0.3]))
     rec = NCB().run(inst, 20_000, np.random.default_rng(0))
     assert (rec["arms"][-1000:] == 0).mean() >= 0.9
+
+
+def test_gdp_ncb_plays_every_arm_in_phase2_on_figure_1b():
+    # Before the Phase I means were clipped, a negative mu_tilde made Eq. (4) NaN and the arm was
+    # never played again: 1 to 5 of the 50 arms per run at T = 10^5 (seeds 0-4). Deterministic
+    # given the seeds. Every Phase II index is finite once the means lie in [0, 1].
+    means = np.random.default_rng(2026).uniform(0.005, 1.0, 50)
+    inst = bernoulli_instance(means)
+    for seed in range(5):
+        rec = GDPNCB(epsilon=0.2).run(inst, 10**5, np.random.default_rng(seed))
+        p1 = int(rec["phase1_end"])
+        assert p1 < 10**5
+        played = np.unique(rec["arms"][p1:])
+        assert played.size == 50, (seed, sorted(set(range(50)) - set(played)))
+    mu = np.linspace(0.0, 1.0, 11)
+    assert np.all(np.isfinite([_gdp_index(m, n, math.log(1e5), 0.2, 3.0, 3.1) for m in mu for n in (1.0, 7.0)]))

@@ -157,6 +157,11 @@ def _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, eps, c, a
     """Phase II of Algorithm 1 (lines 8-22) from round ``t`` on; returns the number of Laplace releases."""
     k = kinds.shape[0]
     releases = 0
+    # The paper clips the private means to [0, 1] "for both algorithms" (line 21 for the Phase II
+    # releases); the Phase I means enter Eq. (4) here too, and a negative one would make the
+    # sqrt(mu_tilde) term NaN and drop the arm from every argmax. Clipping is post-processing.
+    for i in range(k):
+        mu_tilde[i] = _clip01(mu_tilde[i])
     n2 = np.ones(k)  # line 8: N_2,i = 1
     while t < n_play:  # line 9: episodes
         best = -np.inf  # line 11: A = argmax NCB_GDP(i, t_l - 1), n_i = N_1,i + N_2,i
