@@ -5,7 +5,7 @@
 
 Timings: one mechanism (Laplace) at 10^6 samples per dataset and phase; one bandit algorithm
 (DP-UCB, K = 2, T = 100) at 10^5 samples per dataset and phase; GDP-NCB's Phase I audit of the
-Part V chapter (T = 20) at 10^5.
+Part V chapter (first run of arm 0, T = 5) at 10^5.
 
 ``--false-rate S``: S audits (seeds 0..S-1) of the exact-scale Laplace mechanism (claimed epsilon = 1,
 true loss 1) at 10^5 samples per dataset and phase, level alpha = 0.05. The number of false
@@ -21,10 +21,10 @@ import numpy as np
 from privbandits.audit import (
     audit,
     clopper_pearson,
+    action_statistic_sampler,
     flip_pairs,
-    joint_codes,
+    leading_run,
     mechanism_targets,
-    phase1_sampler,
     policy_sampler,
 )
 from privbandits.environments import bernoulli_instance
@@ -46,12 +46,13 @@ def timings() -> None:
     print(f"DP-UCB T=100, 1e5 samples/dataset/phase, 1 pair: {time.perf_counter() - start:.2f} s, "
           f"bound {r.epsilon_lower:.3f}")
 
-    table = np.zeros((20, 2))
+    table = np.zeros((5, 2))
     table[:, 0] = 1.0
     start = time.perf_counter()
-    r = audit(phase1_sampler(GDPNCB(epsilon=1.0, phase1_constant=0.2), bernoulli_instance([0.5, 0.5]), 20),
-              flip_pairs(table, [0]), epsilon=1.0, n_samples=100_000, features=joint_codes([4]), seed=0, n_jobs=1)
-    print(f"GDP-NCB Phase I T=20, 1e5 samples/dataset/phase: {time.perf_counter() - start:.2f} s, "
+    sampler = action_statistic_sampler(GDPNCB(epsilon=1.0, phase1_constant=0.05), bernoulli_instance([0.5, 0.5]), 5,
+                                       leading_run)
+    r = audit(sampler, flip_pairs(table, [0]), epsilon=1.0, n_samples=100_000, seed=0, n_jobs=1)
+    print(f"GDP-NCB Phase I T=5, 1e5 samples/dataset/phase: {time.perf_counter() - start:.2f} s, "
           f"bound {r.epsilon_lower:.3f} ({r.verdict})")
 
 

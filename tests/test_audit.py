@@ -109,18 +109,42 @@ def test_unique_outputs_are_not_searched():
     assert not r.event.startswith("whole output") and r.epsilon_lower == 0.0
 
 
-def test_phase1_and_hiring_sampler_inputs():
-    from privbandits.audit import hiring_sampler, phase1_sampler
+def test_leading_run_and_action_statistic_sampler():
+    from privbandits.audit import action_statistic_sampler, leading_run, policy_sampler
     from privbandits.environments import bernoulli_instance
-    from privbandits.policies.fair_hiring import PrivateFairGreedy
     from privbandits.policies.sarkar2026 import GDPNCB
 
-    with pytest.raises(ValueError, match="watch_round"):
-        phase1_sampler(GDPNCB(), bernoulli_instance([0.5, 0.5]), 10, watch_round=10)
-    table = np.ones((10, 2))
-    x = phase1_sampler(GDPNCB(epsilon=1.0, phase1_constant=0.1), bernoulli_instance([0.5, 0.5]), 10)(
-        table, np.random.default_rng(0), 50)
-    assert x.shape == (50, 5) and np.all((x[:, 4] == -1) | (x[:, 4] == x[:, 1]))
+    arms = np.array([[0, 0, 1, 0], [1, 0, 0, 0], [0, 0, 0, 0], [2, 2, 2, 2]])
+    np.testing.assert_array_equal(leading_run(arms), [2, 0, 4, 0])
+    np.testing.assert_array_equal(leading_run(arms, arm=2), [0, 0, 0, 4])
+    with pytest.raises(ValueError, match="shape"):
+        leading_run(np.zeros(4, dtype=int))
+    # the statistic sees the actions and nothing else: same stream, same arms, same statistic
+    policy, inst, table = GDPNCB(epsilon=1.0, phase1_constant=0.1), bernoulli_instance([0.5, 0.5]), np.ones((10, 2))
+    x = action_statistic_sampler(policy, inst, 10, leading_run)(table, np.random.default_rng(0), 50)
+    arms = policy_sampler(policy, inst, 10)(table, np.random.default_rng(0), 50)
+    assert x.shape == (50, 1) and np.array_equal(x[:, 0], leading_run(arms))
+
+
+def test_detectable_loss_is_the_power_of_the_confirmation():
+    from privbandits.audit import detectable_loss, epsilon_lower_bound
+
+    n, eps = 100_000, 1.0
+    losses = [detectable_loss(p, n, eps) for p in (0.5, 0.1, 0.01, 0.001)]
+    assert all(a < b for a, b in zip(losses, losses[1:])) and losses[0] > eps
+    assert detectable_loss(0.01, 10 * n, eps) < losses[2]
+    for p, loss in zip((0.5, 0.1, 0.01, 0.001), losses):  # the bound crosses eps exactly there
+        assert float(epsilon_lower_bound(n * p, n * p * np.exp(-loss * 1.001), n, 0.0, 0.05)) > eps
+        assert float(epsilon_lower_bound(n * p, n * p * np.exp(-loss * 0.999), n, 0.0, 0.05)) <= eps
+    assert detectable_loss(1e-5, n, eps) == np.inf
+    with pytest.raises(ValueError, match="epsilon"):
+        detectable_loss(0.1, n, 0.0)
+
+
+def test_hiring_sampler_inputs():
+    from privbandits.audit import hiring_sampler
+    from privbandits.policies.fair_hiring import PrivateFairGreedy
+
     from privbandits.policies.fair_hiring import HiringEnvironment
 
     pools = np.random.default_rng(0).normal(size=(8, 2)) / 3

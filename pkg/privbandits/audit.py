@@ -26,8 +26,8 @@ Verdict: ``"violation"`` when the confirmed lower bound exceeds the claimed epsi
 ``"consistent"`` (which is *not* a proof of privacy: only the absence of evidence against it).
 
 Targets: :func:`mechanism_targets` (every mechanism, correct and broken), :func:`policy_sampler`
-(any bandit policy on a fixed reward table), :func:`phase1_sampler` with :func:`phase1_exact` (the
-GDP-NCB Phase I audit of Part V and its exact law), :func:`hiring_sampler` (the fair-hiring
+(any bandit policy on a fixed reward table), :func:`action_statistic_sampler` (a function of the
+action sequence, e.g. :func:`leading_run`, used for the GDP-NCB Phase I audit of Part V), :func:`hiring_sampler` (the fair-hiring
 policies, joint DP). :func:`cached_audit` stores results with :mod:`privbandits.cache`.
 """
 
@@ -48,6 +48,7 @@ __all__ = [
     "AuditResult",
     "clopper_pearson",
     "epsilon_lower_bound",
+    "detectable_loss",
     "check_neighbours",
     "default_features",
     "joint_bins",
@@ -55,9 +56,8 @@ __all__ = [
     "combine_features",
     "audit",
     "policy_sampler",
-    "phase1_sampler",
-    "phase1_survival_loss",
-    "phase1_exact",
+    "leading_run",
+    "action_statistic_sampler",
     "hiring_sampler",
     "mechanism_targets",
     "flip_pairs",
@@ -99,6 +99,34 @@ def epsilon_lower_bound(k0: Any, k1: Any, n: int, delta: float, alpha: float) ->
     with np.errstate(divide="ignore", invalid="ignore"):
         eps = np.log(np.maximum(lo0 - delta, 0.0) / hi1)
     return np.maximum(np.nan_to_num(eps, nan=0.0, neginf=0.0), 0.0)
+
+
+def detectable_loss(p: float, n: int, epsilon: float, alpha: float = 0.05) -> float:
+    """Power of the confirmation step: the smallest privacy loss ``l`` of one fixed event that the
+    audit certifies above ``epsilon`` when the counts come out at their expected values.
+
+    The event has probability ``p`` on the dataset where it is likelier and ``p e^-l`` on the other;
+    with ``n`` confirmation samples per dataset the bound is :func:`epsilon_lower_bound` at counts
+    ``n p`` and ``n p e^-l``. Losses below the returned value (or events rarer than ``p``) go
+    unseen at this ``n`` even when the search finds the right event; ``inf`` if none is seen.
+    """
+    p = check_probability("p", p)
+    n = check_int("n", n, minimum=1)
+    epsilon = check_epsilon(epsilon)
+    alpha = check_probability("alpha", alpha)
+
+    def bound(loss: float) -> float:
+        return float(epsilon_lower_bound(n * p, n * p * math.exp(-loss), n, 0.0, alpha))
+
+    lo, hi = epsilon, epsilon + 1.0
+    while bound(hi) <= epsilon:
+        lo, hi = hi, 2.0 * hi
+        if hi > 200.0:
+            return math.inf
+    for _ in range(60):  # bisection on a monotone bound
+        mid = 0.5 * (lo + hi)
+        lo, hi = (lo, mid) if bound(mid) > epsilon else (mid, hi)
+    return hi
 
 
 def check_neighbours(d0: Any, d1: Any) -> int:
@@ -416,109 +444,27 @@ def policy_sampler(policy: Any, instance: Any, horizon: int, records: Sequence[s
     return sample
 
 
-def phase1_sampler(policy: Any, instance: Any, horizon: int, watch_round: int = 0, arm: int = 0) -> Sampler:
-    """A sampler for the Phase I stopping time of GDP-NCB / LDP-NCB (records ``arms`` and
-    ``phase1_end``). Each output row is a post-processing of the action sequence:
-    ``(arm pulled at watch_round, pulls of arm in Phase I, last Phase I arm, Phase I cut by the
-    horizon, pulls of arm in Phase I if arm was pulled at watch_round else -1)``; post-processing cannot increase the privacy loss, so a bound on it is a bound on the
-    algorithm. ``watch_round`` is the round whose reward the neighbouring pair changes."""
-    horizon = check_int("horizon", horizon, minimum=1)
-    watch_round = check_int("watch_round", watch_round, minimum=0, maximum=horizon - 1)
-    arm = check_int("arm", arm, minimum=0)
-    inner = policy_sampler(policy, instance, horizon, ("arms", "phase1_end"))
+def leading_run(arms: np.ndarray, arm: int = 0) -> np.ndarray:
+    """Length of the initial run of ``arm`` in each row of an action array ``(n, T)``:
+    ``max{r : I_1 = ... = I_r = arm}`` (0 if the first action is another arm). A function of the
+    actions only, so any event of it is an event of the algorithm's output."""
+    arms = np.asarray(arms)
+    if arms.ndim != 2:
+        raise ValueError(f"arms must have shape (n, T), got {arms.shape}")
+    other = arms != arm
+    return np.where(other.any(axis=1), other.argmax(axis=1), arms.shape[1]).astype(np.int64)
+
+
+def action_statistic_sampler(policy: Any, instance: Any, horizon: int,
+                             statistic: Callable[[np.ndarray], np.ndarray]) -> Sampler:
+    """A sampler of ``statistic(arms)``, a function of the action sequences ``(n, T) -> (n,)`` or
+    ``(n, m)`` only: post-processing of the output, so an audit of it is an audit of the algorithm."""
+    inner = policy_sampler(policy, instance, horizon, ("arms",))
 
     def sample(table: Any, rng: np.random.Generator, n: int) -> np.ndarray:
-        x = inner(table, rng, n)
-        arms, end = x[:, :horizon], x[:, horizon]
-        in_phase1 = np.arange(horizon)[None, :] < end[:, None]
-        last = arms[np.arange(n), np.maximum(end - 1, 0)]
-        pulls = ((arms == arm) & in_phase1).sum(axis=1)
-        watched = arms[:, watch_round]
-        return np.stack(
-            [watched, pulls, last, (end >= horizon).astype(np.int64), np.where(watched == arm, pulls, -1)], axis=1
-        )
+        return np.asarray(statistic(inner(table, rng, n)), dtype=np.int64).reshape(n, -1)
 
     return sample
-
-
-def phase1_survival_loss(horizon: int, epsilon: float, phase1_constant: float, m: Any, c: float = 3.0) -> np.ndarray:
-    """Exact privacy loss of GDP-NCB's (printed) Phase I on the audit instance of Part V.
-
-    Arm 0 pays 1 every round, the other arms 0; the neighbouring table flips arm 0's reward at the
-    round of its first pull to 0. Phase I tests ``S + Lap(b) > thr`` after every pull
-    (``S`` = reward sum of the pulled arm, ``b = log T / eps``), so the event "arm 0 is pulled at the
-    changed round and survives its first ``m`` tests" has probability ``G_m prod_j F(thr - j)`` on D
-    and ``G_m prod_j F(thr - j + 1)`` on D' (``F`` the Laplace CDF, ``G_m`` the same on both).
-    The product telescopes: the loss is ``ln F(thr) / F(thr - m)``, about ``ln 2 + (m - thr) / b``
-    for ``m > thr``: unbounded in ``m``, so no finite epsilon independent of T covers it.
-    """
-    horizon = check_int("horizon", horizon, minimum=2)
-    epsilon = check_epsilon(epsilon)
-    log_t = math.log(horizon)
-    b = log_t / epsilon
-    thr = phase1_constant * (c * c * log_t + log_t * log_t / epsilon)
-    m = np.asarray(m, dtype=float)
-    return stats.laplace.logcdf(thr, scale=b) - stats.laplace.logcdf(thr - m, scale=b)
-
-
-def phase1_exact(horizon: int, epsilon: float, phase1_constant: float, c: float = 3.0, n_arms: int = 2) -> dict[str, Any]:
-    """Exact output distribution of GDP-NCB's printed Phase I on the Part V audit instance.
-
-    Instance: ``n_arms`` arms, arm 0 pays 1 every round, the others 0 (so they almost never stop
-    Phase I); D' flips arm 0's reward at round 0 to 0. Conditionally on arm 0 being pulled at round
-    0 (probability ``1/n_arms``, the same on D and D'; otherwise the outputs are identical), Phase I
-    is a Markov chain in the number ``j`` of arm-0 pulls: test ``S_0 + Lap(log T/eps) > thr`` with
-    ``S_0 = j`` on D and ``j - 1`` on D'. A dynamic programme over the rounds gives the exact law of
-    the outcome (round Phase I stops, arm-0 pulls, arm that stopped it / cut by the horizon).
-
-    Returns ``m`` and the probabilities ``p0`` (on D), ``p1`` (on D') of the event "arm 0 pulled at
-    round 0 and its first ``m`` tests all fail" (the audit's tail event, unconditional), their log
-    ratio ``loss``; ``max_loss``: the largest privacy loss of a single outcome (the exact epsilon of
-    this statistic); ``delta``: the smallest delta with which the statistic is (``epsilon``,
-    delta)-indistinguishable on this pair (both directions); ``threshold`` and ``scale`` ``b``.
-    """
-    horizon = check_int("horizon", horizon, minimum=2)
-    epsilon = check_epsilon(epsilon)
-    n_arms = check_int("n_arms", n_arms, minimum=2)
-    log_t = math.log(horizon)
-    b = log_t / epsilon
-    thr = phase1_constant * (c * c * log_t + log_t * log_t / epsilon)
-    big = horizon + 1
-    outcome = {}
-    for name, shift in (("D", 0.0), ("D'", 1.0)):
-        j = np.arange(big)
-        stop_by_0 = np.zeros((horizon, big))  # [round, arm-0 pulls] Phase I stopped by arm 0's test
-        stop_by_other = np.zeros((horizon, big))
-        p_stop0 = stats.laplace.sf(thr - np.maximum(j - shift, 0.0), scale=b)  # after the j-th arm-0 pull
-        p_stop_other = stats.laplace.sf(thr, scale=b)
-        alive = np.zeros(big)
-        stop_by_0[0, 1] = p_stop0[1]  # round 0: arm 0 (conditioning)
-        alive[1] = 1.0 - p_stop0[1]
-        for t in range(1, horizon):
-            new = np.zeros(big)
-            pulled0 = alive[:-1] / n_arms  # arm-0 count j -> j + 1
-            stop_by_0[t, 1:] = pulled0 * p_stop0[1:]
-            new[1:] += pulled0 * (1.0 - p_stop0[1:])
-            other = alive * (n_arms - 1) / n_arms
-            stop_by_other[t] = other * p_stop_other
-            new += other * (1.0 - p_stop_other)
-            alive = new
-        outcome[name] = (stop_by_0, stop_by_other, alive)
-    atoms = [np.concatenate([x.ravel() for x in outcome[k]]) for k in ("D", "D'")]
-    keep = (atoms[0] > 1e-300) & (atoms[1] > 1e-300)
-    ratio = np.log(atoms[1][keep] / atoms[0][keep])
-    delta = max(np.maximum(atoms[1] - math.exp(epsilon) * atoms[0], 0).sum(),
-                np.maximum(atoms[0] - math.exp(epsilon) * atoms[1], 0).sum()) / n_arms
-    m = np.arange(1, horizon)
-    surv = {}
-    for k, (s0, so, alive) in outcome.items():
-        # survived the first m arm-0 tests: stopped by arm 0 at pull > m, by another arm or the horizon with >= m pulls
-        by0, byo = s0.sum(axis=0), so.sum(axis=0)
-        surv[k] = np.array([by0[mm + 1:].sum() + byo[mm:].sum() + alive[mm:].sum() for mm in m]) / n_arms
-    with np.errstate(divide="ignore", invalid="ignore"):
-        loss = np.log(surv["D'"] / surv["D"])
-    return {"m": m, "p0": surv["D"], "p1": surv["D'"], "loss": loss, "max_loss": float(np.abs(ratio).max()),
-            "delta": float(delta), "threshold": thr, "scale": b}
 
 
 def hiring_sampler(policy: Any, env: Any, horizon: int, changed_round: int) -> Sampler:

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from scipy import stats
 
 from .._validation import check_epsilon, check_int, check_positive
 from ..environments import BanditInstance, draw_reward, draw_reward_sum
@@ -29,6 +31,9 @@ __all__ = [
     "LDPNCB",
     "AnytimeDPNCB",
     "phase1_threshold_gdp",
+    "SparseVectorBudget",
+    "sparse_vector_budget",
+    "leading_run_law",
     "DEFAULT_PHASE1_CONSTANT",
     "PAPER_PHASE1_CONSTANT",
 ]
@@ -49,6 +54,94 @@ def phase1_threshold_gdp(horizon: int, epsilon: float, c: float = 3.0, constant:
     epsilon = check_epsilon(epsilon, allow_inf=True)
     log_t = math.log(horizon)
     return constant * (c * c * log_t + log_t * log_t / epsilon)
+
+
+class SparseVectorBudget(NamedTuple):
+    """Privacy accounting of ``GDPNCB(phase1_rule="sparse_vector")`` at one horizon (Part V, Theorem).
+
+    One changed reward can enter: the stopping rule (``eps_stop``), and at most
+    ``releases_per_reward`` Laplace releases (a Phase I reward: the Phase I release and up to
+    ``releases_per_reward - 1`` Phase II releases of its arm; a Phase II reward: one), each of
+    scale ``releases_per_reward / eps_release`` on a sum of sensitivity 1, so each costs
+    ``eps_per_release = eps_release / releases_per_reward``. ``total`` is the sum, by sequential
+    composition. ``eps_form`` is the epsilon at which the printed scale ``log T / eps`` equals
+    that scale (the kernel runs the printed formulas at it). ``total_at_printed_scale`` is what
+    the same structure spends if the releases keep the printed scale ``log T / eps_release``.
+    """
+
+    epsilon: float
+    eps_stop: float
+    eps_release: float
+    releases_per_reward: int
+    eps_per_release: float
+    eps_form: float
+    total: float
+    total_at_printed_scale: float
+
+
+def sparse_vector_budget(horizon: int, epsilon: float, sv_fraction: float = 0.5) -> SparseVectorBudget:
+    """Budget of the repaired GDP-NCB (``phase1_rule="sparse_vector"``) told the horizon ``T``.
+
+    ``eps_stop = sv_fraction * eps``, ``eps_release = eps - eps_stop``, and
+    ``L = max(1, floor(log2 T))`` releases per reward: an arm's Phase II episodes have lengths
+    2, 4, 8, ... (line 8 sets ``N_2 = 1``, line 14 plays ``2 n_s``), a release is read only if a
+    round follows it, and Phase I takes at least one round, so ``l`` released episodes need
+    ``1 + (2 + ... + 2^l) + 1 <= T``, i.e. ``l <= floor(log2 T) - 1``; with the Phase I release,
+    ``1 + l <= L``. Total ``eps_stop + L * eps_release / L = eps``.
+    """
+    horizon = check_int("horizon", horizon, minimum=1)
+    epsilon = check_epsilon(epsilon, allow_inf=True)
+    if not (isinstance(sv_fraction, (int, float)) and 0.0 < sv_fraction < 1.0):
+        raise ValueError(f"sv_fraction must lie in (0, 1), got {sv_fraction!r}")
+    n_releases = max(1, horizon.bit_length() - 1)  # floor(log2 T), exactly, for integers
+    eps_stop = sv_fraction * epsilon
+    eps_release = epsilon - eps_stop if math.isfinite(epsilon) else math.inf
+    log_t = math.log(horizon)
+    # T = 1: no round follows Phase I, nothing is released; any positive value will do
+    eps_form = eps_release * log_t / n_releases if horizon > 1 else eps_release
+    at_printed = eps_stop + eps_release * n_releases / log_t if horizon > 1 else eps_stop
+    return SparseVectorBudget(
+        epsilon=float(epsilon), eps_stop=float(eps_stop), eps_release=float(eps_release),
+        releases_per_reward=n_releases, eps_per_release=float(eps_release / n_releases), eps_form=float(eps_form),
+        total=float(eps_stop + n_releases * (eps_release / n_releases)), total_at_printed_scale=float(at_printed),
+    )
+
+
+def leading_run_law(horizon: int, epsilon: float, phase1_constant: float, c: float = 3.0,
+                    alpha: float = 3.1) -> dict[str, np.ndarray]:
+    """Exact law of the first run of arm 0 under printed GDP-NCB on the Part V exposing instance.
+
+    Instance: two arms, arm 0 pays 1 in every round, arm 1 pays 0 (dataset ``D``); the neighbour
+    ``D'`` sets arm 0's reward in round 1 to 0. ``A_r = {I_1 = ... = I_r = 0}`` is an event of the
+    action sequence. Phase I picks each arm with probability 1/2 and, after the ``j``-th pull of
+    arm 0, continues iff ``S_j + Lap(log T / eps) <= thr`` with ``S_j = j`` on D and ``j - 1`` on
+    D'. Once Phase I stops with arm 1 unpulled, Eq. (4) ranks arm 1 (mean 0, ``n = 1``) above arm
+    0 (clipped mean at most 1, ``n >= 2``); this is checked here, and then Phase II's first pull is
+    arm 1. Hence ``P(A_r) = 2^-r prod_{j<r} F(thr - S_j)`` (``F`` the Laplace CDF) and the loss
+    ``ln P_D'(A_r) / P_D(A_r) = ln F(thr) / F(thr - r + 1)`` (the product telescopes).
+
+    Returns ``r`` (1..T), ``log_p0``/``log_p1`` (ln P(A_r) on D, D'), ``loss``, and the law of
+    the run length ``R = max{r : A_r}``: ``p_run0``/``p_run1`` (``P(R = r)`` for r = 0..T).
+    """
+    horizon = check_int("horizon", horizon, minimum=2)
+    epsilon = check_epsilon(epsilon)
+    check_positive("phase1_constant", phase1_constant)
+    log_t = math.log(horizon)
+    for j in range(1, horizon):  # Phase II's first pick after j arm-0 pulls and none of arm 1
+        if _gdp_index(1.0, j + 1.0, log_t, epsilon, c, alpha) >= _gdp_index(0.0, 1.0, log_t, epsilon, c, alpha):
+            raise ValueError(f"on this instance Phase II may pick arm 0 after {j} pulls: the closed form does not hold")
+    scale = log_t / epsilon
+    thr = phase1_threshold_gdp(horizon, epsilon, c=c, constant=phase1_constant)
+    r = np.arange(1, horizon + 1)
+    j = np.arange(1, horizon)
+    log_cont0 = np.concatenate([[0.0], np.cumsum(stats.laplace.logcdf(thr - j, scale=scale))])
+    log_cont1 = np.concatenate([[0.0], np.cumsum(stats.laplace.logcdf(thr - j + 1, scale=scale))])
+    log_p0 = -r * math.log(2.0) + log_cont0
+    log_p1 = -r * math.log(2.0) + log_cont1
+    tail0 = np.concatenate([[1.0], np.exp(log_p0), [0.0]])  # P(R >= r), r = 0..T+1
+    tail1 = np.concatenate([[1.0], np.exp(log_p1), [0.0]])
+    return {"r": r, "log_p0": log_p0, "log_p1": log_p1, "loss": log_p1 - log_p0,
+            "p_run0": tail0[:-1] - tail0[1:], "p_run1": tail1[:-1] - tail1[1:], "threshold": thr, "scale": scale}
 
 
 # --------------------------------------------------------------------------------------------
@@ -148,15 +241,22 @@ def _gdp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, const, c
         if n1[a] * mu_tilde[a] > thr:
             break
     phase1 = t
-    releases = _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, eps, c, alpha, mu_hat, mu_tilde, n1)
-    return phase1, releases
+    arm_releases = np.zeros(k, dtype=np.int64)
+    _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, eps, c, alpha, mu_hat, mu_tilde, n1, arm_releases)
+    return phase1, arm_releases.sum()
 
 
 @njit(nogil=True, cache=True)
-def _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, eps, c, alpha, mu_hat, mu_tilde, n1):  # pragma: no cover
-    """Phase II of Algorithm 1 (lines 8-22) from round ``t`` on; returns the number of Laplace releases."""
+def _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, eps, c, alpha, mu_hat, mu_tilde, n1,
+                arm_releases):  # pragma: no cover
+    """Phase II of Algorithm 1 (lines 8-22) from round ``t`` on.
+
+    Counts the Laplace releases of each arm in ``arm_releases``. An episode that reaches the last
+    round releases nothing: no later decision would read the release (lines 20-21 after the horizon
+    are dead code), and skipping it keeps the count equal to the releases the privacy accounting of
+    :func:`sparse_vector_budget` pays for.
+    """
     k = kinds.shape[0]
-    releases = 0
     # The paper clips the private means to [0, 1] "for both algorithms" (line 21 for the Phase II
     # releases); the Phase I means enter Eq. (4) here too, and a negative one would make the
     # sqrt(mu_tilde) term NaN and drop the arm from every argmax. Clipping is post-processing.
@@ -179,36 +279,36 @@ def _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, eps, c, a
             arms[t0 + t + u] = a
         t += length
         n2[a] = length  # line 16
-        n_a = n2[a] + n1[a]  # line 17
-        mu_ep = (n1[a] * mu_hat[a] + s) / n_a  # line 18 unrolled: running mean from mu_hat_A
-        mu_tilde[a] = _clip01(mu_ep + _lap(rng, log_t / (eps * n_a)))  # lines 20-21
-        releases += 1
-    return releases
+        if t < n_play:  # a release after the last round is read by no decision
+            n_a = n2[a] + n1[a]  # line 17
+            mu_ep = (n1[a] * mu_hat[a] + s) / n_a  # line 18 unrolled: running mean from mu_hat_A
+            mu_tilde[a] = _clip01(mu_ep + _lap(rng, log_t / (eps * n_a)))  # lines 20-21
+            arm_releases[a] += 1
 
 
 @njit(nogil=True, cache=True)
-def _gdp_sv_block(rng, kinds, params, table, arms, n_play, big_t, eps, const, c, alpha, sv_fraction):  # pragma: no cover
-    """GDP-NCB with the repaired Phase I stopping rule (``phase1_rule="sparse_vector"``; NOT in the paper).
+def _gdp_sv_block(rng, kinds, params, table, arms, n_play, big_t, eps_stop, eps_form, const, c, alpha,
+                  arm_releases):  # pragma: no cover
+    """GDP-NCB with the repaired Phase I (``phase1_rule="sparse_vector"``; NOT in the paper).
 
-    The budget is split: ``eps1 = sv_fraction * eps`` for the stopping time, ``eps2 = eps - eps1``
-    for everything else. Phase I stops by AboveThreshold (Dwork and Roth 2014, Algorithm 1) on the
-    queries ``q_t = max_i N_1,i mu_hat_i`` (the largest reward sum; one changed reward moves it by at
-    most 1): noisy threshold ``thr + Lap(2/eps1)`` drawn once, each query ``q_t + Lap(4/eps1)``, stop
-    at the first query at or above it. Phase I means are then released once, ``mu_hat_i +
-    Lap(log T / (eps2 N_1,i))``, and Phase II is the printed one (lines 8-22) at budget ``eps2``; the
-    threshold is the printed one at ``eps2``. Returns (Phase I rounds, Phase II Laplace releases).
+    ``eps_stop`` pays for the stopping time: AboveThreshold (Dwork and Roth 2014, Algorithm 1) on the
+    queries ``q_t = max_i N_1,i mu_hat_i`` (the largest reward sum; one changed reward moves it by
+    at most 1): noisy threshold ``thr + Lap(2/eps_stop)`` drawn once, each query ``q_t +
+    Lap(4/eps_stop)``, stop at the first query at or above it. Then the Phase I means are released
+    once, ``mu_hat_i + Lap(log T / (eps_form N_1,i))``, and Phase II is the printed one (lines 8-22);
+    the threshold, the releases and Eq. (4) all use ``eps_form`` in place of the printed eps.
+    :func:`sparse_vector_budget` chooses ``eps_form`` so that the whole run is eps-DP.
+    Returns the number of Phase I rounds; counts the releases of each arm in ``arm_releases``.
     """
     k = kinds.shape[0]
     log_t = np.log(big_t)
-    fin = np.isfinite(eps)
-    eps1 = sv_fraction * eps if fin else np.inf
-    eps2 = eps - eps1 if fin else np.inf
-    thr = const * (c * c * log_t + (log_t * log_t / eps2 if fin else 0.0))
+    fin = np.isfinite(eps_stop)
+    thr = const * (c * c * log_t + (log_t * log_t / eps_form if fin else 0.0))
     mu_hat = np.zeros(k)
     mu_tilde = np.zeros(k)
     n1 = np.zeros(k)
     s_sum = np.zeros(k)
-    noisy_thr = thr + _lap(rng, 2.0 / eps1 if fin else 0.0)  # AboveThreshold line 1: T_hat = T + Lap(2/eps1)
+    noisy_thr = thr + _lap(rng, 2.0 / eps_stop if fin else 0.0)  # AboveThreshold line 1: T_hat = T + Lap(2/eps1)
     t = 0
     while t < n_play:
         a = rng.integers(0, k)  # line 3: I_t ~ Unif([k]) (data-independent)
@@ -219,22 +319,26 @@ def _gdp_sv_block(rng, kinds, params, table, arms, n_play, big_t, eps, const, c,
         arms[t] = a
         t += 1
         q = s_sum.max()  # query f_t(D) = max_i N_1,i mu_hat_i, sensitivity 1
-        if q + _lap(rng, 4.0 / eps1 if fin else 0.0) >= noisy_thr:  # AboveThreshold lines 3-5: halt at the first "above"
+        if q + _lap(rng, 4.0 / eps_stop if fin else 0.0) >= noisy_thr:  # AboveThreshold lines 3-5: halt at the first "above"
             break
     phase1 = t
-    for i in range(k):  # one release of the Phase I means (replaces line 5's per-round releases)
-        if n1[i] > 0.0:
-            mu_tilde[i] = mu_hat[i] + _lap(rng, log_t / (eps2 * n1[i]) if fin else 0.0)
-    # Phase II exactly as printed (lines 8-22), at budget eps2
-    releases = _gdp_phase2(rng, kinds, params, table, arms, 0, t, n_play, log_t, eps2, c, alpha, mu_hat, mu_tilde, n1)
-    return phase1, releases
+    if t < n_play:  # one release of the Phase I means (replaces line 5's per-round releases)
+        for i in range(k):
+            if n1[i] > 0.0:
+                mu_tilde[i] = mu_hat[i] + _lap(rng, log_t / (eps_form * n1[i]) if fin else 0.0)
+    # Phase II exactly as printed (lines 8-22), at eps_form
+    _gdp_phase2(rng, kinds, params, table, arms, 0, t, n_play, log_t, eps_form, c, alpha, mu_hat, mu_tilde, n1,
+                arm_releases)
+    return phase1
 
 
 @njit(nogil=True, cache=True)
-def _sv_kernel(rng, kinds, params, table, horizon, eps, const, c, alpha, sv_fraction):  # pragma: no cover - compiled
+def _sv_kernel(rng, kinds, params, table, horizon, eps_stop, eps_form, const, c, alpha):  # pragma: no cover - compiled
     arms = np.empty(horizon, dtype=np.int64)
-    p1, rel = _gdp_sv_block(rng, kinds, params, table, arms, horizon, horizon, eps, const, c, alpha, sv_fraction)
-    return arms, p1, rel
+    arm_releases = np.zeros(kinds.shape[0], dtype=np.int64)
+    p1 = _gdp_sv_block(rng, kinds, params, table, arms, horizon, horizon, eps_stop, eps_form, const, c, alpha,
+                       arm_releases)
+    return arms, p1, arm_releases
 
 
 @njit(nogil=True, cache=True)
@@ -383,13 +487,13 @@ class GDPNCB(Policy):
     releasing nothing, but its stopping time is visible in the actions: the Part V audit finds the
     printed Phase I NOT epsilon-DP (see the chapter).
 
-    ``phase1_rule="sparse_vector"`` (not in the paper) is the repaired variant audited in Part V:
-    ``eps1 = sv_fraction * epsilon`` pays for an AboveThreshold stopping rule (Dwork and Roth 2014,
-    Algorithm 1) on ``max_i N_1,i mu_hat_i``, the Phase I means are released once at the end of
-    Phase I, and the rest of the algorithm runs as printed at ``eps2 = epsilon - eps1``. Total:
-    ``eps1 + eps2 = epsilon`` by sequential composition, the Phase II part resting on the paper's
-    own accounting (Theorem 2, Appendix C), whose episode count the Part V chapter questions
-    (up to log2 T releases per Phase I reward against a budget of eps / ln T each).
+    ``phase1_rule="sparse_vector"`` (not in the paper) is the repaired variant of Part V, which is
+    epsilon-DP by composition (Part V's theorem; :func:`sparse_vector_budget`): ``eps1 =
+    sv_fraction * epsilon`` pays for an AboveThreshold stopping rule (Dwork and Roth 2014,
+    Algorithm 1) on ``max_i N_1,i mu_hat_i``; the Phase I means are released once at the end of
+    Phase I, and every release (Phase I and II) has scale ``floor(log2 T) / eps2`` on a reward sum,
+    ``eps2 = epsilon - eps1``, because one Phase I reward enters up to ``floor(log2 T)`` releases.
+    Records ``arm_releases`` (Phase II releases per arm) in that variant.
     """
 
     epsilon: float = 0.2
@@ -415,11 +519,13 @@ class GDPNCB(Policy):
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
         if self.phase1_rule == "sparse_vector":
-            arms, p1, rel = _sv_kernel(
-                rng, *instance.kernel_args(), horizon, float(self.epsilon), float(self.phase1_constant),
-                float(self.c), float(self.alpha), float(self.sv_fraction),
+            budget = sparse_vector_budget(horizon, self.epsilon, self.sv_fraction)
+            arms, p1, arm_rel = _sv_kernel(
+                rng, *instance.kernel_args(), horizon, budget.eps_stop, budget.eps_form,
+                float(self.phase1_constant), float(self.c), float(self.alpha),
             )
-            return {"arms": arms, "phase1_end": np.asarray(p1), "releases": np.asarray(rel)}
+            return {"arms": arms, "phase1_end": np.asarray(p1), "releases": np.asarray(arm_rel.sum()),
+                    "arm_releases": arm_rel}
         arms, p1, rel = _fixed_kernel(
             rng, *instance.kernel_args(), horizon, 1, float(self.epsilon),
             float(self.phase1_constant), float(self.c), float(self.alpha), bool(self.phase1_cap_sqrt),
