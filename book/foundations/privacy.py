@@ -42,6 +42,7 @@
 # %%
 import numpy as np
 import matplotlib.pyplot as plt
+from myst_nb import glue
 
 from privbandits import mechanisms as mech
 from privbandits.plotting import new_axes, use_book_style
@@ -213,24 +214,64 @@ frac_hybrid = np.mean(np.array(errors["hybrid"]) > bound_hybrid)
 print(f"fraction of (stream, t) whose error exceeds the γ = 0.05 bound: binary {frac_binary:.4f}, hybrid {frac_hybrid:.4f}")
 print(f"t = 10^6: Eq. (2.2) bound {bound_tossou[-1]:.0f}; 95% error of the ε-DP hybrid {q95['hybrid'][-1]:.0f}, "
       f"of the variant with ε to each part {q95['hybrid, ε to each part'][-1]:.0f}")
+over_hybrid = q95["hybrid"] > bound_tossou
+over_unsplit = q95["hybrid, ε to each part"] > bound_tossou
+# the first checkpoint from which the ε-DP hybrid's 95% error exceeds Eq. (2.2) at every later checkpoint
+trailing = len(over_hybrid) if over_hybrid.all() else int(np.argmin(over_hybrid[::-1]))
+always_over_from = int(checkpoints[len(over_hybrid) - trailing]) if trailing else None
+print(f"checkpoints where the 95% error exceeds Eq. (2.2): ε-DP hybrid {over_hybrid.sum()} of {len(checkpoints)} "
+      f"(every one from t = {always_over_from:,}), variant with ε to each part {over_unsplit.sum()} "
+      f"(at t = {', '.join(f'{t:,}' for t in checkpoints[over_unsplit])})")
+glue("p0_frac_binary", float(frac_binary), display=False)
+glue("p0_frac_hybrid", float(frac_hybrid), display=False)
+glue("p0_n_checkpoints", int(len(checkpoints)), display=False)
+glue("p0_over_hybrid", int(over_hybrid.sum()), display=False)
+glue("p0_over_hybrid_from", always_over_from, display=False)
+glue("p0_over_unsplit", int(over_unsplit.sum()), display=False)
+glue("p0_over_unsplit_first", int(checkpoints[over_unsplit].min()) if over_unsplit.any() else 0, display=False)
+glue("p0_tossou_end", float(bound_tossou[-1]), display=False)
+glue("p0_hybrid_end", float(q95["hybrid"][-1]), display=False)
+glue("p0_unsplit_end", float(q95["hybrid, ε to each part"][-1]), display=False)
 
 # %% [markdown]
-# Both Chan et al. bounds hold with room to spare (they are tail bounds, loose by a constant).
-# Eq. (2.2) is stated for the hybrid mechanism as {cite:t}`tossou2016algorithms` describe it, with
-# the *whole* budget $\eps$ given to both the logarithmic and the tree part (red squares); for that
-# variant it holds here. But an item enters both parts, so by {prf:ref}`thm-composition` that variant
-# is only $2\eps$-DP; the $\eps$-DP hybrid (blue) carries twice the noise and its error exceeds
-# Eq. (2.2) at large $t$. Eq. (2.2) also grows like $\ln n$, while a release contains up to
-# $\log_2 t$ tree terms of scale $\propto \log_2 t/\eps$, so the error grows like $\log^{1.5} t$:
-# the bound is eventually exceeded by either variant. Part I returns to what this means for
-# DP-UCB-BOUND, which adds Eq. (2.2) to its index.
+# Both Chan et al. bounds hold with room to spare: they are exceeded at a fraction
+# {glue:text}`p0_frac_binary:.4f` (binary) and {glue:text}`p0_frac_hybrid:.4f` (hybrid) of the
+# (stream, $t$) pairs, against the 0.05 that $\gamma = 0.05$ allows (they are tail bounds, loose by a
+# constant). Eq. (2.2) is stated for the hybrid mechanism as {cite:t}`tossou2016algorithms` describe
+# it, with the *whole* budget $\eps$ given to both the logarithmic and the tree part (red squares);
+# for that variant the 95% error stays below it at all but {glue:text}`p0_over_unsplit:d` of the
+# {glue:text}`p0_n_checkpoints:d` checkpoints (the first exception at $t =$
+# {glue:text}`p0_over_unsplit_first:,d`; at $t = 10^6$ the error is {glue:text}`p0_unsplit_end:.0f`
+# and the bound {glue:text}`p0_tossou_end:.0f`): the margin is thin at large $t$. But an item
+# enters both parts, so by {prf:ref}`thm-composition` that variant is only $2\eps$-DP; the
+# $\eps$-DP hybrid (blue) carries twice the noise, and its 95% error exceeds Eq. (2.2) at {glue:text}`p0_over_hybrid:d` of
+# the checkpoints, at every one from $t =$ {glue:text}`p0_over_hybrid_from:,d` on
+# ({glue:text}`p0_hybrid_end:.0f` against {glue:text}`p0_tossou_end:.0f` at $t = 10^6$). Eq. (2.2)
+# also grows like $\ln n$, while a release contains up to $\log_2 t$ tree terms of scale
+# $\propto \log_2 t/\eps$, so the error grows like $\log^{1.5} t$: the bound is eventually exceeded
+# by either variant. Part I returns to what this means for DP-UCB-BOUND, which adds Eq. (2.2) to its
+# index.
 
 # %%
 assert frac_binary <= GAMMA and frac_hybrid <= GAMMA, "a Chan et al. tail bound was exceeded too often"
+assert always_over_from is not None and always_over_from <= 100_000, "the ε-DP hybrid should exceed Eq. (2.2) at large t"
+assert over_unsplit.any(), "the text quotes the first checkpoint where the variant exceeds Eq. (2.2)"
+assert over_unsplit.mean() < 0.1 and q95["hybrid, ε to each part"][-1] < q95["hybrid"][-1], \
+    "the variant with ε to each part should mostly stay below Eq. (2.2)"
 
 # %% [markdown]
 # ## Exercises
 #
+# The cell below computes the numbers that the solutions quote (it prints nothing, so as not to give
+# them away).
+
+# %%
+# Exercise ex-found-rr at ε = 1: 2p - 1 = tanh(ε/2), and the variance factor 1 / tanh^2(ε/2).
+ex_contraction = np.tanh(1.0 / 2)
+glue("p0_ex_rr_contraction", float(ex_contraction), display=False)
+glue("p0_ex_rr_factor", float(1 / ex_contraction**2), display=False)
+
+# %% [markdown]
 # :::{exercise}
 # :label: ex-found-rr
 #
@@ -247,8 +288,9 @@ assert frac_binary <= GAMMA and frac_hybrid <= GAMMA, "a Chan et al. tail bound 
 # its inverse. If $\bar y$ is the fraction of 1s among the answers, $\E[\bar y] = (1-p) + (2p-1)\pi$,
 # so $\hat\pi = (\bar y - (1-p))/(2p - 1)$ is unbiased, with variance
 # $\frac{\bar p(1 - \bar p)}{n(2p-1)^2}$ where $\bar p = \E[\bar y]$. At $\eps = 1$,
-# $2p - 1 = \tanh(1/2) \approx 0.46$: about $1/0.46^2 \approx 4.7$ times the variance of true
-# answers (when $\bar p \approx \pi$), i.e. the same precision costs 4.7 times the users.
+# $2p - 1 = \tanh(1/2) \approx$ {glue:text}`p0_ex_rr_contraction:.2f`: about $1/\tanh^2(1/2) \approx$
+# {glue:text}`p0_ex_rr_factor:.1f` times the variance of true answers (when $\bar p \approx \pi$),
+# i.e. the same precision costs {glue:text}`p0_ex_rr_factor:.1f` times the users.
 # :::
 #
 # :::{exercise}

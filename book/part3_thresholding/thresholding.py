@@ -89,6 +89,7 @@ import math
 
 import matplotlib.pyplot as plt
 import numpy as np
+from myst_nb import glue
 from scipy import stats
 
 from privbandits import bernoulli_instance, simulate
@@ -113,16 +114,19 @@ EPSILONS = [0.5, 1.0, 2.0, 4.0, math.inf]
 # ## Experiment design
 #
 # - **Instances.** (i) *Dose-finding*: $K = 10$ doses with response rates increasing linearly from
-#   0.1 to 0.9, $\tau = 0.5$, $\zeta = 0.05$; the two doses nearest the threshold are at 0.456 and
-#   0.544, just outside the tolerance. (ii) *Hard*: $K = 10$ arms, four of them within 0.06 of $\tau$
-#   (0.44, 0.47, 0.53, 0.56): 0.47 and 0.53 are inside the tolerance band (either answer is
-#   accepted) but still draw samples, and 0.44 and 0.56 must be classified correctly.
+#   0.1 to 0.9, $\tau = 0.5$, $\zeta = 0.05$; the two doses nearest the threshold are at
+#   {glue:text}`p3_dose_below:.3f` and {glue:text}`p3_dose_above:.3f`, just outside the tolerance.
+#   (ii) *Hard*: $K = 10$ arms, four of them within 0.06 of $\tau$ (0.44, 0.47, 0.53, 0.56): 0.47
+#   and 0.53 are inside the tolerance band (either answer is accepted) but still draw samples, and
+#   0.44 and 0.56 must be classified correctly.
 # - **Fixed budget (experiment 1).** $T$ on a grid up to $10^4$, $\eps \in \{0.5, 1, 2, 4, \infty\}$,
 #   2,000 runs per point: the standard error of an error probability $p$ is at most
-#   $\sqrt{0.25/2000} \approx 0.011$, so a 95% interval has half-width at most 0.022. Plotted on a log
-#   scale with Clopper-Pearson 95% intervals.
-# - **Fixed confidence (experiments 2-4).** The dose-finding instance (on the hard instance the
-#   sample complexity at $\eps = 0.5$ runs to millions of rounds per run), $\delta \in \{0.1, 0.01\}$,
+#   $\sqrt{0.25/2000} \approx$ {glue:text}`p3_fb_se:.3f`, so a 95% interval has half-width at most
+#   {glue:text}`p3_fb_halfwidth:.3f`. Plotted on a log scale with Clopper-Pearson 95% intervals.
+# - **Fixed confidence (experiments 2-4).** The dose-finding instance (Algorithm 2 has no tolerance,
+#   and on the hard instance at $\eps = 0.5$ the scale $H_\eps \log(K H_\eps/\delta)$ of its
+#   sample complexity, with $\zeta = 0$, is already about {glue:text}`p3_hard_fc_scale:,.0f` rounds
+#   per run at $\delta = 0.1$), $\delta \in \{0.1, 0.01\}$,
 #   300 runs per point (100 for the Laplace baseline of experiment 4, which only compares mean
 #   stopping times), both radius constants, PrivBern and Laplace.
 
@@ -134,6 +138,11 @@ INSTANCES = {
 for name, inst in INSTANCES.items():
     print(f"{name:13s} means {np.round(inst.means, 3).tolist()}")
     print(" " * 13 + "  ".join(f"H_eps(ε={e:g}) = {complexity(inst.means, TAU, e, ZETA):,.0f}" for e in EPSILONS))
+dose_means = INSTANCES["dose-finding"].means
+glue("p3_dose_below", float(dose_means[dose_means < TAU].max()), display=False)
+glue("p3_dose_above", float(dose_means[dose_means > TAU].min()), display=False)
+hard_h = complexity(INSTANCES["hard"].means, TAU, 0.5)  # zeta = 0, as in Algorithm 2
+glue("p3_hard_fc_scale", float(round(hard_h * math.log(INSTANCES["hard"].n_arms * hard_h / 0.1), -4)), display=False)
 
 # %% [markdown]
 # ## Experiment 1: fixed budget
@@ -141,6 +150,8 @@ for name, inst in INSTANCES.items():
 # %%
 BUDGETS = [100, 200, 300, 500, 700, 1_000, 1_500, 2_000, 3_000, 5_000, 7_000, 10_000]
 RUNS_FB = 2_000
+glue("p3_fb_se", math.sqrt(0.25 / RUNS_FB), display=False)
+glue("p3_fb_halfwidth", float(stats.norm.ppf(0.975)) * math.sqrt(0.25 / RUNS_FB), display=False)
 
 
 def error_counts(instance, eps, mech):
@@ -195,13 +206,20 @@ for name in INSTANCES:
     for eps in EPSILONS:
         counts = fixed_budget[(name, eps, "privbern")]
         print(f"  ε = {eps:>4g}: " + "  ".join(f"T={T}: {k / n:.4f}" for T, (k, n) in zip(BUDGETS, counts)))
+log_term = 2 * 10 * math.log(math.log(BUDGETS[-1]) + 1)  # 2 K log(log T + 1) at the largest budget, K = 10
+upper_at_eps1 = [fixed_budget_upper_bound(np.array(BUDGETS), complexity(inst.means, TAU, 1.0, ZETA), inst.n_arms)
+                 for inst in INSTANCES.values()]
+glue("p3_fb_log_term", float(log_term), display=False)
+glue("p3_fb_vacuous_factor", float(4 * log_term), display=False)
 
 # %% [markdown]
 # The error probability decays exponentially in $T$, at a rate that falls quickly with $\eps$, as
-# Theorem 3.1 predicts through $H_\eps$. The upper bound is vacuous (above 1) at every budget of the
-# grid: its $2K\log(\log T + 1)$ term is about 45 for $K = 10$, so it needs $T > 180 H_\eps$ to say
-# anything. The lower bound is far below (it holds for the worst of the instances $\mathcal B^i$,
-# which are harder than the instance itself, but its exponent carries a factor
+# Theorem 3.1 predicts through $H_\eps$. The upper bound (drawn for $\eps = 1$) is vacuous (above 1)
+# at every budget of the grid, on both instances: its $2K\log(\log T + 1)$ term is
+# {glue:text}`p3_fb_log_term:.1f` for $K = 10$ at $T = 10^4$, so it needs
+# $T >$ {glue:text}`p3_fb_vacuous_factor:.0f` $H_\eps$ to say anything. The lower bound is far below
+# (it holds for the worst of the instances $\mathcal B^i$, which are harder than the instance
+# itself, but its exponent carries a factor
 # $8(e^\eps+1)^2\min\{4, e^{2\eps}\}$ that makes it tiny). The checks below: the error decreases with
 # the budget, and at every budget more privacy means more errors (within the binomial noise).
 
@@ -213,6 +231,7 @@ for name in INSTANCES:
     for T_index in range(len(BUDGETS)):
         p = [fixed_budget[(name, eps, "privbern")][T_index][0] / RUNS_FB for eps in EPSILONS]
         assert all(a + 0.03 >= b for a, b in zip(p, p[1:])), f"{name}: error not monotone in eps at T={BUDGETS[T_index]}"
+assert all(u.min() > 1 for u in upper_at_eps1), "the text says the Theorem 3.1 bound is vacuous on the whole grid"
 
 # %% [markdown]
 # ## Experiment 2: fixed confidence
@@ -267,14 +286,59 @@ ax2.set(xscale="log", yscale="log", xlabel="ε", ylabel="stopping time, private 
 ax2.legend(fontsize=7)
 plt.show()
 
+# %%
+configs = [(delta, c) for delta in (0.1, 0.01) for c in (8.0, 2.0)]
+total_errors = sum(errs for _, errs in fc.values())
+max_error_rate = max(errs / RUNS_FC for _, errs in fc.values())
+slowdown = [fc[(eps, delta, 2.0)][0] / fc[(eps, delta, 8.0)][0] for eps in EPSILONS for delta in (0.1, 0.01)]
+# price of privacy: measured ratio of mean stopping times over the theory's H_eps / H, per (eps, delta, c)
+excess = {(eps, delta, c): fc[(eps, delta, c)][0] / fc[(math.inf, delta, c)][0] / complexity_ratio(eps)
+          for eps in finite for delta, c in configs}
+# the part of it the logarithm of the radius predicts: log(4 K t^3 / delta) at the two mean stopping times
+log_ratio = {(eps, delta, c): math.log(4 * dose.n_arms * fc[(eps, delta, c)][0] ** 3 / delta)
+             / math.log(4 * dose.n_arms * fc[(math.inf, delta, c)][0] ** 3 / delta)
+             for eps in finite for delta, c in configs}
+print("stopping time, private / non-private, divided by H_eps / H (and by it times the ratio of the log factors):")
+for eps in finite:
+    print(f"  ε = {eps:g}: " + "  ".join(f"δ={d:g}, c={c:g}: {excess[(eps, d, c)]:.3f} ({excess[(eps, d, c)] / log_ratio[(eps, d, c)]:.3f})"
+                                       for d, c in configs))
+print(f"stopping time with c = 2 over c = 8: {min(slowdown):.2f} to {max(slowdown):.2f}; largest error rate {max_error_rate:.3f}")
+glue("p3_fc_total_errors", int(total_errors), display=False)
+glue("p3_fc_total_runs", int(RUNS_FC * len(fc)), display=False)
+glue("p3_fc_slowdown_min", float(min(slowdown)), display=False)
+glue("p3_fc_slowdown_max", float(max(slowdown)), display=False)
+for label, eps in (("05", 0.5), ("4", 4.0)):
+    glue(f"p3_price_excess_min_{label}", float(min(excess[(eps, d, c)] for d, c in configs) - 1) * 100, display=False)
+    glue(f"p3_price_excess_max_{label}", float(max(excess[(eps, d, c)] for d, c in configs) - 1) * 100, display=False)
+    glue(f"p3_log_ratio_min_{label}", float(min(log_ratio[(eps, d, c)] for d, c in configs) - 1) * 100, display=False)
+    glue(f"p3_log_ratio_max_{label}", float(max(log_ratio[(eps, d, c)] for d, c in configs) - 1) * 100, display=False)
+residual = [excess[key] / log_ratio[key] - 1 for key in excess]
+glue("p3_residual_min", float(min(residual)) * 100, display=False)
+glue("p3_residual_max", float(max(residual)) * 100, display=False)
+
 # %% [markdown]
-# The empirical error rate stays below $\delta$ with either radius constant: the printed radius is
-# not supported by the proof, but on this instance it is not violated either, because the union
-# bound over all rounds ($t^3$ inside the logarithm) is very conservative. It stops about four times
-# sooner than the radius the proof needs ($c = 8$ versus $c = 2$ divides the squared radius by 4).
-# The measured price of privacy follows the theory's factor $H_\eps/H = \coth^2(\eps/2)$ closely
-# (the ratio of stopping times is within about 25% of it over the grid: the logarithmic factor
-# $\log(4Kt^3/\delta)$ at the larger stopping time adds a little).
+# The empirical error rate stays below $\delta$ with either radius constant (the table counts
+# {glue:text}`p3_fc_total_errors:d` wrong answers in its {glue:text}`p3_fc_total_runs:,d` runs): the
+# printed radius is not supported by the proof, but on this instance it is not violated either,
+# because the union bound over all rounds ($t^3$ inside the logarithm) is very conservative
+# ({ref}`p3-ex-radius` shows an instance where it is violated). It stops
+# {glue:text}`p3_fc_slowdown_min:.1f` to {glue:text}`p3_fc_slowdown_max:.1f` times sooner than the
+# radius the proof needs ($c = 8$ versus $c = 2$ divides the squared radius by 4, and the rest is the
+# logarithm at the longer stopping time).
+#
+# The measured price of privacy follows the shape of the theory's factor
+# $H_\eps/H = \coth^2(\eps/2)$ but lies above it, by {glue:text}`p3_price_excess_min_05:.0f` to
+# {glue:text}`p3_price_excess_max_05:.0f`% at $\eps = 0.5$ (over the four $(\delta, c)$ pairs),
+# falling with $\eps$ to {glue:text}`p3_price_excess_min_4:.1f` to
+# {glue:text}`p3_price_excess_max_4:.1f`% at $\eps = 4$. The theory counts samples at a fixed
+# confidence level, but Algorithm 2's radius grows with the round: the factor $\log(4Kt^3/\delta)$
+# is larger at the longer private stopping time. Evaluated at the mean stopping times, it is
+# {glue:text}`p3_log_ratio_min_05:.0f` to {glue:text}`p3_log_ratio_max_05:.0f`% larger in the
+# private runs than in the non-private ones at $\eps = 0.5$, and
+# {glue:text}`p3_log_ratio_min_4:.1f` to {glue:text}`p3_log_ratio_max_4:.1f`% larger at
+# $\eps = 4$; dividing it out leaves between {glue:text}`p3_residual_min:.0f` and
+# {glue:text}`p3_residual_max:.0f`% over the grid, so this logarithm accounts for most of the
+# excess.
 
 # %%
 for (eps, delta, c), (stop, errs) in fc.items():
@@ -285,6 +349,8 @@ for delta in (0.1, 0.01):
         for eps in finite:
             measured = fc[(eps, delta, c)][0] / fc[(math.inf, delta, c)][0]
             assert 0.6 < measured / complexity_ratio(eps) < 1.6, f"price of privacy off the theory at eps={eps}"
+assert all(excess[(0.5, d, c)] > 1.1 for d, c in configs), "the text says the price of privacy exceeds H_eps / H at eps = 0.5"
+assert all(-0.05 < r < 0.1 for r in residual), "the text says the log factor accounts for most of the excess"
 
 # %% [markdown]
 # ## Experiment 4: PrivBern or Laplace?
@@ -304,18 +370,36 @@ for eps in finite:
 variance_ratio = [(2 / e**2 + 0.25) * np.tanh(e / 2) ** 2 / 0.25 for e in finite]
 print("per-sample variance of the estimate of the gap, Laplace / PrivBern (theory, mu = 1/2):",
       np.round(variance_ratio, 2).tolist())
+fb_errors = {eps: [fixed_budget[("dose-finding", eps, m)][idx][0] / RUNS_FB for m in ("privbern", "laplace")] for eps in finite}
+laplace_slowdown = [fc_laplace[eps][0] / fc[(eps, 0.1, 2.0)][0] for eps in finite]
+glue("p3_fb_pb_4", float(fb_errors[4.0][0]), display=False)
+glue("p3_fb_lp_4", float(fb_errors[4.0][1]), display=False)
+glue("p3_var_ratio_small", float(variance_ratio[0]), display=False)
+glue("p3_var_ratio_large", float(variance_ratio[-1]), display=False)
+glue("p3_laplace_slowdown_min", float(min(laplace_slowdown)), display=False)
+glue("p3_laplace_slowdown_max", float(max(laplace_slowdown)), display=False)
+glue("p3_fc_laplace_05", float(fc_laplace[0.5][0]) / 1e6, display=False)
+glue("p3_fc_privbern_05", float(fc[(0.5, 0.1, 2.0)][0]) / 1e6, display=False)
+glue("p3_fc_laplace_4", float(fc_laplace[4.0][0]), display=False)
+glue("p3_fc_privbern_4", float(fc[(4.0, 0.1, 2.0)][0]), display=False)
 
 # %% [markdown]
-# PrivBern wins at every $\eps$ of the grid in the fixed-budget experiment, and in the
-# fixed-confidence one (where the Laplace radius is also looser, being built for unbounded reports).
-# The reason is a variance count: to estimate a gap $\Delta$, PrivBern's response has variance at
-# most $1/4$ around a gap shrunk to $\tanh(\eps/2)\Delta$, i.e. an effective variance
-# $\frac{1}{4\tanh^2(\eps/2)}$, while the Laplace report has variance $\sigma^2 + 2/\eps^2$ around the
-# full gap. For small $\eps$, $\frac{1}{4\tanh^2(\eps/2)} \approx \frac{1}{\eps^2}$ against
-# $\frac{2}{\eps^2}$: PrivBern needs about half the samples; the two meet only at large $\eps$.
+# PrivBern makes fewer errors at every $\eps$ of the grid in the fixed-budget experiment (at
+# $\eps = 4$ both rates are near zero: {glue:text}`p3_fb_pb_4:.4f` against
+# {glue:text}`p3_fb_lp_4:.4f`), and stops sooner in the fixed-confidence one (where the Laplace radius
+# is also looser, being built for unbounded reports). The reason is a variance count: to estimate a
+# gap $\Delta$, PrivBern's response has variance at most $1/4$ around a gap shrunk to
+# $\tanh(\eps/2)\Delta$, i.e. an effective variance $\frac{1}{4\tanh^2(\eps/2)}$, while the Laplace
+# report has variance $\sigma^2 + 2/\eps^2$ around the full gap. For small $\eps$,
+# $\frac{1}{4\tanh^2(\eps/2)} \approx \frac{1}{\eps^2}$ against $\frac{2}{\eps^2}$: PrivBern needs about
+# half the samples; the two meet only at large $\eps$ (the ratio printed above falls from
+# {glue:text}`p3_var_ratio_small:.2f` at $\eps = 0.5$ to {glue:text}`p3_var_ratio_large:.2f` at
+# $\eps = 4$).
 #
-# The fixed-confidence gap is larger than this factor of about 2: the Laplace runs stop 4 to 6 times
-# later (2.49 million rounds against 0.45 million at $\eps = 0.5$, 100,000 against 23,000 at
+# The fixed-confidence gap is larger than this factor: the Laplace runs stop
+# {glue:text}`p3_laplace_slowdown_min:.1f` to {glue:text}`p3_laplace_slowdown_max:.1f` times later
+# ({glue:text}`p3_fc_laplace_05:.2f` million rounds against {glue:text}`p3_fc_privbern_05:.2f` million
+# at $\eps = 0.5$, {glue:text}`p3_fc_laplace_4:,.0f` against {glue:text}`p3_fc_privbern_4:,.0f` at
 # $\eps = 4$). The rest is the radius: a valid radius for unbounded Laplace reports pays Hoeffding
 # for the rewards *plus* a Laplace-sum tail bound with its own $\sqrt{8\log(\cdot)}$ factor, where
 # PrivBern's bounded responses need Hoeffding only. Part of PrivBern's advantage at fixed
@@ -324,10 +408,47 @@ print("per-sample variance of the estimate of the gap, Laplace / PrivBern (theor
 # %%
 for eps in finite:
     assert fc[(eps, 0.1, 2.0)][0] < fc_laplace[eps][0], f"PrivBern should stop sooner than Laplace at eps={eps}"
+    assert fb_errors[eps][0] < fb_errors[eps][1], f"PrivBern should make fewer fixed-budget errors than Laplace at eps={eps}"
+assert min(laplace_slowdown) > max(variance_ratio), "the text says the stopping-time gap exceeds the variance factor"
 
 # %% [markdown]
 # ## Exercises
 #
+# The cell below computes the numbers that the solutions quote (it prints nothing, so as not to give
+# them away), including the runs that {ref}`p3-ex-radius` asks for.
+
+# %%
+# Exercise p3-ex-radius: the printed radius (c = 8) on a two-armed instance, without privacy.
+radius_instance = bernoulli_instance([0.48, 0.9])
+for label, delta, runs in (("large", 0.5, 2_000), ("small", 1e-4, 10_000)):
+    policy = FixedConfidenceThresholding(TAU, delta, math.inf, radius_constant=8.0)
+    res = simulate(policy, radius_instance, MAX_ROUNDS, runs, seed=SEED, keep=("answer", "stop_time", "stopped"))
+    assert res.records["stopped"].all()
+    wrong = classification_error(res.records["answer"], radius_instance.means, TAU).astype(bool)
+    k = radius_instance.n_arms
+    glue(f"p3_ex_tail_{label}", float(2 * (delta / (4 * k * k**3)) ** 0.25), display=False)  # per-check tail at t = K
+    glue(f"p3_ex_need_{label}", float(delta / (2 * k * k**3)), display=False)
+    glue(f"p3_ex_errors_{label}", int(wrong.sum()), display=False)
+    glue(f"p3_ex_rate_{label}", float(wrong.mean()), display=False)
+    glue(f"p3_ex_excess_{label}", float(wrong.mean() / delta), display=False)
+    glue(f"p3_ex_pvalue_{label}", float(stats.binom.sf(wrong.sum() - 1, runs, delta)), display=False)
+    glue(f"p3_ex_last_wrong_stop_{label}", int(res.records["stop_time"][wrong].max()) if wrong.any() else 0, display=False)
+    glue(f"p3_ex_mean_stop_{label}", float(res.records["stop_time"].mean()), display=False)
+    if label == "large":
+        assert wrong.mean() < delta, "the text says the printed radius keeps the delta = 0.5 guarantee here"
+    else:
+        assert wrong.sum() > stats.binom.isf(1e-3, runs, delta), "the text says the printed radius violates delta = 1e-4"
+
+# Exercise p3-ex-optimal-eps: H_eps / H at eps = 1 and 0.1, and the measured ratio at eps = 1.
+glue("p3_ex_coth2_1", float(complexity_ratio(1.0)), display=False)
+glue("p3_ex_coth2_01", float(complexity_ratio(0.1)), display=False)
+glue("p3_ex_participants_1", float(round(1_000 * complexity_ratio(1.0), -2)), display=False)
+glue("p3_ex_participants_01", float(round(1_000 * complexity_ratio(0.1), -2)), display=False)
+measured_at_1 = [fc[(1.0, d, c)][0] / fc[(math.inf, d, c)][0] for d, c in configs]
+glue("p3_ex_measured_1_min", float(min(measured_at_1)), display=False)
+glue("p3_ex_measured_1_max", float(max(measured_at_1)), display=False)
+
+# %% [markdown]
 # :::{exercise}
 # :label: p3-ex-equivalence
 #
@@ -352,9 +473,11 @@ for eps in finite:
 #
 # Using Hoeffding's inequality, derive the radius that makes
 # $\Pr[|\hat\mu_i - \mu_{i,\eps}| \ge \mathrm{rad}] \le \delta/(2Kt^3)$ for $n$ samples in $[0, 1]$.
-# Which constant replaces the 8 of Algorithm 2? Construct an instance where the printed radius
-# violates the $\delta$ guarantee (hint: make the union bound tight: few arms, one of them very close
-# to the threshold, and a large $\delta$).
+# Which constant replaces the 8 of Algorithm 2? Then find an instance and a $\delta$ on which the
+# printed radius is not $\delta$-correct (hint: compare the printed radius's per-check tail with
+# $\delta/(2Kt^3)$ as $\delta$ shrinks, and look at the runs that stop early; try
+# `FixedConfidenceThresholding(0.5, delta, math.inf)` on `bernoulli_instance([0.48, 0.9])` with
+# $\delta = 0.5$ and $\delta = 10^{-4}$, and count the errors).
 # :::
 #
 # :::{solution} p3-ex-radius
@@ -363,9 +486,20 @@ for eps in finite:
 #
 # Hoeffding: $\Pr[|\hat\mu - \mu| \ge r] \le 2e^{-2nr^2}$. Setting this to $\delta/(2Kt^3)$ gives
 # $r = \sqrt{\log(4Kt^3/\delta)/(2n)}$: the constant is 2. With 8, the tail is
-# $2(\delta/(4Kt^3))^{1/4}$, which for $K = 2$, $\delta = 0.5$ and small $t$ is above 1: no guarantee
-# at all in the first rounds. Try `FixedConfidenceThresholding(0.5, 0.5, math.inf)` on
-# `bernoulli_instance([0.48, 0.9])` with 2,000 runs and count the errors.
+# $2(\delta/(4Kt^3))^{1/4}$. For $K = 2$ at the first round $t = 2$ it is
+# {glue:text}`p3_ex_tail_large:.2f` with $\delta = 0.5$ (the proof needs
+# {glue:text}`p3_ex_need_large:.4f`) and {glue:text}`p3_ex_tail_small:.3f` with $\delta = 10^{-4}$
+# (the proof needs {glue:text}`p3_ex_need_small:.1e`): the smaller $\delta$, the larger the shortfall
+# relative to $\delta$, since a fourth root of $\delta$ replaces $\delta$. The union bound over rounds is
+# loose, so this alone does not make the algorithm fail: on `bernoulli_instance([0.48, 0.9])` with
+# $\delta = 0.5$ the printed radius errs in {glue:text}`p3_ex_errors_large:d` of 2,000 runs (a rate of
+# {glue:text}`p3_ex_rate_large:.4f`), well within $\delta$. With $\delta = 10^{-4}$ it is not
+# $\delta$-correct: {glue:text}`p3_ex_errors_small:d` errors in 10,000 runs, a rate
+# {glue:text}`p3_ex_excess_small:.0f` times $\delta$ (a Binomial(10,000, $10^{-4}$) count is that large
+# with probability {glue:text}`p3_ex_pvalue_small:.0e`). Every wrong run stopped by round
+# {glue:text}`p3_ex_last_wrong_stop_small:d`, against a mean stopping time of
+# {glue:text}`p3_ex_mean_stop_small:,.0f`: a short streak of successes of the arm at 0.48 ends the run
+# before the printed radius has had time to shrink the risk to $\delta$.
 # :::
 #
 # :::{exercise}
@@ -380,8 +514,11 @@ for eps in finite:
 # :label: p3-sol-optimal-eps
 # :class: dropdown
 #
-# $\coth^2(1/2) \approx 4.68$ at $\eps = 1$ and $\coth^2(0.05) \approx 400$ at $\eps = 0.1$: a trial
-# that needs 1,000 participants without privacy needs about 4,700 with $\eps = 1$ and 400,000 with
-# $\eps = 0.1$. The measured ratio at $\eps = 1$ is close to 4.7, slightly above because of the
-# $\log t$ term in the radius.
+# $\coth^2(1/2) \approx$ {glue:text}`p3_ex_coth2_1:.2f` at $\eps = 1$ and $\coth^2(0.05) \approx$
+# {glue:text}`p3_ex_coth2_01:.0f` at $\eps = 0.1$: a trial that needs 1,000 participants without
+# privacy needs about {glue:text}`p3_ex_participants_1:,.0f` with $\eps = 1$ and
+# {glue:text}`p3_ex_participants_01:,.0f` with $\eps = 0.1$. The measured ratio of stopping times at
+# $\eps = 1$ is {glue:text}`p3_ex_measured_1_min:.2f` to {glue:text}`p3_ex_measured_1_max:.2f` over
+# the four $(\delta, c)$ pairs, above {glue:text}`p3_ex_coth2_1:.2f` because of the $\log t$ term in
+# the radius (see the price of privacy, experiment 3, above).
 # :::
