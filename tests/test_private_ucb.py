@@ -8,13 +8,18 @@ import numpy as np
 import pytest
 
 from privbandits import bernoulli_instance, simulate
-from privbandits.policies.mishra2015 import PrivateUCB
+from privbandits.mechanisms import HybridCounter, binary_counter_error_bound, laplace_sum_tail_bound
+from privbandits.policies.mishra2015 import PrivateUCB, _tree_error_bound
 from privbandits.policies.tossou2016 import (
     DPUCB,
     DPUCBBound,
     DPUCBInt,
+    dp_ucb_bound_bonus,
+    dp_ucb_bound_miscoverage,
+    dp_ucb_bound_theorem_epsilon,
     dp_ucb_int_input_epsilon,
     dp_ucb_int_privacy,
+    dp_ucb_int_release_counts,
     lambert_pull_threshold,
     regret_bound_dp_ucb,
     regret_bound_dp_ucb_bound,
@@ -22,7 +27,14 @@ from privbandits.policies.tossou2016 import (
     release_points,
 )
 
-POLICIES = [PrivateUCB(1.0), DPUCBBound(1.0), DPUCBBound(1.0, hybrid_split=False), DPUCB(1.0), DPUCBInt(0.05)]
+POLICIES = [
+    PrivateUCB(1.0),
+    DPUCBBound(1.0),
+    DPUCBBound(1.0, bonus="printed"),
+    DPUCBBound(1.0, hybrid_split=False),
+    DPUCB(1.0),
+    DPUCBInt(0.05),
+]
 
 
 @pytest.mark.parametrize("policy", POLICIES, ids=lambda p: f"{p.name}-{p.config()}")
@@ -124,6 +136,156 @@ def test_lambert_threshold_solves_the_proof_inequality():
     assert np.all(regret_bound_dp_ucb_bound(t, [0.3], 1.0, exact_lambert=True) <= regret_bound_dp_ucb_bound(t, [0.3], 1.0))
 
 
+# ---------------------------------------------------------------------------------------------
+# Item 7 of issue 11: DP-UCB-BOUND's bonus must cover the noise the counter really adds
+# ---------------------------------------------------------------------------------------------
+
+
+def _popcount(x):
+    return bin(x).count("1")
+
+
+@pytest.mark.parametrize("split", [True, False])
+@pytest.mark.parametrize("epsilon", [0.3, 1.0])
+def test_bound_bonus_is_eq_2_2_at_the_counters_noise_scales(epsilon, split):
+    """The default bonus is, for each part of the hybrid counter's release, Chan et al.'s
+    Corollary 2.9 at gamma/2 = t^-4 / 2 for exactly the Laplace terms that part holds: ``k + 1``
+    logarithmic terms ``Lap(1/eps_log)`` and ``popcount(n - 2^k)`` tree terms
+    ``Lap(k/eps_tree)``, ``k = floor(log2 n)``, with the scales read off the counter itself. (On
+    the old code the bonus was Eq. (2.2) with the full epsilon and ln n: half of this or less.)"""
+    counter = HybridCounter(epsilon, np.random.default_rng(0), split=split)
+    for t in (10, 1_000, 100_000):
+        gamma = float(t) ** -4
+        for n in sorted({1, 2, 3, 5, 8, 13, 100, 127, 128, 1_000, 4_097, 65_535, t} - {0}):
+            if n > t:
+                continue
+            k = n.bit_length() - 1
+            expected = laplace_sum_tail_bound(np.full(k + 1, 1.0 / counter.epsilon_log), gamma / 2)
+            if n != 1 << k:
+                expected += laplace_sum_tail_bound(np.full(_popcount(n - (1 << k)), k / counter.epsilon_tree), gamma / 2)
+            assert dp_ucb_bound_bonus(n, t, epsilon, hybrid_split=split) == pytest.approx(expected, rel=1e-12)
+    # the printed form: sqrt(8)/eps ln(4 t^4) (ln n + 1), or without the ln n at powers of two
+    c = math.sqrt(8.0) / epsilon * math.log(4.0 * 1_000.0**4)
+    assert dp_ucb_bound_bonus(100, 1_000, epsilon, hybrid_split=split, bonus="printed") == pytest.approx(c * math.log(100) + c)
+    assert dp_ucb_bound_bonus(64, 1_000, epsilon, hybrid_split=split, bonus="printed") == pytest.approx(c)
+
+
+def test_bound_bonus_meets_its_confidence_level():
+    """At n = 2^k the counter's error is a sum of k + 1 i.i.d. Laplace terms, whose tail is computed
+    exactly (checked here against the closed forms for one and two terms). The default bonus fails
+    with probability below gamma = t^-4 for the split and the paper's counter; the printed bonus on
+    the split (epsilon-DP) counter does not: at n = 2^16, t = 10^5 its failure probability is more
+    than 100 times t^-4."""
+    b = 2.0  # Lap(2/eps) at eps = 1, split counter
+    for n, t in ((1, 5), (2, 5)):
+        x = dp_ucb_bound_bonus(n, t, 1.0)
+        exact = math.exp(-x / b) if n == 1 else math.exp(-x / b) * (2.0 + x / b) / 2.0
+        assert dp_ucb_bound_miscoverage(n, t, 1.0) == pytest.approx(exact, rel=1e-6)
+    for t in (100, 10_000, 100_000):
+        for k in range(0, int(math.log2(t)) + 1):
+            for split in (True, False):
+                assert dp_ucb_bound_miscoverage(2**k, t, 1.0, hybrid_split=split) <= float(t) ** -4
+    assert dp_ucb_bound_miscoverage(2**16, 100_000, 1.0, bonus="printed") > 100 * 1e-20
+
+
+@pytest.mark.parametrize("epsilon, matched, printed", [(1.0, 512, 256), (4.0, 128, 64)])
+def test_bound_policy_uses_the_matched_bonus(epsilon, matched, printed):
+    """Behaviour, not arithmetic: a reward table where arm 0 always pays 1 and arm 1 always pays 0.
+    The bonus dominates the index, drops at each power of two, and holds arm 1's count at a power
+    of two; a noise-free replay of the index with :func:`dp_ucb_bound_bonus` gives the counts
+    ``matched`` (default bonus) and ``printed`` (``bonus="printed"``: half). The policy must
+    reproduce them in each of 10 runs. Moving a count off its power of two needs the counter's noise
+    to exceed its bonus margin (more than 15 standard deviations of the Laplace sum): the
+    false-failure probability is below 1e-12 per run. On the old code the default policy gave
+    ``printed``."""
+    horizon = 20_000
+    table = np.zeros((horizon, 2))
+    table[:, 0] = 1.0
+    inst = bernoulli_instance([0.5, 0.5]).with_table(table)
+
+    def replay(bonus):
+        n, s = [1, 1], [1.0, 0.0]
+        for t in range(3, horizon + 1):
+            idx = [s[a] / n[a] + math.sqrt(2 * math.log(t) / n[a]) + dp_ucb_bound_bonus(n[a], t, epsilon, bonus=bonus) / n[a] for a in (0, 1)]
+            a = int(idx[1] > idx[0])
+            n[a] += 1
+            s[a] += 1.0 - a
+        return n[1]
+
+    assert replay("matched") == matched and replay("printed") == printed
+    for bonus, expected in (("matched", matched), ("printed", printed)):
+        policy = DPUCBBound(epsilon) if bonus == "matched" else DPUCBBound(epsilon, bonus="printed")
+        counts = [int(np.sum(policy.run(inst, horizon, np.random.default_rng(s))["arms"] == 1)) for s in range(10)]
+        assert counts == [expected] * 10
+
+
+def test_theorem_3_2_epsilon_dominates_the_matched_bonus():
+    """Theorem 3.2's proof applies to the matched bonus at eps_part ln 2: its h_n (the printed form
+    at that epsilon, without the power-of-two shortcut) is at least the bonus for every n <= t."""
+    for split in (True, False):
+        eps_thm = dp_ucb_bound_theorem_epsilon(1.0, hybrid_split=split)
+        assert eps_thm == pytest.approx((0.5 if split else 1.0) * math.log(2))
+        for t in (10, 1_000, 100_000):
+            c = math.sqrt(8.0) / eps_thm * math.log(4.0 * float(t) ** 4)
+            for n in range(1, min(t, 5_000) + 1):
+                assert dp_ucb_bound_bonus(n, t, 1.0, hybrid_split=split) <= c * math.log(n) + c + 1e-9
+    assert dp_ucb_bound_theorem_epsilon(1.0, bonus="printed") == 1.0
+    t = np.array([1_000, 100_000])
+    assert np.all(regret_bound_dp_ucb_bound(t, [0.3], 1.0, bonus="matched") > regret_bound_dp_ucb_bound(t, [0.3], 1.0))
+
+
+# ---------------------------------------------------------------------------------------------
+# Item 8 of issue 11: DP-UCB-INT releases once per point, not every round an arm sits at one
+# ---------------------------------------------------------------------------------------------
+
+
+def test_dp_ucb_int_releases_once_per_point_even_for_an_idle_arm():
+    """Arm 1 always pays 0 and arm 0 always 1: after the round robin arm 1 sits idle at its count
+    f0, a release point, for a long stretch. Algorithm 3 read literally would draw fresh noise for
+    it every round of that stretch; the kernel must release once per point reached, the count that
+    Theorem 3.4's composition assumes. Deterministic table; the count is exact."""
+    horizon, epsilon, v = 6_000, 0.05, 1.2
+    table = np.zeros((horizon, 2))
+    table[:, 0] = 1.0
+    inst = bernoulli_instance([0.5, 0.5]).with_table(table)
+    points = release_points(epsilon, v, horizon)
+    for seed in range(3):
+        out = DPUCBInt(epsilon, v).run(inst, horizon, np.random.default_rng(seed))
+        once, as_printed = dp_ucb_int_release_counts(out["arms"], points, 2)
+        assert int(out["releases"]) == once
+        assert as_printed > 10 * once  # the literal reading re-releases the idle arm's mean
+    # and on a stochastic instance with three arms
+    inst = bernoulli_instance([0.4, 0.6, 0.5])
+    out = DPUCBInt(epsilon, v).run(inst, horizon, np.random.default_rng(0))
+    assert int(out["releases"]) == dp_ucb_int_release_counts(out["arms"], release_points(epsilon, v, horizon), 3)[0]
+
+
+def test_release_counts_hand_computed():
+    # K = 2, points [2, 4]: round robin 0,1,0,1 (f0 = 2), then arm 0 four times; counts before
+    # rounds 5..8 are (2,2), (3,2), (4,2), (5,2): releases at round 5 (both arms, n = 2) and round 7
+    # (arm 0, n = 4); read literally, arm 1 re-releases at rounds 6, 7, 8.
+    arms = np.array([0, 1, 0, 1, 0, 0, 0, 0])
+    assert dp_ucb_int_release_counts(arms, [2, 4], 2) == (3, 6)
+
+
+# ---------------------------------------------------------------------------------------------
+# Item 6 of issue 11 (Private-UCB): the kernel's width is the package's tree bound
+# ---------------------------------------------------------------------------------------------
+
+
+def test_private_ucb_width_is_the_binary_counter_bound():
+    """The kernel's tree width is Chan et al.'s Corollary 2.9 for the popcount(n) p-sums of scale
+    (floor(log2 T) + 1)/eps of the arm's release, i.e. ``mechanisms.binary_counter_error_bound``."""
+    for horizon, eps in ((1_000, 1.0), (100_000, 0.1)):
+        scale = horizon.bit_length() / eps
+        for t in (10, 999, horizon):
+            gamma = float(t) ** -4
+            for n in (1, 2, 3, 7, 100, 511, t):
+                assert _tree_error_bound(_popcount(n), scale, gamma) == pytest.approx(
+                    binary_counter_error_bound(n, eps, horizon, gamma), rel=1e-12
+                )
+
+
 @pytest.mark.parametrize(
     "call, name",
     [
@@ -140,6 +302,12 @@ def test_lambert_threshold_solves_the_proof_inequality():
         (lambda: release_points(0.1, 1.1, 0), "horizon"),
         (lambda: regret_bound_dp_ucb_int([10], [0.5], 0), "f0"),
         (lambda: lambert_pull_threshold([0.0]), "b"),
+        (lambda: DPUCBBound(1.0, bonus="tight"), "bonus"),
+        (lambda: dp_ucb_bound_bonus(0, 10, 1.0), "n"),
+        (lambda: dp_ucb_bound_bonus(20, 10, 1.0), "t"),
+        (lambda: dp_ucb_bound_miscoverage(3, 10, 1.0), "n"),
+        (lambda: dp_ucb_int_release_counts(np.array([0, 2]), [1], 2), "arms"),
+        (lambda: dp_ucb_int_release_counts(np.array([0, 1]), [2, 1], 2), "points"),
     ],
 )
 def test_bad_input(call, name):

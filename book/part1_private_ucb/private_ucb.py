@@ -35,7 +35,9 @@
 # :::
 #
 # $\nu_a$ is the bound (2.2) on the hybrid mechanism's error with failure probability
-# $\gamma = t^{-4}$.
+# $\gamma = t^{-4}$, as printed. The package evaluates (2.2) at the noise scales of the counter it
+# actually runs; the section on what the paper gets wrong explains why, and `bonus="printed"` gives
+# the formula above.
 #
 # :::{prf:algorithm} DP-UCB {cite}`tossou2016algorithms`, Algorithm 2
 # :label: p1-alg-dpucb
@@ -55,7 +57,8 @@
 #
 # 1. **for** $t = 1, \dots, T$ **do**
 # 2. $\quad$ **if** $t \le K f_0$: play arm $(t - 1) \bmod K + 1$
-# 3. $\quad$ **else** for each arm $a$ whose count $n_{a,t}$ is a release point:
+# 3. $\quad$ **else** for each arm $a$ whose count $n_{a,t}$ has reached a release point not yet
+#    released (once per point; the pseudocode tests "$n_{a,t} \bmod f = 0$" every round, see below):
 #    $\hat x_a \gets \frac{s_a}{n_{a,t}} + \mathrm{Lap}\big(n_{a,t}^{v/2 - 1}\big) + \sqrt{\frac{2\log t}{n_{a,t}}}$
 # 4. $\quad\quad$ play $a_t = \arg\max_a \hat x_a$; $s_{a_t} \gets s_{a_t} + r_t$
 # :::
@@ -74,7 +77,7 @@
 # gives $(\eps', \delta')$-DP.
 # :::
 #
-# ## Two things the paper gets wrong or leaves out
+# ## What the paper gets wrong or leaves out
 #
 # **The hybrid mechanism's budget.** Section 2.3 and Lemma B.2 give the whole $\eps$ to both parts
 # of the hybrid mechanism and argue that "no composition is needed" because each released sum comes
@@ -85,27 +88,74 @@
 # variant, with half the noise and twice the privacy loss. All figures below use the $\eps$-DP
 # version, so the two hybrid-based algorithms pay twice the noise the paper's curves did.
 #
+# **DP-UCB-BOUND's bonus and the counter's noise.** The bonus $\nu_a$ is meant to be the bound
+# (2.2) of Lemma B.2 on the counter's error: with probability $1 - \gamma$ the private sum is within
+# $\nu_a$ of the true one, which is what the proof of Theorem 3.2 uses (events A.1, A.2). Eq. (2.2)
+# is written for the paper's counter, $\mathrm{Lap}(1/\eps)$ per logarithmic term and
+# $\mathrm{Lap}(\log n/\eps)$ per tree p-sum. The $\eps$-DP counter adds $\mathrm{Lap}(2/\eps)$ and
+# $\mathrm{Lap}(2\lfloor\log_2 n\rfloor/\eps)$, so the printed $\nu_a$, with the full $\eps$ and $\ln n$,
+# has less than half the scale of the noise it must cover. What the paper intends is the pair
+# "Theorem 3.1 ($\eps$-DP) and Lemma B.2 (the bonus bounds that counter's error)"; for an
+# $\eps$-DP counter Lemma B.2's argument gives (2.2) at the counter's own scales:
+#
+# $$\nu_a = \sqrt 8 \ln(4t^4)\left(\frac{1}{\eps_{\text{part}}} + \mathbb 1[n_{a,t} \ne 2^k]\,\frac{\lfloor \log_2 n_{a,t}\rfloor}{\eps_{\text{part}}}\right),
+# \qquad \eps_{\text{part}} = \eps/2,$$
+#
+# each term being Chan et al.'s Corollary 2.9 at $\gamma/2$ for that part of the release. This is
+# the package's default (`DPUCBBound(eps)`, `bonus="matched"`, computed by `dp_ucb_bound_bonus`);
+# `bonus="printed"` is Algorithm 1 verbatim. The cell below compares the two, and computes exactly
+# (at $n = 2^k$, where the release is a sum of $k + 1$ Laplace terms) how often each fails to cover
+# the noise. Theorem 3.2 applies to the matched bonus with $\eps$ replaced by
+# $\eps_{\text{part}} \ln 2$ (`dp_ucb_bound_theorem_epsilon`), because
+# $1 + \lfloor\log_2 n\rfloor \le (\ln n + 1)/\ln 2$.
+#
+# **DP-UCB-INT releases once per point.** Algorithm 3 tests "$n_{a,t} \bmod f = 0$" at every round and,
+# when it holds, draws fresh Laplace noise. An arm that is not pulled keeps its count, so while it
+# sits at a multiple of $f$ it re-releases its mean with new noise *every round*, without limit:
+# averaging those releases recovers the mean, and Theorem 3.4's composition (which counts one
+# release per interval, $t/f$ in all) does not cover them. The package departs from the pseudocode
+# and releases each arm's mean once per release point, which is the reading under which
+# Theorem 3.4 holds; `dp_ucb_int_release_counts` counts the releases under both readings, and the
+# Figure 2 runs below show how far apart they are.
+#
 # **DP-UCB-INT's input $\eps$.** The experiments choose the input $\eps$ by Corollary 3.2 with
 # $\delta' = e^{-10}$, $v = 1.1$. That gives tiny input values, and the first release interval is of
 # order $1/\eps$: the algorithm plays round robin for $K f_0$ rounds before it uses any data.
+#
+# **Private-UCB's constants.** The baseline is {cite:t}`mishra2015nearly`'s Private-UCB, whose text
+# could not be obtained for this book, so its index could not be checked term by term against the
+# source. The package's index (`privbandits.policies.mishra2015`) is: a binary-tree counter per arm
+# calibrated for the horizon, $\mathrm{Lap}((\lfloor\log_2 T\rfloor + 1)/\eps)$ per p-sum
+# {cite}`chan2011private`; width $\sqrt{2\ln t/n}$ plus Chan et al.'s Corollary 2.9 bound on the
+# tree noise over $n$, at failure probability $t^{-4}$. Checked: the failure probability $t^{-4}$
+# ({cite:t}`tossou2016algorithms`, Section 4) and the tree's calibration and tail bound (Chan et
+# al.). *Not* checked against Mishra and Thakurta: the exploration width $\sqrt{2\ln t/n}$, the use
+# of Corollary 2.9 as the privacy width, and the rounding of the tree's depth. These are the book's
+# choices; Private-UCB's curves are therefore "a horizon-calibrated tree UCB as Tossou and
+# Dimitrakakis describe it", not a verified reimplementation.
 
 # %%
 import math
 
 import matplotlib.pyplot as plt
 import numpy as np
+from myst_nb import glue
 
 from privbandits import bernoulli_instance, simulate
 from privbandits.metrics import cumulative_regret
-from privbandits.plotting import new_axes, plot_runs, use_book_style
+from privbandits.plotting import color_for, new_axes, plot_runs, use_book_style
 from privbandits.policies import UCB
 from privbandits.policies.mishra2015 import PrivateUCB
 from privbandits.policies.tossou2016 import (
     DPUCB,
     DPUCBBound,
     DPUCBInt,
+    dp_ucb_bound_bonus,
+    dp_ucb_bound_miscoverage,
+    dp_ucb_bound_theorem_epsilon,
     dp_ucb_int_input_epsilon,
     dp_ucb_int_privacy,
+    dp_ucb_int_release_counts,
     lambert_pull_threshold,
     regret_bound_dp_ucb,
     regret_bound_dp_ucb_bound,
@@ -116,25 +166,75 @@ from privbandits.policies.tossou2016 import (
 use_book_style()
 HORIZON, RUNS, SEED = 100_000, 100, 2016
 DELTA_PRIME, V = math.exp(-10), 1.1
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def sci(x, digits=2):
+    """x as 'm.m × 10ⁿ' for prose."""
+    exponent = math.floor(math.log10(abs(x)))
+    return f"{x / 10**exponent:.{digits - 1}f} × 10{str(exponent).translate(_SUPERSCRIPT)}"
+
 
 # %%
+int_setup = {}
 for eps_target in (1.0, 0.1):
     eps_in = dp_ucb_int_input_epsilon(eps_target, DELTA_PRIME, V)
     points = release_points(eps_in, V, HORIZON)
+    int_setup[eps_target] = (eps_in, points)
     print(f"eps' = {eps_target:g}: input eps = {eps_in:.3e}, ceil(1/eps) = {math.ceil(1 / eps_in):,}, "
           f"Lemma B.1 release points {points[:4].tolist()}..., f0 = {points[0]:,}; "
           f"round robin lasts K*f0 = {2 * points[0]:,} rounds (K=2), {10 * points[0]:,} (K=10)")
+f0_small = int(int_setup[0.1][1][0])
+glue("p1_rr10_small", 10 * f0_small, display=False)
 
 # %% [markdown]
-# At $\eps' = 0.1$ the 10-armed instance spends $10 f_0 \approx 98{,}000$ of its $100{,}000$ rounds
-# in round robin. Keep this in mind for panel (d).
+# At $\eps' = 0.1$ the 10-armed instance spends $10 f_0 =$ {glue:text}`p1_rr10_small:,d` of its
+# $100{,}000$ rounds in round robin. Keep this in mind for panel (d).
+#
+# ### The two bonuses of DP-UCB-BOUND
+#
+# The printed and the matched bonus for an arm pulled $n$ times at round $t = T$, $\eps = 1$, and
+# the exact probability that the counter's error exceeds each at $n = 2^k$, against the nominal
+# $\gamma = t^{-4}$.
+
+# %%
+ratio = np.array([dp_ucb_bound_bonus(n, HORIZON, 1.0) / dp_ucb_bound_bonus(n, HORIZON, 1.0, bonus="printed")
+                  for n in range(1, HORIZON + 1)])
+print(f"matched / printed bonus over n <= T (t = T, eps = 1): from {ratio.min():.2f} to {ratio.max():.2f}")
+print(f"{'n':>7s} {'printed':>9s} {'matched':>9s}   P(|error| > bonus): printed, matched, paper's counter + printed   (gamma = t^-4)")
+misses = {}
+for t, n in ((1_000, 2**9), (HORIZON, 2**9), (HORIZON, 2**16)):
+    row = [dp_ucb_bound_miscoverage(n, t, 1.0, bonus="printed"), dp_ucb_bound_miscoverage(n, t, 1.0),
+           dp_ucb_bound_miscoverage(n, t, 1.0, hybrid_split=False, bonus="printed")]
+    misses[(t, n)] = row
+    print(f"{n:7,d} {dp_ucb_bound_bonus(n, t, 1.0, bonus='printed'):9.1f} {dp_ucb_bound_bonus(n, t, 1.0):9.1f}   "
+          f"{row[0]:.1e}, {row[1]:.1e}, {row[2]:.1e}   (t = {t:,}: {float(t) ** -4:.0e})")
+glue("p1_bonus_ratio_min", float(ratio.min()), display=False)
+glue("p1_bonus_ratio_max", float(ratio.max()), display=False)
+miss_printed = misses[(HORIZON, 2**16)][0]
+glue("p1_miss_printed", sci(miss_printed), display=False)
+glue("p1_miss_printed_ratio", float(miss_printed / HORIZON**-4.0), display=False)
+glue("p1_miss_matched", sci(misses[(HORIZON, 2**16)][1]), display=False)
+glue("p1_miss_printed_1000", sci(misses[(1_000, 2**9)][0]), display=False)
+assert all(row[1] <= t ** -4.0 for (t, n), row in misses.items()), "the matched bonus must meet its level"
+
+# %% [markdown]
+# The matched bonus is {glue:text}`p1_bonus_ratio_min:.2f` to {glue:text}`p1_bonus_ratio_max:.2f`
+# times the printed one. The printed bonus on the $\eps$-DP counter does not meet its nominal level:
+# at $n = 2^{16}$, $t = 10^5$ it fails with probability {glue:text}`p1_miss_printed`,
+# {glue:text}`p1_miss_printed_ratio:,.0f` times $t^{-4}$ (and {glue:text}`p1_miss_printed_1000` at
+# $n = 2^9$, $t = 1{,}000$, against $10^{-12}$); the matched bonus fails with probability
+# {glue:text}`p1_miss_matched` there. Both probabilities are far too small for any run to show a
+# failure: Eq. (2.2) is loose (it takes the worst branch of Corollary 2.9 and a factor $\sqrt 8$),
+# so the practical difference between the two bonuses is their *size*, and the larger, correct
+# bonus makes DP-UCB-BOUND explore more. Its cost in regret is measured after Figure 2.
 #
 # ## Figure 2, reproduced
 #
 # Two scenarios, as in the paper: two arms with means $\{0.9, 0.6\}$, and ten arms with mean 0.1
 # except one at 0.55 and one at 0.2; $\eps' \in \{1, 0.1\}$, 100 runs of 100,000 steps. Private-UCB
 # is the baseline of {cite:t}`mishra2015nearly` with failure probability $t^{-4}$ (its index is
-# described in the package's `privbandits.policies.mishra2015`). Legends give each algorithm's
+# described above). DP-UCB-BOUND runs with the matched bonus. Legends give each algorithm's
 # *input* privacy, as the paper's did; DP-UCB-INT's input $\eps$ is the Corollary 3.2 value.
 
 # %%
@@ -176,6 +276,67 @@ axes[1, 0].legend(fontsize=7)
 plt.show()
 
 # %% [markdown]
+# ### The regret cost of the correct bonus
+#
+# The same 100 runs and seeds with DP-UCB-BOUND's printed bonus (`bonus="printed"`), against the
+# matched bonus of the figure.
+
+# %%
+printed_bound = {
+    key: cumulative_regret(simulate(DPUCBBound(key[1], bonus="printed"), SCENARIOS[key[0]], HORIZON, RUNS, seed=SEED))
+    for key in panels
+}
+print(f"{'panel':16s} {'matched':>9s} {'printed':>9s} {'ratio':>6s}   spread (best-worst): matched, printed")
+bonus_cost = {}
+for key in panels:
+    matched_reg, printed_reg = regrets[key]["DP-UCB-BOUND"][:, -1], printed_bound[key][:, -1]
+    bonus_cost[key] = matched_reg.mean() / printed_reg.mean()
+    print(f"{key[0]}, ε'={key[1]:<4g} {matched_reg.mean():9.1f} {printed_reg.mean():9.1f} {bonus_cost[key]:6.2f}   "
+          f"{np.ptp(matched_reg):7.1f}, {np.ptp(printed_reg):7.1f}")
+glue("p1_bonus_cost_min", float(min(bonus_cost.values())), display=False)
+glue("p1_bonus_cost_max", float(max(bonus_cost.values())), display=False)
+lockstep = regrets[("2 arms", 1.0)]["DP-UCB-BOUND"][:, -1]
+assert np.ptp(lockstep) == 0.0, "the prose below says every run ends at the same power of two"
+glue("p1_lockstep_regret", float(lockstep.mean()), display=False)
+glue("p1_lockstep_pulls", int(round(lockstep.mean() / 0.3)), display=False)
+glue("p1_lockstep_spread", float(np.ptp(lockstep)), display=False)
+
+# %% [markdown]
+# Covering the $\eps$-DP counter's noise costs DP-UCB-BOUND a factor
+# {glue:text}`p1_bonus_cost_min:.2f` to {glue:text}`p1_bonus_cost_max:.2f` in final regret. With
+# two arms at $\eps' = 1$ every run ends with the same regret, {glue:text}`p1_lockstep_regret:.1f`
+# (best-worst spread {glue:text}`p1_lockstep_spread:.1f`): the bonus dominates the index and drops
+# at each power of two, so the bad arm's count stops at exactly {glue:text}`p1_lockstep_pulls:,d`
+# pulls in every run.
+#
+# ### DP-UCB-INT's releases, once per point and as printed
+#
+# For the Figure 2 runs at $\eps' = 1$: the releases the package made (once per release point,
+# equal to the count the kernel records) and the releases Algorithm 3 read literally would make
+# on the same arm sequences (an idle arm at a release point re-releases every round).
+
+# %%
+release_rows = {}
+for scenario in SCENARIOS:
+    res = results[(scenario, 1.0)]["DP-UCB-INT"]
+    points = release_points(res.policy.epsilon, V, HORIZON)
+    counts = np.array([dp_ucb_int_release_counts(arms, points, res.instance.n_arms) for arms in res.arms])
+    assert np.array_equal(counts[:, 0], res.records["releases"]), "the kernel must release once per point"
+    release_rows[scenario] = counts.mean(axis=0)
+    print(f"{scenario}: mean releases per run, once per point {counts[:, 0].mean():,.1f}; "
+          f"as printed {counts[:, 1].mean():,.0f} ({counts[:, 1].mean() / counts[:, 0].mean():,.0f} times as many)")
+glue("p1_rel_once_10", float(release_rows["10 arms"][0]), display=False)
+glue("p1_rel_printed_10", float(release_rows["10 arms"][1]), display=False)
+glue("p1_rel_once_2", float(release_rows["2 arms"][0]), display=False)
+glue("p1_rel_printed_2", float(release_rows["2 arms"][1]), display=False)
+
+# %% [markdown]
+# With ten arms the package releases {glue:text}`p1_rel_once_10:,.0f` noisy means per run; the
+# literal reading of Algorithm 3 would release {glue:text}`p1_rel_printed_10:,.0f`, almost all of
+# them fresh noise on the unchanged means of arms that are no longer played (with two arms:
+# {glue:text}`p1_rel_once_2:,.0f` against {glue:text}`p1_rel_printed_2:,.0f`). The privacy
+# accounting of Theorem 3.4 covers the first number only.
+#
 # ## The paper's claims against the numbers
 #
 # The table gives, per panel and algorithm, the mean final regret, the spread between the best and
@@ -200,12 +361,12 @@ for panel, name, mean, spread, guarantee in rows:
     print(f"{panel:16s} {name:14s} {mean:12.1f} {spread:11.1f}  {guarantee}")
 
 # %%
-def final_mean(key, name):
-    return regrets[key][name][:, -1].mean()
+def final_mean(key, name, t=HORIZON):
+    return regrets[key][name][:, t - 1].mean()
 
 
 def gap_to_ucb(key, t):
-    return regrets[key]["DP-UCB-INT"][:, t - 1].mean() - regrets[key]["UCB"][:, t - 1].mean()
+    return final_mean(key, "DP-UCB-INT", t) - final_mean(key, "UCB", t)
 
 
 verdicts = {}
@@ -218,37 +379,68 @@ for key in panels:
         "best-worst spread < 664.5 (ours and UCB)": all(
             np.ptp(regrets[key][n][:, -1]) < 664.5 for n in ("UCB", "DP-UCB-BOUND", "DP-UCB", "DP-UCB-INT")
         ),
+        "DP-UCB ahead of DP-UCB-BOUND at t = 1,000": final_mean(key, "DP-UCB", 1_000) < final_mean(key, "DP-UCB-BOUND", 1_000),
+        "DP-UCB-BOUND ahead of DP-UCB at T": final_mean(key, "DP-UCB-BOUND") < final_mean(key, "DP-UCB"),
     }
 for key, checks in verdicts.items():
     print(f"{key[0]}, ε' = {key[1]:g}: " + "; ".join(f"{claim}: {'yes' if ok else 'NO'}" for claim, ok in checks.items()))
+
+
+def panel_list(claim, value=True):
+    names = [f"{k[0]} at ε' = {k[1]:g}" for k in panels if verdicts[k][claim] == value]
+    return ", ".join(names) if names else "none"
+
+
+eps_small, points_small = int_setup[0.1]
+glue("p1_eps_in_small", sci(eps_small), display=False)
+glue("p1_f0_small", f0_small, display=False)
+glue("p1_rr_cost_small", float(0.3 * f0_small), display=False)
+glue("p1_rr2_small", 2 * f0_small, display=False)
+glue("p1_private_ucb_max_spread", float(max(np.ptp(regrets[k]["Private-UCB"][:, -1]) for k in panels)), display=False)
+big_spreads = [np.ptp(regrets[("2 arms", 0.1)][n][:, -1]) for n in ("DP-UCB-BOUND", "DP-UCB")]
+glue("p1_spread_bound_small", float(big_spreads[0]), display=False)
+glue("p1_spread_dpucb_small", float(big_spreads[1]), display=False)
+glue("p1_bound_ahead_panels", panel_list("DP-UCB-BOUND ahead of DP-UCB at T"), display=False)
+glue("p1_dpucb_ahead_panels", panel_list("DP-UCB-BOUND ahead of DP-UCB at T", False), display=False)
+glue("p1_dpucb_early_panels", panel_list("DP-UCB ahead of DP-UCB-BOUND at t = 1,000"), display=False)
+glue("p1_private_not_worst_panels", panel_list("Private-UCB worst", False), display=False)
+printed_ahead = [f"{k[0]} at ε' = {k[1]:g}" for k in panels if printed_bound[k][:, -1].mean() < final_mean(k, "DP-UCB")]
+glue("p1_printed_ahead_panels", ", ".join(printed_ahead) if printed_ahead else "none", display=False)
 
 # %% [markdown]
 # What the runs say, claim by claim:
 #
 # - **"DP-UCB-INT is significantly better than all other private algorithms."** Confirmed at
 #   $\eps' = 1$ in both scenarios. *Not* at $\eps' = 0.1$: the Corollary 3.2 input $\eps$ is
-#   $4.6 \times 10^{-5}$, the first release comes after $f_0 = 9{,}834$ pulls per arm, and the
-#   forced round robin costs $0.3 \cdot 9{,}834 \approx 2{,}950$ regret with two arms and almost
-#   the whole horizon with ten. The paper's own Lemma B.1 and Corollary 3.2 imply this; the paper's
-#   panel (d) cannot have been produced with them.
+#   {glue:text}`p1_eps_in_small`, the first release comes after $f_0 =$ {glue:text}`p1_f0_small:,d`
+#   pulls per arm, and the forced round robin costs $0.3 f_0 =$ {glue:text}`p1_rr_cost_small:,.0f`
+#   regret with two arms and almost the whole horizon with ten. The paper's own Lemma B.1 and
+#   Corollary 3.2 imply this; the paper's panel (d) cannot have been produced with them.
 # - **"The gap between DP-UCB-INT and UCB does not increase with time."** Confirmed at $\eps' = 1$
 #   (the gap is set by the round-robin phase and stays nearly flat afterwards). At $\eps' = 0.1$
-#   the gap grows linearly while the round robin lasts: up to $t \approx 19{,}700$ with two arms,
-#   and for the whole horizon with ten.
-# - **"Private-UCB performs worse than all other algorithms."** Confirmed except at
-#   $\eps' = 0.1$ with ten arms, where DP-UCB-INT's round robin is as bad.
+#   the gap grows linearly while the round robin lasts: up to $t = 2 f_0 =$
+#   {glue:text}`p1_rr2_small:,d` with two arms, and for the whole horizon with ten.
+# - **"Private-UCB performs worse than all other algorithms."** Confirmed in every panel except:
+#   {glue:text}`p1_private_not_worst_panels` (there DP-UCB-INT's round robin is as bad).
 # - **"The best-to-worst spread is under 664.5 for our algorithms and UCB (2 arms); 30,000 for
 #   Private-UCB."** Confirmed for the 2-arm scenario at $\eps' = 1$; at $\eps' = 0.1$ the
-#   $\eps$-DP hybrid counters make DP-UCB-BOUND's and DP-UCB's spreads exceed 664.5. Private-UCB is
-#   not erratic but uniformly bad: its spread stays far below 30,000, because its confidence width,
+#   $\eps$-DP hybrid counters make DP-UCB-BOUND's and DP-UCB's spreads exceed 664.5
+#   ({glue:text}`p1_spread_bound_small:,.0f` and {glue:text}`p1_spread_dpucb_small:,.0f`).
+#   Private-UCB is not erratic but uniformly bad: its largest spread is
+#   {glue:text}`p1_private_ucb_max_spread:,.0f`, far below 30,000, because its confidence width,
 #   which covers the tree noise at failure probability $t^{-4}$, makes it explore almost uniformly
 #   in every run.
-# - **"DP-UCB is better than DP-UCB-BOUND for small time steps, then DP-UCB-BOUND catches up."** In
-#   our runs DP-UCB-BOUND is ahead at the end in every panel, with the $\eps$-DP counters. Note a
-#   detail of the pseudocode: $\nu_a$ drops by a factor $\log n_{a,t} + 1$ whenever $n_{a,t}$ is a
-#   power of two (there the hybrid release comes from the logarithmic part alone), so an arm's
-#   bonus jumps down at each power of two; at small $\eps$, where $\nu_a$ dominates the index, this
-#   makes the pull counts move in lock-step with the powers of two.
+# - **"DP-UCB is better than DP-UCB-BOUND for small time steps, then DP-UCB-BOUND catches up."**
+#   With the matched bonus and the $\eps$-DP counters, DP-UCB is ahead at $t = 1{,}000$ in:
+#   {glue:text}`p1_dpucb_early_panels`; DP-UCB-BOUND is ahead at $T$ in:
+#   {glue:text}`p1_bound_ahead_panels`, and behind in: {glue:text}`p1_dpucb_ahead_panels`. The
+#   catch-up the paper describes therefore depends on the bonus: with the printed bonus (half the
+#   size) DP-UCB-BOUND explores less, and it is ahead of DP-UCB at $T$ in:
+#   {glue:text}`p1_printed_ahead_panels`. Note a detail of the
+#   pseudocode: $\nu_a$ drops by a factor of about $\log n_{a,t} + 1$ whenever $n_{a,t}$ is a power
+#   of two (there the hybrid release comes from the logarithmic part alone), so an arm's bonus jumps
+#   down at each power of two; where $\nu_a$ dominates the index this makes the pull counts move in
+#   lock-step with the powers of two.
 #
 # The claims that hold are checked below, for the panels where they hold.
 
@@ -260,17 +452,20 @@ assert all(verdicts[(s, 1.0)]["gap DP-UCB-INT - UCB not growing (t = 10^4 -> 10^
     "DP-UCB-INT's gap to UCB should not grow at eps' = 1"
 assert not verdicts[("10 arms", 0.1)]["DP-UCB-INT below the other private algorithms"], \
     "the round-robin phase should make DP-UCB-INT lose at eps' = 0.1 with 10 arms"
+assert all(bonus_cost[k] > 1 for k in panels), "the larger (matched) bonus should cost regret"
 
 # %% [markdown]
 # ## Beyond the paper: the regret bounds against the measured regret
 #
 # Theorems 3.2, 3.3 and 3.5 bound the regret of the three algorithms. The proofs solve a
 # transcendental inequality with the Lambert $W$ function and state the result through the
-# approximation $B(\ln B + 7)$ of Barry et al.; we plot the bounds as printed (Theorem 3.2 minimised
-# over $\lambda_0$ on a grid), on the 2-arm instance at $\eps' = 1$. For Theorem 3.2 we also plot
-# the bound with the exact solution of the proof's inequality $e^{n/B} \ge e\,n$, namely
-# $n \ge -B\,W_{-1}\!\left(-\frac{1}{eB}\right)$ (`scipy.special.lambertw`, branch $-1$), in place of
-# $B(\ln B + 7)$: the approximation is an over-estimate for every $B$ that occurs here.
+# approximation $B(\ln B + 7)$ of Barry et al.; we plot the bounds (Theorem 3.2 minimised over
+# $\lambda_0$ on a grid), on the 2-arm instance at $\eps' = 1$. For DP-UCB-BOUND as run here (matched
+# bonus, $\eps$-DP counter) Theorem 3.2 applies at $\eps_{\text{part}} \ln 2 = \eps \ln 2 / 2$, as
+# shown above. We also plot the bound with the exact solution of the proof's inequality
+# $e^{n/B} \ge e\,n$, namely $n \ge -B\,W_{-1}\!\left(-\frac{1}{eB}\right)$ (`scipy.special.lambertw`,
+# branch $-1$), in place of $B(\ln B + 7)$: the approximation is an over-estimate for every $B$ that
+# occurs here.
 
 # %%
 key = ("2 arms", 1.0)
@@ -279,8 +474,8 @@ t_grid = np.unique(np.geomspace(10, HORIZON, 60).astype(int))
 int_policy = results[key]["DP-UCB-INT"].policy
 f0 = int(release_points(int_policy.epsilon, V, HORIZON)[0])
 bounds = {
-    "DP-UCB-BOUND": regret_bound_dp_ucb_bound(t_grid, gaps, 1.0),
-    "DP-UCB-BOUND (exact Lambert W)": regret_bound_dp_ucb_bound(t_grid, gaps, 1.0, exact_lambert=True),
+    "DP-UCB-BOUND": regret_bound_dp_ucb_bound(t_grid, gaps, 1.0, bonus="matched"),
+    "DP-UCB-BOUND (exact Lambert W)": regret_bound_dp_ucb_bound(t_grid, gaps, 1.0, exact_lambert=True, bonus="matched"),
     "DP-UCB": regret_bound_dp_ucb(t_grid, gaps, 1.0),
     "DP-UCB-INT": regret_bound_dp_ucb_int(t_grid, gaps, f0),
 }
@@ -295,14 +490,23 @@ for name, bound in bounds.items():
     line, = ax.plot(t_grid, bound, "--", lw=1.2, label=f"{name}: Theorem bound")
     colors[name] = line.get_color()
     ax.plot(t_grid, regrets[key][name][:, t_grid - 1].mean(axis=0), color=line.get_color(), label=f"{name}: measured")
-ax.set(xlabel="time step", ylabel="regret", title="Printed regret bounds vs measured regret (2 arms, ε' = 1)")
+ax.set(xlabel="time step", ylabel="regret", title="Regret bounds vs measured regret (2 arms, ε' = 1)")
 ax.legend(fontsize=7, ncol=2)
 plt.show()
+bound_ratio = {}
 for name, bound in bounds.items():
     measured = regrets[key][name.split(" (")[0]][:, -1].mean()
-    print(f"{name:31s} bound at T: {bound[-1]:12.4g}   measured: {measured:8.1f}   ratio {bound[-1] / measured:10.3g}")
-b_T = np.sqrt(8.0) * np.log(4.0 * HORIZON**4) / 1.0  # B of Theorem 3.2 at t = T, eps = 1, lambda0 -> 0
-print(f"B = {b_T:.1f}: B (ln B + 7) = {b_T * (np.log(b_T) + 7):.1f}, exact -B W_-1(-1/(eB)) = {float(lambert_pull_threshold(b_T)):.1f}")
+    bound_ratio[name] = bound[-1] / measured
+    print(f"{name:31s} bound at T: {bound[-1]:12.4g}   measured: {measured:8.1f}   ratio {bound_ratio[name]:10.3g}")
+eps_thm = dp_ucb_bound_theorem_epsilon(1.0)
+b_T = np.sqrt(8.0) * np.log(4.0 * HORIZON**4) / eps_thm  # B of Theorem 3.2 at t = T, lambda0 -> 0
+print(f"Theorem 3.2 at eps = ln(2)/2 = {eps_thm:.3f}: B = {b_T:.1f}, B (ln B + 7) = {b_T * (np.log(b_T) + 7):.1f}, "
+      f"exact -B W_-1(-1/(eB)) = {float(lambert_pull_threshold(b_T)):.1f}")
+c_T = 56.0 * (2.0 + np.sqrt(3.5)) * np.sqrt(np.log(HORIZON)) / 1.0
+glue("p1_thm33_term", sci(float(c_T**2 * (np.log(c_T) + 7.0) ** 2)), display=False)
+glue("p1_thm33_orders", int(math.floor(math.log10(bound_ratio["DP-UCB"]))), display=False)
+glue("p1_thm32_ratio", float(bound_ratio["DP-UCB-BOUND"]), display=False)
+glue("p1_thm35_ratio", float(bound_ratio["DP-UCB-INT"]), display=False)
 
 # %%
 assert all(bounds[n][-1] >= regrets[key][n.split(" (")[0]][:, -1].mean() for n in bounds), "a theorem bound is below the measured regret"
@@ -310,15 +514,16 @@ assert bounds["DP-UCB-BOUND (exact Lambert W)"][-1] <= bounds["DP-UCB-BOUND"][-1
 
 # %% [markdown]
 # The bounds hold but say little about the constants: Theorem 3.3's $C^2(\ln C + 7)^2$ with
-# $C = 56(2 + \sqrt{3.5})\sqrt{\log t}/\eps$ is about $3 \times 10^7$, more than four orders of
-# magnitude above DP-UCB's measured regret; Theorem 3.2 is loose by a factor of about 8. Theorem 3.5
-# is within a factor of about 4, most of it from UCB's own $8 \log t / \Delta$ term.
+# $C = 56(2 + \sqrt{3.5})\sqrt{\log t}/\eps$ is about {glue:text}`p1_thm33_term` at $T$, more than
+# {glue:text}`p1_thm33_orders:d` orders of magnitude above DP-UCB's measured regret; Theorem 3.2 is
+# loose by a factor of about {glue:text}`p1_thm32_ratio:.0f`. Theorem 3.5 is within a factor of about
+# {glue:text}`p1_thm35_ratio:.1f`, most of it from UCB's own $8 \log t / \Delta$ term.
 #
 # ## Beyond the paper: the privacy-utility curve
 #
 # Final regret at $T = 10^5$ on the 2-arm instance against the privacy level, the same 100 runs and
 # seeds for every point. DP-UCB-INT is shown for $\eps' \le 1$ only, the range where Corollary 3.2
-# is stated.
+# is stated; DP-UCB-BOUND with the printed bonus is dashed.
 
 # %%
 EPS_GRID = [0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0]
@@ -327,6 +532,10 @@ ucb_final = regrets[("2 arms", 1.0)]["UCB"][:, -1].mean()
 curves = {}
 for make in (PrivateUCB, DPUCBBound, DPUCB):
     curves[make.name] = [cumulative_regret(simulate(make(e), instance, HORIZON, RUNS, seed=SEED))[:, -1].mean() for e in EPS_GRID]
+curves["DP-UCB-BOUND (printed bonus)"] = [
+    cumulative_regret(simulate(DPUCBBound(e, bonus="printed"), instance, HORIZON, RUNS, seed=SEED))[:, -1].mean()
+    for e in EPS_GRID
+]
 int_grid = [e for e in EPS_GRID if e <= 1.0]
 curves["DP-UCB-INT"] = [
     cumulative_regret(simulate(DPUCBInt.for_target(e, DELTA_PRIME, V), instance, HORIZON, RUNS, seed=SEED))[:, -1].mean()
@@ -335,23 +544,35 @@ curves["DP-UCB-INT"] = [
 fig, ax = new_axes()
 ax.set_xscale("log")
 ax.set_yscale("log")
-from privbandits.plotting import color_for  # noqa: E402
-
 for name, values in curves.items():
-    ax.plot(EPS_GRID[: len(values)], values, "o-", label=name, color=color_for(name))
+    style = "o--" if "printed" in name else "o-"
+    ax.plot(EPS_GRID[: len(values)], values, style, label=name, color=color_for(name))
 ax.axhline(ucb_final, color="k", ls=":", lw=1, label="UCB (no privacy)")
 ax.set(xlabel="privacy level ε' (ε for the hybrid/tree algorithms)", ylabel=f"regret at T = {HORIZON:,}",
        title="Privacy-utility trade-off, 2 arms {0.9, 0.6}")
 ax.legend()
 plt.show()
 for name, values in curves.items():
-    print(f"{name:13s} " + "  ".join(f"ε={e:g}: {r:8.0f}" for e, r in zip(EPS_GRID, values)))
+    print(f"{name:28s} " + "  ".join(f"ε={e:g}: {r:8.0f}" for e, r in zip(EPS_GRID, values)))
+mid = [i for i, e in enumerate(EPS_GRID) if 0.03 <= e <= 1.0]
+slopes = {name: float(np.polyfit(np.log([EPS_GRID[i] for i in mid]), np.log([curves[name][i] for i in mid]), 1)[0])
+          for name in ("DP-UCB-BOUND", "DP-UCB")}
+print("log-log slope of regret against eps over [0.03, 1]: " + ", ".join(f"{n} {v:.2f}" for n, v in slopes.items()))
+glue("p1_slope_bound", slopes["DP-UCB-BOUND"], display=False)
+glue("p1_slope_dpucb", slopes["DP-UCB"], display=False)
+int_excess = [curves["DP-UCB-INT"][int_grid.index(e)] - ucb_final for e in (0.3, 1.0)]
+glue("p1_int_excess_03", float(int_excess[0]), display=False)
+glue("p1_int_excess_1", float(int_excess[1]), display=False)
+glue("p1_int_at_01", float(curves["DP-UCB-INT"][int_grid.index(0.1)]), display=False)
 
 # %% [markdown]
 # The ordering of the mechanisms is the chapter's main lesson: the hybrid-counter algorithms pay
-# for privacy at every $\eps$ (roughly like $1/\eps$ for $\eps$ between 0.03 and 1), while DP-UCB-INT
-# is as good as UCB plus a constant when $\eps' \ge 0.3$, and collapses to round robin below,
-# where its first release interval outgrows the horizon.
+# for privacy at every $\eps$ (regret against $\eps$ has log-log slope
+# {glue:text}`p1_slope_bound:.2f` for DP-UCB-BOUND and {glue:text}`p1_slope_dpucb:.2f` for DP-UCB
+# between 0.03 and 1, so roughly like $1/\eps$), while DP-UCB-INT is UCB plus a constant when
+# $\eps' \ge 0.3$ ({glue:text}`p1_int_excess_03:.0f` above UCB at $\eps' = 0.3$,
+# {glue:text}`p1_int_excess_1:.0f` at $\eps' = 1$), and collapses to round robin below, where its
+# first release interval outgrows the horizon ({glue:text}`p1_int_at_01:,.0f` at $\eps' = 0.1$).
 #
 # ## Exercises
 #
@@ -367,10 +588,11 @@ for name, values in curves.items():
 # :label: p1-sol-split
 # :class: dropdown
 #
-# The paper's counter has half the noise, so its regret is lower. It is only $2\eps$-DP (each reward
-# enters the tree of its block and the next logarithmic release, each $\eps$-DP), so the fair
-# comparison is `DPUCBBound(2.0, hybrid_split=False)` against `DPUCBBound(2.0)`: the same privacy,
-# and then the two are the same algorithm up to how the budget is split between the two parts.
+# The paper's counter has half the noise, and the matched bonus halves with it, so its regret is
+# lower. It is only $2\eps$-DP (each reward enters the tree of its block and the next logarithmic
+# release, each $\eps$-DP), so the fair comparison is `DPUCBBound(2.0, hybrid_split=False)` against
+# `DPUCBBound(2.0)`: the same privacy, and then the two are the same algorithm up to how the budget
+# is split between the two parts.
 # :::
 #
 # :::{exercise}
@@ -380,15 +602,36 @@ for name, values in curves.items():
 # pseudocode for $\eps' = 1$ (`release_points(eps, 1.1, 10**5, simplified=True)`). Which releases
 # earlier? Run both versions (`simplified_intervals=True`) and compare the regret.
 # :::
-#
+
+# %%
+eps_one, points_one = int_setup[1.0]
+f0_one, ceil_one = int(points_one[0]), math.ceil(1 / eps_one)
+first_intervals = np.diff(points_one[:12])
+glue("p1_eps_in_one", sci(eps_one, 3), display=False)
+glue("p1_ceil_one", ceil_one, display=False)
+glue("p1_f0_one", f0_one, display=False)
+glue("p1_int_lo", int(first_intervals.min()), display=False)
+glue("p1_int_hi", int(first_intervals.max()), display=False)
+glue("p1_rr2_one", 2 * f0_one, display=False)
+glue("p1_rr2_simpl_one", 2 * ceil_one, display=False)
+glue("p1_rr_diff_one", ceil_one - f0_one, display=False)
+glue("p1_rr_saving_one", float(0.3 * (ceil_one - f0_one)), display=False)
+t_cross = next(t for t in (int(x) for x in np.unique(np.geomspace(10, 10**6, 4_000).astype(int)))
+               if eps_one * (t ** (1 - V / 2) - V / 2) / (1 - V / 2) >= dp_ucb_int_privacy(10**12, eps_one, V, DELTA_PRIME))
+glue("p1_t_cross", t_cross, display=False)
+
+# %% [markdown]
 # :::{solution} p1-ex-simplified
 # :label: p1-sol-simplified
 # :class: dropdown
 #
-# For $\eps' = 1$ the input $\eps \approx 3.96 \times 10^{-3}$: the simplified interval is 253 pulls,
-# the series starts at $W_1 = 124$ and then has intervals of 200-250 that slowly grow towards
-# $1/\eps$. The series releases earlier, so its round robin is shorter (248 instead of 506 rounds
-# with 2 arms), which saves about $0.3 \cdot 129 \approx 40$ of regret in that phase.
+# For $\eps' = 1$ the input $\eps \approx$ {glue:text}`p1_eps_in_one`: the simplified interval is
+# {glue:text}`p1_ceil_one:,d` pulls, the series starts at $W_1 =$ {glue:text}`p1_f0_one:,d` and then
+# has intervals of {glue:text}`p1_int_lo:,d`-{glue:text}`p1_int_hi:,d` that slowly grow towards
+# $1/\eps$. The series releases earlier, so its round robin is shorter
+# ({glue:text}`p1_rr2_one:,d` instead of {glue:text}`p1_rr2_simpl_one:,d` rounds with 2 arms), which
+# saves about $0.3 \cdot$ {glue:text}`p1_rr_diff_one:,d` $\approx$ {glue:text}`p1_rr_saving_one:.0f`
+# of regret in that phase.
 # :::
 #
 # :::{exercise}
@@ -404,8 +647,8 @@ for name, values in curves.items():
 # :class: dropdown
 #
 # The first term, $\eps(t^{1-v/2} - v/2)/(1 - v/2)$, grows like $t^{0.45}$ and is active while it is
-# the smaller one: up to $t \approx 37{,}000$ for this $\eps$. After that the second,
-# constant term (equal to $\eps' = 1$ by construction of Corollary 3.2) takes over. At short
+# the smaller one: up to $t \approx$ {glue:text}`p1_t_cross:,d` for this $\eps$. After that the
+# second, constant term (equal to $\eps' = 1$ by construction of Corollary 3.2) takes over. At short
 # horizons the guarantee is therefore much stronger than the target, which is another way of
 # seeing that the input $\eps$ is conservative.
 # :::

@@ -1,20 +1,29 @@
 """DP-UCB-BOUND, DP-UCB and DP-UCB-INT of Tossou and Dimitrakakis (AAAI 2016), paper ``002``.
 
-* :class:`DPUCBBound` (Algorithm 1): one hybrid counter per arm; the bound ``nu_a`` of Eq. (2.2) on
-  the counter's error, with failure probability ``gamma = t^-4``, added to the UCB index.
+* :class:`DPUCBBound` (Algorithm 1): one hybrid counter per arm; a bonus ``nu_a`` on the counter's
+  error, with failure probability ``gamma = t^-4``, added to the UCB index (:func:`dp_ucb_bound_bonus`).
 * :class:`DPUCB` (Algorithm 2): as Algorithm 1 with ``nu_a = 0``, and a 0 inserted into every other
   arm's counter at each round so that all counters carry noise of the same scale.
 * :class:`DPUCBInt` (Algorithm 3): each arm's mean is released only when its pull count reaches the
-  next point ``W_k`` of the interval series of Lemma B.1, with ``Lap(n^(v/2 - 1))`` noise.
+  next point ``W_k`` of the interval series of Lemma B.1, with ``Lap(n^(v/2 - 1))`` noise, once per
+  point (the pseudocode, read literally, re-releases an idle arm's mean every round: see
+  :func:`dp_ucb_int_release_counts`).
 
 Privacy. Algorithms 1 and 2 are as private as one hybrid counter (each reward enters the counter
 of the arm that produced it; zeros and the action choice are data-independent post-processing).
 The paper's hybrid mechanism gives the whole epsilon to both its logarithmic and its tree part;
 an item enters both, so that counter is 2 epsilon-DP. ``hybrid_split=True`` (default) splits the
 budget as Chan, Shi and Song do, making the algorithms epsilon-DP; ``hybrid_split=False`` is the
-paper's variant. Algorithm 3 claims (epsilon', delta')-DP with epsilon' from Theorem 3.4 /
-Corollary 3.1 (:func:`dp_ucb_int_privacy`); :func:`dp_ucb_int_input_epsilon` inverts it
-(Corollary 3.2).
+paper's variant.
+
+The bonus. Eq. (2.2) (Lemma B.2) bounds the error of the paper's counter, ``Lap(1/eps)`` per
+logarithmic term and ``Lap(log n / eps)`` per tree term. The package's counter adds
+``Lap(1/eps_log)`` and ``Lap(floor(log2 n)/eps_tree)`` with ``eps_log = eps_tree = eps/2`` by default,
+so the printed bonus (full ``eps``, ``ln n``) is under half the scale of the noise it must cover.
+``bonus="matched"`` (default) evaluates Eq. (2.2) at the counter's own scales, which is what
+Lemma B.2's argument gives for the counter in use; ``bonus="printed"`` is Algorithm 1 verbatim.
+Algorithm 3 claims (epsilon', delta')-DP with epsilon' from Theorem 3.4 / Corollary 3.1
+(:func:`dp_ucb_int_privacy`); :func:`dp_ucb_int_input_epsilon` inverts it (Corollary 3.2).
 """
 
 from __future__ import annotations
@@ -24,7 +33,9 @@ import math
 
 import numpy as np
 from numba import njit
-from scipy.special import lambertw, zeta
+from scipy.integrate import quad
+from scipy.special import gammaincc, lambertw, zeta
+from scipy.stats import gamma as gamma_dist
 
 from .._validation import check_delta, check_epsilon, check_int, check_positive
 from ..environments import BanditInstance, draw_reward
@@ -32,10 +43,15 @@ from ..mechanisms import _HYB_SIZE, hybrid_counter_insert
 from .base import Policy, Records
 
 __all__ = [
+    "BONUS_FORMS",
     "DPUCBBound",
     "DPUCB",
     "DPUCBInt",
+    "dp_ucb_bound_bonus",
+    "dp_ucb_bound_miscoverage",
+    "dp_ucb_bound_theorem_epsilon",
     "dp_ucb_int_input_epsilon",
+    "dp_ucb_int_release_counts",
     "dp_ucb_int_privacy",
     "release_points",
     "lambert_pull_threshold",
@@ -50,36 +66,55 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 
 
+BONUS_FORMS = ("matched", "printed")
+
+
 @njit(nogil=True, cache=True)
-def _dp_ucb_kernel(rng, kinds, params, table, horizon, epsilon, bound, insert_zeros, split):  # pragma: no cover
+def _bonus(n, t, epsilon, part, printed):  # pragma: no cover - compiled
+    # nu_a of Algorithm 1 for an arm with n pulls at round t, failure probability gamma = t^-4.
+    # part: the epsilon of each of the counter's two parts (epsilon/2 split, epsilon the paper's).
+    log_term = np.log(4.0 * float(t) ** 4)  # ln(4 / gamma)
+    power_of_two = n & (n - 1) == 0  # the release comes from the logarithmic part alone
+    if printed:  # Algorithm 1 as printed: Eq. (2.2) with the full epsilon and ln n
+        c = np.sqrt(8.0) / epsilon * log_term
+        if power_of_two:
+            return c
+        return c * np.log(float(n)) + c
+    # matched: Eq. (2.2) at the counter's own Laplace scales, 1/part per logarithmic term and
+    # floor(log2 n)/part per tree p-sum (mechanisms.hybrid_counter_insert)
+    scale = 1.0 / part
+    if not power_of_two:
+        k = 0
+        while (n >> (k + 1)) > 0:
+            k += 1  # floor(log2 n)
+        scale += k / part
+    return np.sqrt(8.0) * log_term * scale
+
+
+@njit(nogil=True, cache=True)
+def _dp_ucb_kernel(rng, kinds, params, table, horizon, epsilon, bound, insert_zeros, split, printed):  # pragma: no cover
     k = kinds.shape[0]
     part = epsilon / 2.0 if split else epsilon
     states = np.zeros((k, _HYB_SIZE))  # one hybrid mechanism per arm (Alg. 1, line 2)
     private_sums = np.zeros(k)  # s_a(t): the counter's latest release
-    pulls = np.zeros(k)  # n_{a,t}
+    pulls = np.zeros(k, dtype=np.int64)  # n_{a,t}
     arms = np.empty(horizon, dtype=np.int64)
     for t in range(1, horizon + 1):
         if t <= k:  # lines 4-6: play arm a = t
             arm = t - 1
         else:
             log_t = np.log(t)
-            c = np.sqrt(8.0) / epsilon * np.log(4.0 * float(t) ** 4)  # Eq. (2.2) with gamma = t^-4
             best = -np.inf
             arm = 0
             for a in range(k):  # lines 8-15
-                nu = 0.0
-                if bound:
-                    n = int(pulls[a])
-                    if n & (n - 1) == 0:  # n_{a,t} is a power of 2
-                        nu = c
-                    else:
-                        nu = c * np.log(pulls[a]) + c
-                index = private_sums[a] / pulls[a] + np.sqrt(2.0 * log_t / pulls[a]) + nu / pulls[a]
+                n = pulls[a]
+                nu = _bonus(n, t, epsilon, part, printed) if bound else 0.0
+                index = private_sums[a] / n + np.sqrt(2.0 * log_t / n) + nu / n
                 if index > best:  # line 16: argmax
                     best = index
                     arm = a
         reward = draw_reward(rng, kinds, params, table, t - 1, arm)
-        pulls[arm] += 1.0
+        pulls[arm] += 1
         private_sums[arm] = hybrid_counter_insert(states[arm], reward, part, part, rng)  # line 18
         if insert_zeros:  # Algorithm 2: a 0 into every other arm's mechanism, n_{a'} unchanged
             for a in range(k):
@@ -89,27 +124,84 @@ def _dp_ucb_kernel(rng, kinds, params, table, horizon, epsilon, bound, insert_ze
     return arms
 
 
+def _check_bonus(bonus: str) -> str:
+    if bonus not in BONUS_FORMS:
+        raise ValueError(f"bonus must be one of {BONUS_FORMS}, got {bonus!r}")
+    return bonus
+
+
+def dp_ucb_bound_bonus(n: int, t: int, epsilon: float, *, hybrid_split: bool = True, bonus: str = "matched") -> float:
+    """``nu_a`` of DP-UCB-BOUND (Algorithm 1 of ``002``) for an arm pulled ``n`` times, at round ``t``.
+
+    ``bonus="printed"``: Algorithm 1 verbatim, ``c`` if ``n`` is a power of 2 and ``c ln n + c``
+    otherwise, with ``c = sqrt(8)/eps * ln(4 t^4)`` (Eq. (2.2) at ``gamma = t^-4``).
+
+    ``bonus="matched"`` (the policy's default): Eq. (2.2) evaluated at the Laplace scales the
+    package's hybrid counter really adds, ``sqrt(8) ln(4 t^4) (b_log + b_tree)`` with
+    ``b_log = 1/eps_part`` and, if ``n`` is not a power of 2, ``b_tree = floor(log2 n)/eps_part``;
+    ``eps_part = eps/2`` (``hybrid_split=True``) or ``eps``. Each term is Chan, Shi and Song's
+    Corollary 2.9 for that part of the release at ``gamma/2`` (:func:`mechanisms.laplace_sum_tail_bound`),
+    so with probability ``>= 1 - t^-4`` the counter's error is at most the bonus, which is what
+    Lemma B.2 and the proof of Theorem 3.2 need.
+    """
+    n = check_int("n", n, minimum=1)
+    t = check_int("t", t, minimum=n)
+    epsilon = check_epsilon(epsilon)
+    bonus = _check_bonus(bonus)
+    part = epsilon / 2.0 if hybrid_split else epsilon
+    return float(_bonus(n, t, epsilon, part, bonus == "printed"))
+
+
+def dp_ucb_bound_miscoverage(n: int, t: int, epsilon: float, *, hybrid_split: bool = True, bonus: str = "matched") -> float:
+    """Exact ``P(|error| > nu_a)`` for the counter's release after ``n = 2^k`` items at round ``t``.
+
+    At a power of two the release is the logarithmic part alone: a sum of ``k + 1`` i.i.d.
+    ``Lap(b)``, ``b = 1/eps_part``, which is ``G_1 - G_2`` with ``G_i ~ Gamma(k + 1, b)``; the tail
+    ``P(G_1 - G_2 > x) = E[Q(k + 1, (x + G_2)/b)]`` is integrated numerically. Compare with the
+    nominal ``gamma = t^-4`` the bonus is meant to achieve.
+    """
+    n = check_int("n", n, minimum=1)
+    if n & (n - 1):
+        raise ValueError(f"n must be a power of 2, got {n}")
+    nu = dp_ucb_bound_bonus(n, t, epsilon, hybrid_split=hybrid_split, bonus=bonus)
+    m = n.bit_length()  # k + 1 logarithmic terms
+    b = 2.0 / epsilon if hybrid_split else 1.0 / epsilon
+
+    def integrand(y: float) -> float:
+        return float(gamma_dist.pdf(y, m, scale=b) * gammaincc(m, (nu + y) / b))
+
+    upper, _ = quad(integrand, 0.0, np.inf, limit=400, epsabs=0.0, epsrel=1e-10)
+    return 2.0 * upper  # two-sided (the sum is symmetric)
+
+
 @dataclasses.dataclass(frozen=True)
 class DPUCBBound(Policy):
-    """DP-UCB-BOUND, Algorithm 1 of Tossou and Dimitrakakis (2016).
+    """DP-UCB-BOUND, Algorithm 1 of Tossou and Dimitrakakis (2016), ``tossou2016algorithms``.
 
     Index ``s_a/n_a + sqrt(2 log t / n_a) + nu_a/n_a`` with ``s_a`` the hybrid counter's release and
-    ``nu_a`` Eq. (2.2) at ``gamma = t^-4`` (``sqrt(8)/eps * log(4 t^4)`` when ``n_a`` is a power of 2,
-    times ``(log n_a + 1)`` otherwise). Guarantee: epsilon-DP (global model) with
-    ``hybrid_split=True``; 2 epsilon-DP for the paper's counter (``hybrid_split=False``).
+    ``nu_a`` the bound (2.2) on the counter's error at ``gamma = t^-4`` (:func:`dp_ucb_bound_bonus`).
+    ``bonus="matched"`` (default) evaluates Eq. (2.2) at the counter's own noise scales
+    (``Lap(2/eps)``, ``Lap(2 floor(log2 n)/eps)`` for the split counter); ``bonus="printed"`` uses
+    Algorithm 1's formula with the full ``eps`` and ``ln n``, which covers less than half the scale
+    of the split counter's noise. Guarantee: epsilon-DP (global model) with ``hybrid_split=True``;
+    2 epsilon-DP for the paper's counter (``hybrid_split=False``). The bonus does not affect privacy.
     """
 
     epsilon: float
     hybrid_split: bool = True
+    bonus: str = "matched"
 
     name = "DP-UCB-BOUND"
     private = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+        _check_bonus(self.bonus)
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms = _dp_ucb_kernel(rng, *instance.kernel_args(), horizon, self.epsilon, True, False, self.hybrid_split)
+        arms = _dp_ucb_kernel(
+            rng, *instance.kernel_args(), horizon, self.epsilon, True, False, self.hybrid_split, self.bonus == "printed"
+        )
         return {"arms": arms}
 
 
@@ -129,7 +221,7 @@ class DPUCB(Policy):
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms = _dp_ucb_kernel(rng, *instance.kernel_args(), horizon, self.epsilon, False, True, self.hybrid_split)
+        arms = _dp_ucb_kernel(rng, *instance.kernel_args(), horizon, self.epsilon, False, True, self.hybrid_split, False)
         return {"arms": arms}
 
 
@@ -246,6 +338,35 @@ class DPUCBInt(Policy):
         return {"arms": arms, "releases": np.asarray(releases)}
 
 
+def dp_ucb_int_release_counts(arms: np.ndarray, points: np.ndarray, n_arms: int) -> tuple[int, int]:
+    """How many noisy means DP-UCB-INT releases on the arm sequence ``arms``, under two readings.
+
+    After the round robin (rounds ``t > K f0``, ``f0 = points[0]``), Algorithm 3 tests at the start
+    of every round whether an arm's count ``n_{a,t}`` is a release point and, if so, draws fresh
+    noise. Returns ``(once_per_point, as_printed)``: the number of releases when each arm releases
+    once per point it reaches (the package's kernel; Theorem 3.4 counts these) and the number when
+    the test is re-applied every round, so that an arm left idle at a point re-releases its mean
+    each round (the pseudocode read literally).
+    """
+    n_arms = check_int("n_arms", n_arms, minimum=1)
+    arms = np.asarray(arms)
+    if arms.ndim != 1 or not np.issubdtype(arms.dtype, np.integer) or arms.size == 0:
+        raise ValueError("arms must be a non-empty 1-d integer array")
+    if arms.min() < 0 or arms.max() >= n_arms:
+        raise ValueError(f"arms must lie in [0, n_arms), got values in [{arms.min()}, {arms.max()}]")
+    points = np.asarray(points, dtype=np.int64)
+    if points.ndim != 1 or points.size == 0 or points[0] < 1 or np.any(np.diff(points) <= 0):
+        raise ValueError("points must be a non-empty increasing 1-d array of positive integers")
+    onehot = np.zeros((arms.size, n_arms), dtype=np.int64)
+    onehot[np.arange(arms.size), arms] = 1
+    before = np.cumsum(onehot, axis=0) - onehot  # n_{a,t}: the counts at the start of round t
+    after_round_robin = before[n_arms * int(points[0]) :]
+    at_point = np.isin(after_round_robin, points)
+    as_printed = int(at_point.sum())
+    once = sum(np.unique(after_round_robin[at_point[:, a], a]).size for a in range(n_arms))
+    return int(once), as_printed
+
+
 def dp_ucb_int_privacy(t: int, epsilon: float, v: float = 1.1, delta_prime: float = math.exp(-10)) -> float:
     """epsilon' of Corollary 3.1: DP-UCB-INT with input ``epsilon`` is (epsilon', delta')-DP after
     ``t`` steps, ``epsilon' = min(eps (t^(1-v/2) - v/2)/(1 - v/2), 2 eps zeta(v) + sqrt(2 eps zeta(v) ln(1/delta')))``.
@@ -299,17 +420,41 @@ def lambert_pull_threshold(b: np.ndarray) -> np.ndarray:
     return np.where(big, exact, b)
 
 
+def dp_ucb_bound_theorem_epsilon(epsilon: float, *, hybrid_split: bool = True, bonus: str = "matched") -> float:
+    """The epsilon at which Theorem 3.2's ``h_n = sqrt(8)/eps ln(4/gamma) (ln n + 1) / n`` bounds the
+    bonus of ``DPUCBBound(epsilon, hybrid_split, bonus)``, so that the theorem's proof (events
+    A.4-A.6) applies to the policy as implemented.
+
+    ``"printed"``: ``epsilon`` (the theorem as stated). ``"matched"``: the bonus is
+    ``sqrt(8) ln(4/gamma) (1 + floor(log2 n)) / eps_part <= sqrt(8) ln(4/gamma) (ln n + 1) / (eps_part ln 2)``,
+    so ``eps_part ln 2`` with ``eps_part = epsilon/2`` (split counter) or ``epsilon``.
+    """
+    epsilon = check_epsilon(epsilon)
+    if _check_bonus(bonus) == "printed":
+        return epsilon
+    return (epsilon / 2.0 if hybrid_split else epsilon) * math.log(2.0)
+
+
 def regret_bound_dp_ucb_bound(
-    t: np.ndarray, gaps: np.ndarray, epsilon: float, lambda0: float | None = None, *, exact_lambert: bool = False
+    t: np.ndarray,
+    gaps: np.ndarray,
+    epsilon: float,
+    lambda0: float | None = None,
+    *,
+    exact_lambert: bool = False,
+    hybrid_split: bool = True,
+    bonus: str = "printed",
 ) -> np.ndarray:
     """Theorem 3.2: ``sum_a max(B (ln B + 7), 8 log t / (lambda0^2 Delta_a)) + sum_a (Delta_a + 2 pi^2 Delta_a / 3)``
     with ``B = sqrt(8) ln(4 t^4) / (eps (1 - lambda0))``; ``lambda0=None`` takes, at each t, the
     best lambda0 on a grid of (0, 1). ``exact_lambert=True`` uses the exact solution
     ``-B W_{-1}(-1/(e B))`` of the proof's inequality (:func:`lambert_pull_threshold`) in place of
-    the printed approximation ``B (ln B + 7)``."""
+    the printed approximation ``B (ln B + 7)``. ``bonus="printed"`` (default) is the theorem as
+    stated; ``bonus="matched"`` is the bound for ``DPUCBBound(epsilon, hybrid_split)`` as the package
+    runs it, the theorem at :func:`dp_ucb_bound_theorem_epsilon`."""
     t = np.atleast_1d(np.asarray(t, dtype=float))
     gaps = _gaps(gaps)
-    epsilon = check_epsilon(epsilon)
+    epsilon = dp_ucb_bound_theorem_epsilon(epsilon, hybrid_split=hybrid_split, bonus=bonus)
     grid = np.array([lambda0]) if lambda0 is not None else np.linspace(0.01, 0.99, 99)
     best = np.full(t.shape, np.inf)
     for lam in grid:
