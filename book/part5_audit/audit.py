@@ -11,8 +11,10 @@
 #
 # The short answer: every mechanism and every algorithm passes, **except GDP-NCB**
 # {cite}`sarkar2026dpncb`, whose Phase I stopping rule leaks more than its claimed $\varepsilon$. The
-# audit certifies the violation at 95% confidence, an exact computation confirms it, and a repaired
-# stopping rule (sparse vector) closes the leak for a small regret cost.
+# audit certifies the violation at 95% confidence from the actions alone, an exact computation
+# confirms it, and a repaired variant (a sparse-vector stopping rule, and release noise calibrated to
+# the number of times a reward is released) is $\varepsilon$-DP by a composition argument that this
+# chapter proves; the audit, which cannot prove it, finds nothing against it.
 #
 # ## From an event to a lower bound
 #
@@ -53,11 +55,11 @@
 # %%
 import dataclasses
 import os
-import time
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from myst_nb import glue
 
 from privbandits.audit import (
     cached_audit,
@@ -65,8 +67,6 @@ from privbandits.audit import (
     hiring_sampler,
     joint_codes,
     mechanism_targets,
-    phase1_exact,
-    phase1_sampler,
     policy_sampler,
 )
 from privbandits.environments import bernoulli_instance
@@ -79,7 +79,6 @@ use_book_style()
 SHOW_PROGRESS = os.environ.get("PRIVBANDITS_PROGRESS", "1") != "0"
 ALPHA = 0.05
 RESULTS = []  # the chapter's one results table, filled section by section
-TIMINGS = {}
 
 
 def record(name, claim, result, samples, pair, kind):
@@ -100,7 +99,6 @@ def record(name, claim, result, samples, pair, kind):
 # halves the noise scale (equivalently: runs at $2\varepsilon$ while claiming $\varepsilon$).
 
 # %%
-t0 = time.perf_counter()
 for broken in (False, True):
     for name, t in mechanism_targets(1.0, broken=broken).items():
         n = 100_000 if "counter" in name else 1_000_000
@@ -111,7 +109,6 @@ for broken in (False, True):
         pair = "x = 0 vs 1" if "counter" not in name else "one stream item 0 vs 1"
         record(name + (" (broken: noise halved)" if broken else ""), f"({t['epsilon']:g}, {t['delta']:g})-DP", r, n,
                pair, "broken mechanism" if broken else "mechanism")
-TIMINGS["mechanisms"] = time.perf_counter() - t0
 mech_table = pd.DataFrame([r for r in RESULTS if "mechanism" in r["kind"]])
 mech_table[["algorithm", "claimed guarantee", "best lower bound", "verdict"]]
 
@@ -120,11 +117,13 @@ assert not any(mech_table[mech_table.kind == "mechanism"].verdict.str.startswith
     "a correct mechanism was flagged"
 assert all(mech_table[mech_table.kind == "broken mechanism"].verdict.str.startswith("violation")), \
     "a broken mechanism was not caught"
+glue("p5_gauss_bound", float(mech_table.set_index("algorithm").loc["Gaussian", "best lower bound"]), display=False)
 
 # %% [markdown]
 # Every correct mechanism is found consistent, with lower bounds close to the claim for the one-shot
 # mechanisms (the audit is nearly tight there), and every broken copy is caught. The Gaussian bound
-# stays well below 0.9 because the classical calibration is loose.
+# ({glue:text}`p5_gauss_bound:.3f`) stays well below its claimed 0.9 because the classical
+# calibration is loose.
 #
 # ## Sample size needed to catch a broken mechanism
 #
@@ -133,7 +132,6 @@ assert all(mech_table[mech_table.kind == "broken mechanism"].verdict.str.startsw
 # the counters, whose sampler loops over the stream in Python).
 
 # %%
-t0 = time.perf_counter()
 catch = {}
 for name, target in mechanism_targets(1.0, broken=True).items():
     counter = "counter" in name
@@ -143,7 +141,6 @@ for name, target in mechanism_targets(1.0, broken=True).items():
                                                  target["pairs"], epsilon=target["epsilon"], delta=target["delta"],
                                                  features=target["features"], n_samples=n, alpha=ALPHA,
                                                  seed=s).violation for s in seeds]) for n in sizes])
-TIMINGS["sample size sweep"] = time.perf_counter() - t0
 fig, ax = plt.subplots()
 for name, (sizes, frac) in catch.items():
     ax.plot([2 * n for n in sizes], frac, "o-", label=name)
@@ -152,14 +149,24 @@ ax.set(xscale="log", xlabel="samples per dataset (search + confirmation)", ylabe
 ax.legend(fontsize="small")
 plt.show()
 
+
+def all_caught_from(sizes, frac):  # samples per dataset (search + confirmation) from which every seed caught it
+    caught = [2 * n for i, n in enumerate(sizes) if all(f == 1.0 for f in frac[i:])]
+    return f"{min(caught):,}" if caught else "more than tried"
+
+
+for name, (sizes, frac) in catch.items():
+    glue("p5_catch_" + name.split()[0].lower(), all_caught_from(sizes, frac), display=False)
+
 # %% [markdown]
-# Samples per dataset at which every seed caught the broken copy: randomized response and PrivBern,
-# whose whole privacy loss sits on one of two outputs, 200; Laplace, whose loss must be resolved by
-# buckets in the tails, 6,000 (90% at 2,000); the two counters, whose loss is spread over two
-# releases and found through a joint bucket, $2\cdot 10^4$ (none at $6\cdot 10^3$); the Gaussian
-# mechanism, whose halved noise only shows in rare tail events, $2\cdot 10^5$ (half of the seeds at
-# $6\cdot 10^4$). The bandit audits below use $2\cdot 10^5$ samples per dataset ($10^5$ to search, $10^5$ to
-# confirm).
+# Samples per dataset from which every seed caught the broken copy: randomized response
+# ({glue:text}`p5_catch_randomized`) and PrivBern ({glue:text}`p5_catch_privbern`), whose whole
+# privacy loss sits on one of two outputs; Laplace ({glue:text}`p5_catch_laplace`), whose loss must be
+# resolved by buckets in the tails; the binary tree and hybrid counters
+# ({glue:text}`p5_catch_binary` and {glue:text}`p5_catch_hybrid`), whose loss is spread over two
+# releases and found through a joint bucket; the Gaussian mechanism ({glue:text}`p5_catch_gaussian`),
+# whose halved noise only shows in rare tail events. The bandit audits below use $2\cdot 10^5$ samples
+# per dataset ($10^5$ to search, $10^5$ to confirm).
 #
 # ## The bandit algorithms
 #
@@ -181,7 +188,6 @@ from privbandits.policies.sarkar2026 import GDPNCB, LDPNCB, AnytimeDPNCB
 from privbandits.policies.thresholding import FixedBudgetThresholding
 from privbandits.policies.tossou2016 import DPUCB, DPUCBBound, DPUCBInt, dp_ucb_int_privacy
 
-t0 = time.perf_counter()
 T, EPS, N = 100, 1.0, 100_000
 instance = bernoulli_instance([0.7, 0.3])
 table = np.ones((T, 2))
@@ -198,7 +204,7 @@ audited = [  # (policy, label, claimed epsilon, claimed delta, model)
 ]
 more_pairs = flip_pairs(table, [T // 4, T // 2])
 for policy, label, eps, delta, model in tqdm(audited, desc="bandit audits", disable=not SHOW_PROGRESS):
-    recs = ("arms", "phase1_end") if isinstance(policy, (GDPNCB, LDPNCB)) else ("arms",)
+    recs = ("arms",)  # the output: the action sequence only (internal state such as phase1_end is not released)
     sampler = policy_sampler(policy, instance, T, recs)
     # Bonferroni over the two audits: level ALPHA / 2 each, so their maximum holds at 1 - ALPHA
     first = cached_audit({"policy": policy.config(), "T": T, "table": "ones", "rounds": [0], "records": recs},
@@ -212,7 +218,6 @@ for policy, label, eps, delta, model in tqdm(audited, desc="bandit audits", disa
     claim = f"{eps:.3g}-{model}" if delta == 0 else f"({eps:.3g}, {delta:.1e})-{model}"
     record(label or policy.name, claim, r, r.n_samples, f"K=2, T=100, all ones; best of 3 pairs: {where}: 1 -> 0",
            "bandit")
-TIMINGS["bandit algorithms"] = time.perf_counter() - t0
 bandit_table = pd.DataFrame([r for r in RESULTS if r["kind"] == "bandit"])
 bandit_table[["algorithm", "claimed guarantee", "best lower bound", "verdict"]]
 
@@ -221,8 +226,8 @@ assert not any(bandit_table.verdict.str.startswith("violation")), "a bandit algo
 
 # %% [markdown]
 # On this generic pair no algorithm is caught, GDP-NCB included: its Phase I on an all-ones table with
-# the book's constant $C = 1$ lasts beyond $T = 100$, and one flipped reward moves its noisy tests by
-# $1/b$ each ($b = \log T/\varepsilon$, see below), which $2\cdot 10^5$ samples cannot resolve. The
+# the book's constant $C = 1$ lasts beyond $T = 100$, and one flipped reward moves each of its noisy
+# tests by $1/b$ ($b = \log T/\varepsilon$, see below), which $2\cdot 10^5$ samples cannot resolve. The
 # next section builds the pair that does expose it.
 #
 # ## GDP-NCB's Phase I leaks
@@ -231,8 +236,8 @@ assert not any(bandit_table.verdict.str.startswith("violation")), "a bandit algo
 # arm $i$, recomputes $\tilde\mu_i = \hat\mu_i + \mathrm{Lap}(\log T/(\varepsilon N_{1,i}))$ with
 # fresh noise and stops once $N_{1,i}\tilde\mu_i$ exceeds
 # $\mathrm{thr} = C(c^2\log T + (\log T)^2/\varepsilon)$. The privacy proof (Appendix C of the full
-# version) treats Phase I as "releasing nothing". But the round at which Phase I stops is visible in
-# the actions: the arms become non-uniform from that round on.
+# version) treats Phase I as "releasing nothing". But the round at which Phase I stops shapes the
+# actions: from that round on they follow Eq. (4), not a uniform draw.
 #
 # **How the stopping time depends on one reward.** $N_{1,i}\tilde\mu_i = S_i + Z$ with $S_i$ the
 # sum of arm $i$'s Phase I rewards and $Z\sim\mathrm{Lap}(b)$, $b=\log T/\varepsilon$: each test is a
@@ -240,121 +245,261 @@ assert not any(bandit_table.verdict.str.startswith("violation")), "a bandit algo
 # of arm $i$ seen at round $t_0$ enters **every** later test of arm $i$, and Phase I runs about
 # $\mathrm{thr}/\mu_i$ such tests; basic composition charges
 # $\approx \mathrm{thr}\,\varepsilon/(\mu_i\log T) = C(c^2\varepsilon + \log T)/\mu_i$, far above
-# $\varepsilon$, and nothing in the proof pays for it. The exact loss is smaller but still unbounded:
-# on the instance below (arm 0 pays 1 every round, arm 1 pays 0; the neighbour sets arm 0's round-0
-# reward to 0), the event "arm 0 is pulled at round 0 and survives its first $m$ tests" has
-# probability $G_m\prod_{j=1}^m F(\mathrm{thr}-j)$ on $D$ and $G_m\prod_{j=1}^m F(\mathrm{thr}-j+1)$ on
-# $D'$ ($F$ the Laplace CDF, $G_m$ the same on both). The product telescopes:
+# $\varepsilon$, and nothing in the proof pays for it.
 #
-# $$\ln\frac{P_{D'}[\text{survive } m]}{P_D[\text{survive } m]} = \ln\frac{F(\mathrm{thr})}{F(\mathrm{thr}-m)}
-# \approx \ln 2 + \frac{m-\mathrm{thr}}{b}\quad (m>\mathrm{thr}),$$
+# **An event of the output.** The guarantee is about the action sequence $I_1, \dots, I_T$, so an
+# audit (and an exact analysis) must use events of the actions: the end of Phase I is internal state
+# and not a function of the actions. Take two arms, arm 0 paying 1 in every round and arm 1 paying 0
+# (dataset $D$); the neighbour $D'$ sets arm 0's reward in round 1 to 0. Consider
+# $A_r = \{I_1 = \dots = I_r = 0\}$, "the first $r$ actions are arm 0", and its statistic, the length
+# $R$ of the first run of arm 0 (`privbandits.audit.leading_run`). On $A_r$, Phase I picks arm 0 $r$
+# times (probability $2^{-r}$) and its first $r-1$ tests fail: $S_j = j$ on $D$ and $j-1$ on $D'$.
+# If Phase I stopped earlier, with arm 1 never pulled, Eq. (4) ranks arm 1 ($\tilde\mu = 0$, $n = 1$)
+# above arm 0 (clipped mean at most 1, $n\ge 2$), because the privacy terms shrink like $1/n$, so the
+# next action is arm 1 and $A_r$ fails (`leading_run_law` checks this inequality for every $j$).
+# Hence, with $F$ the Laplace CDF of scale $b$,
 #
-# which grows without bound in $m$: every test survived beyond the threshold costs another
-# $\varepsilon/\log T$. This is the classical failure of the sparse vector technique without a noisy
-# threshold {cite}`lyu2017understanding`: each "below threshold" answer is paid for separately.
+# $$P_D(A_r) = 2^{-r}\prod_{j=1}^{r-1} F(\mathrm{thr}-j),\qquad
+# \ln\frac{P_{D'}(A_r)}{P_D(A_r)} = \ln\frac{F(\mathrm{thr})}{F(\mathrm{thr}-r+1)}
+# \approx \ln 2 + \frac{r-1-\mathrm{thr}}{b}\quad (r-1>\mathrm{thr}):$$
 #
-# **The exposing instance** (rerun it with the code below): $K=2$, $T=20$, `table[:, 0] = 1`,
-# `table[:, 1] = 0`, `GDPNCB(epsilon=1.0, phase1_constant=0.2)` (so $\mathrm{thr} = 7.19$ and Phase I
-# ends within $T$), neighbour `flip_pairs(table, [0])` (arm 0's reward at round 0: $1\to 0$), statistic
-# `phase1_sampler(policy, instance, 20)` column 4 ("pulls of arm 0 in Phase I if arm 0 was pulled at
-# round 0, else $-1$", a post-processing of the actions), $10^5$ samples per dataset and phase, seed 0.
-# `phase1_exact` computes the exact law of this statistic by dynamic programming over the rounds.
+# the product telescopes, and every test survived beyond the threshold costs another
+# $\varepsilon/\log T$, without bound. This is the classical failure of the sparse vector technique
+# without a noisy threshold {cite}`lyu2017understanding`: each "below threshold" answer is paid for
+# separately.
+#
+# The exact law on the instance $K=2$, $T=20$, `GDPNCB(epsilon=1.0, phase1_constant=0.2)`
+# ($\mathrm{thr} = 7.19$, $b = \ln 20$):
 
 # %%
-t0 = time.perf_counter()
-T1, EPS1, C1, N1 = 20, 1.0, 0.2, 100_000
+from privbandits.audit import action_statistic_sampler, detectable_loss, leading_run
+from privbandits.policies.sarkar2026 import leading_run_law, sparse_vector_budget
+
+EPS1 = 1.0
+law20 = leading_run_law(20, EPS1, 0.2)
+first_over = int(law20["r"][np.argmax(law20["loss"] > EPS1)])
+delta20 = float(np.maximum(law20["p_run1"] - np.exp(EPS1) * law20["p_run0"], 0).sum())
+exact20 = pd.DataFrame({"r": law20["r"], "P_D(A_r)": np.exp(law20["log_p0"]), "P_D'(A_r)": np.exp(law20["log_p1"]),
+                        "loss ln P_D'/P_D": law20["loss"]}).set_index("r")
+glue("p5_law20_first_r", first_over, display=False)
+glue("p5_law20_loss_first", float(law20["loss"][first_over - 1]), display=False)
+glue("p5_law20_p_first", float(np.exp(law20["log_p1"][first_over - 1])), display=False)
+glue("p5_law20_loss_11", float(law20["loss"][10]), display=False)
+glue("p5_law20_loss_T", float(law20["loss"][-1]), display=False)
+glue("p5_law20_delta", delta20, display=False)
+exact20.loc[[2, 5, first_over - 1, first_over, first_over + 1, 20]].style.format(
+    {"P_D(A_r)": "{:.2e}", "P_D'(A_r)": "{:.2e}", "loss ln P_D'/P_D": "{:.3f}"})
+
+# %% [markdown]
+# The loss of $A_r$ passes $\varepsilon = 1$ at $r =$ {glue:text}`p5_law20_first_r`
+# ({glue:text}`p5_law20_loss_first:.3f`), reaches {glue:text}`p5_law20_loss_11:.3f` at $r = 11$ and
+# {glue:text}`p5_law20_loss_T:.3f` at $r = 20$, where $A_{20}$ is a single output ("arm 0 in every
+# round"): GDP-NCB as printed is **not** $1$-DP, and not $\varepsilon$-DP for any $\varepsilon$ below
+# that. The leak sits in the tail: the first such event has probability
+# {glue:text}`p5_law20_p_first:.1e` on $D'$,
+# and the statistic $R$ is $(1, \delta)$-indistinguishable on this pair with
+# $\delta =$ {glue:text}`p5_law20_delta:.1e`. So the printed algorithm behaves like an
+# $(\varepsilon, \delta)$ algorithm with a small $\delta$ here, but the theorem claims pure
+# $\varepsilon$-DP, and the loss grows with the horizon.
+#
+# **The audit.** Events of probability $10^{-4}$ are beyond $2\cdot 10^5$ samples (the table of
+# detectable losses below says why), so the audit runs on a shorter instance where the same leak
+# sits on frequent events: $K=2$, $T=5$, `GDPNCB(epsilon=1.0, phase1_constant=0.05)`, the same tables
+# and pair (`flip_pairs(table, [0])`), statistic $R$ through
+# `action_statistic_sampler(policy, instance, 5, leading_run)` (a function of the actions only),
+# $10^5$ samples per dataset and phase, seed 0.
+
+# %%
+T1, C1, N1 = 5, 0.05, 100_000
+law5 = leading_run_law(T1, EPS1, C1)
 table1 = np.zeros((T1, 2))
 table1[:, 0] = 1.0
 pair1 = flip_pairs(table1, [0])
-exact = phase1_exact(T1, EPS1, C1)
 phase1 = {}
 for rule in ("printed", "sparse_vector"):
     policy = GDPNCB(epsilon=EPS1, phase1_constant=C1, phase1_rule=rule)
     phase1[rule] = cached_audit(
         {"policy": policy.config(), "T": T1, "table": "arm 0 ones, arm 1 zeros", "rounds": [0],
-         "statistic": "phase1_sampler column 4"},
-        phase1_sampler(policy, bernoulli_instance([0.5, 0.5]), T1), pair1, epsilon=EPS1, n_samples=N1,
-        features=joint_codes([4]), alpha=ALPHA, seed=0)
+         "statistic": "leading run of arm 0"},
+        action_statistic_sampler(policy, bernoulli_instance([0.5, 0.5]), T1, leading_run), pair1, epsilon=EPS1,
+        n_samples=N1, alpha=ALPHA, seed=0)
     label = "GDP-NCB, Phase I pair" if rule == "printed" else "GDP-NCB, sparse-vector Phase I (repair), Phase I pair"
-    record(label, f"{EPS1:g}-DP", phase1[rule], N1, "K=2, T=20, arm 0 ones, arm 1 zeros; r[0, 0]: 1 -> 0",
+    record(label, f"{EPS1:g}-DP", phase1[rule], N1, "K=2, T=5, arm 0 ones, arm 1 zeros; r[0, 0]: 1 -> 0",
            "GDP-NCB Phase I")
-TIMINGS["GDP-NCB Phase I"] = time.perf_counter() - t0
-best_m = int(exact["m"][np.nanargmax(np.where(exact["p1"] > 1e-3, exact["loss"], -np.inf))])
-print(f"threshold {exact['threshold']:.2f}, Laplace scale b = {exact['scale']:.2f}")
-print(f"exact: P_D'[survive {best_m}] = {exact['p1'][best_m - 1]:.4f}, P_D = {exact['p0'][best_m - 1]:.5f}, "
-      f"loss {exact['loss'][best_m - 1]:.3f}; largest loss of one outcome {exact['max_loss']:.2f}; "
-      f"delta at eps = 1: {exact['delta']:.4f}")
-for rule, r in phase1.items():
-    print(f"{rule:>13}: lower bound {r.epsilon_lower:.3f} (confidence {r.confidence}), {r.verdict}; "
-          f"event: {r.event}, held-out frequencies {r.p0:.5f} vs {r.p1:.5f}")
+r_star = 4  # the tail event R >= 4 (arm 0 in the first four rounds): the most frequent one with loss > 1.5
+glue("p5_r_star", r_star, display=False)
+glue("p5_law5_loss", float(law5["loss"][r_star - 1]), display=False)
+glue("p5_law5_p", float(np.exp(law5["log_p1"][r_star - 1])), display=False)
+glue("p5_law5_max", float(np.max(np.abs(np.log(law5["p_run1"] / law5["p_run0"])))), display=False)
+glue("p5_audit_printed", float(phase1["printed"].epsilon_lower), display=False)
+glue("p5_audit_repaired", float(phase1["sparse_vector"].epsilon_lower), display=False)
+pd.DataFrame({
+    "variant": ["printed", "sparse-vector repair"],
+    "certified lower bound (95%)": [phase1[k].epsilon_lower for k in phase1],
+    "verdict": [phase1[k].verdict.split(":")[0] for k in phase1],
+    "held-out frequency on D": [phase1[k].p0 for k in phase1],
+    "held-out frequency on D'": [phase1[k].p1 for k in phase1],
+}).style.format(precision=4).hide(axis="index")
 
 # %%
 fig, ax = plt.subplots()
-m = exact["m"][:14]
-ax.plot(m, exact["loss"][:14], "o-", label=r"exact loss of 'survive $m$ tests' (printed)")
+ax.plot(law20["r"], law20["loss"], "o-", label=r"exact loss of $A_r$, T = 20, C = 0.2")
+ax.plot(law5["r"], law5["loss"], "s-", label=r"exact loss of $A_r$, T = 5, C = 0.05")
 ax.axhline(EPS1, color="k", lw=1, label=r"claimed $\varepsilon$")
-ax.axhline(phase1["printed"].epsilon_lower, color="C3", ls="--", label="audit lower bound, printed (95%)")
-ax.axhline(phase1["sparse_vector"].epsilon_lower, color="C2", ls=":", label="audit lower bound, repaired (95%)")
-ax.axvline(exact["threshold"], color="grey", lw=0.8, ls="-.")
-ax.set(xlabel="m (arm-0 tests survived)", ylabel="privacy loss", title="GDP-NCB Phase I, K = 2, T = 20, ε = 1, C = 0.2")
-ax.legend(fontsize="small")
+ax.axhline(phase1["printed"].epsilon_lower, color="C3", ls="--", label="audit lower bound, printed, T = 5")
+ax.axhline(phase1["sparse_vector"].epsilon_lower, color="C2", ls=":", label="audit lower bound, repair, T = 5")
+ax.set(xlabel=r"r (first r actions all arm 0)", ylabel="privacy loss", xticks=range(0, 21, 2),
+       title="GDP-NCB Phase I as printed, K = 2, ε = 1")
+ax.legend()
 plt.show()
 
 # %%
-assert exact["loss"][best_m - 1] > EPS1 and exact["max_loss"] > 4 * EPS1, "the exact loss must exceed epsilon"
+assert law20["loss"][10] > EPS1 and law20["loss"][-1] > 4 * EPS1, "the exact loss must exceed epsilon"
+max_loss5 = float(np.max(np.abs(np.log(law5["p_run1"] / law5["p_run0"]))))  # the worst single value of R
+assert max_loss5 > phase1["printed"].epsilon_lower > EPS1, "audit: a valid bound above epsilon"
 assert phase1["printed"].violation, "the printed Phase I must be caught on the exposing pair"
 assert not phase1["sparse_vector"].violation, "the repaired Phase I must not be flagged"
 
 # %% [markdown]
-# **What the audit finds.** On the exposing pair the auditor certifies a privacy loss above the
-# claimed $\varepsilon = 1$ at 95% confidence: GDP-NCB as printed is **not** $\varepsilon$-DP. The
-# exact computation agrees: the event "arm 0 pulled at round 0 and at least $m \approx 10$ arm-0
-# tests survived" has privacy loss about 1.6, a single outcome reaches about 4.9 (5 times the claim),
-# and the loss keeps growing with $T$ (it is $\ln 2 + (m-\mathrm{thr})/b$ for long Phase I's). The
-# leak is a tail effect: the pair is $(1, \delta)$-indistinguishable with $\delta \approx 0.004$, so
-# the printed algorithm behaves like an $(\varepsilon, \delta)$ algorithm with a small $\delta$ here,
-# but the theorem claims pure $\varepsilon$-DP. Over seeds 0-5 the confirmed bound ranged from 1.11 to
-# 1.38 (`tests/test_gdp_ncb_repair.py` runs seed 0). The same Phase I runs inside every window of the
-# anytime version (Algorithm 3), so it inherits the leak; we did not build a separate exposing pair
-# for it. LDP-NCB (Algorithm 2) does not have the problem: its Phase I test reads only the rewards
-# already released through $\mathrm{Lap}(1/\varepsilon)$, so its stopping time is post-processing of
-# $\varepsilon$-LDP reports and needs no accounting of its own.
+# **What the audit finds.** On the $T = 5$ pair the search picks a set of values of $R$ (see the
+# table); the tail event $R \ge$ {glue:text}`p5_r_star` has exact loss {glue:text}`p5_law5_loss:.3f` (probability {glue:text}`p5_law5_p:.4f` on $D'$),
+# and the auditor certifies {glue:text}`p5_audit_printed:.3f` $> \varepsilon$ at 95% confidence, from
+# the actions alone. No event of $R$ has a larger loss than its worst single value
+# ({glue:text}`p5_law5_max:.3f`), which bounds the certified value from above, as it must. The same Phase I
+# runs inside every window of the anytime version (Algorithm 3), so it inherits the leak; we did not
+# build a separate exposing pair for it. LDP-NCB (Algorithm 2) does not have the problem: its Phase I
+# test reads only the rewards already released through $\mathrm{Lap}(1/\varepsilon)$, so its stopping
+# time is post-processing of $\varepsilon$-LDP reports and needs no accounting of its own.
 #
-# ## The repair: a sparse-vector stopping rule
+# ## The repair, and why it is $\varepsilon$-DP
 #
 # AboveThreshold {cite}`dwork2014algorithmic` (Algorithm 1 there) answers a stream of sensitivity-1
 # queries and halts at the first one above a threshold with a total cost of $\varepsilon_1$,
 # however many queries it answers: it perturbs the threshold once ($\mathrm{Lap}(2/\varepsilon_1)$)
-# and each query ($\mathrm{Lap}(4/\varepsilon_1)$). `GDPNCB(phase1_rule="sparse_vector")`:
+# and each query ($\mathrm{Lap}(4/\varepsilon_1)$). Replacing Phase I's stopping rule is not the
+# whole repair, though: the rest of Algorithm 1 releases more than its noise pays for.
 #
-# 1. splits the budget, $\varepsilon_1 = \varepsilon/2$ for the stopping time and
-#    $\varepsilon_2 = \varepsilon/2$ for the rest (`sv_fraction`);
-# 2. in Phase I asks, after each (data-independent, uniform) pull, the query
-#    $q_t = \max_i N_{1,i}\hat\mu_i$ (one changed reward moves it by at most 1) and stops at the first
-#    $q_t + \mathrm{Lap}(4/\varepsilon_1) \ge \mathrm{thr} + \mathrm{Lap}(2/\varepsilon_1)$, where
-#    $\mathrm{thr}$ is the printed threshold at $\varepsilon_2$;
-# 3. releases the Phase I means once, $\hat\mu_i + \mathrm{Lap}(\log T/(\varepsilon_2 N_{1,i}))$, and
-#    runs Phase II as printed at $\varepsilon_2$.
+# **How often a reward is released in Phase II.** Each Phase II episode of arm $a$ restarts from the
+# Phase I mean (lines 13 and 18), so **every** Phase II release of arm $a$ contains arm $a$'s Phase I
+# sum. Appendix C bounds the number $\ell$ of such releases through episode lengths
+# $2N_{1,a}, 4N_{1,a}, \dots$, but line 8 starts the Phase II counts at $N_{2,i} = 1$ and line 14
+# plays $2n_s$, so the lengths are $2, 4, 8, \dots$ A release is read by a later decision only if a
+# round follows it, and Phase I takes at least one round, so $\ell$ released episodes need
+# $1 + (2 + 4 + \dots + 2^{\ell}) + 1 \le T$, i.e. $\ell \le \lfloor\log_2 T\rfloor - 1$; the bound is
+# attained when one arm is played from round 2 on. (The package skips the release of an episode that
+# reaches the horizon: no decision reads it.) At the printed scale $\log T/(\varepsilon n)$ each
+# release costs $\varepsilon/\ln T$, so Phase II alone spends up to
+# $\varepsilon(\lfloor\log_2 T\rfloor - 1)/\ln T$, more than $\varepsilon$ once $T \ge 2^{6}$, even
+# before Phase I's leak. This settles the question the earlier version of this chapter left open.
 #
-# The stopping time is $\varepsilon_1$-DP; everything after it is the printed algorithm's Phase II,
-# whose accounting we take from the paper, at $\varepsilon_2$; sequential composition gives
-# $\varepsilon_1+\varepsilon_2=\varepsilon$. On the exposing pair the audit finds nothing (bound
-# above), and on the generic pair of the previous section neither. A caveat on the part we did not
-# repair: each Phase II episode restarts from the Phase I mean (lines 13 and 18), so a Phase I reward
-# enters every Phase II release of its arm, each costing $\varepsilon/\log T$. Appendix C bounds the
-# number $\ell$ of such episodes through episode lengths $2N_{1,a}, 4N_{1,a}, \dots$, but line 8 starts
-# the Phase II counts at $N_{2,i} = 1$, so the lengths are $2, 4, 8, \dots$ and $\ell$ can reach
-# $\log_2 T$; against the natural logarithm of the noise scale this is $\varepsilon/\ln 2 \approx
-# 1.44\,\varepsilon$ in the worst case (one arm exploited for the whole of Phase II). We found this by
-# reading the proof; the audit did not see it, and the repaired variant inherits it at
-# $\varepsilon_2$ (a full repair would scale the Phase II noise by $\log_2 T/\ln T$).
+# :::{prf:algorithm} GDP-NCB with a sparse-vector Phase I (`GDPNCB(phase1_rule="sparse_vector")`)
+# :label: p5-alg-repair
 #
-# **Regret cost.** Nash regret of both variants on the instance of Figure 1(b) ($k = 50$, means
-# uniform on $(0.005, 1)$ with seed 2026, $\varepsilon = 0.2$, book constant $C = 1$), 30 runs per
-# horizon:
+# **Inputs** $k$, $T$, $\varepsilon$, a split $f\in(0,1)$ (`sv_fraction`, default $1/2$)
+#
+# 1. $\varepsilon_1 = f\varepsilon$ (stopping time), $\varepsilon_2 = \varepsilon - \varepsilon_1$
+#    (releases), $L = \max(1, \lfloor\log_2 T\rfloor)$ (releases per reward),
+#    $\varepsilon_{\mathrm{form}} = \varepsilon_2\ln T/L$;
+# 2. **Phase I**: $\widehat{\mathrm{thr}} = \mathrm{thr}(\varepsilon_{\mathrm{form}}) + \mathrm{Lap}(2/\varepsilon_1)$;
+#    each round pull $I_t\sim\mathrm{Unif}([k])$, and stop at the first $t$ with
+#    $\max_i N_{1,i}\hat\mu_i + \mathrm{Lap}(4/\varepsilon_1) \ge \widehat{\mathrm{thr}}$;
+# 3. release the Phase I means once: $\tilde\mu_i = \hat\mu_i + \mathrm{Lap}(L/(\varepsilon_2 N_{1,i}))$,
+#    clipped to $[0, 1]$;
+# 4. **Phase II** as printed (lines 8-22), with every release
+#    $\mathrm{clip}(\hat\mu_A + \mathrm{Lap}(L/(\varepsilon_2 n_A)))$ and Eq. (4) at
+#    $\varepsilon_{\mathrm{form}}$ (so that noise and index agree: $\log T/\varepsilon_{\mathrm{form}} = L/\varepsilon_2$).
+# :::
+#
+# :::{prf:theorem} The repair is $\varepsilon$-DP
+# :label: p5-thm-repair
+#
+# For every $T \ge 1$, {prf:ref}`p5-alg-repair` is $\varepsilon$-differentially private with respect
+# to a change of one reward (one row of the reward table), its output being the action sequence.
+# :::
+#
+# *Proof.* The actions are a function of three things: the independent uniform draws of Phase I, the
+# stopping time $\tau$, and the released means (Phase II decisions read only the released means and
+# the counts, which are functions of earlier actions). (i) The queries $q_t = \max_i N_{1,i}\hat\mu_i$
+# have sensitivity 1: one changed reward moves one arm's sum by at most 1 from its round on, and the
+# maximum by at most 1. AboveThreshold makes $\tau$ $\varepsilon_1$-DP
+# {cite}`dwork2014algorithmic`. (ii) Given $\tau$, each release adds $\mathrm{Lap}(L/\varepsilon_2)$ to
+# a reward sum of sensitivity 1 (the mean times $n$), so it is $(\varepsilon_2/L)$-DP with respect to
+# the rewards in that sum, and does not depend on the others. (iii) A Phase II reward enters one
+# release (its episode's); a Phase I reward of arm $a$ enters the Phase I release and the at most
+# $\lfloor\log_2 T\rfloor - 1$ released Phase II episodes of arm $a$ (the count above), so at most $L$
+# releases, on every execution path. (iv) By adaptive sequential composition of pure DP, the
+# likelihood ratio of any output under neighbouring tables is at most
+# $e^{\varepsilon_1}\cdot e^{L\,\varepsilon_2/L} = e^{\varepsilon}$. $\square$
+#
+# The budget per part, from `sparse_vector_budget` (tested for every $T$ up to $10^9$ in
+# `tests/test_gdp_ncb_repair.py`), next to what the same structure spends at the printed scale
+# $\log T/(\varepsilon_2 n)$ (the earlier version of the repair) and what the printed Phase II alone
+# spends at $\varepsilon$:
 
 # %%
-t0 = time.perf_counter()
+budget_rows = []
+for horizon in (20, 10**3, 10**5, 10**6, 10**7):
+    b = sparse_vector_budget(horizon, EPS1)
+    budget_rows.append({
+        "T": f"{horizon:,}", "stopping time ε1": b.eps_stop, "releases per reward L": b.releases_per_reward,
+        "ε per release": b.eps_per_release, "total (repair)": b.total,
+        "total at the printed scale (earlier repair)": b.total_at_printed_scale,
+        "printed Phase II alone": EPS1 * (b.releases_per_reward - 1) / np.log(horizon),
+    })
+budget_table = pd.DataFrame(budget_rows)
+glue("p5_old_total_20", float(budget_table["total at the printed scale (earlier repair)"].iloc[0]), display=False)
+glue("p5_old_total_1e6", float(budget_table["total at the printed scale (earlier repair)"].iloc[3]), display=False)
+glue("p5_noise_factor_1e6", float(sparse_vector_budget(10**6, EPS1).releases_per_reward / np.log(10**6)),
+     display=False)
+budget_table.style.format(precision=3).hide(axis="index")
+
+# %% [markdown]
+# With $\varepsilon = 1$ the earlier version of the repair, which kept the printed scale, spent
+# {glue:text}`p5_old_total_20:.3f` at $T = 20$ and {glue:text}`p5_old_total_1e6:.3f` at $T = 10^6$.
+# The calibrated repair spends exactly $\varepsilon$; its releases carry
+# $L/\ln T$ ({glue:text}`p5_noise_factor_1e6:.2f` at $T = 10^6$) times the printed noise at budget
+# $\varepsilon_2$.
+#
+# **What the audit can and cannot detect.** The audit found nothing wrong with the earlier repair
+# either. That is no contradiction: an audit certifies a loss only where it sits on one event of
+# visible probability. The confirmation step's power is computable: for an event of probability $p$
+# on the likelier side, `detectable_loss(p, n, epsilon)` is the smallest loss it certifies above
+# $\varepsilon$ when the counts come out at their expected values, at $n = 10^5$ per dataset and
+# $\varepsilon = 1$:
+
+# %%
+power = pd.DataFrame({"probability of the event": [0.5, 0.1, 0.01, 0.005, 0.001, 1e-4]})
+power["smallest loss certified above ε = 1"] = [detectable_loss(p, N1, EPS1, ALPHA) for p in power.iloc[:, 0]]
+glue("p5_power_01", float(power.iloc[1, 1]), display=False)
+glue("p5_power_001", float(power.iloc[4, 1]), display=False)
+
+
+def samples_needed(p, loss, eps=EPS1):  # the rough count of exercise ex-p5-samples
+    return 4 * (1 + np.exp(loss)) / (p * (loss - eps) ** 2)
+
+
+glue("p5_need_5", float(samples_needed(np.exp(law5["log_p1"][r_star - 1]), law5["loss"][r_star - 1])), display=False)
+glue("p5_need_20", float(samples_needed(np.exp(law20["log_p1"][first_over - 1]), law20["loss"][first_over - 1])),
+     display=False)
+power.style.format({"probability of the event": "{:g}", "smallest loss certified above ε = 1": "{:.3f}"}).hide(
+    axis="index")
+
+# %% [markdown]
+# An event of probability 0.1 must carry a loss of at least {glue:text}`p5_power_01:.3f` to be seen,
+# one of probability 0.001 at least {glue:text}`p5_power_001:.3f`, and events of probability $10^{-4}$
+# (such as the first $A_r$ above $\varepsilon$ at $T = 20$) are invisible. The composition bound of
+# the earlier repair is a worst case over a path on which one reward passes through the stopping rule
+# and $L$ releases in a row: no single event of visible probability carries its excess over
+# $\varepsilon$, and the audit's bound on the
+# repair (about {glue:text}`p5_audit_repaired:.2f`) would look the same for any true $\varepsilon$ in
+# between. The theorem, not the audit, carries the claim; the audit guards against gross errors such
+# as the printed Phase I, whose loss concentrates on a tail event.
+#
+# **Regret cost.** Nash regret of the printed algorithm and of the calibrated repair on the instance
+# of Figure 1(b) ($k = 50$, means uniform on $(0.005, 1)$ with seed 2026, $\varepsilon = 0.2$, book
+# constant $C = 1$), 30 runs per horizon:
+
+# %%
 means_b = np.random.default_rng(2026).uniform(0.005, 1.0, 50)
 inst_b = bernoulli_instance(means_b, name="fig1b")
 regret_rows = []
@@ -366,19 +511,24 @@ for horizon in (10**3, 10**4, 10**5, 10**6):
         row[f"Nash regret, {rule}"] = nash_regret(res)
         row[f"Phase I rounds, {rule}"] = float(np.mean(res.records["phase1_end"]))
     regret_rows.append(row)
-TIMINGS["regret cost"] = time.perf_counter() - t0
 regret_cost = pd.DataFrame(regret_rows).set_index("T")
 regret_cost["relative cost"] = regret_cost["Nash regret, sparse_vector"] / regret_cost["Nash regret, printed"] - 1
-regret_cost.round(4)
+glue("p5_cost_1e6", float(100 * regret_cost["relative cost"].loc[10**6]), display=False)
+glue("p5_cost_max", float(100 * regret_cost["relative cost"].max()), display=False)
+glue("p5_phase1_ratio_1e6", float(regret_cost["Phase I rounds, sparse_vector"].loc[10**6]
+                                  / regret_cost["Phase I rounds, printed"].loc[10**6]), display=False)
+regret_cost.style.format(precision=4)
 
 # %%
-assert np.all(regret_cost["relative cost"] < 0.25), "the repair should cost less than 25% Nash regret here"
+assert np.all(regret_cost["relative cost"] < 0.5), "the repair should cost less than 50% Nash regret here"
 
 # %% [markdown]
 # Up to $T = 10^5$ both variants are still exploring for most of the horizon and their Nash regret is
-# the same. At $T = 10^6$ the repaired variant pays about 9% more, because its
-# threshold is computed at $\varepsilon_2 = \varepsilon/2$, so its Phase I is about 2.6 times longer.
-# The repair costs little; the price of the printed algorithm's shortcut was its guarantee.
+# close; the largest relative cost over the four horizons is {glue:text}`p5_cost_max:.1f`%. At
+# $T = 10^6$ the repair pays {glue:text}`p5_cost_1e6:.1f`% more, because its threshold and noise are
+# computed at $\varepsilon_{\mathrm{form}}$, so its Phase I is {glue:text}`p5_phase1_ratio_1e6:.2f`
+# times as long. That is the price of a guarantee that holds; the printed algorithm's shortcut did not
+# pay it.
 #
 # ## Private-Fair-Greedy (joint DP)
 #
@@ -392,12 +542,11 @@ assert np.all(regret_cost["relative cost"] < 0.25), "the repair should cost less
 # joint DP does not protect, is left out. Instance: $K=2$ groups, $d=2$, 500 candidates per group
 # (standard normal, projected to the unit ball, seed 0), $\theta^* = (0.6, 0.8)$, noise 0.1, $T=50$,
 # candidate sequence drawn once (seed 1), $L = 3$, $\varepsilon=1$, $\delta=10^{-3}$,
-# $2\cdot 10^4$ samples per dataset and phase (a run of $T = 50$ rounds costs about 0.13 ms).
+# $2\cdot 10^4$ samples per dataset and phase.
 
 # %%
 from privbandits.policies.fair_hiring import HiringEnvironment, PrivateFairGreedy
 
-t0 = time.perf_counter()
 P, D, T2 = 500, 2, 50
 theta_star = np.array([0.6, 0.8])
 rng = np.random.default_rng(0)
@@ -415,7 +564,6 @@ pfg_result = cached_audit({"policy": pfg.config(), "pools": "normal, unit ball, 
                           hiring_sampler(pfg, hiring_env, T2, changed_round=0), [(d0, d1)], epsilon=1.0,
                           delta=1e-3, n_samples=20_000, alpha=ALPHA, seed=3)
 record("Private-Fair-Greedy", "(1, 1e-3)-JDP", pfg_result, 20_000, "round-0 candidate tuple", "joint DP")
-TIMINGS["Private-Fair-Greedy"] = time.perf_counter() - t0
 print(f"lower bound {pfg_result.epsilon_lower:.3f}: {pfg_result.verdict}")
 
 # %% [markdown]
@@ -445,7 +593,7 @@ assert verdicts["GDP-NCB, Phase I pair"].startswith("violation")
 violators = sorted({a for a, v in verdicts.items() if v.startswith("violation") and "broken" not in a})
 assert violators == ["GDP-NCB, Phase I pair"], violators
 assert all(v.startswith("violation") for a, v in verdicts.items() if "broken" in a)
-print("violations:", violators, "| timings (s):", {k: round(v, 1) for k, v in TIMINGS.items()})
+print("violations:", ", ".join(violators))
 
 # %% [markdown]
 # **Reading the table.** The mechanisms' bounds come close to their claims, a sign that the auditor
@@ -475,8 +623,8 @@ print("violations:", violators, "| timings (s):", {k: round(v, 1) for k, v in TI
 # :::{exercise}
 # :label: ex-p5-telescope
 #
-# In the exposing instance, show that the privacy loss of "arm 0 survives its first $m$ tests" is
-# $\ln F(\mathrm{thr})/F(\mathrm{thr}-m)$, and that for $m > \mathrm{thr}$ it equals
+# In the exposing instance, show that the privacy loss of $A_{m+1}$ (arm 0 in each of the first
+# $m+1$ rounds, so that its first $m$ tests fail) is $\ln F(\mathrm{thr})/F(\mathrm{thr}-m)$, and that for $m > \mathrm{thr}$ it equals
 # $\ln(2F(\mathrm{thr})) + (m-\mathrm{thr})/b$. How large must $m$ be for the loss to exceed
 # $\varepsilon$ when $\mathrm{thr} \gg b$?
 # :::
@@ -486,7 +634,8 @@ print("violations:", violators, "| timings (s):", {k: round(v, 1) for k, v in TI
 # :class: dropdown
 #
 # On $D$ the $j$-th test of arm 0 compares $j + Z_j$ with thr, on $D'$ it compares $j - 1 + Z_j$;
-# the tests are independent given the (data-independent) pulls, so the ratio of survival
+# the factor $2^{-(m+1)}$ of the pulls is the same on both, and if Phase I stops earlier the next
+# action is arm 1 on both; the tests are independent given the pulls, so the ratio of survival
 # probabilities is $\prod_{j=1}^m F(\mathrm{thr}-j+1)/F(\mathrm{thr}-j)$, which telescopes to
 # $F(\mathrm{thr})/F(\mathrm{thr}-m)$. For $x<0$, $F(x) = \frac12 e^{x/b}$, which gives the second
 # form. With $F(\mathrm{thr})\approx 1$ the loss exceeds $\varepsilon$ once
@@ -519,7 +668,10 @@ print("violations:", violators, "| timings (s):", {k: round(v, 1) for k, v in TI
 #
 # An event has probabilities $p$ on $D'$ and $p e^{-\ell}$ on $D$. Roughly how many samples per
 # dataset does the confirmation step need to certify a bound above $\varepsilon < \ell$? Apply it to
-# the GDP-NCB event ($p \approx 0.004$, $\ell \approx 1.6$, $\varepsilon = 1$).
+# the event $R \ge$ {glue:text}`p5_r_star` of the $T = 5$ audit ($p =$ {glue:text}`p5_law5_p:.4f`,
+# $\ell =$ {glue:text}`p5_law5_loss:.2f`, $\varepsilon = 1$) and to the first $A_r$ above
+# $\varepsilon$ at $T = 20$ ($p =$ {glue:text}`p5_law20_p_first:.1e`,
+# $\ell =$ {glue:text}`p5_law20_loss_first:.2f`).
 # :::
 #
 # :::{solution} ex-p5-samples
@@ -530,7 +682,8 @@ print("violations:", violators, "| timings (s):", {k: round(v, 1) for k, v in TI
 # about $\sqrt{1/k_1 + 1/k_0}\approx\sqrt{(1+e^{\ell})/(np)}$; the one-sided bounds at level
 # $\alpha/2$ sit about $z = 2$ such deviations below, so we need
 # $\ell - \varepsilon \gtrsim 2\sqrt{(1+e^{\ell})/(np)}$, i.e.
-# $n \gtrsim 4(1+e^{\ell})/(p(\ell-\varepsilon)^2)$. For the GDP-NCB event:
-# $4 \cdot 6/(0.004 \cdot 0.36) \approx 1.7\cdot 10^4$ per phase, and the search adds its own noise,
-# which is why $10^5$ per phase catches it reliably and $10^4$ would not.
+# $n \gtrsim 4(1+e^{\ell})/(p(\ell-\varepsilon)^2)$: about {glue:text}`p5_need_5:.1e` per phase for
+# the $T = 5$ event, which is why $10^5$ catches it, and about {glue:text}`p5_need_20:.1e` for the
+# $T = 20$ event, out of reach. The search adds its own noise, so these are lower estimates;
+# `detectable_loss` computes the exact Clopper-Pearson version of the same trade-off.
 # :::
