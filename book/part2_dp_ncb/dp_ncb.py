@@ -20,6 +20,7 @@ import math
 
 import matplotlib.pyplot as plt
 import numpy as np
+from myst_nb import glue
 
 from privbandits import cache
 from privbandits.environments import bernoulli_instance, mixed_instance
@@ -35,7 +36,6 @@ from privbandits.policies.sarkar2026 import (
     phase1_threshold_gdp,
 )
 from privbandits.simulate import simulate
-from myst_nb import glue
 
 use_book_style()
 RUNS = 50  # the paper's number of runs
