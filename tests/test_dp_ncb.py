@@ -154,3 +154,46 @@ def test_gdp_ncb_plays_every_arm_in_phase2_on_figure_1b():
         assert played.size == 50, (seed, sorted(set(range(50)) - set(played)))
     mu = np.linspace(0.0, 1.0, 11)
     assert np.all(np.isfinite([_gdp_index(m, n, math.log(1e5), 0.2, 3.0, 3.1) for m in mu for n in (1.0, 7.0)]))
+
+
+def _adap_ucb_reference(means01, horizon, alpha):
+    """Algorithm 1 of azize2022privacy with the AdaP-UCB index Eq. (7), eps = inf, rewards equal to
+    the (0/1) means: a plain-Python transcription, used to check the kernel's constants."""
+    k = len(means01)
+    n, last, mu, arms = [0] * k, [0] * k, [0.0] * k, []
+    for a in range(k):  # line 3: each arm once
+        arms.append(a)
+        n[a], last[a], mu[a] = 1, 1, float(means01[a])
+    t = k
+    while t < horizon:
+        t_l = t + 1  # line 5
+        index = [mu[i] + math.sqrt(alpha * math.log(2 * t_l) / (2 * last[i])) for i in range(k)]  # Eq. (7)
+        a = int(np.argmax(index))
+        length = min(n[a], horizon - t)  # line 7: until N_a doubles
+        arms += [a] * length
+        t += length
+        n[a] += length
+        last[a], mu[a] = length, float(means01[a])
+    return np.array(arms)
+
+
+def test_adap_ucb_follows_eq_7_of_azize_basu():
+    # Eq. (7) has log(2 t_l) in the square root (the book had log(t_l) before). Deterministic:
+    # eps = inf draws no noise and the rewards of arms of mean 0 or 1 are constant.
+    means01 = np.array([1.0, 0.0, 0.0, 1.0, 0.0])
+    for alpha in (3.1, 4.0):
+        rec = AdaPUCB(epsilon=math.inf, alpha=alpha).run(bernoulli_instance(means01), 20_000, np.random.default_rng(0))
+        np.testing.assert_array_equal(rec["arms"], _adap_ucb_reference(means01, 20_000, alpha))
+
+
+def test_ldp_ucb_forces_4_log_t_pulls_per_arm():
+    # LDP-UCB-L pulls any arm with N_a <= 4 log t before using the index (the first author's code;
+    # the book had no forced pulls, and plain UCB gives a 0-mean arm only about 2 log T pulls).
+    # Deterministic: eps = inf and rewards of arms of mean 0 or 1 are constant.
+    horizon = 10_000
+    rec = LDPUCB(epsilon=math.inf).run(bernoulli_instance(np.array([1.0, 0.0, 0.0])), horizon, np.random.default_rng(0))
+    counts = np.bincount(rec["arms"], minlength=3)
+    assert np.all(counts[1:] >= 4 * math.log(horizon) - 1), counts
+    np.testing.assert_array_equal(rec["arms"][:3], [0, 1, 2])  # the first k rounds: each arm once
+    with pytest.raises(ValueError, match="explore"):
+        LDPUCB(explore=-1.0)

@@ -1,11 +1,14 @@
 """Private baselines of Part II: AdaP-UCB (Azize and Basu 2022) and LDP-UCB (Ren et al. 2020).
 
-Both are the baselines of Figure 1 of Sarkar, Pandey and Ray Chowdhury (2026).
+Both are the baselines of Figure 1 of Sarkar, Pandey and Ray Chowdhury (2026) (``sarkar2026dpncb``).
+Where each constant comes from, and which could be checked against a source text, is stated in the
+class docstrings.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 from numba import njit
@@ -38,13 +41,16 @@ def _adap_ucb_kernel(rng, kinds, params, table, horizon, eps, alpha):  # pragma:
         mu_tilde[a] = x + _lap(rng, noise1 / eps if noise1 > 0 else 0.0)
         releases += 1
     while t < horizon:
-        # episode start t_l: a_l = argmax mu_tilde + sqrt(alpha log t_l / (2 f)) + alpha log t_l / (eps f)
+        # episode start t_l (1-based, = t + 1): Eq. (7) of azize2022privacy with f = the length of
+        # the arm's last episode (N_a / 2 once the arm has had an episode; 1 after the initial pull):
+        # a_l = argmax mu_tilde + sqrt(alpha log(2 t_l) / (2 f)) + alpha log(t_l) / (eps f)
         log_t = np.log(t + 1.0)
+        log_2t = np.log(2.0 * (t + 1.0))
         best = -np.inf
         a = 0
         for i in range(k):
             f = last[i]
-            idx = mu_tilde[i] + np.sqrt(alpha * log_t / (2.0 * f))
+            idx = mu_tilde[i] + np.sqrt(alpha * log_2t / (2.0 * f))
             if np.isfinite(eps):
                 idx += alpha * log_t / (eps * f)
             if idx > best:
@@ -65,7 +71,7 @@ def _adap_ucb_kernel(rng, kinds, params, table, horizon, eps, alpha):  # pragma:
 
 
 @njit(nogil=True, cache=True)
-def _ldp_ucb_kernel(rng, kinds, params, table, horizon, eps):  # pragma: no cover - compiled
+def _ldp_ucb_kernel(rng, kinds, params, table, horizon, eps, explore):  # pragma: no cover - compiled
     k = kinds.shape[0]
     arms = np.empty(horizon, dtype=np.int64)
     n = np.zeros(k)
@@ -73,12 +79,15 @@ def _ldp_ucb_kernel(rng, kinds, params, table, horizon, eps):  # pragma: no cove
     fin = np.isfinite(eps)
     b = 1.0 / eps if fin else 0.0
     for t in range(horizon):
-        if t < k:
-            a = t
-        else:
-            log_t = np.log(t + 1.0)
+        log_t = np.log(t + 1.0)  # t + 1 = the 1-based round
+        # forced exploration: the least-pulled arm with N_a <= explore * log t (covers the first k
+        # rounds, where every N_a = 0), before the Laplace part of the width is a valid bound
+        a = -1
+        for i in range(k):
+            if n[i] <= explore * log_t and (a < 0 or n[i] < n[a]):
+                a = i
+        if a < 0:
             best = -np.inf
-            a = 0
             for i in range(k):
                 idx = s[i] / n[i] + np.sqrt(2.0 * log_t / n[i])
                 if fin:
@@ -95,13 +104,21 @@ def _ldp_ucb_kernel(rng, kinds, params, table, horizon, eps):  # pragma: no cove
 
 @dataclasses.dataclass(frozen=True)
 class AdaPUCB(Policy):
-    """AdaP-UCB of Azize and Basu (2022): epsilon-global DP by adaptive episodes.
+    """AdaP-UCB of Azize and Basu (2022) (``azize2022privacy``), Algorithm 1 with the index Eq. (7).
 
-    Each arm is pulled once; then at each episode start ``t_l`` the arm maximising
-    ``mu_tilde_a + sqrt(alpha log t_l / (2 f_a)) + alpha log t_l / (eps f_a)`` is played until its
-    count doubles, ``f_a`` being the length of its last episode. Only the last episode's rewards are
-    kept (forgetting) and their mean is released once with ``Lap(1 / (eps f_a))``: each reward enters
-    one release, so the algorithm is eps-DP. ``alpha > 3`` (default 3.1, as in ``000``'s experiments).
+    Each arm is pulled once; then, at each episode start ``t_l``, the arm maximising Eq. (7),
+    ``mu_tilde_a + sqrt(alpha log(2 t_l) / (2 f_a)) + alpha log(t_l) / (eps f_a)``, is played until
+    its number of pulls doubles (line 7), ``f_a`` being the length of its last episode (the paper
+    writes ``N_a(t_l - 1) / 2``, which equals ``f_a`` once the arm has had an episode; after the
+    initial pull ``f_a = 1``, the sample size that Lemma 1 and Example 2 of the paper use). Only the
+    last episode's rewards are kept (forgetting) and their mean is released once, with
+    ``Lap(1 / (eps f_a))`` (the paper's ``Lap(2 / (eps N_a))``).
+
+    Privacy: eps-global DP (the paper's Theorem 6 / Theorem 7): each reward enters exactly one
+    release, a mean of ``f`` rewards in [0, 1] with sensitivity ``1/f`` (Lemma 1), and the actions are
+    post-processing of the releases. ``alpha > 3`` for the regret bound of Theorem 7 (any
+    ``alpha > 0`` runs); default 3.1, the value of the paper's experiments and of ``sarkar2026dpncb``'s.
+    Checked against the text of ``azize2022privacy`` (submission version): Eq. (7), Lemma 1, Algorithm 1.
     Records: ``arms``, ``releases``.
     """
 
@@ -121,19 +138,32 @@ class AdaPUCB(Policy):
 
 @dataclasses.dataclass(frozen=True)
 class LDPUCB(Policy):
-    """LDP-UCB of Ren, Zhou, Liu and Shroff (2020), Laplace version: eps-local DP.
+    """LDP-UCB-L of Ren, Zhou, Liu and Shroff (2020) (``ren2020multi``), Laplace version: eps-local DP.
 
-    Each reward reaches the learner as ``X + Lap(1/eps)``; the learner plays UCB on the privatised
-    means with width ``sqrt(2 log t / n) + sqrt(32 log t / (eps^2 n))`` (reward part plus a
-    sub-exponential bound for the Laplace part). Records: ``arms``.
+    Each reward reaches the learner as ``X + Lap(1/eps)`` (the Laplace mechanism on one reward in
+    [0, 1], sensitivity 1: eps-local DP, and the learner's actions are post-processing). At round
+    ``t`` (1-based) the learner first pulls, if there is one, the least-pulled arm with
+    ``N_a <= 4 log t`` (``explore = 4``; this covers the first ``k`` rounds); otherwise it plays UCB on
+    the privatised means with width ``sqrt(2 log t / N_a) + sqrt(32 log t / (eps^2 N_a))`` (a
+    sub-Gaussian part for the reward and a sub-exponential part for the Laplace noise, which needs
+    the forced pulls). Source of the constants 2, 32 and 4: the first author's public code of the
+    paper (``WenboRen/Multi-armed-Bandits-with-Local-Differential-Privacy``, ``DPclass.py``,
+    ``pull_CTL``); the paper's own text was not available to us, so they are not checked against it.
+    Records: ``arms``.
     """
 
     epsilon: float = 0.2
+    explore: float = 4.0
     name = "LDP-UCB"
     private = True
 
     def __post_init__(self) -> None:
         check_epsilon(self.epsilon, allow_inf=True)
+        if not isinstance(self.explore, (int, float)) or isinstance(self.explore, bool) or not (
+            0.0 <= float(self.explore) < math.inf
+        ):
+            raise ValueError(f"explore must lie in [0, inf), got {self.explore!r}")
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        return {"arms": _ldp_ucb_kernel(rng, *instance.kernel_args(), horizon, float(self.epsilon))}
+        arms = _ldp_ucb_kernel(rng, *instance.kernel_args(), horizon, float(self.epsilon), float(self.explore))
+        return {"arms": arms}
