@@ -64,6 +64,7 @@
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from scipy.stats import norm
 
 from myst_nb import glue
 
@@ -503,10 +504,12 @@ glue("p4_r16_pfg_abs_pct", float(abs(refresh_table.loc[PFG, "rel. diff (%)"])), 
 #   `load_adult`, commit `73ab664`), the largest $\sqrt{\|x\|^2 + y^2}$ over the dataset's records.
 #   Our records' rewards are $\langle x, \theta^*\rangle$, which gives
 #   {glue:text}`p4_ltilde_data:.3f` and {glue:text}`p4_noise_ratio_data:.2f` times less noise than
-#   `"sum"`. But observed rewards carry noise: of the leaves $[x\;y]$ of candidates drawn uniformly
-#   from the pools (groups at parity) with noisy, clipped rewards, {glue:text}`p4_data_exceed_pct:.1f`%
-#   exceed this $\tilde L$ (computed below). For those the sensitivity bound fails, so no guarantee
-#   follows from the theorem.
+#   `"sum"`. But observed rewards carry noise, and a privacy guarantee is a worst-case statement.
+#   The leaf of the record that attains the maximum exceeds this $\tilde L$ with probability
+#   {glue:text}`p4_data_exceed_max:.0f`% (whenever its reward noise pushes $|y|$ up); of candidates
+#   drawn uniformly from the pools with noisy, clipped rewards, {glue:text}`p4_data_exceed_pct:.2f`%
+#   exceed it (computed below). Rare, but for such a leaf the sensitivity bound fails, and the theorem
+#   then gives no guarantee at all.
 #
 # Every rule reads the data ($\max\|x\|$, $\max|\langle x,\theta^*\rangle|$, or the joint maximum), so
 # $\tilde L$ is **itself a release** about the records, outside the accounting; the paper says as
@@ -546,6 +549,11 @@ leaf_x = np.array([data.pools[k][rng_leaf.integers(len(data.pools[k]))] for k in
 leaf_y = np.clip(leaf_x @ data.theta_star + env.noise_sd * rng_leaf.standard_normal(len(leaf_x)), -env.y_clip(), env.y_clip())
 exceed = float(np.mean(np.sqrt((leaf_x**2).sum(axis=1) + leaf_y**2) > env.l_tilde("data")))
 glue("p4_data_exceed_pct", 100 * exceed, display=False)
+pool_all = np.vstack(data.pools)
+room = np.sqrt(np.maximum(env.l_tilde("data") ** 2 - (pool_all**2).sum(axis=1), 0))  # largest |y| each row may have
+reward_all = pool_all @ data.theta_star
+exceed_row = norm.sf((room - reward_all) / env.noise_sd) + norm.cdf((-room - reward_all) / env.noise_sd)
+glue("p4_data_exceed_max", float(100 * exceed_row.max()), display=False)
 for rule in ("norm", "data"):
     glue(f"p4_ltilde_{rule}", float(env.l_tilde(rule)), display=False)
     glue(f"p4_noise_ratio_{rule}", float((env.l_tilde("sum") / env.l_tilde(rule)) ** 2), display=False)
