@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from privbandits.policies.fair_hiring import (
-    FairGreedy, HiringEnvironment, OFUL, PrivateFairGreedy, private_ridge_prefix, rank_rho,
-    relative_ranks, simulate_hiring, tree_gamma,
+    FairGreedy, HiringEnvironment, OFUL, PrivateFairGreedy, private_ridge_prefix, relative_ranks,
+    simulate_hiring, tree_gamma,
 )
+from privbandits.mechanisms import approx_dp_to_zcdp
 
 
 def _synthetic_env(seed=0, d=5, k=3, n=400):
@@ -125,7 +126,7 @@ def test_parameters_validated():
         PrivateFairGreedy(epsilon=-1)
     with pytest.raises(ValueError, match="alpha_eps"):
         PrivateFairGreedy(alpha_eps=1.5)
-    assert rank_rho(1.5, 0.01) > 0 and math.isfinite(rank_rho(1.5, 0.01))
+    assert approx_dp_to_zcdp(1.5, 0.01) > 0 and math.isfinite(approx_dp_to_zcdp(1.5, 0.01))
 
 
 def test_adult_loader_schema_and_groups():

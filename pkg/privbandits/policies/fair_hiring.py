@@ -14,7 +14,8 @@ F_{k_t}(<X_{k_t},theta*>)``.
 * :class:`PrivateFairGreedy` -- Algorithm 1 of the Private-Fair-Greedy paper: tree-based
   continually private ridge regression (Section 4.1, Gaussian noise per node) and zCDP private
   rank estimation (Section 4.2, eq. (1)).  Claimed guarantee (Theorem 5.1): (eps, delta)-JDP when
-  ``||X|| + |y| <= L_tilde``.
+  ``||X|| + |y| <= L_tilde``.  Its exact guarantee, by Gaussian accounting through ``dp-accounting``,
+  is :func:`privacy_guarantee`; ``calibration="tight"`` spends exactly the target.
 
 All three share one numba kernel, :func:`_fair_kernel`, written as plain loops over the paper's
 steps; :func:`simulate_hiring` runs trials with ``SeedSequence.spawn``, joblib threads, tqdm and the
@@ -42,11 +43,15 @@ from numba import njit
 
 from .. import cache
 from .._validation import check_delta, check_epsilon, check_int, check_positive, check_probability
+from ..mechanisms import (
+    approx_dp_to_zcdp, gaussian_composition_epsilon, gaussian_composition_multiplier, gaussian_noise_multiplier,
+    zcdp_to_approx_dp,
+)
 
 __all__ = [
     "OFUL", "FairGreedy", "PrivateFairGreedy", "HiringEnvironment", "simulate_hiring",
-    "tree_levels", "tree_sigma", "tree_gamma", "tree_rho", "rank_rho", "rank_sigma", "zcdp_to_eps",
-    "relative_ranks", "private_ridge_prefix", "budget_table",
+    "tree_levels", "tree_sigma", "tree_gamma", "tree_rho", "tree_mu", "rank_mu", "rank_sigma",
+    "tight_noise_scale", "privacy_guarantee", "relative_ranks", "private_ridge_prefix", "budget_table",
 ]
 
 _OFUL, _FAIR, _PRIVATE = 0, 1, 2
@@ -72,12 +77,6 @@ def tree_gamma(sigma_noise: float, horizon: int, dim: int) -> float:
     return sigma_noise * math.sqrt(2 * m) * (4 * math.sqrt(dim) + 2 * math.log(2 * horizon))
 
 
-def rank_rho(epsilon_rank: float, delta_rank: float) -> float:
-    """rho_rank = (sqrt(log(1/delta)+eps) - sqrt(log(1/delta)))^2 (Section 4.2)."""
-    v = math.log(1 / delta_rank)
-    return (math.sqrt(v + epsilon_rank) - math.sqrt(v)) ** 2
-
-
 def rank_sigma(n_t: int, horizon: int, rho: float) -> float:
     """sigma_t = sqrt(T / (2 N_t^2 rho_rank)) (Section 4.2)."""
     return math.sqrt(horizon / (2 * n_t**2 * rho))
@@ -95,9 +94,68 @@ def tree_rho(epsilon_reg: float, delta_reg: float) -> float:
     return epsilon_reg**2 / (32 * math.log(4 / delta_reg) ** 2)
 
 
-def zcdp_to_eps(rho: float, delta: float) -> float:
-    """rho-zCDP implies (rho + 2 sqrt(rho ln(1/delta)), delta)-DP (Bun and Steinke 2016, Prop. 1.3)."""
-    return rho + 2 * math.sqrt(rho * math.log(1 / delta))
+def tree_mu(epsilon_reg: float, delta_reg: float) -> float:
+    """The regression tree as one Gaussian mechanism: mu = sqrt(2 rho) = eps_reg / (4 ln(4/delta_reg)).
+
+    All the tree's node releases together are a Gaussian mechanism of noise multiplier 1/mu
+    (``mu``-GDP; :func:`tree_rho` is ``mu^2 / 2``).  Free of m and L-tilde.
+    """
+    return math.sqrt(2 * tree_rho(epsilon_reg, delta_reg))
+
+
+def rank_mu(epsilon_rank: float, delta_rank: float) -> float:
+    """The rank step as one Gaussian mechanism: mu = sqrt(2 rho_rank) (Section 4.2: T releases,
+    each (rho_rank / T)-zCDP, compose to rho_rank; rho_rank = ``approx_dp_to_zcdp(eps_rank,
+    delta_rank)``, the paper's conversion)."""
+    return math.sqrt(2 * approx_dp_to_zcdp(epsilon_rank, delta_rank))
+
+
+def _split(epsilon: float, delta: float, alpha_eps: float, alpha_delta: float) -> tuple[float, float, float, float]:
+    """Algorithm 1, line 1 (with the minus sign the extraction loses)."""
+    eps_reg, delta_reg = alpha_eps * epsilon, alpha_delta * delta
+    return eps_reg, delta_reg, epsilon - eps_reg, delta - delta_reg
+
+
+@functools.lru_cache(maxsize=256)
+def tight_noise_scale(epsilon: float, delta: float, alpha_eps: float, alpha_delta: float) -> float:
+    """Factor c by which ``calibration="tight"`` multiplies every noise standard deviation.
+
+    The printed calibration makes the algorithm a Gaussian mechanism of noise multiplier
+    s = (mu_reg^2 + mu_rank^2)^(-1/2) (:func:`tree_mu`, :func:`rank_mu`, composed exactly by
+    :func:`~privbandits.mechanisms.gaussian_composition_multiplier`).  c = s* / s with s* the smallest
+    multiplier that is exactly (epsilon, delta)-DP (:func:`~privbandits.mechanisms.gaussian_noise_multiplier`,
+    analytic Gaussian).  Scaling both noises by one factor keeps the printed split between
+    regression and rank step; c < 1 means the printed calibration adds more noise than its target
+    needs.
+    """
+    eps_reg, delta_reg, eps_rank, delta_rank = _split(epsilon, delta, alpha_eps, alpha_delta)
+    s = gaussian_composition_multiplier([1 / tree_mu(eps_reg, delta_reg), 1 / rank_mu(eps_rank, delta_rank)])
+    return gaussian_noise_multiplier(epsilon, delta) / s
+
+
+def privacy_guarantee(epsilon: float, delta: float, alpha_eps: float, alpha_delta: float, *,
+                      calibration: str = "printed", accountant: str = "analytic") -> dict[str, float]:
+    """What the calibrated noise actually guarantees, tight and loose.
+
+    ``eps_reg_tight``, ``eps_rank_tight``: the exact epsilon of the regression alone at delta_reg and
+    of the rank step alone at delta_rank; ``eps_total_tight``: of the whole algorithm at the total
+    delta (adaptive composition of Gaussian mechanisms, exact; computed by ``dp-accounting``, see
+    :func:`~privbandits.mechanisms.gaussian_composition_epsilon`).  ``eps_total_loose``: each part's
+    zCDP converted by Bun and Steinke's Prop. 1.3 at its own delta, then added (basic composition), the
+    book's first figure.  ``noise_scale``: the factor applied to both noises (1 for "printed").
+    """
+    _check_calibration(calibration)
+    eps_reg, delta_reg, eps_rank, delta_rank = _split(epsilon, delta, alpha_eps, alpha_delta)
+    c = 1.0 if calibration == "printed" else tight_noise_scale(epsilon, delta, alpha_eps, alpha_delta)
+    mu_reg, mu_rank = tree_mu(eps_reg, delta_reg) / c, rank_mu(eps_rank, delta_rank) / c
+    loose = zcdp_to_approx_dp(mu_reg**2 / 2, delta_reg) + zcdp_to_approx_dp(mu_rank**2 / 2, delta_rank)
+    return {
+        "noise_scale": c, "mu_reg": mu_reg, "mu_rank": mu_rank,
+        "eps_reg_tight": gaussian_composition_epsilon([1 / mu_reg], delta_reg, accountant=accountant),
+        "eps_rank_tight": gaussian_composition_epsilon([1 / mu_rank], delta_rank, accountant=accountant),
+        "eps_total_tight": gaussian_composition_epsilon([1 / mu_reg, 1 / mu_rank], delta, accountant=accountant),
+        "eps_total_loose": loose,
+    }
 
 
 def budget_table(epsilon: float, delta: float, alpha_eps: float, alpha_delta: float) -> list[dict[str, float]]:
@@ -106,22 +164,35 @@ def budget_table(epsilon: float, delta: float, alpha_eps: float, alpha_delta: fl
     ``rho_target``: the rho whose conversion (Prop. 1.3 of Bun and Steinke) is exactly the
     component's (eps, delta) -- for the rank step this is the paper's rho_rank.  ``rho_delivered``:
     the zCDP that the calibrated noise actually gives (:func:`tree_rho` for the regression, rho_rank
-    for the rank step), and ``eps_delivered`` its conversion at the component's delta.
+    for the rank step), ``eps_delivered`` its conversion at the component's delta (the total row adds
+    them: basic composition), and ``eps_tight`` the exact epsilon at the same delta
+    (:func:`privacy_guarantee`).
     """
-    eps_reg, delta_reg = alpha_eps * epsilon, alpha_delta * delta
-    eps_rank, delta_rank = epsilon - eps_reg, delta - delta_reg
-    rho_reg_target = rank_rho(eps_reg, delta_reg)  # same conversion formula as Section 4.2
+    eps_reg, delta_reg, eps_rank, delta_rank = _split(epsilon, delta, alpha_eps, alpha_delta)
     rho_reg = tree_rho(eps_reg, delta_reg)
-    rho_rank = rank_rho(eps_rank, delta_rank)
+    rho_rank = approx_dp_to_zcdp(eps_rank, delta_rank)
+    g = privacy_guarantee(epsilon, delta, alpha_eps, alpha_delta)
     return [
         {"component": "regression (tree, Gaussian)", "epsilon": eps_reg, "delta": delta_reg,
-         "rho_target": rho_reg_target, "rho_delivered": rho_reg, "eps_delivered": zcdp_to_eps(rho_reg, delta_reg)},
+         "rho_target": approx_dp_to_zcdp(eps_reg, delta_reg), "rho_delivered": rho_reg,
+         "eps_delivered": zcdp_to_approx_dp(rho_reg, delta_reg), "eps_tight": g["eps_reg_tight"]},
         {"component": "rank estimation (zCDP Gaussian)", "epsilon": eps_rank, "delta": delta_rank,
-         "rho_target": rho_rank, "rho_delivered": rho_rank, "eps_delivered": zcdp_to_eps(rho_rank, delta_rank)},
-        {"component": "total (basic composition)", "epsilon": epsilon, "delta": delta,
+         "rho_target": rho_rank, "rho_delivered": rho_rank,
+         "eps_delivered": zcdp_to_approx_dp(rho_rank, delta_rank), "eps_tight": g["eps_rank_tight"]},
+        {"component": "total (composition)", "epsilon": epsilon, "delta": delta,
          "rho_target": float("nan"), "rho_delivered": rho_reg + rho_rank,
-         "eps_delivered": zcdp_to_eps(rho_reg, delta_reg) + zcdp_to_eps(rho_rank, delta_rank)},
+         "eps_delivered": g["eps_total_loose"], "eps_tight": g["eps_total_tight"]},
     ]
+
+
+def _check_calibration(calibration: str) -> None:
+    if calibration not in ("printed", "tight"):
+        raise ValueError(f"calibration must be 'printed' or 'tight', got {calibration!r}")
+
+
+def _check_l_tilde_rule(rule: str) -> None:
+    if rule not in ("sum", "norm", "data"):
+        raise ValueError(f"l_tilde_rule must be 'sum', 'norm' or 'data', got {rule!r}")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -444,10 +515,29 @@ class HiringEnvironment:
         the whole pool costs 11 multiply-adds per row."""
         return self._sparse_pool
 
-    def l_tilde(self) -> float:
-        """Bound on ||x|| + |y| computed FROM THE DATA (a leak the paper acknowledges): max ||x|| +
-        max |<x,theta*>| + 3 noise_sd; rewards are clipped to the last two terms."""
-        return float(np.linalg.norm(self._pool, axis=1).max() + self.y_clip())
+    def l_tilde(self, rule: str = "sum") -> float:
+        """A bound L-tilde on the leaf vector [x, y] of the regression, computed FROM THE DATA (a
+        release the paper's analysis does not account for, as it admits).  Rewards enter the tree
+        clipped to ``[-y_clip(), y_clip()]``.
+
+        * ``"sum"`` (the book's default): max ||x|| + y_clip, the hypothesis ||X|| + |y| <= L of
+          Theorem 5.1.  Every clipped leaf of every pool row satisfies it.
+        * ``"norm"``: sqrt(max ||x||^2 + y_clip^2), a bound on the norm of [x, y] as the calibration
+          text of Section 4.1 says; the sensitivity bound sqrt(2) L^2 of :func:`tree_rho` needs no
+          more, and every clipped leaf satisfies it.
+        * ``"data"``: max over pool rows of sqrt(||x||^2 + <x, theta*>^2), the rule of the authors'
+          experiment code (DP-GMFBandits, ``data.py``, ``load_adult``: the max of
+          sqrt(||x||^2 + y^2) over the dataset's (x, y)).  Observed rewards carry noise, so a leaf
+          can exceed it: Theorem 5.1's hypothesis then fails and the guarantee does not hold.
+        """
+        _check_l_tilde_rule(rule)
+        x_norm = np.linalg.norm(self._pool, axis=1)
+        if rule == "sum":
+            return float(x_norm.max() + self.y_clip())
+        if rule == "norm":
+            return float(math.hypot(x_norm.max(), self.y_clip()))
+        rewards = self._pool @ self.theta_star
+        return float(np.sqrt(x_norm**2 + rewards**2).max())
 
     def y_clip(self) -> float:
         return float(np.abs(self._kernel_args[3]).max() + 3 * self.noise_sd)
@@ -560,7 +650,12 @@ class PrivateFairGreedy(_HiringPolicy):
     """Private-Fair-Greedy (Algorithm 1): (epsilon, delta)-JDP claimed (Theorem 5.1).
 
     Budget split (line 1, with the minus sign the paper's extraction loses): eps_reg = alpha_eps eps,
-    eps_rank = eps - eps_reg; delta likewise.  ``l_tilde=None`` computes L-tilde from the data.
+    eps_rank = eps - eps_reg; delta likewise.  ``l_tilde=None`` computes L-tilde from the data by
+    ``l_tilde_rule``.  Privacy (our accounting, :func:`privacy_guarantee`): all releases are Gaussian
+    mechanisms with noise fixed in advance, so with ``calibration="printed"`` the algorithm is
+    exactly (1.16, 0.1)-JDP at the defaults (the paper claims (15, 0.1)); ``calibration="tight"``
+    shrinks both noises until the exact guarantee is (epsilon, delta).  Either needs every leaf
+    [x, y] to have norm <= L-tilde, which ``l_tilde_rule="data"`` does not ensure.
     """
 
     epsilon: float = 15.0
@@ -571,6 +666,11 @@ class PrivateFairGreedy(_HiringPolicy):
     noise: bool = True  #: False: no noise and no shift (tests: must equal ridge with reg -> 0)
     rank_method: str = "histogram"  #: "histogram" (fast) or "brute" (reference); both exact
     rank_refresh: int = 1  #: recompute theta-hat only when t~ % rank_refresh == 0 (1 = the paper)
+    #: "printed": the noise of Sections 4.1-4.2 as printed; "tight": both noises scaled by
+    #: :func:`tight_noise_scale` so that the exact guarantee is (epsilon, delta), not less
+    calibration: str = "printed"
+    #: how L-tilde is computed from the data when ``l_tilde`` is None (:meth:`HiringEnvironment.l_tilde`)
+    l_tilde_rule: str = "sum"
     name: ClassVar[str] = "Private-Fair-Greedy"
     private: ClassVar[bool] = True
 
@@ -589,19 +689,25 @@ class PrivateFairGreedy(_HiringPolicy):
             check_positive("l_tilde", self.l_tilde)
         _check_rank_method(self.rank_method)
         check_int("rank_refresh", self.rank_refresh, minimum=1)
+        _check_calibration(self.calibration)
+        _check_l_tilde_rule(self.l_tilde_rule)
 
-    def calibration(self, env: HiringEnvironment, horizon: int) -> dict[str, float]:
-        eps_reg, delta_reg = self.alpha_eps * self.epsilon, self.alpha_delta * self.delta
-        eps_rank, delta_rank = self.epsilon - eps_reg, self.delta - delta_reg
-        l_tilde = env.l_tilde() if self.l_tilde is None else self.l_tilde
+    def calibration_values(self, env: HiringEnvironment, horizon: int) -> dict[str, float]:
+        """Budget split, L-tilde and the noise actually used (``noise_scale`` already applied):
+        ``sigma_noise`` (per tree-node entry), ``gamma`` (the Gram shift is 2 Gamma I) and
+        ``rho_rank`` (the rank noise is sigma_t = sqrt(T / (2 N_t^2 rho_rank)))."""
+        eps_reg, delta_reg, eps_rank, delta_rank = _split(self.epsilon, self.delta, self.alpha_eps, self.alpha_delta)
+        l_tilde = env.l_tilde(self.l_tilde_rule) if self.l_tilde is None else self.l_tilde
+        c = 1.0 if self.calibration == "printed" else tight_noise_scale(
+            self.epsilon, self.delta, self.alpha_eps, self.alpha_delta)
         d = env.theta_star.shape[0]
-        sigma = tree_sigma(eps_reg, delta_reg, horizon, l_tilde)
+        sigma = c * tree_sigma(eps_reg, delta_reg, horizon, l_tilde)
         return {"eps_reg": eps_reg, "delta_reg": delta_reg, "eps_rank": eps_rank, "delta_rank": delta_rank,
-                "l_tilde": l_tilde, "sigma_noise": sigma, "gamma": tree_gamma(sigma, horizon, d + 1),
-                "rho_rank": rank_rho(eps_rank, delta_rank)}
+                "l_tilde": l_tilde, "noise_scale": c, "sigma_noise": sigma, "gamma": tree_gamma(sigma, horizon, d + 1),
+                "rho_rank": approx_dp_to_zcdp(eps_rank, delta_rank) / c**2}
 
     def _params(self, env, horizon):
-        c = self.calibration(env, horizon)
+        c = self.calibration_values(env, horizon)
         if not self.noise:
             return (1.0, 0.05, 1.0, 0.0, 1e-12, math.inf, env.y_clip())
         return (1.0, 0.05, 1.0, c["sigma_noise"], c["gamma"], c["rho_rank"], env.y_clip())
