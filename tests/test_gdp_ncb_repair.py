@@ -43,7 +43,8 @@ def test_default_rule_is_the_printed_kernel():
 
 
 def test_sparse_vector_equals_printed_without_noise():
-    """At epsilon = inf both stopping rules test S_i > thr with no noise and draw nothing: same run."""
+    """At epsilon = inf the printed rule tests S_i > thr and the sparse-vector rule max_i S_i >= thr, with
+    no noise and no draw; the reward sums are integers and thr is not, so the runs are the same."""
     inst = bernoulli_instance([0.9, 0.5, 0.2])
     a = GDPNCB(epsilon=np.inf, phase1_constant=0.3).run(inst, 400, np.random.default_rng(5))
     b = GDPNCB(epsilon=np.inf, phase1_constant=0.3, phase1_rule="sparse_vector").run(inst, 400, np.random.default_rng(5))
@@ -164,3 +165,12 @@ def test_sparse_vector_is_consistent():
     """The repaired rule on the same pair and statistic: no violation (fixed seed)."""
     r = _audit("sparse_vector", seed=0)
     assert not r.violation and r.epsilon_lower < 0.5, r.verdict
+
+
+def test_leak_does_not_need_a_small_constant():
+    """With the paper's C = 1600 the same event still costs more than epsilon once T is large enough
+    (loss of A_T at T = 10^6 is about (T - thr) / b, finite in log space), on an event of
+    probability about 2^-T."""
+    law = leading_run_law(10**6, EPS, 1600.0)
+    assert np.isfinite(law["loss"][-1]) and law["loss"][-1] > 1000 * EPS
+    assert law["log_p1"][-1] < -(10**6) * math.log(2) * 0.99

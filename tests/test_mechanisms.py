@@ -228,3 +228,16 @@ BAD_CALLS = [
 def test_bad_input_raises_value_error_naming_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_laplace_logcdf_is_scipys_without_underflow():
+    from scipy import stats
+
+    from privbandits.mechanisms import laplace_logcdf
+
+    x = np.linspace(-60.0, 60.0, 241)
+    np.testing.assert_allclose(laplace_logcdf(x, 3.0), stats.laplace.logcdf(x, scale=3.0), rtol=1e-12, atol=1e-15)
+    far = laplace_logcdf(np.array([-1e6, 1e6]), 2.0)  # scipy's CDF underflows to 0 at -1e6
+    assert far[0] == pytest.approx(np.log(0.5) - 5e5) and far[1] == 0.0
+    with pytest.raises(ValueError, match="scale"):
+        laplace_logcdf(0.0, 0.0)

@@ -92,6 +92,15 @@ def laplace_mechanism(
     return float(out) if out.ndim == 0 else out
 
 
+def laplace_logcdf(x: Any, scale: float) -> np.ndarray:
+    """``ln P[Lap(scale) <= x]`` without underflow: ``ln(1/2) + x / scale`` for ``x < 0`` (where the
+    CDF itself underflows below about ``-745 scale``), ``log1p(-exp(-x / scale) / 2)`` otherwise."""
+    if not (isinstance(scale, (int, float)) and math.isfinite(scale) and scale > 0):
+        raise ValueError(f"scale must lie in (0, inf), got {scale!r}")
+    z = np.asarray(x, dtype=float) / scale
+    return np.where(z < 0, math.log(0.5) + np.minimum(z, 0.0), np.log1p(-0.5 * np.exp(-np.maximum(z, 0.0))))
+
+
 def laplace_ldp(rewards: Any, epsilon: float, rng: np.random.Generator) -> np.ndarray | float:
     """Local Laplace perturbation of rewards in [0, 1]: ``r + Lap(1 / epsilon)``.
 

@@ -19,10 +19,10 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
-from scipy import stats
 
 from .._validation import check_epsilon, check_int, check_positive
 from ..environments import BanditInstance, draw_reward, draw_reward_sum
+from ..mechanisms import laplace_logcdf
 from .base import Policy, Records
 
 __all__ = [
@@ -127,15 +127,16 @@ def leading_run_law(horizon: int, epsilon: float, phase1_constant: float, c: flo
     epsilon = check_epsilon(epsilon)
     check_positive("phase1_constant", phase1_constant)
     log_t = math.log(horizon)
-    for j in range(1, horizon):  # Phase II's first pick after j arm-0 pulls and none of arm 1
-        if _gdp_index(1.0, j + 1.0, log_t, epsilon, c, alpha) >= _gdp_index(0.0, 1.0, log_t, epsilon, c, alpha):
-            raise ValueError(f"on this instance Phase II may pick arm 0 after {j} pulls: the closed form does not hold")
+    # Phase II's first pick after j >= 1 arm-0 pulls and none of arm 1: every term of Eq. (4) falls
+    # with n, so arm 0's largest possible index is at j = 1 (n = 2, clipped mean 1)
+    if _gdp_index(1.0, 2.0, log_t, epsilon, c, alpha) >= _gdp_index(0.0, 1.0, log_t, epsilon, c, alpha):
+        raise ValueError("on this instance Phase II may pick arm 0 after Phase I: the closed form does not hold")
     scale = log_t / epsilon
     thr = phase1_threshold_gdp(horizon, epsilon, c=c, constant=phase1_constant)
     r = np.arange(1, horizon + 1)
     j = np.arange(1, horizon)
-    log_cont0 = np.concatenate([[0.0], np.cumsum(stats.laplace.logcdf(thr - j, scale=scale))])
-    log_cont1 = np.concatenate([[0.0], np.cumsum(stats.laplace.logcdf(thr - j + 1, scale=scale))])
+    log_cont0 = np.concatenate([[0.0], np.cumsum(laplace_logcdf(thr - j, scale))])  # log space: P(A_T) ~ 2^-T
+    log_cont1 = np.concatenate([[0.0], np.cumsum(laplace_logcdf(thr - j + 1, scale))])
     log_p0 = -r * math.log(2.0) + log_cont0
     log_p1 = -r * math.log(2.0) + log_cont1
     tail0 = np.concatenate([[1.0], np.exp(log_p0), [0.0]])  # P(R >= r), r = 0..T+1
@@ -570,7 +571,8 @@ class AnytimeDPNCB(Policy):
 
     Windows ``W = 1, 2, 4, ...``; in each, with probability ``1/W^2`` uniform pulls, otherwise a fresh
     ``base`` run told the horizon ``W``. Each reward is used in one window only, so the privacy of the
-    base algorithm carries over (parallel composition). ``base`` is ``"gdp"`` or ``"ldp"``.
+    base algorithm carries over (parallel composition), whatever it is: with ``base="gdp"`` every
+    window runs the printed Phase I, whose leak Part V exposes, so this wrapper is not eps-DP either. ``base`` is ``"gdp"`` or ``"ldp"``.
     Records: ``arms``, ``uniform_windows``.
     """
 
