@@ -9,8 +9,8 @@ Runs bypass the cache (use_cache=False); numba compilation is excluded by a warm
 """
 
 import argparse
-import time
 
+from _timing import Stopwatch
 from privbandits.data import load_census_hiring
 from privbandits.policies.fair_hiring import OFUL, FairGreedy, HiringEnvironment, PrivateFairGreedy, simulate_hiring
 
@@ -27,10 +27,10 @@ def main(argv=None):
         simulate_hiring(p, env, 50, 1, n_jobs=1, progress=False, use_cache=False)
     for horizon in args.horizons:
         for p in fast + (brute if horizon <= args.brute_max else []):
-            start = time.perf_counter()
+            clock = Stopwatch()
             res = simulate_hiring(p, env, horizon, 1, n_jobs=1, progress=False, use_cache=False)
             extra = ", ".join(f"{f}={getattr(p, f)}" for f in ("rank_method", "rank_refresh") if hasattr(p, f))
-            print(f"T={horizon:>7} {p.label:<28} {extra:<40} {time.perf_counter() - start:7.2f} s  "
+            print(f"T={horizon:>7} {p.label:<28} {extra:<40} {clock.seconds:7.2f} s  "
                   f"fair regret {res['fair_regret'].sum():9.1f}", flush=True)
 
 

@@ -7,25 +7,16 @@ Times are wall-clock seconds, best of 3 repetitions after one warm-up (numba com
 from __future__ import annotations
 
 import os
-import time
 
 import numpy as np
 
 os.environ.setdefault("PRIVBANDITS_PROGRESS", "0")
 
+from _timing import Stopwatch, best_of  # noqa: E402
 from privbandits import bernoulli_instance, mechanisms, simulate  # noqa: E402
 from privbandits.policies import UCB  # noqa: E402
 from privbandits.policies.ucb import _ucb_kernel  # noqa: E402
 
-
-def best_of(fn, repeat=3):
-    fn()  # warm-up / compilation
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:
@@ -35,9 +26,9 @@ def main() -> None:
         print(f"UCB, K=10, T=100,000, 100 runs (10^7 rounds), n_jobs={n_jobs}: {seconds:.2f} s")
     # the same kernel as plain (uncompiled) Python, one run of 10,000 rounds, extrapolated
     kinds, params, table = instance.kernel_args()
-    start = time.perf_counter()
+    clock = Stopwatch()
     _ucb_kernel.py_func(np.random.default_rng(0), kinds, params, table, 10_000)
-    python_seconds = (time.perf_counter() - start) * 1_000
+    python_seconds = (clock.seconds) * 1_000
     print(f"UCB as an uncompiled Python loop, extrapolated to 10^7 rounds: {python_seconds:.0f} s")
     stream = np.random.default_rng(0).random(1_000_000)
     rng = np.random.default_rng(1)

@@ -8,24 +8,15 @@ warm-up (compilation excluded), n_jobs = 1 and 2.
 from __future__ import annotations
 
 import os
-import time
 
 os.environ.setdefault("PRIVBANDITS_PROGRESS", "0")
 
+from _timing import best_of  # noqa: E402
 from privbandits import bernoulli_instance, simulate  # noqa: E402
 from privbandits.policies import UCB  # noqa: E402
-from privbandits.policies.mishra2015 import PrivateUCB  # noqa: E402
-from privbandits.policies.tossou2016 import DPUCB, DPUCBBound, DPUCBInt  # noqa: E402
+from privbandits.policies.private_ucb import PrivateUCB  # noqa: E402
+from privbandits.policies.private_ucb import DPUCB, DPUCBBound, DPUCBInt  # noqa: E402
 
-
-def best_of(fn, repeat=2):
-    fn()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:
@@ -38,7 +29,7 @@ def main() -> None:
     print("| --- | --- | --- | --- |")
     for policy in policies:
         for name, inst in instances.items():
-            times = [best_of(lambda: simulate(policy, inst, 100_000, 100, seed=0, n_jobs=j, cache=False)) for j in (1, 2)]
+            times = [best_of(lambda: simulate(policy, inst, 100_000, 100, seed=0, n_jobs=j, cache=False), repeat=2) for j in (1, 2)]
             label = policy.name + (" (printed bonus)" if getattr(policy, "bonus", "") == "printed" else "")
             print(f"| {label} | {name} | {times[0]:.2f} | {times[1]:.2f} |")
 

@@ -27,16 +27,16 @@ import argparse
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
+from _timing import Stopwatch
 from privbandits import cache
 from privbandits.environments import bernoulli_instance
-from privbandits.policies.sarkar2026 import GDPNCB, NCB
+from privbandits.policies.dp_ncb import GDPNCB, NCB
 from privbandits.simulate import run_seeds
 
 OUT = Path(__file__).resolve().parents[1] / "book" / "part2_dp_ncb" / "results_1e7.npz"
@@ -79,14 +79,14 @@ def main(argv=None) -> None:
     instance = bernoulli_instance(means, name="fig1b")
     policies = [NCB(), GDPNCB(epsilon=args.epsilon)]
     horizons = sorted(args.horizons)
-    start = time.perf_counter()
+    clock = Stopwatch()
     arrays = {"horizons": np.array(horizons, dtype=np.int64)}
     with tqdm(total=len(policies) * len(horizons) * args.runs, unit="run") as bar:
         for policy in policies:
             rows = [regrets(policy, instance, h, args.runs, args.seed, args.jobs, bar) for h in horizons]
             k = KEYS[policy.name]
             arrays[f"{k}_nash"], arrays[f"{k}_avg"], arrays[f"{k}_phase1"] = (np.array(col) for col in zip(*rows))
-    wall = time.perf_counter() - start
+    wall = clock.seconds
     try:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True,
                                 cwd=Path(__file__).resolve().parent).stdout.strip()

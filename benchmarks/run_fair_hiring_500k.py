@@ -22,13 +22,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
+from _timing import Stopwatch
 from privbandits import cache
 from privbandits.data import load_census_hiring
 from privbandits.policies.fair_hiring import OFUL, FairGreedy, HiringEnvironment, PrivateFairGreedy
@@ -77,7 +77,7 @@ def main(argv=None) -> None:
     points = log_points(args.horizon)
     seeds = np.random.SeedSequence(args.seed).spawn(args.runs)
     tasks = [(p, i) for i in range(args.runs) for p in policies]
-    start = time.perf_counter()
+    clock = Stopwatch()
     results = {}
     with tqdm(total=len(tasks), desc=f"T={args.horizon:,}", unit="trial") as bar:
         gen = Parallel(n_jobs=args.jobs, prefer="threads", return_as="generator")(
@@ -85,7 +85,7 @@ def main(argv=None) -> None:
         for (p, i), rec in zip(tasks, gen):
             results[(p.name, i)] = rec
             bar.update()
-    wall = time.perf_counter() - start
+    wall = clock.seconds
     arrays = {"t": points, "horizon": np.int64(args.horizon), "runs": np.int64(args.runs),
               "seed": np.int64(args.seed), "rank_refresh": np.int64(args.rank_refresh),
               "wall_seconds": np.float64(wall), "group_names": np.array(data.group_names),

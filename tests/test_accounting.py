@@ -129,7 +129,8 @@ def test_tight_calibration_scales_both_noises():
     assert tight["gamma"] == pytest.approx(c * printed["gamma"], rel=1e-12)
     assert tight["rho_rank"] == pytest.approx(printed["rho_rank"] / c**2, rel=1e-12)
     # and the kernel receives them
-    assert PrivateFairGreedy(calibration="tight")._params(env, 1_000)[3:6] == (
+    params = PrivateFairGreedy(calibration="tight").kernel_params(env, 1_000)
+    assert (params.sigma_tree, params.shift, params.rank_rho) == (
         tight["sigma_noise"], tight["gamma"], tight["rho_rank"])
 
 

@@ -112,7 +112,7 @@ def test_unique_outputs_are_not_searched():
 def test_leading_run_and_action_statistic_sampler():
     from privbandits.audit import action_statistic_sampler, leading_run, policy_sampler
     from privbandits.environments import bernoulli_instance
-    from privbandits.policies.sarkar2026 import GDPNCB
+    from privbandits.policies.dp_ncb import GDPNCB
 
     arms = np.array([[0, 0, 1, 0], [1, 0, 0, 0], [0, 0, 0, 0], [2, 2, 2, 2]])
     np.testing.assert_array_equal(leading_run(arms), [2, 0, 4, 0])

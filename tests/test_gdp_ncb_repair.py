@@ -14,8 +14,7 @@ from scipy import stats
 
 from privbandits.audit import action_statistic_sampler, audit, flip_pairs, leading_run
 from privbandits.environments import bernoulli_instance
-from privbandits.policies import sarkar2026
-from privbandits.policies.sarkar2026 import GDPNCB, leading_run_law, phase1_threshold_gdp, sparse_vector_budget
+from privbandits.policies.dp_ncb import GDPNCB, leading_run_law, phase1_threshold_gdp, sparse_vector_budget
 
 EPS = 1.0
 
@@ -32,14 +31,29 @@ def _audit(rule, seed, horizon=5, constant=0.05, n=100_000):
     return audit(sampler, flip_pairs(_table(horizon), [0]), epsilon=EPS, n_samples=n, seed=seed, n_jobs=1)
 
 
+# Records of GDPNCB(epsilon=eps) on bernoulli_instance([0.9, 0.5, 0.2]), T = 500, default_rng(3), as
+# the printed Algorithm 1 kernel produced them before the sparse-vector rule existed (pinned: phase1_end,
+# releases, and the SHA-256 of the int64 arm sequence).
+PRINTED_RECORDS = {
+    0.2: (500, 0, "31ee993b69084312"),
+    1.0: (268, 14, "9ac5d47c4049f1a1"),
+    np.inf: (189, 10, "501bc5babbbb531c"),
+}
+
+
 def test_default_rule_is_the_printed_kernel():
-    """The default (phase1_rule="printed") runs the unchanged Algorithm 1 kernel: identical records."""
+    """The default (phase1_rule="printed") runs the unchanged Algorithm 1 kernel: identical records,
+    pinned, and no sparse-vector record."""
+    import hashlib
+
     inst = bernoulli_instance([0.9, 0.5, 0.2])
-    for eps in (0.2, 1.0, np.inf):
+    for eps, (phase1_end, releases, arms_sha) in PRINTED_RECORDS.items():
         a = GDPNCB(epsilon=eps).run(inst, 500, np.random.default_rng(3))
-        b = sarkar2026._fixed_kernel(np.random.default_rng(3), *inst.kernel_args(), 500, 1, float(eps), 1.0, 3.0,
-                                     3.1, False)
-        assert np.array_equal(a["arms"], b[0]) and int(a["phase1_end"]) == b[1] and int(a["releases"]) == b[2]
+        b = GDPNCB(epsilon=eps, phase1_rule="printed").run(inst, 500, np.random.default_rng(3))
+        assert set(a) == {"arms", "phase1_end", "releases"}
+        assert all(np.array_equal(a[k], b[k]) for k in a)
+        assert int(a["phase1_end"]) == phase1_end and int(a["releases"]) == releases
+        assert hashlib.sha256(np.asarray(a["arms"], dtype=np.int64).tobytes()).hexdigest()[:16] == arms_sha
 
 
 def test_sparse_vector_equals_printed_without_noise():

@@ -8,9 +8,14 @@ import numpy as np
 import pytest
 
 from privbandits import bernoulli_instance, simulate
-from privbandits.mechanisms import HybridCounter, binary_counter_error_bound, laplace_sum_tail_bound
-from privbandits.policies.mishra2015 import PrivateUCB, _tree_error_bound
-from privbandits.policies.tossou2016 import (
+from privbandits.mechanisms import (
+    HybridCounter,
+    binary_counter_error_bound,
+    laplace_iid_sum_tail_bound,
+    laplace_sum_tail_bound,
+)
+from privbandits.policies.private_ucb import (
+    PrivateUCB,
     DPUCB,
     DPUCBBound,
     DPUCBInt,
@@ -274,14 +279,15 @@ def test_release_counts_hand_computed():
 
 
 def test_private_ucb_width_is_the_binary_counter_bound():
-    """The kernel's tree width is Chan et al.'s Corollary 2.9 for the popcount(n) p-sums of scale
-    (floor(log2 T) + 1)/eps of the arm's release, i.e. ``mechanisms.binary_counter_error_bound``."""
+    """The kernel's tree width (``mechanisms.laplace_iid_sum_tail_bound`` at ``ln(2/gamma)``) is Chan
+    et al.'s Corollary 2.9 for the popcount(n) p-sums of scale (floor(log2 T) + 1)/eps of the arm's
+    release, i.e. ``mechanisms.binary_counter_error_bound``."""
     for horizon, eps in ((1_000, 1.0), (100_000, 0.1)):
         scale = horizon.bit_length() / eps
         for t in (10, 999, horizon):
             gamma = float(t) ** -4
             for n in (1, 2, 3, 7, 100, 511, t):
-                assert _tree_error_bound(_popcount(n), scale, gamma) == pytest.approx(
+                assert laplace_iid_sum_tail_bound(_popcount(n), scale, math.log(2.0 / gamma)) == pytest.approx(
                     binary_counter_error_bound(n, eps, horizon, gamma), rel=1e-12
                 )
 

@@ -57,6 +57,7 @@ __all__ = [
     "privbern",
     "privbern_mean",
     "privbern_draw",
+    "laplace_draw",
     "BinaryTreeCounter",
     "HybridCounter",
     "binary_tree_prefix_sums",
@@ -66,6 +67,7 @@ __all__ = [
     "hybrid_counter_state",
     "hybrid_counter_insert",
     "laplace_sum_tail_bound",
+    "laplace_iid_sum_tail_bound",
     "binary_counter_error_bound",
     "hybrid_counter_error_bound",
     "tossou_hybrid_error_bound",
@@ -293,6 +295,28 @@ def privbern_draw(rng, reward, epsilon):  # pragma: no cover - compiled
     return 1.0 if rng.random() < p else 0.0
 
 
+@njit(nogil=True, cache=True)
+def laplace_draw(rng, scale):  # pragma: no cover - compiled
+    """One ``Lap(scale)`` draw inside a numba kernel (the noise of the Laplace mechanism).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The kernel's random stream.
+    scale : float
+        Laplace scale ``b = sensitivity / epsilon``; ``scale <= 0`` (``epsilon = inf``) returns
+        exactly 0 without consuming randomness.
+
+    Returns
+    -------
+    float
+        The draw.
+    """
+    if scale <= 0.0:
+        return 0.0
+    return rng.laplace(0.0, scale)
+
+
 # --------------------------------------------------------------------------------------------
 # Continual counting: numba state machines
 # --------------------------------------------------------------------------------------------
@@ -504,6 +528,29 @@ def laplace_sum_tail_bound(scales: Any, gamma: float) -> float:
     log_term = math.log(2.0 / gamma)
     nu = max(math.sqrt(float(np.sum(b**2))), float(b.max()) * math.sqrt(log_term))
     return nu * math.sqrt(8.0 * log_term)
+
+
+@njit(nogil=True, cache=True)
+def laplace_iid_sum_tail_bound(n_terms, scale, log_term):  # pragma: no cover - compiled
+    """:func:`laplace_sum_tail_bound` for ``n_terms`` i.i.d. ``Lap(scale)``, inside a numba kernel.
+
+    Parameters
+    ----------
+    n_terms : float
+        Number of Laplace terms in the sum.
+    scale : float
+        Their common scale ``b``.
+    log_term : float
+        ``ln(2 / gamma)``, ``gamma`` the failure probability.
+
+    Returns
+    -------
+    float
+        ``b max(sqrt(n_terms), sqrt(ln(2/gamma))) sqrt(8 ln(2/gamma))`` (Chan, Shi and Song 2011,
+        Corollary 2.9, ``chan2011private``): the sum exceeds it in absolute value with
+        probability at most ``gamma``.
+    """
+    return scale * max(np.sqrt(n_terms), np.sqrt(log_term)) * np.sqrt(8.0 * log_term)
 
 
 def _popcount(x: int) -> int:

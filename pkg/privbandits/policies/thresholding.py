@@ -1,7 +1,7 @@
-"""Locally private thresholding bandits: Barbara, Lazzaro and Pike-Burke, paper ``004``.
+"""Locally private thresholding bandits: Barbara, Lazzaro and Pike-Burke, ``barbara2025thresholding``.
 
 Which arms have a mean above a threshold ``tau``? Every reward is privatized by the user before the
-learner sees it (local model), by PrivBern(epsilon) (``004`` Definition 2.1) or, as a baseline the
+learner sees it (local model), by PrivBern(epsilon) (``barbara2025thresholding`` Definition 2.1) or, as a baseline the
 paper does not consider, by the Laplace mechanism (reward + Lap(1/epsilon)).
 
 * :class:`FixedBudgetThresholding`: Algorithm 1 (fixed budget). With ``epsilon = inf`` it is APT of
@@ -28,7 +28,7 @@ from numba import njit
 
 from .._validation import check_delta, check_epsilon, check_finite_array, check_int, check_probability
 from ..environments import BanditInstance, draw_reward
-from ..mechanisms import privbern_draw
+from ..mechanisms import laplace_iid_sum_tail_bound, privbern_draw
 from .base import Policy, Records
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
     "classification_error",
 ]
 
+#: The local mechanism a kernel applies to each reward (``mechanism=`` ``"privbern"`` / ``"laplace"``).
 PRIVBERN, LAPLACE = 0, 1
 _MECHANISMS = {"privbern": PRIVBERN, "laplace": LAPLACE}
 
@@ -135,7 +136,7 @@ def _observe(rng, reward, epsilon, mechanism):  # pragma: no cover - compiled
     """The learner's view of a reward: itself (eps = inf), PrivBern(eps) or reward + Lap(1/eps)."""
     if np.isinf(epsilon):
         return reward
-    if mechanism == 0:
+    if mechanism == PRIVBERN:
         return privbern_draw(rng, reward, epsilon)
     return reward + rng.laplace(0.0, 1.0 / epsilon)
 
@@ -182,7 +183,7 @@ def _fixed_budget_kernel(rng, kinds, params, table, horizon, tau_eps, zeta_eps, 
 
 @dataclasses.dataclass(frozen=True)
 class FixedBudgetThresholding(Policy):
-    """Algorithm 1 of ``004`` (fixed budget), and APT (Locatelli et al. 2016) for ``epsilon = inf``.
+    """Algorithm 1 of ``barbara2025thresholding`` (fixed budget), and APT (Locatelli et al. 2016) for ``epsilon = inf``.
 
     Pull each arm once, then the arm minimising ``sqrt(T_k) (|tau_eps - mu_hat_k| + zeta_eps)``;
     return ``{k : mu_hat_k > tau_eps}``. With ``mechanism="privbern"`` the learner sees PrivBern
@@ -259,13 +260,6 @@ class FixedBudgetThresholding(Policy):
 
 
 @njit(nogil=True, cache=True)
-def _laplace_sum_bound(n, scale, log_term):  # pragma: no cover - compiled
-    """Chan, Shi, Song (2011), Corollary 2.9: with probability >= 1 - gamma, the sum of n i.i.d.
-    Lap(scale) is at most this in absolute value; ``log_term = log(2 / gamma)``."""
-    return scale * max(np.sqrt(n), np.sqrt(log_term)) * np.sqrt(8.0 * log_term)
-
-
-@njit(nogil=True, cache=True)
 def _fixed_confidence_kernel(rng, kinds, params, table, max_rounds, tau_eps, delta, radius_constant, epsilon, mechanism):  # pragma: no cover
     k = kinds.shape[0]
     pulls = np.zeros(k)
@@ -287,10 +281,10 @@ def _fixed_confidence_kernel(rng, kinds, params, table, max_rounds, tau_eps, del
         widest = -1.0
         for i in range(k):
             mean = sums[i] / pulls[i]
-            if mechanism == 1 and not np.isinf(epsilon):
+            if mechanism == LAPLACE and not np.isinf(epsilon):
                 # Laplace reports are unbounded: Hoeffding for the rewards plus the Laplace-sum tail
                 # bound, each at half the failure probability
-                radius[i] = np.sqrt(log_half / (2.0 * pulls[i])) + _laplace_sum_bound(
+                radius[i] = np.sqrt(log_half / (2.0 * pulls[i])) + laplace_iid_sum_tail_bound(
                     pulls[i], 1.0 / epsilon, log_half + np.log(2.0)
                 ) / pulls[i]
             else:
@@ -316,7 +310,7 @@ def _fixed_confidence_kernel(rng, kinds, params, table, max_rounds, tau_eps, del
 
 @dataclasses.dataclass(frozen=True)
 class FixedConfidenceThresholding(Policy):
-    """Algorithm 2 of ``004`` (fixed confidence); the non-private procedure for ``epsilon = inf``.
+    """Algorithm 2 of ``barbara2025thresholding`` (fixed confidence); the non-private procedure for ``epsilon = inf``.
 
     Stops when every arm's confidence interval ``mu_hat_i +- rad_t(i)`` lies on one side of
     ``tau_eps``, ``rad_t(i) = sqrt(log(4 K t^3/delta) / (radius_constant T_i(t)))`` (printed:
