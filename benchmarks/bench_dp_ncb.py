@@ -6,13 +6,13 @@ Run: ``PRIVBANDITS_N_JOBS=1 python benchmarks/bench_dp_ncb.py``. One thread, war
 
 from __future__ import annotations
 
-
 import numpy as np
 
-from _timing import Stopwatch
 from privbandits.environments import bernoulli_instance
 from privbandits.policies import LDPUCB, AdaPUCB
 from privbandits.policies.dp_ncb import GDPNCB, LDPNCB, NCB, AnytimeDPNCB
+
+from _timing import Stopwatch
 
 
 def main() -> None:

@@ -18,9 +18,10 @@ import numpy as np
 
 os.environ.setdefault("PRIVBANDITS_PROGRESS", "0")
 
-from _timing import Stopwatch  # noqa: E402
 from privbandits import bernoulli_instance, simulate  # noqa: E402
 from privbandits.policies.thresholding import FixedBudgetThresholding, FixedConfidenceThresholding  # noqa: E402
+
+from _timing import Stopwatch  # noqa: E402
 
 BUDGETS = (100, 200, 300, 500, 700, 1_000, 1_500, 2_000, 3_000, 5_000, 7_000, 10_000)
 INSTANCES = [
@@ -31,7 +32,9 @@ EPSILONS = (0.5, 1.0, 2.0, 4.0, math.inf)
 
 
 def main() -> None:
-    simulate(FixedBudgetThresholding(0.5, 0.05, 1.0, checkpoints=(20, 40)), INSTANCES[0], 200, 2, cache=False)  # compile
+    simulate(
+        FixedBudgetThresholding(0.5, 0.05, 1.0, checkpoints=(20, 40)), INSTANCES[0], 200, 2, cache=False
+    )  # compile
     simulate(FixedConfidenceThresholding(0.5, 0.1, 1.0), INSTANCES[0], 10_000, 2, cache=False)
     clock = Stopwatch()
     for inst in INSTANCES:
@@ -43,16 +46,26 @@ def main() -> None:
     for inst in INSTANCES:
         for eps in EPSILONS:
             for horizon in BUDGETS:
-                simulate(FixedBudgetThresholding(0.5, 0.05, eps), inst, horizon, 2_000, seed=1, keep=("answer",), cache=False)
+                simulate(
+                    FixedBudgetThresholding(0.5, 0.05, eps), inst, horizon, 2_000, seed=1, keep=("answer",), cache=False
+                )
     print(f"experiment 1, one run per budget (120 points x 2,000 runs): {clock.seconds:.1f} s")
     for eps in (1.0, 0.5):
         clock = Stopwatch()
-        res = simulate(FixedConfidenceThresholding(0.5, 0.01, eps, radius_constant=2.0), INSTANCES[0], 5_000_000, 300,
-                       seed=1, cache=False)
+        res = simulate(
+            FixedConfidenceThresholding(0.5, 0.01, eps, radius_constant=2.0),
+            INSTANCES[0],
+            5_000_000,
+            300,
+            seed=1,
+            cache=False,
+        )
         rounds = res.records["stop_time"].sum()
         elapsed = clock.seconds
-        print(f"Algorithm 2, eps = {eps}, delta = 0.01, c = 2, 300 runs: {elapsed:.1f} s "
-              f"({rounds:,} rounds, {1e9 * elapsed / rounds:.0f} ns per round)")
+        print(
+            f"Algorithm 2, eps = {eps}, delta = 0.01, c = 2, 300 runs: {elapsed:.1f} s "
+            f"({rounds:,} rounds, {1e9 * elapsed / rounds:.0f} ns per round)"
+        )
 
 
 if __name__ == "__main__":

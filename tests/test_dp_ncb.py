@@ -9,7 +9,7 @@ import pytest
 
 from privbandits.environments import bernoulli_instance
 from privbandits.metrics import nash_regret
-from privbandits.policies import AdaPUCB, LDPUCB
+from privbandits.policies import LDPUCB, AdaPUCB
 from privbandits.policies.dp_ncb import (
     GDPNCB,
     LDPNCB,

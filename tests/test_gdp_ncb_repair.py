@@ -61,7 +61,9 @@ def test_sparse_vector_equals_printed_without_noise():
     no noise and no draw; the reward sums are integers and thr is not, so the runs are the same."""
     inst = bernoulli_instance([0.9, 0.5, 0.2])
     a = GDPNCB(epsilon=np.inf, phase1_constant=0.3).run(inst, 400, np.random.default_rng(5))
-    b = GDPNCB(epsilon=np.inf, phase1_constant=0.3, phase1_rule="sparse_vector").run(inst, 400, np.random.default_rng(5))
+    b = GDPNCB(epsilon=np.inf, phase1_constant=0.3, phase1_rule="sparse_vector").run(
+        inst, 400, np.random.default_rng(5)
+    )
     assert np.array_equal(a["arms"], b["arms"]) and a["phase1_end"] == b["phase1_end"]
 
 
@@ -80,8 +82,13 @@ def test_bad_rule():
 
 # ---- accounting of the repair ---------------------------------------------------------------------
 
-HORIZONS = sorted({*range(1, 300), *(2**k + d for k in range(2, 31) for d in (-1, 0, 1)),
-                   *np.unique(np.logspace(0, 9, 400).astype(int)).tolist()})
+HORIZONS = sorted(
+    {
+        *range(1, 300),
+        *(2**k + d for k in range(2, 31) for d in (-1, 0, 1)),
+        *np.unique(np.logspace(0, 9, 400).astype(int)).tolist(),
+    }
+)
 
 
 @pytest.mark.parametrize("epsilon,fraction", [(1.0, 0.5), (0.2, 0.5), (0.05, 0.3), (5.0, 0.9)])
@@ -123,7 +130,8 @@ def test_releases_per_arm_never_exceed_the_accounting(horizon):
     for eps in (0.5, 5.0):
         for seed in range(5):
             rec = GDPNCB(epsilon=eps, phase1_constant=0.01, phase1_rule="sparse_vector").run(
-                noisy, horizon, np.random.default_rng(seed))
+                noisy, horizon, np.random.default_rng(seed)
+            )
             assert rec["arm_releases"].max() <= b.releases_per_reward - 1
 
 
@@ -151,8 +159,9 @@ def test_leading_run_law_matches_simulation():
     each frequency within 5 standard errors (false failure < 5 x 6e-7)."""
     horizon, constant = 20, 0.2
     table = flip_pairs(_table(horizon), [0])[0][1]
-    sampler = action_statistic_sampler(GDPNCB(epsilon=EPS, phase1_constant=constant),
-                                       bernoulli_instance([0.5, 0.5]), horizon, leading_run)
+    sampler = action_statistic_sampler(
+        GDPNCB(epsilon=EPS, phase1_constant=constant), bernoulli_instance([0.5, 0.5]), horizon, leading_run
+    )
     run = sampler(table, np.random.default_rng(0), 200_000)[:, 0]
     law = leading_run_law(horizon, EPS, constant)
     for r in range(3, 8):

@@ -65,7 +65,6 @@ from privbandits.audit import (
     cached_audit,
     flip_pairs,
     hiring_sampler,
-    joint_codes,
     mechanism_targets,
     policy_sampler,
 )

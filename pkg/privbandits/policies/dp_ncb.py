@@ -78,6 +78,27 @@ def phase1_threshold_gdp(horizon: int, epsilon: float, c: float = 3.0, constant:
 
     Phase I of GDP-NCB stops once ``n_i * mu_tilde_i`` exceeds it for some arm; with arm means at
     most ``mu*`` this takes about ``k * threshold / mu*`` rounds.
+
+    Parameters
+    ----------
+    horizon : int
+        The horizon ``T`` the algorithm is told (>= 1).
+    epsilon : float
+        Privacy parameter (> 0; ``inf`` drops the privacy term).
+    c : float
+        The confidence constant ``c``.
+    constant : float
+        ``C`` of the test (the paper's 1600, :data:`PAPER_PHASE1_CONSTANT`).
+
+    Returns
+    -------
+    float
+        The threshold.
+
+    Raises
+    ------
+    ValueError
+        If ``horizon`` or ``epsilon`` is out of range.
     """
     horizon = check_int("horizon", horizon, minimum=1)
     epsilon = check_epsilon(epsilon, allow_inf=True)
@@ -117,6 +138,25 @@ def sparse_vector_budget(horizon: int, epsilon: float, sv_fraction: float = 0.5)
     round follows it, and Phase I takes at least one round, so ``l`` released episodes need
     ``1 + (2 + ... + 2^l) + 1 <= T``, i.e. ``l <= floor(log2 T) - 1``; with the Phase I release,
     ``1 + l <= L``. Total ``eps_stop + L * eps_release / L = eps``.
+
+    Parameters
+    ----------
+    horizon : int
+        The horizon ``T`` the algorithm is told (>= 1).
+    epsilon : float
+        The whole run's privacy parameter (> 0, ``inf`` allowed).
+    sv_fraction : float
+        Share of ``epsilon`` spent on the stopping rule, in (0, 1).
+
+    Returns
+    -------
+    SparseVectorBudget
+        The split and the per-release scale (see :class:`SparseVectorBudget`).
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
     """
     horizon = check_int("horizon", horizon, minimum=1)
     epsilon = check_epsilon(epsilon, allow_inf=True)
@@ -130,14 +170,20 @@ def sparse_vector_budget(horizon: int, epsilon: float, sv_fraction: float = 0.5)
     eps_form = eps_release * log_t / n_releases if horizon > 1 else eps_release
     at_printed = eps_stop + eps_release * n_releases / log_t if horizon > 1 else eps_stop
     return SparseVectorBudget(
-        epsilon=float(epsilon), eps_stop=float(eps_stop), eps_release=float(eps_release),
-        releases_per_reward=n_releases, eps_per_release=float(eps_release / n_releases), eps_form=float(eps_form),
-        total=float(eps_stop + n_releases * (eps_release / n_releases)), total_at_printed_scale=float(at_printed),
+        epsilon=float(epsilon),
+        eps_stop=float(eps_stop),
+        eps_release=float(eps_release),
+        releases_per_reward=n_releases,
+        eps_per_release=float(eps_release / n_releases),
+        eps_form=float(eps_form),
+        total=float(eps_stop + n_releases * (eps_release / n_releases)),
+        total_at_printed_scale=float(at_printed),
     )
 
 
-def leading_run_law(horizon: int, epsilon: float, phase1_constant: float, c: float = 3.0,
-                    alpha: float = 3.1) -> dict[str, np.ndarray]:
+def leading_run_law(
+    horizon: int, epsilon: float, phase1_constant: float, c: float = 3.0, alpha: float = 3.1
+) -> dict[str, np.ndarray]:
     """Exact law of the first run of arm 0 under printed GDP-NCB on the Part V exposing instance.
 
     Instance: two arms, arm 0 pays 1 in every round, arm 1 pays 0 (dataset ``D``); the neighbour
@@ -149,8 +195,29 @@ def leading_run_law(horizon: int, epsilon: float, phase1_constant: float, c: flo
     arm 1. Hence ``P(A_r) = 2^-r prod_{j<r} F(thr - S_j)`` (``F`` the Laplace CDF) and the loss
     ``ln P_D'(A_r) / P_D(A_r) = ln F(thr) / F(thr - r + 1)`` (the product telescopes).
 
-    Returns ``r`` (1..T), ``log_p0``/``log_p1`` (ln P(A_r) on D, D'), ``loss``, and the law of
-    the run length ``R = max{r : A_r}``: ``p_run0``/``p_run1`` (``P(R = r)`` for r = 0..T).
+    Parameters
+    ----------
+    horizon : int
+        The horizon ``T`` (>= 2).
+    epsilon : float
+        GDP-NCB's privacy parameter (> 0, finite).
+    phase1_constant : float
+        ``C`` of the Phase I test (> 0).
+    c, alpha : float
+        The constants of Algorithm 1 and Eq. (4).
+
+    Returns
+    -------
+    dict of numpy.ndarray
+        ``r`` (1..T), ``log_p0``/``log_p1`` (ln P(A_r) on D, D'), ``loss``, the law of the run
+        length ``R = max{r : A_r}``: ``p_run0``/``p_run1`` (``P(R = r)`` for r = 0..T), and the
+        Phase I ``threshold`` and Laplace ``scale``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, or if Phase II could pick arm 0 after Phase I on this
+        instance (then the closed form does not hold).
     """
     horizon = check_int("horizon", horizon, minimum=2)
     epsilon = check_epsilon(epsilon)
@@ -170,8 +237,16 @@ def leading_run_law(horizon: int, epsilon: float, phase1_constant: float, c: flo
     log_p1 = -r * math.log(2.0) + log_cont1
     tail0 = np.concatenate([[1.0], np.exp(log_p0), [0.0]])  # P(R >= r), r = 0..T+1
     tail1 = np.concatenate([[1.0], np.exp(log_p1), [0.0]])
-    return {"r": r, "log_p0": log_p0, "log_p1": log_p1, "loss": log_p1 - log_p0,
-            "p_run0": tail0[:-1] - tail0[1:], "p_run1": tail1[:-1] - tail1[1:], "threshold": thr, "scale": scale}
+    return {
+        "r": r,
+        "log_p0": log_p0,
+        "log_p1": log_p1,
+        "loss": log_p1 - log_p0,
+        "p_run0": tail0[:-1] - tail0[1:],
+        "p_run1": tail1[:-1] - tail1[1:],
+        "threshold": thr,
+        "scale": scale,
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -264,7 +339,7 @@ def gdp_index(mu_tilde, n, log_t, eps, c, alpha):  # pragma: no cover - compiled
     idx = mu_tilde + 2.0 * c * np.sqrt(2.0 * mu_tilde * log_t / n)
     if np.isfinite(eps):
         idx += alpha * log_t * log_t / (eps * n)
-        # full version (001): 4 sqrt(2 alpha / eps) (log T)^{3/2} / n; the conference text (000)
+        # full version of sarkar2026dpncb: 4 sqrt(2 alpha / eps) (log T)^{3/2} / n; the conference text
         # typesets the sqrt over the whole fraction; the proofs (Lemma D.2, Eq. (20)) use this form
         idx += 4.0 * np.sqrt(2.0 * alpha / eps) * log_t**1.5 / n
     return idx
@@ -341,8 +416,9 @@ def _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, eps, k_co
 
 
 @njit(nogil=True, cache=True)
-def _gdp_sv_block(rng, kinds, params, table, arms, n_play, big_t, eps_stop, eps_form, k_consts,
-                  arm_releases):  # pragma: no cover
+def _gdp_sv_block(
+    rng, kinds, params, table, arms, n_play, big_t, eps_stop, eps_form, k_consts, arm_releases
+):  # pragma: no cover
     """GDP-NCB with the repaired Phase I (``phase1_rule="sparse_vector"``; NOT in the paper).
 
     ``eps_stop`` pays for the stopping time: AboveThreshold (Dwork and Roth 2014, Algorithm 1) on the
@@ -363,7 +439,9 @@ def _gdp_sv_block(rng, kinds, params, table, arms, n_play, big_t, eps_stop, eps_
     mu_tilde = np.zeros(k)
     n1 = np.zeros(k)
     s_sum = np.zeros(k)
-    noisy_thr = thr + laplace_draw(rng, 2.0 / eps_stop if fin else 0.0)  # AboveThreshold line 1: T_hat = T + Lap(2/eps1)
+    noisy_thr = thr + laplace_draw(
+        rng, 2.0 / eps_stop if fin else 0.0
+    )  # AboveThreshold line 1: T_hat = T + Lap(2/eps1)
     t = 0
     while t < n_play:
         a = rng.integers(0, k)  # line 3: I_t ~ Unif([k]) (data-independent)
@@ -374,7 +452,9 @@ def _gdp_sv_block(rng, kinds, params, table, arms, n_play, big_t, eps_stop, eps_
         arms[t] = a
         t += 1
         q = s_sum.max()  # query f_t(D) = max_i N_1,i mu_hat_i, sensitivity 1
-        if q + laplace_draw(rng, 4.0 / eps_stop if fin else 0.0) >= noisy_thr:  # AboveThreshold lines 3-5: halt at the first "above"
+        if (
+            q + laplace_draw(rng, 4.0 / eps_stop if fin else 0.0) >= noisy_thr
+        ):  # AboveThreshold lines 3-5: halt at the first "above"
             break
     phase1 = t
     if t < n_play:  # one release of the Phase I means (replaces line 5's per-round releases)
@@ -382,8 +462,20 @@ def _gdp_sv_block(rng, kinds, params, table, arms, n_play, big_t, eps_stop, eps_
             if n1[i] > 0.0:
                 mu_tilde[i] = mu_hat[i] + laplace_draw(rng, log_t / (eps_form * n1[i]) if fin else 0.0)
     # Phase II exactly as printed (lines 8-22), at eps_form
-    _gdp_phase2(rng, kinds, params, table, arms, 0, t, n_play, log_t, eps_form, k_consts,
-                PhaseOneState(mu_hat, mu_tilde, n1, arm_releases))
+    _gdp_phase2(
+        rng,
+        kinds,
+        params,
+        table,
+        arms,
+        0,
+        t,
+        n_play,
+        log_t,
+        eps_form,
+        k_consts,
+        PhaseOneState(mu_hat, mu_tilde, n1, arm_releases),
+    )
     return phase1
 
 
@@ -594,8 +686,12 @@ class GDPNCB(NCBFamily):
             arms, p1, arm_rel = _sv_kernel(
                 rng, *instance.kernel_args(), horizon, budget.eps_stop, budget.eps_form, self._constants()
             )
-            return {"arms": arms, "phase1_end": np.asarray(p1), "releases": np.asarray(arm_rel.sum()),
-                    "arm_releases": arm_rel}
+            return {
+                "arms": arms,
+                "phase1_end": np.asarray(p1),
+                "releases": np.asarray(arm_rel.sum()),
+                "arm_releases": arm_rel,
+            }
         arms, p1, rel = _fixed_kernel(rng, *instance.kernel_args(), horizon, GDP_BASE, self.epsilon, self._constants())
         return {"arms": arms, "phase1_end": np.asarray(p1), "releases": np.asarray(rel)}
 

@@ -76,8 +76,10 @@ class LDPUCB(Policy):
 
     def __post_init__(self) -> None:
         check_epsilon(self.epsilon, allow_inf=True)
-        if not isinstance(self.explore, (int, float)) or isinstance(self.explore, bool) or not (
-            0.0 <= float(self.explore) < math.inf
+        if (
+            not isinstance(self.explore, (int, float))
+            or isinstance(self.explore, bool)
+            or not (0.0 <= float(self.explore) < math.inf)
         ):
             raise ValueError(f"explore must lie in [0, inf), got {self.explore!r}")
 

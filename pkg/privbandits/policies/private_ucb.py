@@ -202,7 +202,9 @@ def _bonus(n, t, epsilon, part, printed):  # pragma: no cover - compiled
 
 
 @njit(nogil=True, cache=True)
-def _dp_ucb_kernel(rng, kinds, params, table, horizon, epsilon, bound, insert_zeros, split, printed):  # pragma: no cover
+def _dp_ucb_kernel(
+    rng, kinds, params, table, horizon, epsilon, bound, insert_zeros, split, printed
+):  # pragma: no cover
     k = kinds.shape[0]
     part = epsilon / 2.0 if split else epsilon
     states = np.zeros((k, _HYB_SIZE))  # one hybrid mechanism per arm (Alg. 1, line 2)
@@ -262,7 +264,9 @@ def dp_ucb_bound_bonus(n: int, t: int, epsilon: float, *, hybrid_split: bool = T
     return float(_bonus(n, t, epsilon, part, bonus == "printed"))
 
 
-def dp_ucb_bound_miscoverage(n: int, t: int, epsilon: float, *, hybrid_split: bool = True, bonus: str = "matched") -> float:
+def dp_ucb_bound_miscoverage(
+    n: int, t: int, epsilon: float, *, hybrid_split: bool = True, bonus: str = "matched"
+) -> float:
     """Exact ``P(|error| > nu_a)`` for the counter's release after ``n = 2^k`` items at round ``t``.
 
     At a power of two the release is the logarithmic part alone: a sum of ``k + 1`` i.i.d.
@@ -331,7 +335,9 @@ class DPUCB(Policy):
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms = _dp_ucb_kernel(rng, *instance.kernel_args(), horizon, self.epsilon, False, True, self.hybrid_split, False)
+        arms = _dp_ucb_kernel(
+            rng, *instance.kernel_args(), horizon, self.epsilon, False, True, self.hybrid_split, False
+        )
         return {"arms": arms}
 
 
@@ -438,7 +444,7 @@ class DPUCBInt(Policy):
         object.__setattr__(self, "v", _check_v(self.v))
 
     @classmethod
-    def for_target(cls, epsilon_prime: float, delta_prime: float = math.exp(-10), v: float = 1.1, **kwargs) -> "DPUCBInt":
+    def for_target(cls, epsilon_prime: float, delta_prime: float = math.exp(-10), v: float = 1.1, **kwargs) -> DPUCBInt:
         """The algorithm run with the input epsilon of Corollary 3.2 for a target (eps', delta')."""
         return cls(dp_ucb_int_input_epsilon(epsilon_prime, delta_prime, v), v, **kwargs)
 

@@ -26,7 +26,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .._validation import check_delta, check_epsilon, check_finite_array, check_int, check_probability
+from .._validation import check_delta, check_epsilon, check_finite_array, check_probability
 from ..environments import BanditInstance, draw_reward
 from ..mechanisms import laplace_iid_sum_tail_bound, privbern_draw
 from .base import Policy, Records
@@ -147,7 +147,9 @@ def _observe(rng, reward, epsilon, mechanism):  # pragma: no cover - compiled
 
 
 @njit(nogil=True, cache=True)
-def _fixed_budget_kernel(rng, kinds, params, table, horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints):  # pragma: no cover
+def _fixed_budget_kernel(
+    rng, kinds, params, table, horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints
+):  # pragma: no cover
     k = kinds.shape[0]
     pulls = np.zeros(k)
     sums = np.zeros(k)
@@ -245,7 +247,13 @@ class FixedBudgetThresholding(Policy):
             )
         tau_eps, zeta_eps = self.mapped_threshold()
         arms, answer, answers = _fixed_budget_kernel(
-            rng, *instance.kernel_args(), horizon, tau_eps, zeta_eps, self.epsilon, _MECHANISMS[self.mechanism],
+            rng,
+            *instance.kernel_args(),
+            horizon,
+            tau_eps,
+            zeta_eps,
+            self.epsilon,
+            _MECHANISMS[self.mechanism],
             checkpoints,
         )
         records = {"arms": arms, "answer": answer}
@@ -260,7 +268,9 @@ class FixedBudgetThresholding(Policy):
 
 
 @njit(nogil=True, cache=True)
-def _fixed_confidence_kernel(rng, kinds, params, table, max_rounds, tau_eps, delta, radius_constant, epsilon, mechanism):  # pragma: no cover
+def _fixed_confidence_kernel(
+    rng, kinds, params, table, max_rounds, tau_eps, delta, radius_constant, epsilon, mechanism
+):  # pragma: no cover
     k = kinds.shape[0]
     pulls = np.zeros(k)
     sums = np.zeros(k)
@@ -284,9 +294,10 @@ def _fixed_confidence_kernel(rng, kinds, params, table, max_rounds, tau_eps, del
             if mechanism == LAPLACE and not np.isinf(epsilon):
                 # Laplace reports are unbounded: Hoeffding for the rewards plus the Laplace-sum tail
                 # bound, each at half the failure probability
-                radius[i] = np.sqrt(log_half / (2.0 * pulls[i])) + laplace_iid_sum_tail_bound(
-                    pulls[i], 1.0 / epsilon, log_half + np.log(2.0)
-                ) / pulls[i]
+                radius[i] = (
+                    np.sqrt(log_half / (2.0 * pulls[i]))
+                    + laplace_iid_sum_tail_bound(pulls[i], 1.0 / epsilon, log_half + np.log(2.0)) / pulls[i]
+                )
             else:
                 radius[i] = np.sqrt(log_term / (radius_constant * pulls[i]))  # rad_t(i)
             in_s = mean >= tau_eps  # line 5: S_t
@@ -352,9 +363,19 @@ class FixedConfidenceThresholding(Policy):
         return n_arms
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        tau_eps = self.tau if (self.mechanism == "laplace" or math.isinf(self.epsilon)) else mapped_mean(self.tau, self.epsilon)
+        tau_eps = (
+            self.tau
+            if (self.mechanism == "laplace" or math.isinf(self.epsilon))
+            else mapped_mean(self.tau, self.epsilon)
+        )
         pulls, answer, stop_time, stopped = _fixed_confidence_kernel(
-            rng, *instance.kernel_args(), horizon, tau_eps, self.delta, self.radius_constant, self.epsilon,
+            rng,
+            *instance.kernel_args(),
+            horizon,
+            tau_eps,
+            self.delta,
+            self.radius_constant,
+            self.epsilon,
             _MECHANISMS[self.mechanism],
         )
         return {"pulls": pulls, "answer": answer, "stop_time": np.asarray(stop_time), "stopped": np.asarray(stopped)}

@@ -88,7 +88,9 @@ def rank_mu(epsilon_rank: float, delta_rank: float) -> float:
     return math.sqrt(2 * approx_dp_to_zcdp(epsilon_rank, delta_rank))
 
 
-def split_budget(epsilon: float, delta: float, alpha_eps: float, alpha_delta: float) -> tuple[float, float, float, float]:
+def split_budget(
+    epsilon: float, delta: float, alpha_eps: float, alpha_delta: float
+) -> tuple[float, float, float, float]:
     """Algorithm 1, line 1 (with the minus sign the extraction loses).
 
     Parameters
@@ -125,8 +127,15 @@ def tight_noise_scale(epsilon: float, delta: float, alpha_eps: float, alpha_delt
     return gaussian_noise_multiplier(epsilon, delta) / s
 
 
-def privacy_guarantee(epsilon: float, delta: float, alpha_eps: float, alpha_delta: float, *,
-                      calibration: str = "printed", accountant: str = "analytic") -> dict[str, float]:
+def privacy_guarantee(
+    epsilon: float,
+    delta: float,
+    alpha_eps: float,
+    alpha_delta: float,
+    *,
+    calibration: str = "printed",
+    accountant: str = "analytic",
+) -> dict[str, float]:
     """What the calibrated noise actually guarantees, tight and loose.
 
     ``eps_reg_tight``, ``eps_rank_tight``: the exact epsilon of the regression alone at delta_reg and
@@ -142,7 +151,9 @@ def privacy_guarantee(epsilon: float, delta: float, alpha_eps: float, alpha_delt
     mu_reg, mu_rank = tree_mu(eps_reg, delta_reg) / c, rank_mu(eps_rank, delta_rank) / c
     loose = zcdp_to_approx_dp(mu_reg**2 / 2, delta_reg) + zcdp_to_approx_dp(mu_rank**2 / 2, delta_rank)
     return {
-        "noise_scale": c, "mu_reg": mu_reg, "mu_rank": mu_rank,
+        "noise_scale": c,
+        "mu_reg": mu_reg,
+        "mu_rank": mu_rank,
         "eps_reg_tight": gaussian_composition_epsilon([1 / mu_reg], delta_reg, accountant=accountant),
         "eps_rank_tight": gaussian_composition_epsilon([1 / mu_rank], delta_rank, accountant=accountant),
         "eps_total_tight": gaussian_composition_epsilon([1 / mu_reg, 1 / mu_rank], delta, accountant=accountant),
@@ -165,15 +176,33 @@ def budget_table(epsilon: float, delta: float, alpha_eps: float, alpha_delta: fl
     rho_rank = approx_dp_to_zcdp(eps_rank, delta_rank)
     g = privacy_guarantee(epsilon, delta, alpha_eps, alpha_delta)
     return [
-        {"component": "regression (tree, Gaussian)", "epsilon": eps_reg, "delta": delta_reg,
-         "rho_target": approx_dp_to_zcdp(eps_reg, delta_reg), "rho_delivered": rho_reg,
-         "eps_delivered": zcdp_to_approx_dp(rho_reg, delta_reg), "eps_tight": g["eps_reg_tight"]},
-        {"component": "rank estimation (zCDP Gaussian)", "epsilon": eps_rank, "delta": delta_rank,
-         "rho_target": rho_rank, "rho_delivered": rho_rank,
-         "eps_delivered": zcdp_to_approx_dp(rho_rank, delta_rank), "eps_tight": g["eps_rank_tight"]},
-        {"component": "total (composition)", "epsilon": epsilon, "delta": delta,
-         "rho_target": float("nan"), "rho_delivered": rho_reg + rho_rank,
-         "eps_delivered": g["eps_total_loose"], "eps_tight": g["eps_total_tight"]},
+        {
+            "component": "regression (tree, Gaussian)",
+            "epsilon": eps_reg,
+            "delta": delta_reg,
+            "rho_target": approx_dp_to_zcdp(eps_reg, delta_reg),
+            "rho_delivered": rho_reg,
+            "eps_delivered": zcdp_to_approx_dp(rho_reg, delta_reg),
+            "eps_tight": g["eps_reg_tight"],
+        },
+        {
+            "component": "rank estimation (zCDP Gaussian)",
+            "epsilon": eps_rank,
+            "delta": delta_rank,
+            "rho_target": rho_rank,
+            "rho_delivered": rho_rank,
+            "eps_delivered": zcdp_to_approx_dp(rho_rank, delta_rank),
+            "eps_tight": g["eps_rank_tight"],
+        },
+        {
+            "component": "total (composition)",
+            "epsilon": epsilon,
+            "delta": delta,
+            "rho_target": float("nan"),
+            "rho_delivered": rho_reg + rho_rank,
+            "eps_delivered": g["eps_total_loose"],
+            "eps_tight": g["eps_total_tight"],
+        },
     ]
 
 

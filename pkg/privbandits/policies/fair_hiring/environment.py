@@ -90,7 +90,7 @@ class HiringEnvironment:
         offsets = np.zeros(len(self.pools) + 1, dtype=np.int64)
         offsets[1:] = np.cumsum([len(p) for p in self.pools])
         rewards = pool @ self.theta_star
-        sorted_rewards = np.concatenate([np.sort(rewards[offsets[k]:offsets[k + 1]]) for k in range(len(self.pools))])
+        sorted_rewards = np.concatenate([np.sort(rewards[offsets[k] : offsets[k + 1]]) for k in range(len(self.pools))])
         return pool, offsets, np.ascontiguousarray(self.theta_star, dtype=float), sorted_rewards
 
     def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -95,7 +95,9 @@ def _new_run(env, horizon, trace):  # pragma: no cover - compiled
 def _new_window(env):  # pragma: no cover - compiled
     n_pool = env.pool.shape[0]
     return Window(
-        np.zeros(n_pool, dtype=np.int64), np.zeros(n_pool), np.zeros(2, dtype=np.int64),
+        np.zeros(n_pool, dtype=np.int64),
+        np.zeros(n_pool),
+        np.zeros(2, dtype=np.int64),
         np.zeros(env.offsets.shape[0] - 1),
     )
 
@@ -273,7 +275,9 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
     for t in range(1, horizon + 1):
         i = t - 1
         _draw_candidates(rng, env, run, fixed, i)
-        beta = math.sqrt(noise_sd**2 * (d * math.log((1.0 + (t - 1) / p.reg) / p.delta))) + math.sqrt(p.reg) * p.theta_norm
+        beta = (
+            math.sqrt(noise_sd**2 * (d * math.log((1.0 + (t - 1) / p.reg) / p.delta))) + math.sqrt(p.reg) * p.theta_norm
+        )
         best = -1e300
         kt = 0
         for k in range(k_groups):

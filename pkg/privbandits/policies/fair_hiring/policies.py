@@ -54,8 +54,15 @@ class HiringPolicy(ContextualPolicy):
         """The parameters the kernel receives (a NamedTuple of the kernel's module)."""
         raise NotImplementedError
 
-    def run(self, env: HiringEnvironment, horizon: int, rng: np.random.Generator, *,
-            trace: bool = False, candidates: np.ndarray | None = None) -> Records:
+    def run(
+        self,
+        env: HiringEnvironment,
+        horizon: int,
+        rng: np.random.Generator,
+        *,
+        trace: bool = False,
+        candidates: np.ndarray | None = None,
+    ) -> Records:
         """One trial: per-round ``fair_regret``, ``regret`` and ``groups`` (the hired group).
 
         Parameters
@@ -110,8 +117,6 @@ class HiringPolicy(ContextualPolicy):
         if trace:
             out.update(rank_counts=run.trace_counts, theta=run.trace_theta, candidates=run.cand - offsets[:-1])
         return out
-
-
 
 
 @dataclasses.dataclass(frozen=True)
@@ -204,15 +209,28 @@ class PrivateFairGreedy(HiringPolicy):
         """Budget split, L-tilde and the noise actually used (``noise_scale`` already applied):
         ``sigma_noise`` (per tree-node entry), ``gamma`` (the Gram shift is 2 Gamma I) and
         ``rho_rank`` (the rank noise is sigma_t = sqrt(T / (2 N_t^2 rho_rank)))."""
-        eps_reg, delta_reg, eps_rank, delta_rank = split_budget(self.epsilon, self.delta, self.alpha_eps, self.alpha_delta)
+        eps_reg, delta_reg, eps_rank, delta_rank = split_budget(
+            self.epsilon, self.delta, self.alpha_eps, self.alpha_delta
+        )
         l_tilde = env.l_tilde(self.l_tilde_rule) if self.l_tilde is None else self.l_tilde
-        c = 1.0 if self.calibration == "printed" else tight_noise_scale(
-            self.epsilon, self.delta, self.alpha_eps, self.alpha_delta)
+        c = (
+            1.0
+            if self.calibration == "printed"
+            else tight_noise_scale(self.epsilon, self.delta, self.alpha_eps, self.alpha_delta)
+        )
         d = env.theta_star.shape[0]
         sigma = c * tree_sigma(eps_reg, delta_reg, horizon, l_tilde)
-        return {"eps_reg": eps_reg, "delta_reg": delta_reg, "eps_rank": eps_rank, "delta_rank": delta_rank,
-                "l_tilde": l_tilde, "noise_scale": c, "sigma_noise": sigma, "gamma": tree_gamma(sigma, horizon, d + 1),
-                "rho_rank": approx_dp_to_zcdp(eps_rank, delta_rank) / c**2}
+        return {
+            "eps_reg": eps_reg,
+            "delta_reg": delta_reg,
+            "eps_rank": eps_rank,
+            "delta_rank": delta_rank,
+            "l_tilde": l_tilde,
+            "noise_scale": c,
+            "sigma_noise": sigma,
+            "gamma": tree_gamma(sigma, horizon, d + 1),
+            "rho_rank": approx_dp_to_zcdp(eps_rank, delta_rank) / c**2,
+        }
 
     def kernel_params(self, env: HiringEnvironment, horizon: int) -> GreedyParams:
         """The parameters the kernel receives: the noise of :meth:`calibration_values` (none, and a
@@ -228,8 +246,17 @@ def _one(policy, env, horizon, seed_seq):
     return policy.run(env, horizon, np.random.default_rng(seed_seq))
 
 
-def simulate_hiring(policy, env: HiringEnvironment, horizon: int, runs: int, seed: int = 0, *,
-                    n_jobs: int | None = None, progress: bool | None = None, use_cache: bool = True):
+def simulate_hiring(
+    policy,
+    env: HiringEnvironment,
+    horizon: int,
+    runs: int,
+    seed: int = 0,
+    *,
+    n_jobs: int | None = None,
+    progress: bool | None = None,
+    use_cache: bool = True,
+):
     """Run ``runs`` trials (seeds ``SeedSequence(seed).spawn(runs)``), joblib threads, disk cache.
 
     Parameters
@@ -262,8 +289,17 @@ def simulate_hiring(policy, env: HiringEnvironment, horizon: int, runs: int, see
     """
     check_int("horizon", horizon, minimum=1)
     check_int("runs", runs, minimum=1)
-    key = cache.cache_key({"kind": "hiring", "policy": policy.config(), "env": env.fingerprint(),
-                           "noise_sd": env.noise_sd, "horizon": horizon, "runs": runs, "seed": seed})
+    key = cache.cache_key(
+        {
+            "kind": "hiring",
+            "policy": policy.config(),
+            "env": env.fingerprint(),
+            "noise_sd": env.noise_sd,
+            "horizon": horizon,
+            "runs": runs,
+            "seed": seed,
+        }
+    )
     if use_cache:
         hit = cache.load(key)
         if hit is not None:
@@ -280,7 +316,8 @@ def simulate_hiring(policy, env: HiringEnvironment, horizon: int, runs: int, see
                 bar.update()
         else:
             for rec in Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(
-                    delayed(_one)(policy, env, horizon, s) for s in seeds):
+                delayed(_one)(policy, env, horizon, s) for s in seeds
+            ):
                 out.append(rec)
                 bar.update()
     result = {k: np.stack([r[k] for r in out]) for k in out[0]}

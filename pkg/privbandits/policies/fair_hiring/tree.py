@@ -61,7 +61,6 @@ def tree_prefix(noisy, count, out):  # pragma: no cover - compiled
         level += 1
 
 
-
 def private_ridge_prefix(leaves: np.ndarray, sigma: float, rng: np.random.Generator) -> np.ndarray:
     """Noisy prefix sums M_1..M_n of the (p, p) leaves via the tree mechanism (for tests/figures)."""
     n, p, _ = leaves.shape
