@@ -6,13 +6,13 @@ Run: ``PRIVBANDITS_N_JOBS=1 python benchmarks/bench_dp_ncb.py``. One thread, war
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from privbandits.environments import bernoulli_instance
-from privbandits.policies.baselines import LDPUCB, AdaPUCB
-from privbandits.policies.sarkar2026 import GDPNCB, LDPNCB, NCB, AnytimeDPNCB
+from privbandits.policies import LDPUCB, AdaPUCB
+from privbandits.policies.dp_ncb import GDPNCB, LDPNCB, NCB, AnytimeDPNCB
+
+from _timing import Stopwatch
 
 
 def main() -> None:
@@ -23,10 +23,10 @@ def main() -> None:
     print(f"{'algorithm':>16} | s per 10^7 rounds (k = 50, T = 10^6, {reps} runs)")
     for policy in policies:
         policy.run(inst, 1000, np.random.default_rng(0))  # compile
-        t0 = time.perf_counter()
+        clock = Stopwatch()
         for r in range(reps):
             policy.run(inst, horizon, np.random.default_rng(r))
-        per_1e7 = (time.perf_counter() - t0) / (reps * horizon) * 1e7
+        per_1e7 = (clock.seconds) / (reps * horizon) * 1e7
         print(f"{policy.name:>16} | {per_1e7:8.3f}")
 
 

@@ -9,10 +9,11 @@ Runs bypass the cache (use_cache=False); numba compilation is excluded by a warm
 """
 
 import argparse
-import time
 
 from privbandits.data import load_census_hiring
 from privbandits.policies.fair_hiring import OFUL, FairGreedy, HiringEnvironment, PrivateFairGreedy, simulate_hiring
+
+from _timing import Stopwatch
 
 
 def main(argv=None):
@@ -27,11 +28,14 @@ def main(argv=None):
         simulate_hiring(p, env, 50, 1, n_jobs=1, progress=False, use_cache=False)
     for horizon in args.horizons:
         for p in fast + (brute if horizon <= args.brute_max else []):
-            start = time.perf_counter()
+            clock = Stopwatch()
             res = simulate_hiring(p, env, horizon, 1, n_jobs=1, progress=False, use_cache=False)
             extra = ", ".join(f"{f}={getattr(p, f)}" for f in ("rank_method", "rank_refresh") if hasattr(p, f))
-            print(f"T={horizon:>7} {p.label:<28} {extra:<40} {time.perf_counter() - start:7.2f} s  "
-                  f"fair regret {res['fair_regret'].sum():9.1f}", flush=True)
+            print(
+                f"T={horizon:>7} {p.label:<28} {extra:<40} {clock.seconds:7.2f} s  "
+                f"fair regret {res['fair_regret'].sum():9.1f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

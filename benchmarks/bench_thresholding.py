@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import os
-import time
 
 import numpy as np
 
@@ -21,6 +20,8 @@ os.environ.setdefault("PRIVBANDITS_PROGRESS", "0")
 
 from privbandits import bernoulli_instance, simulate  # noqa: E402
 from privbandits.policies.thresholding import FixedBudgetThresholding, FixedConfidenceThresholding  # noqa: E402
+
+from _timing import Stopwatch  # noqa: E402
 
 BUDGETS = (100, 200, 300, 500, 700, 1_000, 1_500, 2_000, 3_000, 5_000, 7_000, 10_000)
 INSTANCES = [
@@ -31,28 +32,40 @@ EPSILONS = (0.5, 1.0, 2.0, 4.0, math.inf)
 
 
 def main() -> None:
-    simulate(FixedBudgetThresholding(0.5, 0.05, 1.0, checkpoints=(20, 40)), INSTANCES[0], 200, 2, cache=False)  # compile
+    simulate(
+        FixedBudgetThresholding(0.5, 0.05, 1.0, checkpoints=(20, 40)), INSTANCES[0], 200, 2, cache=False
+    )  # compile
     simulate(FixedConfidenceThresholding(0.5, 0.1, 1.0), INSTANCES[0], 10_000, 2, cache=False)
-    start = time.perf_counter()
+    clock = Stopwatch()
     for inst in INSTANCES:
         for eps in EPSILONS:
             policy = FixedBudgetThresholding(0.5, 0.05, eps, checkpoints=BUDGETS)
             simulate(policy, inst, BUDGETS[-1], 2_000, seed=1, keep=("answers",), cache=False)
-    print(f"experiment 1, checkpoints (10 configurations x 2,000 runs x 10^4 rounds): {time.perf_counter() - start:.1f} s")
-    start = time.perf_counter()
+    print(f"experiment 1, checkpoints (10 configurations x 2,000 runs x 10^4 rounds): {clock.seconds:.1f} s")
+    clock = Stopwatch()
     for inst in INSTANCES:
         for eps in EPSILONS:
             for horizon in BUDGETS:
-                simulate(FixedBudgetThresholding(0.5, 0.05, eps), inst, horizon, 2_000, seed=1, keep=("answer",), cache=False)
-    print(f"experiment 1, one run per budget (120 points x 2,000 runs): {time.perf_counter() - start:.1f} s")
+                simulate(
+                    FixedBudgetThresholding(0.5, 0.05, eps), inst, horizon, 2_000, seed=1, keep=("answer",), cache=False
+                )
+    print(f"experiment 1, one run per budget (120 points x 2,000 runs): {clock.seconds:.1f} s")
     for eps in (1.0, 0.5):
-        start = time.perf_counter()
-        res = simulate(FixedConfidenceThresholding(0.5, 0.01, eps, radius_constant=2.0), INSTANCES[0], 5_000_000, 300,
-                       seed=1, cache=False)
+        clock = Stopwatch()
+        res = simulate(
+            FixedConfidenceThresholding(0.5, 0.01, eps, radius_constant=2.0),
+            INSTANCES[0],
+            5_000_000,
+            300,
+            seed=1,
+            cache=False,
+        )
         rounds = res.records["stop_time"].sum()
-        elapsed = time.perf_counter() - start
-        print(f"Algorithm 2, eps = {eps}, delta = 0.01, c = 2, 300 runs: {elapsed:.1f} s "
-              f"({rounds:,} rounds, {1e9 * elapsed / rounds:.0f} ns per round)")
+        elapsed = clock.seconds
+        print(
+            f"Algorithm 2, eps = {eps}, delta = 0.01, c = 2, 300 runs: {elapsed:.1f} s "
+            f"({rounds:,} rounds, {1e9 * elapsed / rounds:.0f} ns per round)"
+        )
 
 
 if __name__ == "__main__":

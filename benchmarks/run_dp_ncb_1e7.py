@@ -27,7 +27,6 @@ import argparse
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -36,8 +35,10 @@ from tqdm import tqdm
 
 from privbandits import cache
 from privbandits.environments import bernoulli_instance
-from privbandits.policies.sarkar2026 import GDPNCB, NCB
+from privbandits.policies.dp_ncb import GDPNCB, NCB
 from privbandits.simulate import run_seeds
+
+from _timing import Stopwatch
 
 OUT = Path(__file__).resolve().parents[1] / "book" / "part2_dp_ncb" / "results_1e7.npz"
 KEYS = {"NCB": "ncb", "GDP-NCB": "gdp_ncb"}
@@ -53,7 +54,8 @@ def regrets(policy, instance, horizon, runs, seed, jobs, bar):
     total = np.zeros(horizon)
     phase1 = 0.0
     gen = Parallel(n_jobs=jobs, prefer="threads", return_as="generator")(
-        delayed(one_run)(policy, instance, horizon, s) for s in run_seeds(seed, runs))
+        delayed(one_run)(policy, instance, horizon, s) for s in run_seeds(seed, runs)
+    )
     for rewards, p1 in gen:
         total += rewards
         phase1 += p1
@@ -79,31 +81,47 @@ def main(argv=None) -> None:
     instance = bernoulli_instance(means, name="fig1b")
     policies = [NCB(), GDPNCB(epsilon=args.epsilon)]
     horizons = sorted(args.horizons)
-    start = time.perf_counter()
+    clock = Stopwatch()
     arrays = {"horizons": np.array(horizons, dtype=np.int64)}
     with tqdm(total=len(policies) * len(horizons) * args.runs, unit="run") as bar:
         for policy in policies:
             rows = [regrets(policy, instance, h, args.runs, args.seed, args.jobs, bar) for h in horizons]
             k = KEYS[policy.name]
             arrays[f"{k}_nash"], arrays[f"{k}_avg"], arrays[f"{k}_phase1"] = (np.array(col) for col in zip(*rows))
-    wall = time.perf_counter() - start
+    wall = clock.seconds
     try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True,
-                                cwd=Path(__file__).resolve().parent).stdout.strip()
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).resolve().parent,
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         commit = "unknown"
-    arrays.update({
-        "runs": np.int64(args.runs), "seed": np.int64(args.seed), "epsilon": np.float64(args.epsilon),
-        "instance_seed": np.int64(2026), "wall_seconds": np.float64(wall),
-        "source_hash": np.array(cache.source_hash()), "commit": np.array(commit),
-        "command": np.array("python benchmarks/run_dp_ncb_1e7.py " + " ".join(sys.argv[1:] if argv is None else argv)),
-    })
+    arrays.update(
+        {
+            "runs": np.int64(args.runs),
+            "seed": np.int64(args.seed),
+            "epsilon": np.float64(args.epsilon),
+            "instance_seed": np.int64(2026),
+            "wall_seconds": np.float64(wall),
+            "source_hash": np.array(cache.source_hash()),
+            "commit": np.array(commit),
+            "command": np.array(
+                "python benchmarks/run_dp_ncb_1e7.py " + " ".join(sys.argv[1:] if argv is None else argv)
+            ),
+        }
+    )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, **arrays)
     print(f"wrote {args.out} in {wall:.0f} s")
     for policy in policies:
         k = KEYS[policy.name]
-        print(f"{policy.name:>8} Nash regret: " + "  ".join(f"T={h:.0e}: {v:.5f}" for h, v in zip(horizons, arrays[f"{k}_nash"])))
+        print(
+            f"{policy.name:>8} Nash regret: "
+            + "  ".join(f"T={h:.0e}: {v:.5f}" for h, v in zip(horizons, arrays[f"{k}_nash"]))
+        )
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +31,8 @@ from tqdm import tqdm
 from privbandits import cache
 from privbandits.data import load_census_hiring
 from privbandits.policies.fair_hiring import OFUL, FairGreedy, HiringEnvironment, PrivateFairGreedy
+
+from _timing import Stopwatch
 
 OUT = Path(__file__).resolve().parents[1] / "book" / "part4_fair_hiring" / "results_500k.npz"
 KEYS = {"OFUL": "oful", "Fair-Greedy": "fair_greedy", "Private-Fair-Greedy": "private_fair_greedy"}
@@ -43,9 +44,18 @@ def log_points(horizon: int, n: int = 200) -> np.ndarray:
 
 
 def one_trial(policy, env, horizon, seed_seq, points, n_groups):
-    key = cache.cache_key({"kind": "hiring-500k-trial", "policy": policy.config(), "env": env.fingerprint(),
-                           "noise_sd": env.noise_sd, "horizon": horizon, "seed": seed_seq.entropy,
-                           "spawn_key": list(seed_seq.spawn_key), "points": points.tolist()})
+    key = cache.cache_key(
+        {
+            "kind": "hiring-500k-trial",
+            "policy": policy.config(),
+            "env": env.fingerprint(),
+            "noise_sd": env.noise_sd,
+            "horizon": horizon,
+            "seed": seed_seq.entropy,
+            "spawn_key": list(seed_seq.spawn_key),
+            "points": points.tolist(),
+        }
+    )
     hit = cache.load(key)
     if hit is not None:
         return hit
@@ -71,25 +81,36 @@ def main(argv=None) -> None:
 
     data = load_census_hiring()
     env = HiringEnvironment.from_census(data, noise_sd=0.1)
-    policies = [OFUL(), FairGreedy(rank_refresh=args.rank_refresh),
-                PrivateFairGreedy(epsilon=15.0, delta=0.1, alpha_eps=0.9, alpha_delta=0.9,
-                                  rank_refresh=args.rank_refresh)]
+    policies = [
+        OFUL(),
+        FairGreedy(rank_refresh=args.rank_refresh),
+        PrivateFairGreedy(epsilon=15.0, delta=0.1, alpha_eps=0.9, alpha_delta=0.9, rank_refresh=args.rank_refresh),
+    ]
     points = log_points(args.horizon)
     seeds = np.random.SeedSequence(args.seed).spawn(args.runs)
     tasks = [(p, i) for i in range(args.runs) for p in policies]
-    start = time.perf_counter()
+    clock = Stopwatch()
     results = {}
     with tqdm(total=len(tasks), desc=f"T={args.horizon:,}", unit="trial") as bar:
         gen = Parallel(n_jobs=args.jobs, prefer="threads", return_as="generator")(
-            delayed(one_trial)(p, env, args.horizon, seeds[i], points, data.n_groups) for p, i in tasks)
+            delayed(one_trial)(p, env, args.horizon, seeds[i], points, data.n_groups) for p, i in tasks
+        )
         for (p, i), rec in zip(tasks, gen):
             results[(p.name, i)] = rec
             bar.update()
-    wall = time.perf_counter() - start
-    arrays = {"t": points, "horizon": np.int64(args.horizon), "runs": np.int64(args.runs),
-              "seed": np.int64(args.seed), "rank_refresh": np.int64(args.rank_refresh),
-              "wall_seconds": np.float64(wall), "group_names": np.array(data.group_names),
-              "command": np.array("python benchmarks/run_fair_hiring_500k.py " + " ".join(sys.argv[1:] if argv is None else argv))}
+    wall = clock.seconds
+    arrays = {
+        "t": points,
+        "horizon": np.int64(args.horizon),
+        "runs": np.int64(args.runs),
+        "seed": np.int64(args.seed),
+        "rank_refresh": np.int64(args.rank_refresh),
+        "wall_seconds": np.float64(wall),
+        "group_names": np.array(data.group_names),
+        "command": np.array(
+            "python benchmarks/run_fair_hiring_500k.py " + " ".join(sys.argv[1:] if argv is None else argv)
+        ),
+    }
     for p in policies:
         k = KEYS[p.name]
         for field in ("fair", "regret", "share"):

@@ -11,12 +11,23 @@ import pytest
 from scipy.stats import norm
 
 from privbandits.mechanisms import (
-    approx_dp_to_zcdp, gaussian_composition_epsilon, gaussian_composition_multiplier, gaussian_noise_multiplier,
+    approx_dp_to_zcdp,
+    gaussian_composition_epsilon,
+    gaussian_composition_multiplier,
+    gaussian_noise_multiplier,
     zcdp_to_approx_dp,
 )
 from privbandits.policies.fair_hiring import (
-    HiringEnvironment, PrivateFairGreedy, budget_table, privacy_guarantee, rank_mu, tight_noise_scale, tree_levels,
-    tree_mu, tree_rho, tree_sigma,
+    HiringEnvironment,
+    PrivateFairGreedy,
+    budget_table,
+    privacy_guarantee,
+    rank_mu,
+    tight_noise_scale,
+    tree_levels,
+    tree_mu,
+    tree_rho,
+    tree_sigma,
 )
 
 
@@ -129,8 +140,12 @@ def test_tight_calibration_scales_both_noises():
     assert tight["gamma"] == pytest.approx(c * printed["gamma"], rel=1e-12)
     assert tight["rho_rank"] == pytest.approx(printed["rho_rank"] / c**2, rel=1e-12)
     # and the kernel receives them
-    assert PrivateFairGreedy(calibration="tight")._params(env, 1_000)[3:6] == (
-        tight["sigma_noise"], tight["gamma"], tight["rho_rank"])
+    params = PrivateFairGreedy(calibration="tight").kernel_params(env, 1_000)
+    assert (params.sigma_tree, params.shift, params.rank_rho) == (
+        tight["sigma_noise"],
+        tight["gamma"],
+        tight["rho_rank"],
+    )
 
 
 def test_l_tilde_rules():

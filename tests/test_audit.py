@@ -41,19 +41,29 @@ def test_false_violation_rate_on_exact_laplace():
     true loss of an event is strictly below epsilon except in the tails, the actual rate is far
     lower; with these fixed seeds the outcome is deterministic."""
     violations = sum(
-        audit(_laplace(1.0), [(0.0, 1.0)], epsilon=1.0, n_samples=50_000, seed=s, n_jobs=1).violation
-        for s in range(20)
+        audit(_laplace(1.0), [(0.0, 1.0)], epsilon=1.0, n_samples=50_000, seed=s, n_jobs=1).violation for s in range(20)
     )
     assert violations <= 2, f"{violations}/20 false violations"
 
 
-@pytest.mark.parametrize("name", ["Laplace", "Gaussian", "Randomized response", "PrivBern", "Binary tree counter", "Hybrid counter"])
+@pytest.mark.parametrize(
+    "name", ["Laplace", "Gaussian", "Randomized response", "PrivBern", "Binary tree counter", "Hybrid counter"]
+)
 def test_catches_broken_and_accepts_correct(name):
     """Broken copies (noise halved) are caught; correct ones are not flagged (fixed seed)."""
     n = 40_000 if "counter" in name else 400_000
     for broken in (False, True):
         t = mechanism_targets(1.0, broken=broken)[name]
-        r = audit(t["sampler"], t["pairs"], epsilon=t["epsilon"], delta=t["delta"], features=t["features"], n_samples=n, seed=11, n_jobs=1)
+        r = audit(
+            t["sampler"],
+            t["pairs"],
+            epsilon=t["epsilon"],
+            delta=t["delta"],
+            features=t["features"],
+            n_samples=n,
+            seed=11,
+            n_jobs=1,
+        )
         assert r.violation == broken, f"{name} broken={broken}: {r.verdict} (bound {r.epsilon_lower:.3f})"
 
 
@@ -80,7 +90,9 @@ def test_tail_events_and_joint_codes():
     epsilon = 1 (broken by a factor 2): caught."""
     from privbandits.audit import joint_codes
 
-    sampler = lambda x, rng, n: np.round(x + rng.laplace(0.0, 1.0, n)).astype(np.int64)[:, None]
+    def sampler(x, rng, n):
+        return np.round(x + rng.laplace(0.0, 1.0, n)).astype(np.int64)[:, None]
+
     r = audit(sampler, [(0.0, 1.0)], epsilon=0.5, n_samples=100_000, features=joint_codes([0]), seed=4, n_jobs=1)
     assert r.violation and r.epsilon_lower < 1.0 + 1e-9
 
@@ -104,7 +116,10 @@ def test_joint_codes_and_combine():
 def test_unique_outputs_are_not_searched():
     """A feature with (almost) one category per output cannot give a confirmable event; it is
     skipped instead of winning the search by overfitting (the audit then reports 0, not noise)."""
-    sampler = lambda x, rng, n: rng.integers(0, 2**40, size=(n, 3))
+
+    def sampler(x, rng, n):
+        return rng.integers(0, 2**40, size=(n, 3))
+
     r = audit(sampler, [(0.0, 1.0)], epsilon=1.0, n_samples=2_000, seed=0, n_jobs=1)
     assert not r.event.startswith("whole output") and r.epsilon_lower == 0.0
 
@@ -112,7 +127,7 @@ def test_unique_outputs_are_not_searched():
 def test_leading_run_and_action_statistic_sampler():
     from privbandits.audit import action_statistic_sampler, leading_run, policy_sampler
     from privbandits.environments import bernoulli_instance
-    from privbandits.policies.sarkar2026 import GDPNCB
+    from privbandits.policies.dp_ncb import GDPNCB
 
     arms = np.array([[0, 0, 1, 0], [1, 0, 0, 0], [0, 0, 0, 0], [2, 2, 2, 2]])
     np.testing.assert_array_equal(leading_run(arms), [2, 0, 4, 0])
@@ -143,9 +158,7 @@ def test_detectable_loss_is_the_power_of_the_confirmation():
 
 def test_hiring_sampler_inputs():
     from privbandits.audit import hiring_sampler
-    from privbandits.policies.fair_hiring import PrivateFairGreedy
-
-    from privbandits.policies.fair_hiring import HiringEnvironment
+    from privbandits.policies.fair_hiring import HiringEnvironment, PrivateFairGreedy
 
     pools = np.random.default_rng(0).normal(size=(8, 2)) / 3
     env = HiringEnvironment((pools[:4], pools[4:]), np.array([0.6, 0.8]), 0.1)

@@ -35,6 +35,6 @@ def test_pair_in_sync_and_clean(py_path):
         assert not cell.get("outputs"), f"{ipynb_path} carries outputs: strip them"
         assert cell.get("execution_count") is None, f"{ipynb_path} carries execution counts"
     from_ipynb = jupytext.read(ipynb_path)
-    assert [(c.cell_type, c.source) for c in from_py.cells] == [
-        (c.cell_type, c.source) for c in from_ipynb.cells
-    ], f"{py_path} and {ipynb_path} disagree: run `jupytext --sync {py_path}`"
+    assert [(c.cell_type, c.source) for c in from_py.cells] == [(c.cell_type, c.source) for c in from_ipynb.cells], (
+        f"{py_path} and {ipynb_path} disagree: run `jupytext --sync {py_path}`"
+    )

@@ -9,13 +9,13 @@ import pytest
 
 from privbandits.environments import bernoulli_instance
 from privbandits.metrics import nash_regret
-from privbandits.policies.baselines import AdaPUCB, LDPUCB
-from privbandits.policies.sarkar2026 import (
+from privbandits.policies import LDPUCB, AdaPUCB
+from privbandits.policies.dp_ncb import (
     GDPNCB,
     LDPNCB,
     NCB,
     AnytimeDPNCB,
-    _gdp_index,
+    gdp_index,
     phase1_threshold_gdp,
 )
 from privbandits.simulate import simulate
@@ -83,10 +83,10 @@ def test_episodes_double_per_arm_and_releases_are_logarithmic():
 
 
 def test_eps_inf_removes_noise_and_privacy_terms():
-    assert _gdp_index(0.5, 100.0, math.log(1000), math.inf, 3.0, 3.1) == pytest.approx(
+    assert gdp_index(0.5, 100.0, math.log(1000), math.inf, 3.0, 3.1) == pytest.approx(
         0.5 + 6.0 * math.sqrt(2 * 0.5 * math.log(1000) / 100)
     )
-    assert _gdp_index(0.5, 100.0, math.log(1000), 1.0, 3.0, 3.1) > _gdp_index(
+    assert gdp_index(0.5, 100.0, math.log(1000), 1.0, 3.0, 3.1) > gdp_index(
         0.5, 100.0, math.log(1000), math.inf, 3.0, 3.1
     )
     # with eps = inf GDP-NCB is deterministic given the arm draws and rewards: two different noise
@@ -153,7 +153,7 @@ def test_gdp_ncb_plays_every_arm_in_phase2_on_figure_1b():
         played = np.unique(rec["arms"][p1:])
         assert played.size == 50, (seed, sorted(set(range(50)) - set(played)))
     mu = np.linspace(0.0, 1.0, 11)
-    assert np.all(np.isfinite([_gdp_index(m, n, math.log(1e5), 0.2, 3.0, 3.1) for m in mu for n in (1.0, 7.0)]))
+    assert np.all(np.isfinite([gdp_index(m, n, math.log(1e5), 0.2, 3.0, 3.1) for m in mu for n in (1.0, 7.0)]))
 
 
 def _adap_ucb_reference(means01, horizon, alpha):

@@ -5,11 +5,17 @@ import math
 import numpy as np
 import pytest
 
-from privbandits.policies.fair_hiring import (
-    FairGreedy, HiringEnvironment, OFUL, PrivateFairGreedy, private_ridge_prefix, relative_ranks,
-    simulate_hiring, tree_gamma,
-)
 from privbandits.mechanisms import approx_dp_to_zcdp
+from privbandits.policies.fair_hiring import (
+    OFUL,
+    FairGreedy,
+    HiringEnvironment,
+    PrivateFairGreedy,
+    private_ridge_prefix,
+    relative_ranks,
+    simulate_hiring,
+    tree_gamma,
+)
 
 
 def _synthetic_env(seed=0, d=5, k=3, n=400):
@@ -80,7 +86,7 @@ def test_fast_rank_equals_brute_force_counting(policy):
         theta = res["theta"][t - 1]
         for k in range(len(env.pools)):
             scores = env.pools[k] @ theta  # one product per pool row, so equal rows tie exactly
-            window, value = scores[cand[t_tilde:t - 1, k]], scores[cand[t - 1, k]]
+            window, value = scores[cand[t_tilde : t - 1, k]], scores[cand[t - 1, k]]
             assert res["rank_counts"][t - 1, k] == np.sum(window <= value), (t, k)
 
 

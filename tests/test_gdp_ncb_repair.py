@@ -14,8 +14,7 @@ from scipy import stats
 
 from privbandits.audit import action_statistic_sampler, audit, flip_pairs, leading_run
 from privbandits.environments import bernoulli_instance
-from privbandits.policies import sarkar2026
-from privbandits.policies.sarkar2026 import GDPNCB, leading_run_law, phase1_threshold_gdp, sparse_vector_budget
+from privbandits.policies.dp_ncb import GDPNCB, leading_run_law, phase1_threshold_gdp, sparse_vector_budget
 
 EPS = 1.0
 
@@ -32,14 +31,29 @@ def _audit(rule, seed, horizon=5, constant=0.05, n=100_000):
     return audit(sampler, flip_pairs(_table(horizon), [0]), epsilon=EPS, n_samples=n, seed=seed, n_jobs=1)
 
 
+# Records of GDPNCB(epsilon=eps) on bernoulli_instance([0.9, 0.5, 0.2]), T = 500, default_rng(3), as
+# the printed Algorithm 1 kernel produced them before the sparse-vector rule existed (pinned: phase1_end,
+# releases, and the SHA-256 of the int64 arm sequence).
+PRINTED_RECORDS = {
+    0.2: (500, 0, "31ee993b69084312"),
+    1.0: (268, 14, "9ac5d47c4049f1a1"),
+    np.inf: (189, 10, "501bc5babbbb531c"),
+}
+
+
 def test_default_rule_is_the_printed_kernel():
-    """The default (phase1_rule="printed") runs the unchanged Algorithm 1 kernel: identical records."""
+    """The default (phase1_rule="printed") runs the unchanged Algorithm 1 kernel: identical records,
+    pinned, and no sparse-vector record."""
+    import hashlib
+
     inst = bernoulli_instance([0.9, 0.5, 0.2])
-    for eps in (0.2, 1.0, np.inf):
+    for eps, (phase1_end, releases, arms_sha) in PRINTED_RECORDS.items():
         a = GDPNCB(epsilon=eps).run(inst, 500, np.random.default_rng(3))
-        b = sarkar2026._fixed_kernel(np.random.default_rng(3), *inst.kernel_args(), 500, 1, float(eps), 1.0, 3.0,
-                                     3.1, False)
-        assert np.array_equal(a["arms"], b[0]) and int(a["phase1_end"]) == b[1] and int(a["releases"]) == b[2]
+        b = GDPNCB(epsilon=eps, phase1_rule="printed").run(inst, 500, np.random.default_rng(3))
+        assert set(a) == {"arms", "phase1_end", "releases"}
+        assert all(np.array_equal(a[k], b[k]) for k in a)
+        assert int(a["phase1_end"]) == phase1_end and int(a["releases"]) == releases
+        assert hashlib.sha256(np.asarray(a["arms"], dtype=np.int64).tobytes()).hexdigest()[:16] == arms_sha
 
 
 def test_sparse_vector_equals_printed_without_noise():
@@ -47,7 +61,9 @@ def test_sparse_vector_equals_printed_without_noise():
     no noise and no draw; the reward sums are integers and thr is not, so the runs are the same."""
     inst = bernoulli_instance([0.9, 0.5, 0.2])
     a = GDPNCB(epsilon=np.inf, phase1_constant=0.3).run(inst, 400, np.random.default_rng(5))
-    b = GDPNCB(epsilon=np.inf, phase1_constant=0.3, phase1_rule="sparse_vector").run(inst, 400, np.random.default_rng(5))
+    b = GDPNCB(epsilon=np.inf, phase1_constant=0.3, phase1_rule="sparse_vector").run(
+        inst, 400, np.random.default_rng(5)
+    )
     assert np.array_equal(a["arms"], b["arms"]) and a["phase1_end"] == b["phase1_end"]
 
 
@@ -66,8 +82,13 @@ def test_bad_rule():
 
 # ---- accounting of the repair ---------------------------------------------------------------------
 
-HORIZONS = sorted({*range(1, 300), *(2**k + d for k in range(2, 31) for d in (-1, 0, 1)),
-                   *np.unique(np.logspace(0, 9, 400).astype(int)).tolist()})
+HORIZONS = sorted(
+    {
+        *range(1, 300),
+        *(2**k + d for k in range(2, 31) for d in (-1, 0, 1)),
+        *np.unique(np.logspace(0, 9, 400).astype(int)).tolist(),
+    }
+)
 
 
 @pytest.mark.parametrize("epsilon,fraction", [(1.0, 0.5), (0.2, 0.5), (0.05, 0.3), (5.0, 0.9)])
@@ -109,7 +130,8 @@ def test_releases_per_arm_never_exceed_the_accounting(horizon):
     for eps in (0.5, 5.0):
         for seed in range(5):
             rec = GDPNCB(epsilon=eps, phase1_constant=0.01, phase1_rule="sparse_vector").run(
-                noisy, horizon, np.random.default_rng(seed))
+                noisy, horizon, np.random.default_rng(seed)
+            )
             assert rec["arm_releases"].max() <= b.releases_per_reward - 1
 
 
@@ -137,8 +159,9 @@ def test_leading_run_law_matches_simulation():
     each frequency within 5 standard errors (false failure < 5 x 6e-7)."""
     horizon, constant = 20, 0.2
     table = flip_pairs(_table(horizon), [0])[0][1]
-    sampler = action_statistic_sampler(GDPNCB(epsilon=EPS, phase1_constant=constant),
-                                       bernoulli_instance([0.5, 0.5]), horizon, leading_run)
+    sampler = action_statistic_sampler(
+        GDPNCB(epsilon=EPS, phase1_constant=constant), bernoulli_instance([0.5, 0.5]), horizon, leading_run
+    )
     run = sampler(table, np.random.default_rng(0), 200_000)[:, 0]
     law = leading_run_law(horizon, EPS, constant)
     for r in range(3, 8):

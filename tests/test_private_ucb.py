@@ -8,12 +8,17 @@ import numpy as np
 import pytest
 
 from privbandits import bernoulli_instance, simulate
-from privbandits.mechanisms import HybridCounter, binary_counter_error_bound, laplace_sum_tail_bound
-from privbandits.policies.mishra2015 import PrivateUCB, _tree_error_bound
-from privbandits.policies.tossou2016 import (
+from privbandits.mechanisms import (
+    HybridCounter,
+    binary_counter_error_bound,
+    laplace_iid_sum_tail_bound,
+    laplace_sum_tail_bound,
+)
+from privbandits.policies.private_ucb import (
     DPUCB,
     DPUCBBound,
     DPUCBInt,
+    PrivateUCB,
     dp_ucb_bound_bonus,
     dp_ucb_bound_miscoverage,
     dp_ucb_bound_theorem_epsilon,
@@ -46,8 +51,9 @@ def test_reproducible_and_in_range(policy):
     assert a.min() >= 0 and a.max() < 3
 
 
-@pytest.mark.parametrize("policy", [PrivateUCB(2.0), DPUCBBound(2.0), DPUCB(2.0), DPUCBInt.for_target(1.0)],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "policy", [PrivateUCB(2.0), DPUCBBound(2.0), DPUCB(2.0), DPUCBInt.for_target(1.0)], ids=lambda p: p.name
+)
 def test_best_arm_dominates_on_an_easy_instance(policy):
     """Gap 0.5, T = 20,000, 20 runs: the best arm gets more than half of the pulls in every run.
     (Expected suboptimal pulls are at most a few thousand for every algorithm at this epsilon: the
@@ -118,7 +124,11 @@ def test_corollary_3_2_inverted_by_corollary_3_1():
 def test_regret_bounds_are_positive_and_increasing():
     t = np.array([10, 100, 1_000, 10_000])
     gaps = np.array([0.0, 0.3])
-    for bound in (regret_bound_dp_ucb_bound(t, gaps, 1.0), regret_bound_dp_ucb(t, gaps, 1.0), regret_bound_dp_ucb_int(t, gaps, 50)):
+    for bound in (
+        regret_bound_dp_ucb_bound(t, gaps, 1.0),
+        regret_bound_dp_ucb(t, gaps, 1.0),
+        regret_bound_dp_ucb_int(t, gaps, 50),
+    ):
         assert np.all(bound > 0) and np.all(np.diff(bound) >= 0)
 
 
@@ -133,7 +143,9 @@ def test_lambert_threshold_solves_the_proof_inequality():
     assert np.all(below / b < np.log(np.e * below))
     assert np.all(n < b * (np.log(b) + 7.0))
     t = np.array([100, 10_000])
-    assert np.all(regret_bound_dp_ucb_bound(t, [0.3], 1.0, exact_lambert=True) <= regret_bound_dp_ucb_bound(t, [0.3], 1.0))
+    assert np.all(
+        regret_bound_dp_ucb_bound(t, [0.3], 1.0, exact_lambert=True) <= regret_bound_dp_ucb_bound(t, [0.3], 1.0)
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -162,11 +174,15 @@ def test_bound_bonus_is_eq_2_2_at_the_counters_noise_scales(epsilon, split):
             k = n.bit_length() - 1
             expected = laplace_sum_tail_bound(np.full(k + 1, 1.0 / counter.epsilon_log), gamma / 2)
             if n != 1 << k:
-                expected += laplace_sum_tail_bound(np.full(_popcount(n - (1 << k)), k / counter.epsilon_tree), gamma / 2)
+                expected += laplace_sum_tail_bound(
+                    np.full(_popcount(n - (1 << k)), k / counter.epsilon_tree), gamma / 2
+                )
             assert dp_ucb_bound_bonus(n, t, epsilon, hybrid_split=split) == pytest.approx(expected, rel=1e-12)
     # the printed form: sqrt(8)/eps ln(4 t^4) (ln n + 1), or without the ln n at powers of two
     c = math.sqrt(8.0) / epsilon * math.log(4.0 * 1_000.0**4)
-    assert dp_ucb_bound_bonus(100, 1_000, epsilon, hybrid_split=split, bonus="printed") == pytest.approx(c * math.log(100) + c)
+    assert dp_ucb_bound_bonus(100, 1_000, epsilon, hybrid_split=split, bonus="printed") == pytest.approx(
+        c * math.log(100) + c
+    )
     assert dp_ucb_bound_bonus(64, 1_000, epsilon, hybrid_split=split, bonus="printed") == pytest.approx(c)
 
 
@@ -206,7 +222,12 @@ def test_bound_policy_uses_the_matched_bonus(epsilon, matched, printed):
     def replay(bonus):
         n, s = [1, 1], [1.0, 0.0]
         for t in range(3, horizon + 1):
-            idx = [s[a] / n[a] + math.sqrt(2 * math.log(t) / n[a]) + dp_ucb_bound_bonus(n[a], t, epsilon, bonus=bonus) / n[a] for a in (0, 1)]
+            idx = [
+                s[a] / n[a]
+                + math.sqrt(2 * math.log(t) / n[a])
+                + dp_ucb_bound_bonus(n[a], t, epsilon, bonus=bonus) / n[a]
+                for a in (0, 1)
+            ]
             a = int(idx[1] > idx[0])
             n[a] += 1
             s[a] += 1.0 - a
@@ -274,14 +295,15 @@ def test_release_counts_hand_computed():
 
 
 def test_private_ucb_width_is_the_binary_counter_bound():
-    """The kernel's tree width is Chan et al.'s Corollary 2.9 for the popcount(n) p-sums of scale
-    (floor(log2 T) + 1)/eps of the arm's release, i.e. ``mechanisms.binary_counter_error_bound``."""
+    """The kernel's tree width (``mechanisms.laplace_iid_sum_tail_bound`` at ``ln(2/gamma)``) is Chan
+    et al.'s Corollary 2.9 for the popcount(n) p-sums of scale (floor(log2 T) + 1)/eps of the arm's
+    release, i.e. ``mechanisms.binary_counter_error_bound``."""
     for horizon, eps in ((1_000, 1.0), (100_000, 0.1)):
         scale = horizon.bit_length() / eps
         for t in (10, 999, horizon):
             gamma = float(t) ** -4
             for n in (1, 2, 3, 7, 100, 511, t):
-                assert _tree_error_bound(_popcount(n), scale, gamma) == pytest.approx(
+                assert laplace_iid_sum_tail_bound(_popcount(n), scale, math.log(2.0 / gamma)) == pytest.approx(
                     binary_counter_error_bound(n, eps, horizon, gamma), rel=1e-12
                 )
 

@@ -47,7 +47,9 @@ def test_fixed_budget_correct_on_easy_instance(eps, mechanism):
     # H_eps = 2/0.3^2 + 2/0.4^2 ~ 35 (times coth^2(1/2) ~ 4.7 at eps = 1 for PrivBern, ~165), so
     # T = 3000 >> H_eps and the error probability is far below 0.5%. If it were 0.5%, P(more than 5
     # errors in 200 runs) = binom.sf(5, 200, 0.005) ~ 6e-4: the false-failure probability is < 1e-3.
-    res = simulate(FixedBudgetThresholding(0.5, 0.0, eps, mechanism), EASY, 3000, 200, seed=1, keep=("answer",), n_jobs=1)
+    res = simulate(
+        FixedBudgetThresholding(0.5, 0.0, eps, mechanism), EASY, 3000, 200, seed=1, keep=("answer",), n_jobs=1
+    )
     errors = classification_error(res.records["answer"], EASY.means, 0.5).sum()
     assert errors <= 5
 
@@ -83,7 +85,9 @@ def test_eps_inf_equals_nonprivate_counterpart():
     np.testing.assert_array_equal(a["answer"], b["answer"])
     # a large finite eps is close to, but not equal to, no privacy: PrivBern draws differ
     r1 = simulate(FixedConfidenceThresholding(0.5, 0.1, math.inf), inst, 100_000, 5, seed=4, n_jobs=1)
-    r2 = simulate(FixedConfidenceThresholding(0.5, 0.1, math.inf, mechanism="laplace"), inst, 100_000, 5, seed=4, n_jobs=1)
+    r2 = simulate(
+        FixedConfidenceThresholding(0.5, 0.1, math.inf, mechanism="laplace"), inst, 100_000, 5, seed=4, n_jobs=1
+    )
     np.testing.assert_array_equal(r1.records["stop_time"], r2.records["stop_time"])
     np.testing.assert_array_equal(r1.records["answer"], r2.records["answer"])
 
@@ -108,14 +112,16 @@ def test_fixed_confidence_pulls_add_up_to_stopping_time():
     np.testing.assert_array_equal(res.pull_counts().sum(axis=1), res.records["stop_time"])
     assert (res.pull_counts() >= 1).all()
     with pytest.raises(ValueError, match="no arm sequence"):
-        res.arms
+        _ = res.arms
 
 
 def test_privacy_slows_down():
     # More privacy, more samples: mean stopping time at eps = 1 above eps = inf (deterministic seeds;
     # the theoretical ratio is ~4.7, so the 1.5 margin leaves a wide gap).
     inst = bernoulli_instance([0.2, 0.8])
-    t_priv = simulate(FixedConfidenceThresholding(0.5, 0.1, 1.0), inst, 500_000, 50, seed=5, n_jobs=1).records["stop_time"]
+    t_priv = simulate(FixedConfidenceThresholding(0.5, 0.1, 1.0), inst, 500_000, 50, seed=5, n_jobs=1).records[
+        "stop_time"
+    ]
     t_np = simulate(FixedConfidenceThresholding(0.5, 0.1), inst, 500_000, 50, seed=5, n_jobs=1).records["stop_time"]
     assert t_priv.mean() > 1.5 * t_np.mean()
 

@@ -124,7 +124,7 @@
 #
 # **Private-UCB's constants.** The baseline is {cite:t}`mishra2015nearly`'s Private-UCB, whose text
 # could not be obtained for this book, so its index could not be checked term by term against the
-# source. The package's index (`privbandits.policies.mishra2015`) is: a binary-tree counter per arm
+# source. The package's index (`privbandits.policies.private_ucb.PrivateUCB`) is: a binary-tree counter per arm
 # calibrated for the horizon, $\mathrm{Lap}((\lfloor\log_2 T\rfloor + 1)/\eps)$ per p-sum
 # {cite}`chan2011private`; width $\sqrt{2\ln t/n}$ plus Chan et al.'s Corollary 2.9 bound on the
 # tree noise over $n$, at failure probability $t^{-4}$. Checked: the failure probability $t^{-4}$
@@ -144,12 +144,8 @@ from myst_nb import glue
 from privbandits import bernoulli_instance, simulate
 from privbandits.metrics import cumulative_regret
 from privbandits.plotting import color_for, new_axes, plot_runs, use_book_style
-from privbandits.policies import UCB
-from privbandits.policies.mishra2015 import PrivateUCB
-from privbandits.policies.tossou2016 import (
-    DPUCB,
-    DPUCBBound,
-    DPUCBInt,
+from privbandits.policies import DPUCB, UCB, DPUCBBound, DPUCBInt, PrivateUCB
+from privbandits.policies.private_ucb import (
     dp_ucb_bound_bonus,
     dp_ucb_bound_miscoverage,
     dp_ucb_bound_theorem_epsilon,

@@ -26,15 +26,8 @@ from privbandits import cache
 from privbandits.environments import bernoulli_instance, mixed_instance
 from privbandits.metrics import average_regret, nash_regret
 from privbandits.plotting import color_for, use_book_style
-from privbandits.policies.baselines import LDPUCB, AdaPUCB
-from privbandits.policies.sarkar2026 import (
-    GDPNCB,
-    LDPNCB,
-    NCB,
-    PAPER_PHASE1_CONSTANT,
-    AnytimeDPNCB,
-    phase1_threshold_gdp,
-)
+from privbandits.policies import GDPNCB, LDPNCB, LDPUCB, NCB, AdaPUCB, AnytimeDPNCB
+from privbandits.policies.dp_ncb import PAPER_PHASE1_CONSTANT, phase1_threshold_gdp
 from privbandits.simulate import simulate
 
 use_book_style()
@@ -89,14 +82,14 @@ EPS = 0.2  # the paper's privacy level
 # LDP-NCB is $\epsilon$-local DP and $\mathrm{NR}_T = \tilde O\big(\sqrt{k/T} + \frac1\epsilon\sqrt{k/T}\big)$.
 # :::
 #
-# The implementation is in `privbandits.policies.sarkar2026` (numba kernels that follow the line
-# numbers of the pseudocode; an episode of $n$ Bernoulli pulls is one Binomial draw) and
-# `privbandits.policies.baselines`.
+# The implementation is in `privbandits.policies.dp_ncb` (numba kernels that follow the line
+# numbers of the pseudocode; an episode of $n$ Bernoulli pulls is one Binomial draw) and, for the
+# baselines, `privbandits.policies.adap_ucb` and `privbandits.policies.ldp_ucb`.
 #
 # ### The baselines, and where their constants come from
 #
 # The paper runs both baselines without restating them, so their constants must come from their own
-# papers. The first version of `baselines.py` wrote them from memory; this revision checks each one
+# papers. The first version of the baselines' module wrote them from memory; this revision checks each one
 # against a source and says which source.
 #
 # :::{prf:algorithm} AdaP-UCB {cite}`azize2022privacy`, Algorithm 1 with index Eq. (7)

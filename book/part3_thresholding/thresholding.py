@@ -93,6 +93,7 @@ from myst_nb import glue
 from scipy import stats
 
 from privbandits import bernoulli_instance, simulate
+from privbandits.audit import clopper_pearson
 from privbandits.plotting import new_axes, use_book_style
 from privbandits.policies.thresholding import (
     FixedBudgetThresholding,
@@ -164,10 +165,10 @@ def error_counts(instance, eps, mech):
     return [(int(k), RUNS_FB) for k in errors.sum(axis=0)]
 
 
-def clopper_pearson(k, n, level=0.95):
-    lo = stats.beta.ppf((1 - level) / 2, k, n - k + 1) if k > 0 else 0.0
-    hi = stats.beta.ppf(1 - (1 - level) / 2, k + 1, n - k) if k < n else 1.0
-    return lo, hi
+def interval95(k, n):
+    """Two-sided 95% Clopper-Pearson interval: the audit's one-sided bounds at level 2.5% each."""
+    lo, hi = clopper_pearson(k, n, (1 - 0.95) / 2)
+    return float(lo), float(hi)
 
 
 fixed_budget = {
@@ -185,7 +186,7 @@ for ax, (name, inst) in zip(axes, INSTANCES.items()):
     for eps in EPSILONS:
         counts = fixed_budget[(name, eps, "privbern")]
         p = np.array([k / n for k, n in counts])
-        ci = np.array([clopper_pearson(k, n) for k, n in counts])
+        ci = np.array([interval95(k, n) for k, n in counts])
         ax.errorbar(BUDGETS, np.maximum(p, floor), yerr=[np.maximum(p, floor) - np.maximum(ci[:, 0], floor / 2),
                     np.maximum(ci[:, 1], floor) - np.maximum(p, floor)], fmt="o-", ms=3, capsize=2,
                     color=colors[eps], label=f"ε = {eps:g}" if not math.isinf(eps) else "ε = ∞ (APT)")

@@ -65,7 +65,6 @@ from privbandits.audit import (
     cached_audit,
     flip_pairs,
     hiring_sampler,
-    joint_codes,
     mechanism_targets,
     policy_sampler,
 )
@@ -182,11 +181,19 @@ for name, (sizes, frac) in catch.items():
 # Corollary 3.1 {cite}`tossou2016algorithms`, which is what it claims and what we audit.
 
 # %%
-from privbandits.policies.baselines import AdaPUCB, LDPUCB
-from privbandits.policies.mishra2015 import PrivateUCB
-from privbandits.policies.sarkar2026 import GDPNCB, LDPNCB, AnytimeDPNCB
-from privbandits.policies.thresholding import FixedBudgetThresholding
-from privbandits.policies.tossou2016 import DPUCB, DPUCBBound, DPUCBInt, dp_ucb_int_privacy
+from privbandits.policies import (
+    DPUCB,
+    GDPNCB,
+    LDPNCB,
+    LDPUCB,
+    AdaPUCB,
+    AnytimeDPNCB,
+    DPUCBBound,
+    DPUCBInt,
+    FixedBudgetThresholding,
+    PrivateUCB,
+)
+from privbandits.policies.private_ucb import dp_ucb_int_privacy
 
 T, EPS, N = 100, 1.0, 100_000
 instance = bernoulli_instance([0.7, 0.3])
@@ -274,7 +281,7 @@ assert not any(bandit_table.verdict.str.startswith("violation")), "a bandit algo
 
 # %%
 from privbandits.audit import action_statistic_sampler, detectable_loss, leading_run
-from privbandits.policies.sarkar2026 import (
+from privbandits.policies.dp_ncb import (
     PAPER_PHASE1_CONSTANT,
     leading_run_law,
     phase1_threshold_gdp,

@@ -85,7 +85,5 @@ def check_unit_interval_array(name: str, values: object, *, ndim: int | None = N
     """A float array whose entries all lie in [0, 1] (rewards, means)."""
     array = check_finite_array(name, values, ndim=ndim)
     if array.size and (array.min() < 0.0 or array.max() > 1.0):
-        raise ValueError(
-            f"{name} must lie in [0, 1], got values in [{array.min():.6g}, {array.max():.6g}]"
-        )
+        raise ValueError(f"{name} must lie in [0, 1], got values in [{array.min():.6g}, {array.max():.6g}]")
     return array

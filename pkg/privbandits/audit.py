@@ -27,8 +27,9 @@ Verdict: ``"violation"`` when the confirmed lower bound exceeds the claimed epsi
 
 Targets: :func:`mechanism_targets` (every mechanism, correct and broken), :func:`policy_sampler`
 (any bandit policy on a fixed reward table), :func:`action_statistic_sampler` (a function of the
-action sequence, e.g. :func:`leading_run`, used for the GDP-NCB Phase I audit of Part V), :func:`hiring_sampler` (the fair-hiring
-policies, joint DP). :func:`cached_audit` stores results with :mod:`privbandits.cache`.
+action sequence, e.g. :func:`leading_run`, used for the GDP-NCB Phase I audit of Part V),
+:func:`hiring_sampler` (the fair-hiring policies, joint DP). :func:`cached_audit` stores results
+with :mod:`privbandits.cache`.
 """
 
 from __future__ import annotations
@@ -144,9 +145,7 @@ def check_neighbours(d0: Any, d1: Any) -> int:
         return 0
     diff = np.flatnonzero(np.any((a != b).reshape(a.shape[0], -1), axis=1))
     if diff.size != 1:
-        raise ValueError(
-            f"neighbouring datasets must differ in exactly one entry along axis 0, got {diff.size}"
-        )
+        raise ValueError(f"neighbouring datasets must differ in exactly one entry along axis 0, got {diff.size}")
     return int(diff[0])
 
 
@@ -455,8 +454,9 @@ def leading_run(arms: np.ndarray, arm: int = 0) -> np.ndarray:
     return np.where(other.any(axis=1), other.argmax(axis=1), arms.shape[1]).astype(np.int64)
 
 
-def action_statistic_sampler(policy: Any, instance: Any, horizon: int,
-                             statistic: Callable[[np.ndarray], np.ndarray]) -> Sampler:
+def action_statistic_sampler(
+    policy: Any, instance: Any, horizon: int, statistic: Callable[[np.ndarray], np.ndarray]
+) -> Sampler:
     """A sampler of ``statistic(arms)``, a function of the action sequences ``(n, T) -> (n,)`` or
     ``(n, m)`` only: post-processing of the output, so an audit of it is an audit of the algorithm."""
     inner = policy_sampler(policy, instance, horizon, ("arms",))

@@ -2,7 +2,7 @@
 
 An instance is ``K`` arms, each a reward law on [0, 1] given by a kind code and up to three
 parameters. The instance knows its arm means exactly, and stores them in log space as well, because
-some instances of the book (``000`` Figure 1(a), arm mean ``(2e)^-T``) have means far below the
+some instances of the book (``sarkar2026dpncb`` Figure 1(a), arm mean ``(2e)^-T``) have means far below the
 smallest double.
 
 Rewards are drawn inside the numba kernels of the policies by :func:`draw_reward` and
@@ -150,7 +150,7 @@ class BanditInstance:
         """``(kinds, params, table)``: what a numba kernel needs to draw rewards."""
         return self.kinds, self.params, self.table
 
-    def with_table(self, table: np.ndarray) -> "BanditInstance":
+    def with_table(self, table: np.ndarray) -> BanditInstance:
         """The same arms, with rewards read from a fixed ``(horizon, K)`` table in [0, 1]."""
         return BanditInstance(self.kinds, self.params, self.log_means, self.name, np.asarray(table))
 
@@ -192,9 +192,7 @@ def _instance(kinds: np.ndarray, params: np.ndarray, name: str) -> BanditInstanc
     return BanditInstance(np.asarray(kinds), params, log_means, name)
 
 
-def bernoulli_instance(
-    means: Any = None, *, log_means: Any = None, name: str = ""
-) -> BanditInstance:
+def bernoulli_instance(means: Any = None, *, log_means: Any = None, name: str = "") -> BanditInstance:
     """Bernoulli arms with the given means in [0, 1].
 
     Pass ``log_means`` instead where a mean is too small for a double (e.g. ``-T log(2e)``); the
@@ -251,7 +249,7 @@ def uniform_instance(low: Any, high: Any, *, name: str = "") -> BanditInstance:
 
 
 def mixed_instance(means: Any, *, match_means: bool = True, name: str = "mixed") -> BanditInstance:
-    """The heterogeneous instance of ``000`` (Sarkar et al.), Figure 1(f).
+    """The heterogeneous instance of ``sarkar2026dpncb`` (Sarkar et al.), Figure 1(f).
 
     The paper assigns each arm a law by its sampled mean ``mu``: Bernoulli for ``mu >= 0.75``,
     Beta(4, 1) for ``mu in [0.5, 0.75)``, a two-point law on {0.4, 1} for ``mu in [0.25, 0.5)`` and

@@ -4,7 +4,7 @@ One-shot mechanisms
     :func:`laplace_mechanism` (epsilon-DP), :func:`gaussian_mechanism` with the classical
     (epsilon, delta) calibration and the zero-concentrated DP (zCDP) accounting of Bun and Steinke
     (2016), :func:`randomized_response` and :func:`privbern` (the Bernoulli mechanism of Ren et al.
-    2020, Lemma 5, as Definition 2.1 of ``004``), :func:`laplace_ldp` (reward + Lap(1/epsilon)).
+    2020, Lemma 5, as Definition 2.1 of ``barbara2025thresholding``), :func:`laplace_ldp` (reward + Lap(1/epsilon)).
 
 Tight accounting of Gaussian mechanisms
     :func:`gaussian_composition_multiplier`, :func:`gaussian_composition_epsilon` and
@@ -14,9 +14,9 @@ Tight accounting of Gaussian mechanisms
 
 Continual counting (a private prefix sum released after every item of a stream)
     :class:`BinaryTreeCounter` (the binary mechanism of Chan, Shi and Song 2011, for a known horizon)
-    and :class:`HybridCounter` (their hybrid mechanism, for unbounded streams, as used in ``002``),
+    and :class:`HybridCounter` (their hybrid mechanism, for unbounded streams, as used in ``tossou2016algorithms``),
     with the released-error bounds :func:`binary_counter_error_bound`,
-    :func:`hybrid_counter_error_bound` and Eq. (2.2) of ``002``, :func:`tossou_hybrid_error_bound`.
+    :func:`hybrid_counter_error_bound` and Eq. (2.2) of ``tossou2016algorithms``, :func:`tossou_hybrid_error_bound`.
 
 The counters' state lives in a flat float array handled by numba functions
 (:func:`binary_counter_insert`, :func:`hybrid_counter_insert`) so that the bandit kernels keep one
@@ -57,6 +57,7 @@ __all__ = [
     "privbern",
     "privbern_mean",
     "privbern_draw",
+    "laplace_draw",
     "BinaryTreeCounter",
     "HybridCounter",
     "binary_tree_prefix_sums",
@@ -66,6 +67,7 @@ __all__ = [
     "hybrid_counter_state",
     "hybrid_counter_insert",
     "laplace_sum_tail_bound",
+    "laplace_iid_sum_tail_bound",
     "binary_counter_error_bound",
     "hybrid_counter_error_bound",
     "tossou_hybrid_error_bound",
@@ -77,9 +79,7 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 
 
-def laplace_mechanism(
-    value: Any, sensitivity: float, epsilon: float, rng: np.random.Generator
-) -> np.ndarray | float:
+def laplace_mechanism(value: Any, sensitivity: float, epsilon: float, rng: np.random.Generator) -> np.ndarray | float:
     """Release ``value + Lap(sensitivity / epsilon)`` (Dwork et al. 2006).
 
     Guarantee: epsilon-DP for any query whose L1 sensitivity is at most ``sensitivity``.
@@ -229,9 +229,7 @@ def gaussian_noise_multiplier(epsilon: float, delta: float) -> float:
     return s
 
 
-def gaussian_mechanism(
-    value: Any, sensitivity: float, rng: np.random.Generator, *, sigma: float
-) -> np.ndarray | float:
+def gaussian_mechanism(value: Any, sensitivity: float, rng: np.random.Generator, *, sigma: float) -> np.ndarray | float:
     """Release ``value + N(0, sigma^2)`` element-wise.
 
     Guarantee: rho-zCDP with ``rho = sensitivity^2 / (2 sigma^2)`` for a query of L2 sensitivity
@@ -258,7 +256,7 @@ def randomized_response(bits: Any, epsilon: float, rng: np.random.Generator) -> 
 
 
 def privbern_mean(mu: Any, epsilon: float) -> np.ndarray | float:
-    """Mean of PrivBern's output: ``1/2 + (2 mu - 1)(e^eps - 1) / (2 (e^eps + 1))`` (``004`` Eq. 4).
+    """Mean of PrivBern's output: ``1/2 + (2 mu - 1)(e^eps - 1) / (2 (e^eps + 1))`` (``barbara2025thresholding`` Eq. 4).
 
     ``epsilon = inf`` gives ``mu`` back (no privacy).
     """
@@ -270,7 +268,7 @@ def privbern_mean(mu: Any, epsilon: float) -> np.ndarray | float:
 
 
 def privbern(rewards: Any, epsilon: float, rng: np.random.Generator) -> np.ndarray:
-    """The Bernoulli mechanism PrivBern(epsilon) (Ren et al. 2020, Lemma 5; ``004`` Definition 2.1).
+    """The Bernoulli mechanism PrivBern(epsilon) (Ren et al. 2020, Lemma 5; ``barbara2025thresholding`` Definition 2.1).
 
     Each reward ``r in [0, 1]`` is replaced by one draw of
     ``Bernoulli((r e^eps + (1 - r)) / (1 + e^eps))``. Guarantee: epsilon-DP per reward (epsilon-LDP).
@@ -291,6 +289,28 @@ def privbern_draw(rng, reward, epsilon):  # pragma: no cover - compiled
         e = np.exp(-epsilon)  # stable form of (r e^eps + 1 - r) / (1 + e^eps)
         p = (reward + (1.0 - reward) * e) / (1.0 + e)
     return 1.0 if rng.random() < p else 0.0
+
+
+@njit(nogil=True, cache=True)
+def laplace_draw(rng, scale):  # pragma: no cover - compiled
+    """One ``Lap(scale)`` draw inside a numba kernel (the noise of the Laplace mechanism).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The kernel's random stream.
+    scale : float
+        Laplace scale ``b = sensitivity / epsilon``; ``scale <= 0`` (``epsilon = inf``) returns
+        exactly 0 without consuming randomness.
+
+    Returns
+    -------
+    float
+        The draw.
+    """
+    if scale <= 0.0:
+        return 0.0
+    return rng.laplace(0.0, scale)
 
 
 # --------------------------------------------------------------------------------------------
@@ -413,13 +433,11 @@ def binary_tree_prefix_sums(
     return _binary_prefix_sums(np.ascontiguousarray(stream_arr), _levels(horizon) / epsilon, rng)
 
 
-def hybrid_prefix_sums(
-    stream: Any, epsilon: float, rng: np.random.Generator, *, split: bool = True
-) -> np.ndarray:
+def hybrid_prefix_sums(stream: Any, epsilon: float, rng: np.random.Generator, *, split: bool = True) -> np.ndarray:
     """All noisy prefix sums of ``stream`` (items in [0, 1]) by the hybrid mechanism.
 
     Guarantee: epsilon-DP for a stream of any length (epsilon/2 to each of the logarithmic and the
-    binary part; Chan et al. 2011, Section 4). ``split=False`` is the variant of ``002`` (epsilon to
+    binary part; Chan et al. 2011, Section 4). ``split=False`` is the variant of ``tossou2016algorithms`` (epsilon to
     each part), which is only 2 epsilon-DP; see :class:`HybridCounter`.
     """
     stream_arr = check_unit_interval_array("stream", stream, ndim=1)
@@ -462,7 +480,7 @@ class HybridCounter:
     epsilon-DP for streams of any length: ``epsilon / 2`` to the logarithmic part, ``epsilon / 2``
     to the binary trees of each block ``(2^k, 2^(k+1))``. Cost: O(log t) per insert.
 
-    ``split=False`` gives ``epsilon`` to both parts, as ``002`` (Tossou and Dimitrakakis 2016,
+    ``split=False`` gives ``epsilon`` to both parts, as ``tossou2016algorithms`` (Tossou and Dimitrakakis 2016,
     Section 2.3) describes; an item then enters two epsilon-DP releases and the counter is only
     2 epsilon-DP by basic composition.
     """
@@ -506,6 +524,29 @@ def laplace_sum_tail_bound(scales: Any, gamma: float) -> float:
     return nu * math.sqrt(8.0 * log_term)
 
 
+@njit(nogil=True, cache=True)
+def laplace_iid_sum_tail_bound(n_terms, scale, log_term):  # pragma: no cover - compiled
+    """:func:`laplace_sum_tail_bound` for ``n_terms`` i.i.d. ``Lap(scale)``, inside a numba kernel.
+
+    Parameters
+    ----------
+    n_terms : float
+        Number of Laplace terms in the sum.
+    scale : float
+        Their common scale ``b``.
+    log_term : float
+        ``ln(2 / gamma)``, ``gamma`` the failure probability.
+
+    Returns
+    -------
+    float
+        ``b max(sqrt(n_terms), sqrt(ln(2/gamma))) sqrt(8 ln(2/gamma))`` (Chan, Shi and Song 2011,
+        Corollary 2.9, ``chan2011private``): the sum exceeds it in absolute value with
+        probability at most ``gamma``.
+    """
+    return scale * max(np.sqrt(n_terms), np.sqrt(log_term)) * np.sqrt(8.0 * log_term)
+
+
 def _popcount(x: int) -> int:
     return bin(x).count("1")
 
@@ -536,7 +577,7 @@ def hybrid_counter_error_bound(t: int, epsilon: float, gamma: float) -> float:
 
 
 def tossou_hybrid_error_bound(n: Any, epsilon: float, gamma: float) -> np.ndarray | float:
-    """Eq. (2.2) of ``002`` (Tossou and Dimitrakakis 2016, Lemma B.2): the hybrid mechanism's error
+    """Eq. (2.2) of ``tossou2016algorithms`` (Tossou and Dimitrakakis 2016, Lemma B.2): the hybrid mechanism's error
     after ``n`` items is at most ``sqrt(8)/eps * ln(4/gamma) * ln(n) + sqrt(8)/eps * ln(4/gamma)``
     with probability >= 1 - gamma, stated for ``gamma <= n^-b``, b > 0 (logs natural).
     """

@@ -6,9 +6,9 @@ rewards, the geometric mean ``(prod_t E[mu_{I_t}])^(1/T)``, and define
 * average regret ``R_A(T) = mu* - (1/T) sum_t E[mu_{I_t}]``,
 * Nash regret ``R_N(T) = mu* - (prod_t E[mu_{I_t}])^(1/T)``.
 
-By the AM-GM inequality ``R_N >= R_A``. As ``000`` (Sarkar et al.) does, the expectation
+By the AM-GM inequality ``R_N >= R_A``. As ``sarkar2026dpncb`` (Sarkar et al.) does, the expectation
 ``E[mu_{I_t}]`` is estimated by the average of ``mu_{I_t}`` over the runs. The product of T numbers
-below one underflows (and in ``000`` Figure 1(a) a single mean is already ``(2e)^-T``), so the
+below one underflows (and in ``sarkar2026dpncb`` Figure 1(a) a single mean is already ``(2e)^-T``), so the
 welfare is computed in log space from the instance's exact log means.
 """
 

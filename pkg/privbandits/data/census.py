@@ -33,15 +33,35 @@ from .._validation import check_int, check_probability
 __all__ = ["CensusHiringData", "load_adult", "load_census_hiring", "load_folktables_income"]
 
 ADULT_COLUMNS = [
-    "age", "workclass", "fnlwgt", "education", "education_num", "marital_status", "occupation",
-    "relationship", "race", "sex", "capital_gain", "capital_loss", "hours_per_week",
-    "native_country", "income",
+    "age",
+    "workclass",
+    "fnlwgt",
+    "education",
+    "education_num",
+    "marital_status",
+    "occupation",
+    "relationship",
+    "race",
+    "sex",
+    "capital_gain",
+    "capital_loss",
+    "hours_per_week",
+    "native_country",
+    "income",
 ]
 #: Adult columns playing the role of the ACSIncome features (AGEP, COW, SCHL, MAR, OCCP, POBP,
 #: RELP, WKHP, SEX, RAC1P).
 ADULT_FEATURES = [
-    "age", "workclass", "education", "marital_status", "occupation", "native_country",
-    "relationship", "hours_per_week", "sex", "race",
+    "age",
+    "workclass",
+    "education",
+    "marital_status",
+    "occupation",
+    "native_country",
+    "relationship",
+    "hours_per_week",
+    "sex",
+    "race",
 ]
 ADULT_NUMERIC = ["age", "hours_per_week"]
 ACS_FEATURES = ["AGEP", "COW", "SCHL", "MAR", "OCCP", "POBP", "RELP", "WKHP", "SEX", "RAC1P"]
@@ -75,15 +95,14 @@ def load_adult():
 
     train, test = _adult_files()
     frames = [
-        pd.read_csv(path, header=None, names=ADULT_COLUMNS, skipinitialspace=True, comment="|",
-                    na_values="?")
+        pd.read_csv(path, header=None, names=ADULT_COLUMNS, skipinitialspace=True, comment="|", na_values="?")
         for path in (train, test)
     ]
     frame = pd.concat(frames, ignore_index=True).dropna(subset=["age"])
     frame["income"] = frame["income"].str.rstrip(".").eq(">50K").astype(float)
-    frame[["workclass", "occupation", "native_country"]] = frame[
-        ["workclass", "occupation", "native_country"]
-    ].fillna("missing")
+    frame[["workclass", "occupation", "native_country"]] = frame[["workclass", "occupation", "native_country"]].fillna(
+        "missing"
+    )
     return frame.reset_index(drop=True)
 
 
@@ -98,8 +117,7 @@ def load_folktables_income(states=("CA",), survey_year: str = "2018", root_dir: 
         ) from exc
     import pandas as pd
 
-    source = folktables.ACSDataSource(survey_year=survey_year, horizon="1-Year", survey="person",
-                                      root_dir=root_dir)
+    source = folktables.ACSDataSource(survey_year=survey_year, horizon="1-Year", survey="person", root_dir=root_dir)
     data = source.get_data(states=list(states), download=True)
     features, label, _ = folktables.ACSIncome.df_to_pandas(data)
     frame = pd.DataFrame(features)[ACS_FEATURES].copy()

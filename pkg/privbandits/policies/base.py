@@ -1,4 +1,8 @@
-"""The policy interface shared by every algorithm of the book.
+"""The policy interfaces shared by every algorithm of the book.
+
+:class:`Policy` is the interface of the multi-armed bandit algorithms; :class:`ContextualPolicy`
+the smaller one of the contextual algorithms of Part IV, whose environment is not a
+:class:`~privbandits.environments.BanditInstance`.
 
 A policy is a frozen dataclass of its parameters (so it is hashable, printable and serves as part of
 a cache key) with one method, :meth:`Policy.run`, that plays one run of ``horizon`` rounds on an
@@ -22,7 +26,7 @@ import numpy as np
 from .._validation import check_int
 from ..environments import BanditInstance
 
-__all__ = ["Policy", "Records"]
+__all__ = ["Policy", "Records", "ContextualPolicy"]
 
 #: One run's records: ``"arms"`` (shape ``(horizon,)``, the arm pulled at each round, 0-based) for
 #: every regret-minimising policy; policies may add more (e.g. ``"phase1_end"``, shape ``()``).
@@ -84,3 +88,29 @@ class Policy(abc.ABC):
     @abc.abstractmethod
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
         """Kernel call; ``horizon`` and ``instance`` are already validated."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ContextualPolicy(abc.ABC):
+    """Base class of the contextual (hiring) algorithms of Part IV.
+
+    Like :class:`Policy`, a frozen dataclass of the algorithm's parameters with ``name`` and
+    ``private`` class attributes; :meth:`run` plays one trial on a contextual environment (e.g.
+    :class:`~privbandits.policies.fair_hiring.HiringEnvironment`) and returns per-round records.
+    """
+
+    name: ClassVar[str] = "policy"
+    private: ClassVar[bool] = False
+
+    @property
+    def label(self) -> str:
+        """The algorithm's name, for legends."""
+        return self.name
+
+    def config(self) -> dict[str, Any]:
+        """Everything that determines the algorithm's behaviour, JSON-able (for cache keys)."""
+        return {"policy": type(self).__qualname__, **dataclasses.asdict(self)}
+
+    @abc.abstractmethod
+    def run(self, env: Any, horizon: int, rng: np.random.Generator, **kwargs: Any) -> Records:
+        """Play one trial of ``horizon`` rounds on ``env`` with randomness from ``rng``."""

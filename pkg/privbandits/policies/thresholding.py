@@ -1,7 +1,7 @@
-"""Locally private thresholding bandits: Barbara, Lazzaro and Pike-Burke, paper ``004``.
+"""Locally private thresholding bandits: Barbara, Lazzaro and Pike-Burke, ``barbara2025thresholding``.
 
 Which arms have a mean above a threshold ``tau``? Every reward is privatized by the user before the
-learner sees it (local model), by PrivBern(epsilon) (``004`` Definition 2.1) or, as a baseline the
+learner sees it (local model), by PrivBern(epsilon) (``barbara2025thresholding`` Definition 2.1) or, as a baseline the
 paper does not consider, by the Laplace mechanism (reward + Lap(1/epsilon)).
 
 * :class:`FixedBudgetThresholding`: Algorithm 1 (fixed budget). With ``epsilon = inf`` it is APT of
@@ -26,9 +26,9 @@ import math
 import numpy as np
 from numba import njit
 
-from .._validation import check_delta, check_epsilon, check_finite_array, check_int, check_probability
+from .._validation import check_delta, check_epsilon, check_finite_array, check_probability
 from ..environments import BanditInstance, draw_reward
-from ..mechanisms import privbern_draw
+from ..mechanisms import laplace_iid_sum_tail_bound, privbern_draw
 from .base import Policy, Records
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
     "classification_error",
 ]
 
+#: The local mechanism a kernel applies to each reward (``mechanism=`` ``"privbern"`` / ``"laplace"``).
 PRIVBERN, LAPLACE = 0, 1
 _MECHANISMS = {"privbern": PRIVBERN, "laplace": LAPLACE}
 
@@ -135,7 +136,7 @@ def _observe(rng, reward, epsilon, mechanism):  # pragma: no cover - compiled
     """The learner's view of a reward: itself (eps = inf), PrivBern(eps) or reward + Lap(1/eps)."""
     if np.isinf(epsilon):
         return reward
-    if mechanism == 0:
+    if mechanism == PRIVBERN:
         return privbern_draw(rng, reward, epsilon)
     return reward + rng.laplace(0.0, 1.0 / epsilon)
 
@@ -146,7 +147,9 @@ def _observe(rng, reward, epsilon, mechanism):  # pragma: no cover - compiled
 
 
 @njit(nogil=True, cache=True)
-def _fixed_budget_kernel(rng, kinds, params, table, horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints):  # pragma: no cover
+def _fixed_budget_kernel(
+    rng, kinds, params, table, horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints
+):  # pragma: no cover
     k = kinds.shape[0]
     pulls = np.zeros(k)
     sums = np.zeros(k)
@@ -182,7 +185,7 @@ def _fixed_budget_kernel(rng, kinds, params, table, horizon, tau_eps, zeta_eps, 
 
 @dataclasses.dataclass(frozen=True)
 class FixedBudgetThresholding(Policy):
-    """Algorithm 1 of ``004`` (fixed budget), and APT (Locatelli et al. 2016) for ``epsilon = inf``.
+    """Algorithm 1 of ``barbara2025thresholding`` (fixed budget), and APT (Locatelli et al. 2016) for ``epsilon = inf``.
 
     Pull each arm once, then the arm minimising ``sqrt(T_k) (|tau_eps - mu_hat_k| + zeta_eps)``;
     return ``{k : mu_hat_k > tau_eps}``. With ``mechanism="privbern"`` the learner sees PrivBern
@@ -244,7 +247,13 @@ class FixedBudgetThresholding(Policy):
             )
         tau_eps, zeta_eps = self.mapped_threshold()
         arms, answer, answers = _fixed_budget_kernel(
-            rng, *instance.kernel_args(), horizon, tau_eps, zeta_eps, self.epsilon, _MECHANISMS[self.mechanism],
+            rng,
+            *instance.kernel_args(),
+            horizon,
+            tau_eps,
+            zeta_eps,
+            self.epsilon,
+            _MECHANISMS[self.mechanism],
             checkpoints,
         )
         records = {"arms": arms, "answer": answer}
@@ -259,14 +268,9 @@ class FixedBudgetThresholding(Policy):
 
 
 @njit(nogil=True, cache=True)
-def _laplace_sum_bound(n, scale, log_term):  # pragma: no cover - compiled
-    """Chan, Shi, Song (2011), Corollary 2.9: with probability >= 1 - gamma, the sum of n i.i.d.
-    Lap(scale) is at most this in absolute value; ``log_term = log(2 / gamma)``."""
-    return scale * max(np.sqrt(n), np.sqrt(log_term)) * np.sqrt(8.0 * log_term)
-
-
-@njit(nogil=True, cache=True)
-def _fixed_confidence_kernel(rng, kinds, params, table, max_rounds, tau_eps, delta, radius_constant, epsilon, mechanism):  # pragma: no cover
+def _fixed_confidence_kernel(
+    rng, kinds, params, table, max_rounds, tau_eps, delta, radius_constant, epsilon, mechanism
+):  # pragma: no cover
     k = kinds.shape[0]
     pulls = np.zeros(k)
     sums = np.zeros(k)
@@ -287,12 +291,13 @@ def _fixed_confidence_kernel(rng, kinds, params, table, max_rounds, tau_eps, del
         widest = -1.0
         for i in range(k):
             mean = sums[i] / pulls[i]
-            if mechanism == 1 and not np.isinf(epsilon):
+            if mechanism == LAPLACE and not np.isinf(epsilon):
                 # Laplace reports are unbounded: Hoeffding for the rewards plus the Laplace-sum tail
                 # bound, each at half the failure probability
-                radius[i] = np.sqrt(log_half / (2.0 * pulls[i])) + _laplace_sum_bound(
-                    pulls[i], 1.0 / epsilon, log_half + np.log(2.0)
-                ) / pulls[i]
+                radius[i] = (
+                    np.sqrt(log_half / (2.0 * pulls[i]))
+                    + laplace_iid_sum_tail_bound(pulls[i], 1.0 / epsilon, log_half + np.log(2.0)) / pulls[i]
+                )
             else:
                 radius[i] = np.sqrt(log_term / (radius_constant * pulls[i]))  # rad_t(i)
             in_s = mean >= tau_eps  # line 5: S_t
@@ -316,7 +321,7 @@ def _fixed_confidence_kernel(rng, kinds, params, table, max_rounds, tau_eps, del
 
 @dataclasses.dataclass(frozen=True)
 class FixedConfidenceThresholding(Policy):
-    """Algorithm 2 of ``004`` (fixed confidence); the non-private procedure for ``epsilon = inf``.
+    """Algorithm 2 of ``barbara2025thresholding`` (fixed confidence); the non-private procedure for ``epsilon = inf``.
 
     Stops when every arm's confidence interval ``mu_hat_i +- rad_t(i)`` lies on one side of
     ``tau_eps``, ``rad_t(i) = sqrt(log(4 K t^3/delta) / (radius_constant T_i(t)))`` (printed:
@@ -358,9 +363,19 @@ class FixedConfidenceThresholding(Policy):
         return n_arms
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        tau_eps = self.tau if (self.mechanism == "laplace" or math.isinf(self.epsilon)) else mapped_mean(self.tau, self.epsilon)
+        tau_eps = (
+            self.tau
+            if (self.mechanism == "laplace" or math.isinf(self.epsilon))
+            else mapped_mean(self.tau, self.epsilon)
+        )
         pulls, answer, stop_time, stopped = _fixed_confidence_kernel(
-            rng, *instance.kernel_args(), horizon, tau_eps, self.delta, self.radius_constant, self.epsilon,
+            rng,
+            *instance.kernel_args(),
+            horizon,
+            tau_eps,
+            self.delta,
+            self.radius_constant,
+            self.epsilon,
             _MECHANISMS[self.mechanism],
         )
         return {"pulls": pulls, "answer": answer, "stop_time": np.asarray(stop_time), "stopped": np.asarray(stopped)}

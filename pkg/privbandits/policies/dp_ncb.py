@@ -1,7 +1,14 @@
-"""NCB, GDP-NCB, LDP-NCB and the anytime wrapper of Sarkar, Pandey and Ray Chowdhury (AAAI 2026).
+"""DP-NCB: NCB, GDP-NCB, LDP-NCB and the anytime wrapper of Sarkar, Pandey and Ray Chowdhury (AAAI 2026).
 
-Paper ``000`` (conference version: Algorithms 1-3, Eqs. (3)-(5)) and ``001`` (full version: Appendix C
-privacy proof, Appendix D constants). Line numbers below refer to Algorithms 1, 2 and 3 of ``000``.
+Paper ``sarkar2026dpncb`` (conference version: Algorithms 1-3, Eqs. (3)-(5); its full version with
+the appendix gives the Appendix C privacy proof and the Appendix D constants). Line numbers below
+refer to Algorithms 1, 2 and 3 of the conference version. NCB itself is ``barman2023fairness``.
+
+The four policies share one base class, :class:`NCBFamily` (the Phase I constant, ``c``, the
+optional Phase I cap, their validation and ``min_horizon``), and one set of numba kernels
+dispatching on the named constants :data:`NCB_BASE`, :data:`GDP_BASE` and :data:`LDP_BASE`.
+The exact law of GDP-NCB's Phase I leak on Part V's exposing instance, :func:`leading_run_law`,
+lives here, next to the algorithm it analyses.
 
 The Phase I stopping tests of Algorithms 1 and 2 carry the proof's constant 1600. At that value
 Phase I outlasts every practical horizon (see :func:`phase1_threshold_gdp`), so the constant is a
@@ -22,10 +29,11 @@ from numba import njit
 
 from .._validation import check_epsilon, check_int, check_positive
 from ..environments import BanditInstance, draw_reward, draw_reward_sum
-from ..mechanisms import laplace_logcdf
+from ..mechanisms import laplace_draw, laplace_logcdf
 from .base import Policy, Records
 
 __all__ = [
+    "NCBFamily",
     "NCB",
     "GDPNCB",
     "LDPNCB",
@@ -34,8 +42,13 @@ __all__ = [
     "SparseVectorBudget",
     "sparse_vector_budget",
     "leading_run_law",
+    "gdp_index",
     "DEFAULT_PHASE1_CONSTANT",
     "PAPER_PHASE1_CONSTANT",
+    "NCB_BASE",
+    "GDP_BASE",
+    "LDP_BASE",
+    "NCBConstants",
 ]
 
 #: The constant printed in the Phase I tests of Algorithms 1 and 2.
@@ -43,12 +56,49 @@ PAPER_PHASE1_CONSTANT = 1600.0
 #: The book's default (see the Part II chapter for the justification).
 DEFAULT_PHASE1_CONSTANT = 1.0
 
+#: Which algorithm a kernel block runs: NCB (no privacy), GDP-NCB (Algorithm 1), LDP-NCB (Algorithm 2).
+NCB_BASE, GDP_BASE, LDP_BASE = 0, 1, 2
+
+
+class NCBConstants(NamedTuple):
+    """The constants every NCB-family kernel reads (one tuple instead of four positional arguments)."""
+
+    #: ``C`` of the Phase I tests (1600 in the paper, :data:`DEFAULT_PHASE1_CONSTANT` in the book)
+    phase1_constant: float
+    #: ``c`` of the Phase I test and of the indices (Eqs. (4)-(5))
+    c: float
+    #: ``alpha`` of the privacy terms of Eqs. (4)-(5) (unused by NCB)
+    alpha: float
+    #: stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper)
+    cap_sqrt: bool
+
 
 def phase1_threshold_gdp(horizon: int, epsilon: float, c: float = 3.0, constant: float = 1600.0) -> float:
     """Right-hand side of Algorithm 1, line 2: ``constant * (c^2 log T + (log T)^2 / eps)``.
 
     Phase I of GDP-NCB stops once ``n_i * mu_tilde_i`` exceeds it for some arm; with arm means at
     most ``mu*`` this takes about ``k * threshold / mu*`` rounds.
+
+    Parameters
+    ----------
+    horizon : int
+        The horizon ``T`` the algorithm is told (>= 1).
+    epsilon : float
+        Privacy parameter (> 0; ``inf`` drops the privacy term).
+    c : float
+        The confidence constant ``c``.
+    constant : float
+        ``C`` of the test (the paper's 1600, :data:`PAPER_PHASE1_CONSTANT`).
+
+    Returns
+    -------
+    float
+        The threshold.
+
+    Raises
+    ------
+    ValueError
+        If ``horizon`` or ``epsilon`` is out of range.
     """
     horizon = check_int("horizon", horizon, minimum=1)
     epsilon = check_epsilon(epsilon, allow_inf=True)
@@ -88,6 +138,25 @@ def sparse_vector_budget(horizon: int, epsilon: float, sv_fraction: float = 0.5)
     round follows it, and Phase I takes at least one round, so ``l`` released episodes need
     ``1 + (2 + ... + 2^l) + 1 <= T``, i.e. ``l <= floor(log2 T) - 1``; with the Phase I release,
     ``1 + l <= L``. Total ``eps_stop + L * eps_release / L = eps``.
+
+    Parameters
+    ----------
+    horizon : int
+        The horizon ``T`` the algorithm is told (>= 1).
+    epsilon : float
+        The whole run's privacy parameter (> 0, ``inf`` allowed).
+    sv_fraction : float
+        Share of ``epsilon`` spent on the stopping rule, in (0, 1).
+
+    Returns
+    -------
+    SparseVectorBudget
+        The split and the per-release scale (see :class:`SparseVectorBudget`).
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
     """
     horizon = check_int("horizon", horizon, minimum=1)
     epsilon = check_epsilon(epsilon, allow_inf=True)
@@ -101,14 +170,20 @@ def sparse_vector_budget(horizon: int, epsilon: float, sv_fraction: float = 0.5)
     eps_form = eps_release * log_t / n_releases if horizon > 1 else eps_release
     at_printed = eps_stop + eps_release * n_releases / log_t if horizon > 1 else eps_stop
     return SparseVectorBudget(
-        epsilon=float(epsilon), eps_stop=float(eps_stop), eps_release=float(eps_release),
-        releases_per_reward=n_releases, eps_per_release=float(eps_release / n_releases), eps_form=float(eps_form),
-        total=float(eps_stop + n_releases * (eps_release / n_releases)), total_at_printed_scale=float(at_printed),
+        epsilon=float(epsilon),
+        eps_stop=float(eps_stop),
+        eps_release=float(eps_release),
+        releases_per_reward=n_releases,
+        eps_per_release=float(eps_release / n_releases),
+        eps_form=float(eps_form),
+        total=float(eps_stop + n_releases * (eps_release / n_releases)),
+        total_at_printed_scale=float(at_printed),
     )
 
 
-def leading_run_law(horizon: int, epsilon: float, phase1_constant: float, c: float = 3.0,
-                    alpha: float = 3.1) -> dict[str, np.ndarray]:
+def leading_run_law(
+    horizon: int, epsilon: float, phase1_constant: float, c: float = 3.0, alpha: float = 3.1
+) -> dict[str, np.ndarray]:
     """Exact law of the first run of arm 0 under printed GDP-NCB on the Part V exposing instance.
 
     Instance: two arms, arm 0 pays 1 in every round, arm 1 pays 0 (dataset ``D``); the neighbour
@@ -120,8 +195,29 @@ def leading_run_law(horizon: int, epsilon: float, phase1_constant: float, c: flo
     arm 1. Hence ``P(A_r) = 2^-r prod_{j<r} F(thr - S_j)`` (``F`` the Laplace CDF) and the loss
     ``ln P_D'(A_r) / P_D(A_r) = ln F(thr) / F(thr - r + 1)`` (the product telescopes).
 
-    Returns ``r`` (1..T), ``log_p0``/``log_p1`` (ln P(A_r) on D, D'), ``loss``, and the law of
-    the run length ``R = max{r : A_r}``: ``p_run0``/``p_run1`` (``P(R = r)`` for r = 0..T).
+    Parameters
+    ----------
+    horizon : int
+        The horizon ``T`` (>= 2).
+    epsilon : float
+        GDP-NCB's privacy parameter (> 0, finite).
+    phase1_constant : float
+        ``C`` of the Phase I test (> 0).
+    c, alpha : float
+        The constants of Algorithm 1 and Eq. (4).
+
+    Returns
+    -------
+    dict of numpy.ndarray
+        ``r`` (1..T), ``log_p0``/``log_p1`` (ln P(A_r) on D, D'), ``loss``, the law of the run
+        length ``R = max{r : A_r}``: ``p_run0``/``p_run1`` (``P(R = r)`` for r = 0..T), and the
+        Phase I ``threshold`` and Laplace ``scale``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, or if Phase II could pick arm 0 after Phase I on this
+        instance (then the closed form does not hold).
     """
     horizon = check_int("horizon", horizon, minimum=2)
     epsilon = check_epsilon(epsilon)
@@ -129,7 +225,7 @@ def leading_run_law(horizon: int, epsilon: float, phase1_constant: float, c: flo
     log_t = math.log(horizon)
     # Phase II's first pick after j >= 1 arm-0 pulls and none of arm 1: every term of Eq. (4) falls
     # with n, so arm 0's largest possible index is at j = 1 (n = 2, clipped mean 1)
-    if _gdp_index(1.0, 2.0, log_t, epsilon, c, alpha) >= _gdp_index(0.0, 1.0, log_t, epsilon, c, alpha):
+    if gdp_index(1.0, 2.0, log_t, epsilon, c, alpha) >= gdp_index(0.0, 1.0, log_t, epsilon, c, alpha):
         raise ValueError("on this instance Phase II may pick arm 0 after Phase I: the closed form does not hold")
     scale = log_t / epsilon
     thr = phase1_threshold_gdp(horizon, epsilon, c=c, constant=phase1_constant)
@@ -141,8 +237,16 @@ def leading_run_law(horizon: int, epsilon: float, phase1_constant: float, c: flo
     log_p1 = -r * math.log(2.0) + log_cont1
     tail0 = np.concatenate([[1.0], np.exp(log_p0), [0.0]])  # P(R >= r), r = 0..T+1
     tail1 = np.concatenate([[1.0], np.exp(log_p1), [0.0]])
-    return {"r": r, "log_p0": log_p0, "log_p1": log_p1, "loss": log_p1 - log_p0,
-            "p_run0": tail0[:-1] - tail0[1:], "p_run1": tail1[:-1] - tail1[1:], "threshold": thr, "scale": scale}
+    return {
+        "r": r,
+        "log_p0": log_p0,
+        "log_p1": log_p1,
+        "loss": log_p1 - log_p0,
+        "p_run0": tail0[:-1] - tail0[1:],
+        "p_run1": tail1[:-1] - tail1[1:],
+        "threshold": thr,
+        "scale": scale,
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -150,12 +254,14 @@ def leading_run_law(horizon: int, epsilon: float, phase1_constant: float, c: flo
 # --------------------------------------------------------------------------------------------
 
 
-@njit(nogil=True, cache=True)
-def _lap(rng, scale):  # pragma: no cover - compiled
-    """Lap(scale); scale 0 (epsilon = inf) returns exactly 0 without consuming randomness."""
-    if scale <= 0.0:
-        return 0.0
-    return rng.laplace(0.0, scale)
+class PhaseOneState(NamedTuple):
+    """What GDP-NCB's Phase II starts from: per-arm Phase I means (exact and private), Phase I pull
+    counts, and the per-arm count of Phase II releases (filled by :func:`_gdp_phase2`)."""
+
+    mu_hat: np.ndarray
+    mu_tilde: np.ndarray
+    n1: np.ndarray
+    arm_releases: np.ndarray
 
 
 @njit(nogil=True, cache=True)
@@ -164,13 +270,14 @@ def _clip01(x):  # pragma: no cover - compiled
 
 
 @njit(nogil=True, cache=True)
-def _ncb_block(rng, kinds, params, table, arms, t0, n_play, big_t, const, c, cap):  # pragma: no cover
+def _ncb_block(rng, kinds, params, table, arms, t0, n_play, big_t, k_consts, cap):  # pragma: no cover
     """NCB (Barman et al. 2023) with the data-adaptive Phase I test of Algorithm 1 at eps = inf.
 
     Plays rounds ``t0 .. t0 + n_play - 1``; ``big_t`` is the horizon the algorithm is told.
     Returns the number of Phase I rounds.
     """
     k = kinds.shape[0]
+    const, c = k_consts.phase1_constant, k_consts.c
     log_t = np.log(big_t)
     thr = const * c * c * log_t
     n = np.zeros(k)
@@ -208,21 +315,41 @@ def _ncb_block(rng, kinds, params, table, arms, t0, n_play, big_t, const, c, cap
 
 
 @njit(nogil=True, cache=True)
-def _gdp_index(mu_tilde, n, log_t, eps, c, alpha):  # pragma: no cover - compiled
-    """NCB_GDP(i, t) of Eq. (4); the two privacy terms vanish at eps = inf."""
+def gdp_index(mu_tilde, n, log_t, eps, c, alpha):  # pragma: no cover - compiled
+    """NCB_GDP(i, t), the index of GDP-NCB's Phase II (Eq. (4) of ``sarkar2026dpncb``).
+
+    Parameters
+    ----------
+    mu_tilde : float
+        The arm's private (clipped) mean.
+    n : float
+        Its number of pulls.
+    log_t : float
+        ``log T``, T the horizon the algorithm is told.
+    eps : float
+        Privacy parameter; at ``inf`` the two privacy terms vanish.
+    c, alpha : float
+        The constants of Eq. (4).
+
+    Returns
+    -------
+    float
+        ``mu + 2 c sqrt(2 mu log T / n) + alpha (log T)^2 / (eps n) + 4 sqrt(2 alpha / eps) (log T)^1.5 / n``.
+    """
     idx = mu_tilde + 2.0 * c * np.sqrt(2.0 * mu_tilde * log_t / n)
     if np.isfinite(eps):
         idx += alpha * log_t * log_t / (eps * n)
-        # full version (001): 4 sqrt(2 alpha / eps) (log T)^{3/2} / n; the conference text (000)
+        # full version of sarkar2026dpncb: 4 sqrt(2 alpha / eps) (log T)^{3/2} / n; the conference text
         # typesets the sqrt over the whole fraction; the proofs (Lemma D.2, Eq. (20)) use this form
         idx += 4.0 * np.sqrt(2.0 * alpha / eps) * log_t**1.5 / n
     return idx
 
 
 @njit(nogil=True, cache=True)
-def _gdp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, const, c, alpha, cap):  # pragma: no cover
+def _gdp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts, cap):  # pragma: no cover
     """GDP-NCB, Algorithm 1. Returns (Phase I rounds, Phase II Laplace releases)."""
     k = kinds.shape[0]
+    const, c = k_consts.phase1_constant, k_consts.c
     log_t = np.log(big_t)
     thr = const * (c * c * log_t + (log_t * log_t / eps if np.isfinite(eps) else 0.0))
     # line 1: mu_hat = mu_tilde = 0, N_1 = 0
@@ -236,28 +363,29 @@ def _gdp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, const, c
         x = draw_reward(rng, kinds, params, table, t0 + t, a)
         n1[a] += 1.0  # line 4
         mu_hat[a] = (n1[a] - 1.0) / n1[a] * mu_hat[a] + x / n1[a]
-        mu_tilde[a] = mu_hat[a] + _lap(rng, log_t / (eps * n1[a]))  # line 5
+        mu_tilde[a] = mu_hat[a] + laplace_draw(rng, log_t / (eps * n1[a]))  # line 5
         arms[t0 + t] = a
         t += 1  # line 6
         if n1[a] * mu_tilde[a] > thr:
             break
     phase1 = t
-    arm_releases = np.zeros(k, dtype=np.int64)
-    _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, eps, c, alpha, mu_hat, mu_tilde, n1, arm_releases)
-    return phase1, arm_releases.sum()
+    state = PhaseOneState(mu_hat, mu_tilde, n1, np.zeros(k, dtype=np.int64))
+    _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, eps, k_consts, state)
+    return phase1, state.arm_releases.sum()
 
 
 @njit(nogil=True, cache=True)
-def _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, eps, c, alpha, mu_hat, mu_tilde, n1,
-                arm_releases):  # pragma: no cover
-    """Phase II of Algorithm 1 (lines 8-22) from round ``t`` on.
+def _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, eps, k_consts, state):  # pragma: no cover
+    """Phase II of Algorithm 1 (lines 8-22) from round ``t`` on, from the Phase I ``state``.
 
-    Counts the Laplace releases of each arm in ``arm_releases``. An episode that reaches the last
+    Counts the Laplace releases of each arm in ``state.arm_releases``. An episode that reaches the last
     round releases nothing: no later decision would read the release (lines 20-21 after the horizon
     are dead code), and skipping it keeps the count equal to the releases the privacy accounting of
     :func:`sparse_vector_budget` pays for.
     """
     k = kinds.shape[0]
+    c, alpha = k_consts.c, k_consts.alpha
+    mu_hat, mu_tilde, n1, arm_releases = state
     # The paper clips the private means to [0, 1] "for both algorithms" (line 21 for the Phase II
     # releases); the Phase I means enter Eq. (4) here too, and a negative one would make the
     # sqrt(mu_tilde) term NaN and drop the arm from every argmax. Clipping is post-processing.
@@ -268,7 +396,7 @@ def _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, eps, c, a
         best = -np.inf  # line 11: A = argmax NCB_GDP(i, t_l - 1), n_i = N_1,i + N_2,i
         a = 0
         for i in range(k):
-            idx = _gdp_index(mu_tilde[i], n1[i] + n2[i], log_t, eps, c, alpha)
+            idx = gdp_index(mu_tilde[i], n1[i] + n2[i], log_t, eps, c, alpha)
             if idx > best:
                 best = idx
                 a = i
@@ -283,13 +411,14 @@ def _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, eps, c, a
         if t < n_play:  # a release after the last round is read by no decision
             n_a = n2[a] + n1[a]  # line 17
             mu_ep = (n1[a] * mu_hat[a] + s) / n_a  # line 18 unrolled: running mean from mu_hat_A
-            mu_tilde[a] = _clip01(mu_ep + _lap(rng, log_t / (eps * n_a)))  # lines 20-21
+            mu_tilde[a] = _clip01(mu_ep + laplace_draw(rng, log_t / (eps * n_a)))  # lines 20-21
             arm_releases[a] += 1
 
 
 @njit(nogil=True, cache=True)
-def _gdp_sv_block(rng, kinds, params, table, arms, n_play, big_t, eps_stop, eps_form, const, c, alpha,
-                  arm_releases):  # pragma: no cover
+def _gdp_sv_block(
+    rng, kinds, params, table, arms, n_play, big_t, eps_stop, eps_form, k_consts, arm_releases
+):  # pragma: no cover
     """GDP-NCB with the repaired Phase I (``phase1_rule="sparse_vector"``; NOT in the paper).
 
     ``eps_stop`` pays for the stopping time: AboveThreshold (Dwork and Roth 2014, Algorithm 1) on the
@@ -302,6 +431,7 @@ def _gdp_sv_block(rng, kinds, params, table, arms, n_play, big_t, eps_stop, eps_
     Returns the number of Phase I rounds; counts the releases of each arm in ``arm_releases``.
     """
     k = kinds.shape[0]
+    const, c = k_consts.phase1_constant, k_consts.c
     log_t = np.log(big_t)
     fin = np.isfinite(eps_stop)
     thr = const * (c * c * log_t + (log_t * log_t / eps_form if fin else 0.0))
@@ -309,7 +439,9 @@ def _gdp_sv_block(rng, kinds, params, table, arms, n_play, big_t, eps_stop, eps_
     mu_tilde = np.zeros(k)
     n1 = np.zeros(k)
     s_sum = np.zeros(k)
-    noisy_thr = thr + _lap(rng, 2.0 / eps_stop if fin else 0.0)  # AboveThreshold line 1: T_hat = T + Lap(2/eps1)
+    noisy_thr = thr + laplace_draw(
+        rng, 2.0 / eps_stop if fin else 0.0
+    )  # AboveThreshold line 1: T_hat = T + Lap(2/eps1)
     t = 0
     while t < n_play:
         a = rng.integers(0, k)  # line 3: I_t ~ Unif([k]) (data-independent)
@@ -320,32 +452,46 @@ def _gdp_sv_block(rng, kinds, params, table, arms, n_play, big_t, eps_stop, eps_
         arms[t] = a
         t += 1
         q = s_sum.max()  # query f_t(D) = max_i N_1,i mu_hat_i, sensitivity 1
-        if q + _lap(rng, 4.0 / eps_stop if fin else 0.0) >= noisy_thr:  # AboveThreshold lines 3-5: halt at the first "above"
+        if (
+            q + laplace_draw(rng, 4.0 / eps_stop if fin else 0.0) >= noisy_thr
+        ):  # AboveThreshold lines 3-5: halt at the first "above"
             break
     phase1 = t
     if t < n_play:  # one release of the Phase I means (replaces line 5's per-round releases)
         for i in range(k):
             if n1[i] > 0.0:
-                mu_tilde[i] = mu_hat[i] + _lap(rng, log_t / (eps_form * n1[i]) if fin else 0.0)
+                mu_tilde[i] = mu_hat[i] + laplace_draw(rng, log_t / (eps_form * n1[i]) if fin else 0.0)
     # Phase II exactly as printed (lines 8-22), at eps_form
-    _gdp_phase2(rng, kinds, params, table, arms, 0, t, n_play, log_t, eps_form, c, alpha, mu_hat, mu_tilde, n1,
-                arm_releases)
+    _gdp_phase2(
+        rng,
+        kinds,
+        params,
+        table,
+        arms,
+        0,
+        t,
+        n_play,
+        log_t,
+        eps_form,
+        k_consts,
+        PhaseOneState(mu_hat, mu_tilde, n1, arm_releases),
+    )
     return phase1
 
 
 @njit(nogil=True, cache=True)
-def _sv_kernel(rng, kinds, params, table, horizon, eps_stop, eps_form, const, c, alpha):  # pragma: no cover - compiled
+def _sv_kernel(rng, kinds, params, table, horizon, eps_stop, eps_form, k_consts):  # pragma: no cover - compiled
     arms = np.empty(horizon, dtype=np.int64)
     arm_releases = np.zeros(kinds.shape[0], dtype=np.int64)
-    p1 = _gdp_sv_block(rng, kinds, params, table, arms, horizon, horizon, eps_stop, eps_form, const, c, alpha,
-                       arm_releases)
+    p1 = _gdp_sv_block(rng, kinds, params, table, arms, horizon, horizon, eps_stop, eps_form, k_consts, arm_releases)
     return arms, p1, arm_releases
 
 
 @njit(nogil=True, cache=True)
-def _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, const, c, alpha, cap):  # pragma: no cover
+def _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts, cap):  # pragma: no cover
     """LDP-NCB, Algorithm 2. Returns (Phase I rounds, 0)."""
     k = kinds.shape[0]
+    const, c, alpha = k_consts.phase1_constant, k_consts.c, k_consts.alpha
     log_t = np.log(big_t)
     fin = np.isfinite(eps)
     noise = 1.0 / eps if fin else 0.0
@@ -354,7 +500,7 @@ def _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, const, c
     t = 0
     while t < min(n_play, cap):  # line 2 (max{...} form of Section "Phase I"); only the pulled arm changes
         a = rng.integers(0, k)  # line 3
-        x = draw_reward(rng, kinds, params, table, t0 + t, a) + _lap(rng, noise)  # line 4
+        x = draw_reward(rng, kinds, params, table, t0 + t, a) + laplace_draw(rng, noise)  # line 4
         n[a] += 1.0  # line 5
         mu_tilde[a] = (n[a] - 1.0) / n[a] * mu_tilde[a] + x / n[a]
         arms[t0 + t] = a
@@ -383,7 +529,7 @@ def _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, const, c
             if idx > best:
                 best = idx
                 a = i
-        x = draw_reward(rng, kinds, params, table, t0 + t, a) + _lap(rng, noise)  # line 10
+        x = draw_reward(rng, kinds, params, table, t0 + t, a) + laplace_draw(rng, noise)  # line 10
         n[a] += 1.0  # line 11
         mu_tilde[a] = (n[a] - 1.0) / n[a] * mu_tilde[a] + x / n[a]
         arms[t0 + t] = a
@@ -392,25 +538,27 @@ def _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, const, c
 
 
 @njit(nogil=True, cache=True)
-def _block(which, rng, kinds, params, table, arms, t0, n_play, big_t, eps, const, c, alpha, cap_sqrt):  # pragma: no cover
+def _block(base, rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts):  # pragma: no cover
+    """Rounds ``t0 .. t0 + n_play - 1`` of the algorithm ``base`` (:data:`NCB_BASE`, :data:`GDP_BASE`
+    or :data:`LDP_BASE`) told the horizon ``big_t``. Returns (Phase I rounds, Laplace releases)."""
     # cap_sqrt: optional cap of Phase I at ceil(sqrt(T)) + 1 rounds (NOT in the paper's pseudocode)
-    cap = int(np.ceil(np.sqrt(big_t))) + 1 if cap_sqrt else n_play
-    if which == 0:
-        return _ncb_block(rng, kinds, params, table, arms, t0, n_play, big_t, const, c, cap)
-    if which == 1:
-        return _gdp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, const, c, alpha, cap)
-    return _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, const, c, alpha, cap)
+    cap = int(np.ceil(np.sqrt(big_t))) + 1 if k_consts.cap_sqrt else n_play
+    if base == NCB_BASE:
+        return _ncb_block(rng, kinds, params, table, arms, t0, n_play, big_t, k_consts, cap)
+    if base == GDP_BASE:
+        return _gdp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts, cap)
+    return _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts, cap)
 
 
 @njit(nogil=True, cache=True)
-def _fixed_kernel(rng, kinds, params, table, horizon, which, eps, const, c, alpha, cap_sqrt):  # pragma: no cover
+def _fixed_kernel(rng, kinds, params, table, horizon, base, eps, k_consts):  # pragma: no cover
     arms = np.empty(horizon, dtype=np.int64)
-    p1, rel = _block(which, rng, kinds, params, table, arms, 0, horizon, horizon, eps, const, c, alpha, cap_sqrt)
+    p1, rel = _block(base, rng, kinds, params, table, arms, 0, horizon, horizon, eps, k_consts)
     return arms, p1, rel
 
 
 @njit(nogil=True, cache=True)
-def _anytime_kernel(rng, kinds, params, table, horizon, which, eps, const, c, alpha, cap_sqrt):  # pragma: no cover
+def _anytime_kernel(rng, kinds, params, table, horizon, base, eps, k_consts):  # pragma: no cover
     """Algorithm 3: windows W = 1, 2, 4, ...; uniform with probability 1/W^2, else DP-NCB(k, W, eps)."""
     k = kinds.shape[0]
     arms = np.empty(horizon, dtype=np.int64)
@@ -426,7 +574,7 @@ def _anytime_kernel(rng, kinds, params, table, horizon, which, eps, const, c, al
                 arms[t + u] = a
             n_uniform += 1
         else:  # line 9: a fresh DP-NCB told the horizon W
-            _block(which, rng, kinds, params, table, arms, t, n_play, w, eps, const, c, alpha, cap_sqrt)
+            _block(base, rng, kinds, params, table, arms, t, n_play, w, eps, k_consts)
         t += n_play
         w *= 2  # line 11
     return arms, n_uniform
@@ -437,46 +585,63 @@ def _anytime_kernel(rng, kinds, params, table, horizon, which, eps, const, c, al
 # --------------------------------------------------------------------------------------------
 
 
-def _check_common(policy) -> None:
-    if not isinstance(policy.phase1_cap_sqrt, bool):
-        raise ValueError(f"phase1_cap_sqrt must be True or False, got {policy.phase1_cap_sqrt!r}")
-    check_positive("phase1_constant", policy.phase1_constant)
-    check_positive("c", policy.c)
-    if hasattr(policy, "alpha"):
-        check_positive("alpha", policy.alpha)
-    if hasattr(policy, "epsilon"):
-        check_epsilon(policy.epsilon, allow_inf=True)
-
-
 @dataclasses.dataclass(frozen=True)
-class NCB(Policy):
-    """Nash Confidence Bound of Barman et al. (2023), non-private.
+class NCBFamily(Policy):
+    """Base class of the NCB family: the fields, validation and horizon rule the four policies share.
 
-    Phase I: uniform exploration until ``n_i mu_hat_i > phase1_constant * c^2 log T`` for some arm
-    (the test of Algorithm 1, line 2, at eps = inf); Phase II: every round the arm maximising
-    ``NCB(i, t) = mu_hat_i + 4 sqrt(mu_hat_i log T / n_i)`` (Eq. (3) of ``000``). No privacy.
-    Records: ``arms``, ``phase1_end`` (number of Phase I rounds).
+    Keyword-only fields (after each subclass's own positional ones): ``phase1_constant`` (``C`` of
+    the Phase I tests; the paper prints 1600, the book's default is :data:`DEFAULT_PHASE1_CONSTANT`),
+    ``c`` (the confidence constant of the tests and indices) and ``phase1_cap_sqrt`` (stop Phase I
+    after ceil(sqrt(T)) + 1 rounds; not in the paper's pseudocode). Subclasses with privacy declare
+    ``epsilon`` (``inf`` allowed: no noise) and ``alpha``; :meth:`__post_init__` validates every
+    field the class has and stores the numbers as floats, so the kernels see one type.
+    Every NCB policy accepts any horizon >= 1 (Phase I draws its arms at random).
     """
 
+    _: dataclasses.KW_ONLY
     phase1_constant: float = DEFAULT_PHASE1_CONSTANT
     c: float = 3.0
     phase1_cap_sqrt: bool = False
-    name = "NCB"
 
     def __post_init__(self) -> None:
-        _check_common(self)
+        if not isinstance(self.phase1_cap_sqrt, bool):
+            raise ValueError(f"phase1_cap_sqrt must be True or False, got {self.phase1_cap_sqrt!r}")
+        object.__setattr__(self, "phase1_constant", check_positive("phase1_constant", self.phase1_constant))
+        object.__setattr__(self, "c", check_positive("c", self.c))
+        if hasattr(self, "alpha"):
+            object.__setattr__(self, "alpha", check_positive("alpha", self.alpha))
+        if hasattr(self, "epsilon"):
+            object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_inf=True))
+
+    def min_horizon(self, n_arms: int) -> int:
+        """Smallest horizon accepted: 1 (Phase I needs no initial pull of every arm)."""
+        return 1
+
+    def _constants(self) -> NCBConstants:
+        return NCBConstants(self.phase1_constant, self.c, getattr(self, "alpha", 3.1), self.phase1_cap_sqrt)
+
+
+@dataclasses.dataclass(frozen=True)
+class NCB(NCBFamily):
+    """Nash Confidence Bound of Barman et al. (2023), ``barman2023fairness``, non-private.
+
+    Phase I: uniform exploration until ``n_i mu_hat_i > phase1_constant * c^2 log T`` for some arm
+    (the test of Algorithm 1, line 2, at eps = inf); Phase II: every round the arm maximising
+    ``NCB(i, t) = mu_hat_i + 4 sqrt(mu_hat_i log T / n_i)`` (Eq. (3) of ``sarkar2026dpncb``).
+    No privacy. Records: ``arms``, ``phase1_end`` (number of Phase I rounds).
+    """
+
+    name = "NCB"
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms, p1, _ = _fixed_kernel(
-            rng, *instance.kernel_args(), horizon, 0, math.inf, float(self.phase1_constant), float(self.c), 3.1,
-            bool(self.phase1_cap_sqrt),
-        )
+        arms, p1, _ = _fixed_kernel(rng, *instance.kernel_args(), horizon, NCB_BASE, math.inf, self._constants())
         return {"arms": arms, "phase1_end": np.asarray(p1)}
 
 
 @dataclasses.dataclass(frozen=True)
-class GDPNCB(Policy):
-    """GDP-NCB, Algorithm 1 of Sarkar, Pandey and Ray Chowdhury (2026): epsilon-global DP (Theorem 2).
+class GDPNCB(NCBFamily):
+    """GDP-NCB, Algorithm 1 of Sarkar, Pandey and Ray Chowdhury (2026), ``sarkar2026dpncb``:
+    epsilon-global DP claimed (Theorem 2).
 
     Phase I (lines 2-7): uniform pulls, private means ``mu_hat + Lap(log T / (eps N_1))`` recomputed
     every round, stop when ``n_i mu_tilde_i > phase1_constant (c^2 log T + (log T)^2 / eps)``.
@@ -486,11 +651,11 @@ class GDPNCB(Policy):
     ``epsilon = inf`` removes the noise and the privacy terms. Records: ``arms``, ``phase1_end``,
     ``releases`` (Phase II Laplace releases). Note: the paper's privacy proof treats Phase I as
     releasing nothing, but its stopping time is visible in the actions: the Part V audit finds the
-    printed Phase I NOT epsilon-DP (see the chapter).
+    printed Phase I NOT epsilon-DP (see the chapter, and :func:`leading_run_law`).
 
     ``phase1_rule="sparse_vector"`` (not in the paper) is the repaired variant of Part V, which is
     epsilon-DP by composition (Part V's theorem; :func:`sparse_vector_budget`): ``eps1 =
-    sv_fraction * epsilon`` pays for an AboveThreshold stopping rule (Dwork and Roth 2014,
+    sv_fraction * epsilon`` pays for an AboveThreshold stopping rule (``dwork2014algorithmic``,
     Algorithm 1) on ``max_i N_1,i mu_hat_i``; the Phase I means are released once at the end of
     Phase I, and every release (Phase I and II) has scale ``floor(log2 T) / eps2`` on a reward sum,
     ``eps2 = epsilon - eps1``, because one Phase I reward enters up to ``floor(log2 T)`` releases.
@@ -498,10 +663,7 @@ class GDPNCB(Policy):
     """
 
     epsilon: float = 0.2
-    phase1_constant: float = DEFAULT_PHASE1_CONSTANT
-    c: float = 3.0
     alpha: float = 3.1
-    phase1_cap_sqrt: bool = False
     #: ``"printed"`` (Algorithm 1 as printed) or ``"sparse_vector"`` (the repaired stopping rule)
     phase1_rule: str = "printed"
     #: share of epsilon spent on the sparse-vector stopping rule (``phase1_rule="sparse_vector"`` only)
@@ -510,7 +672,7 @@ class GDPNCB(Policy):
     private = True
 
     def __post_init__(self) -> None:
-        _check_common(self)
+        super().__post_init__()
         if self.phase1_rule not in ("printed", "sparse_vector"):
             raise ValueError(f"phase1_rule must be 'printed' or 'sparse_vector', got {self.phase1_rule!r}")
         if not (isinstance(self.sv_fraction, (int, float)) and 0.0 < self.sv_fraction < 1.0):
@@ -522,87 +684,67 @@ class GDPNCB(Policy):
         if self.phase1_rule == "sparse_vector":
             budget = sparse_vector_budget(horizon, self.epsilon, self.sv_fraction)
             arms, p1, arm_rel = _sv_kernel(
-                rng, *instance.kernel_args(), horizon, budget.eps_stop, budget.eps_form,
-                float(self.phase1_constant), float(self.c), float(self.alpha),
+                rng, *instance.kernel_args(), horizon, budget.eps_stop, budget.eps_form, self._constants()
             )
-            return {"arms": arms, "phase1_end": np.asarray(p1), "releases": np.asarray(arm_rel.sum()),
-                    "arm_releases": arm_rel}
-        arms, p1, rel = _fixed_kernel(
-            rng, *instance.kernel_args(), horizon, 1, float(self.epsilon),
-            float(self.phase1_constant), float(self.c), float(self.alpha), bool(self.phase1_cap_sqrt),
-        )
+            return {
+                "arms": arms,
+                "phase1_end": np.asarray(p1),
+                "releases": np.asarray(arm_rel.sum()),
+                "arm_releases": arm_rel,
+            }
+        arms, p1, rel = _fixed_kernel(rng, *instance.kernel_args(), horizon, GDP_BASE, self.epsilon, self._constants())
         return {"arms": arms, "phase1_end": np.asarray(p1), "releases": np.asarray(rel)}
 
 
 @dataclasses.dataclass(frozen=True)
-class LDPNCB(Policy):
-    """LDP-NCB, Algorithm 2 of Sarkar, Pandey and Ray Chowdhury (2026): epsilon-local DP (Theorem 3).
+class LDPNCB(NCBFamily):
+    """LDP-NCB, Algorithm 2 of Sarkar, Pandey and Ray Chowdhury (2026), ``sarkar2026dpncb``:
+    epsilon-local DP (Theorem 3).
 
     Every reward is released as ``X + Lap(1/eps)`` (lines 4, 10). Phase I stops at the first arm with
     ``n mu_tilde >= max{A, A + C (c^2 log T + n (log T)^2 / ((n mu_tilde - A) eps^2))}``,
-    ``A = sqrt(8 n alpha log T) / eps`` (the max{...} form of ``000``'s Phase I paragraph);
-    Phase II plays argmax NCB_LDP (Eq. (5)) of the clipped mean (line 12). The running mean itself is
-    kept unclipped (clipping is applied to the value used by the index, as in Remark 6).
-    Records: ``arms``, ``phase1_end``.
+    ``A = sqrt(8 n alpha log T) / eps`` (the max{...} form of the conference version's Phase I
+    paragraph); Phase II plays argmax NCB_LDP (Eq. (5)) of the clipped mean (line 12). The running
+    mean itself is kept unclipped (clipping is applied to the value used by the index, as in
+    Remark 6). Records: ``arms``, ``phase1_end``.
     """
 
     epsilon: float = 0.2
-    phase1_constant: float = DEFAULT_PHASE1_CONSTANT
-    c: float = 3.0
     alpha: float = 3.1
-    phase1_cap_sqrt: bool = False
     name = "LDP-NCB"
     private = True
 
-    def __post_init__(self) -> None:
-        _check_common(self)
-
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms, p1, _ = _fixed_kernel(
-            rng, *instance.kernel_args(), horizon, 2, float(self.epsilon),
-            float(self.phase1_constant), float(self.c), float(self.alpha), bool(self.phase1_cap_sqrt),
-        )
+        arms, p1, _ = _fixed_kernel(rng, *instance.kernel_args(), horizon, LDP_BASE, self.epsilon, self._constants())
         return {"arms": arms, "phase1_end": np.asarray(p1)}
 
 
 @dataclasses.dataclass(frozen=True)
-class AnytimeDPNCB(Policy):
-    """Algorithm 3 of Sarkar et al. (2026): the anytime (doubling) wrapper over GDP-NCB or LDP-NCB.
+class AnytimeDPNCB(NCBFamily):
+    """Algorithm 3 of ``sarkar2026dpncb``: the anytime (doubling) wrapper over GDP-NCB or LDP-NCB.
 
     Windows ``W = 1, 2, 4, ...``; in each, with probability ``1/W^2`` uniform pulls, otherwise a fresh
     ``base`` run told the horizon ``W``. Each reward is used in one window only, so the privacy of the
     base algorithm carries over (parallel composition), whatever it is: with ``base="gdp"`` every
-    window runs the printed Phase I, whose leak Part V exposes, so this wrapper is not eps-DP either. ``base`` is ``"gdp"`` or ``"ldp"``.
-    Records: ``arms``, ``uniform_windows``.
+    window runs the printed Phase I, whose leak Part V exposes, so this wrapper is not eps-DP either.
+    ``base`` is ``"gdp"`` or ``"ldp"``. Records: ``arms``, ``uniform_windows``.
     """
 
     base: str = "gdp"
     epsilon: float = 0.2
-    phase1_constant: float = DEFAULT_PHASE1_CONSTANT
-    c: float = 3.0
     alpha: float = 3.1
-    phase1_cap_sqrt: bool = False
     private = True
 
     def __post_init__(self) -> None:
         if self.base not in ("gdp", "ldp"):
             raise ValueError(f"base must be 'gdp' or 'ldp', got {self.base!r}")
-        _check_common(self)
+        super().__post_init__()
 
     @property
     def name(self) -> str:  # type: ignore[override]
         return "Anytime GDP-NCB" if self.base == "gdp" else "Anytime LDP-NCB"
 
-    def min_horizon(self, n_arms: int) -> int:
-        return 1
-
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms, n_uniform = _anytime_kernel(
-            rng, *instance.kernel_args(), horizon, 1 if self.base == "gdp" else 2, float(self.epsilon),
-            float(self.phase1_constant), float(self.c), float(self.alpha), bool(self.phase1_cap_sqrt),
-        )
+        base = GDP_BASE if self.base == "gdp" else LDP_BASE
+        arms, n_uniform = _anytime_kernel(rng, *instance.kernel_args(), horizon, base, self.epsilon, self._constants())
         return {"arms": arms, "uniform_windows": np.asarray(n_uniform)}
-
-
-for _cls in (NCB, GDPNCB, LDPNCB):
-    _cls.min_horizon = lambda self, n_arms: 1  # type: ignore[method-assign]

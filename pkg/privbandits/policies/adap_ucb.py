@@ -1,24 +1,22 @@
-"""Private baselines of Part II: AdaP-UCB (Azize and Basu 2022) and LDP-UCB (Ren et al. 2020).
+"""AdaP-UCB of Azize and Basu (2022), ``azize2022privacy``: a global-DP baseline of Part II.
 
-Both are the baselines of Figure 1 of Sarkar, Pandey and Ray Chowdhury (2026) (``sarkar2026dpncb``).
-Where each constant comes from, and which could be checked against a source text, is stated in the
-class docstrings.
+One of the two baselines of Figure 1 of ``sarkar2026dpncb``. Where each constant comes from, and
+which could be checked against the source text, is stated in the class docstring.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import numpy as np
 from numba import njit
 
 from .._validation import check_epsilon, check_positive
 from ..environments import BanditInstance, draw_reward, draw_reward_sum
+from ..mechanisms import laplace_draw
 from .base import Policy, Records
-from .sarkar2026 import _lap
 
-__all__ = ["AdaPUCB", "LDPUCB"]
+__all__ = ["AdaPUCB"]
 
 
 @njit(nogil=True, cache=True)
@@ -38,7 +36,7 @@ def _adap_ucb_kernel(rng, kinds, params, table, horizon, eps, alpha):  # pragma:
         t += 1
         n[a] = 1.0
         last[a] = 1.0
-        mu_tilde[a] = x + _lap(rng, noise1 / eps if noise1 > 0 else 0.0)
+        mu_tilde[a] = x + laplace_draw(rng, noise1 / eps if noise1 > 0 else 0.0)
         releases += 1
     while t < horizon:
         # episode start t_l (1-based, = t + 1): Eq. (7) of azize2022privacy with f = the length of
@@ -65,41 +63,9 @@ def _adap_ucb_kernel(rng, kinds, params, table, horizon, eps, alpha):  # pragma:
         n[a] += length
         last[a] = length
         scale = 1.0 / (eps * length) if np.isfinite(eps) else 0.0
-        mu_tilde[a] = s / length + _lap(rng, scale)  # Laplace on the last episode's mean
+        mu_tilde[a] = s / length + laplace_draw(rng, scale)  # Laplace on the last episode's mean
         releases += 1
     return arms, releases
-
-
-@njit(nogil=True, cache=True)
-def _ldp_ucb_kernel(rng, kinds, params, table, horizon, eps, explore):  # pragma: no cover - compiled
-    k = kinds.shape[0]
-    arms = np.empty(horizon, dtype=np.int64)
-    n = np.zeros(k)
-    s = np.zeros(k)
-    fin = np.isfinite(eps)
-    b = 1.0 / eps if fin else 0.0
-    for t in range(horizon):
-        log_t = np.log(t + 1.0)  # t + 1 = the 1-based round
-        # forced exploration: the least-pulled arm with N_a <= explore * log t (covers the first k
-        # rounds, where every N_a = 0), before the Laplace part of the width is a valid bound
-        a = -1
-        for i in range(k):
-            if n[i] <= explore * log_t and (a < 0 or n[i] < n[a]):
-                a = i
-        if a < 0:
-            best = -np.inf
-            for i in range(k):
-                idx = s[i] / n[i] + np.sqrt(2.0 * log_t / n[i])
-                if fin:
-                    idx += np.sqrt(32.0 * log_t / (eps * eps * n[i]))
-                if idx > best:
-                    best = idx
-                    a = i
-        x = draw_reward(rng, kinds, params, table, t, a) + _lap(rng, b)  # user-side Lap(1/eps)
-        n[a] += 1.0
-        s[a] += x
-        arms[t] = a
-    return arms
 
 
 @dataclasses.dataclass(frozen=True)
@@ -134,36 +100,3 @@ class AdaPUCB(Policy):
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
         arms, rel = _adap_ucb_kernel(rng, *instance.kernel_args(), horizon, float(self.epsilon), float(self.alpha))
         return {"arms": arms, "releases": np.asarray(rel)}
-
-
-@dataclasses.dataclass(frozen=True)
-class LDPUCB(Policy):
-    """LDP-UCB-L of Ren, Zhou, Liu and Shroff (2020) (``ren2020multi``), Laplace version: eps-local DP.
-
-    Each reward reaches the learner as ``X + Lap(1/eps)`` (the Laplace mechanism on one reward in
-    [0, 1], sensitivity 1: eps-local DP, and the learner's actions are post-processing). At round
-    ``t`` (1-based) the learner first pulls, if there is one, the least-pulled arm with
-    ``N_a <= 4 log t`` (``explore = 4``; this covers the first ``k`` rounds); otherwise it plays UCB on
-    the privatised means with width ``sqrt(2 log t / N_a) + sqrt(32 log t / (eps^2 N_a))`` (a
-    sub-Gaussian part for the reward and a sub-exponential part for the Laplace noise, which needs
-    the forced pulls). Source of the constants 2, 32 and 4: the first author's public code of the
-    paper (``WenboRen/Multi-armed-Bandits-with-Local-Differential-Privacy``, ``DPclass.py``,
-    ``pull_CTL``); the paper's own text was not available to us, so they are not checked against it.
-    Records: ``arms``.
-    """
-
-    epsilon: float = 0.2
-    explore: float = 4.0
-    name = "LDP-UCB"
-    private = True
-
-    def __post_init__(self) -> None:
-        check_epsilon(self.epsilon, allow_inf=True)
-        if not isinstance(self.explore, (int, float)) or isinstance(self.explore, bool) or not (
-            0.0 <= float(self.explore) < math.inf
-        ):
-            raise ValueError(f"explore must lie in [0, inf), got {self.explore!r}")
-
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms = _ldp_ucb_kernel(rng, *instance.kernel_args(), horizon, float(self.epsilon), float(self.explore))
-        return {"arms": arms}

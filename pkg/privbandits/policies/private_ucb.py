@@ -1,5 +1,16 @@
-"""DP-UCB-BOUND, DP-UCB and DP-UCB-INT of Tossou and Dimitrakakis (AAAI 2016), paper ``002``.
+"""Private UCB: the counter-based private versions of UCB1 of Part I.
 
+Two papers, one family (each arm's reward sum is released by a continual counter of
+:mod:`privbandits.mechanisms`, and the UCB index adds a width for the counter's noise):
+
+* :class:`PrivateUCB` of Mishra and Thakurta (2015), ``mishra2015nearly``: one binary-tree counter
+  per arm, calibrated for the horizon; the baseline of ``tossou2016algorithms`` (Section 4).
+* :class:`DPUCBBound`, :class:`DPUCB` and :class:`DPUCBInt`, Algorithms 1-3 of Tossou and
+  Dimitrakakis (AAAI 2016), ``tossou2016algorithms``, with the hybrid counter of Chan, Shi and
+  Song (2011), ``chan2011private``.
+
+Algorithms 1-3 (``tossou2016algorithms``)
+-----------------------------------------
 * :class:`DPUCBBound` (Algorithm 1): one hybrid counter per arm; a bonus ``nu_a`` on the counter's
   error, with failure probability ``gamma = t^-4``, added to the UCB index (:func:`dp_ucb_bound_bonus`).
 * :class:`DPUCB` (Algorithm 2): as Algorithm 1 with ``nu_a = 0``, and a 0 inserted into every other
@@ -24,6 +35,40 @@ so the printed bonus (full ``eps``, ``ln n``) is under half the scale of the noi
 Lemma B.2's argument gives for the counter in use; ``bonus="printed"`` is Algorithm 1 verbatim.
 Algorithm 3 claims (epsilon', delta')-DP with epsilon' from Theorem 3.4 / Corollary 3.1
 (:func:`dp_ucb_int_privacy`); :func:`dp_ucb_int_input_epsilon` inverts it (Corollary 3.2).
+
+Private-UCB (``mishra2015nearly``)
+----------------------------------
+Each arm keeps its reward sum in a binary-tree mechanism (``chan2011private``) calibrated for
+``T`` items (``L = floor(log2 T) + 1`` levels, ``Lap(L/epsilon)`` per p-sum); the UCB index adds to
+the private mean the usual width and the tree's error bound with failure probability ``t^-4``:
+
+    index_a = s_a/n_a + sqrt(2 ln t / n_a) + B_a(t)/n_a,
+
+where ``B_a(t)`` is Chan et al.'s Corollary 2.9 (:func:`privbandits.mechanisms.laplace_sum_tail_bound`)
+for the ``popcount(n_a)`` Laplace terms of the arm's current release at ``gamma = t^-4``.
+
+Sources of the constants. The text of Mishra and Thakurta (UAI 2015) could not be obtained for
+this book (it is not in the book's paper set, and no copy of its text was found in the
+reference corpora available), so its Private-UCB index could not be checked term by term. What
+is checked, and against what:
+
+* the failure probability ``t^-4``: ``tossou2016algorithms``, Section 4 ("with a failure
+  probability chosen to be t^-4"), the experiment this baseline serves;
+* a horizon-calibrated tree counter per arm: ``tossou2016algorithms``, Sections 1.1-1.2
+  (Private-UCB needs the horizon ``T`` in advance; DP-UCB-BOUND and DP-UCB are "variants" of it
+  with the hybrid counter);
+* the tree's calibration ``Lap(L/epsilon)``, ``L = floor(log2 T) + 1`` (each item lies in ``L``
+  p-sums, so the tree is epsilon-DP: ``chan2011private``, binary mechanism) and the tail bound
+  (``chan2011private``, Corollary 2.9), which the package's counter and bound implement.
+
+Not checked against Mishra and Thakurta: the exploration width ``sqrt(2 ln t / n)`` (UCB1's,
+``auer2002finite``), the use of Corollary 2.9 as the privacy width (their paper may state its own
+bound, with other constants), and the tree calibration's constant (their ``L`` may differ by the
+rounding of ``log2 T``). These three are the book's choices, made to match
+``tossou2016algorithms``'s description.
+
+Guarantee: epsilon-DP in the global model (each reward enters one arm's tree; the tree is
+epsilon-DP for streams of at most ``T`` items).
 """
 
 from __future__ import annotations
@@ -39,10 +84,11 @@ from scipy.stats import gamma as gamma_dist
 
 from .._validation import check_delta, check_epsilon, check_int, check_positive
 from ..environments import BanditInstance, draw_reward
-from ..mechanisms import _HYB_SIZE, hybrid_counter_insert
+from ..mechanisms import _BIN_SIZE, _HYB_SIZE, binary_counter_insert, hybrid_counter_insert, laplace_iid_sum_tail_bound
 from .base import Policy, Records
 
 __all__ = [
+    "PrivateUCB",
     "BONUS_FORMS",
     "DPUCBBound",
     "DPUCB",
@@ -59,6 +105,70 @@ __all__ = [
     "regret_bound_dp_ucb",
     "regret_bound_dp_ucb_int",
 ]
+
+
+# --------------------------------------------------------------------------------------------
+# Private-UCB (mishra2015nearly)
+# --------------------------------------------------------------------------------------------
+
+
+@njit(nogil=True, cache=True)
+def _private_ucb_kernel(rng, kinds, params, table, horizon, epsilon):  # pragma: no cover - compiled
+    k = kinds.shape[0]
+    levels = 0
+    while (horizon >> levels) > 0:
+        levels += 1  # floor(log2 T) + 1
+    scale = levels / epsilon
+    states = np.zeros((k, _BIN_SIZE))  # one binary tree per arm
+    private_sums = np.zeros(k)
+    pulls = np.zeros(k, dtype=np.int64)
+    arms = np.empty(horizon, dtype=np.int64)
+    for t in range(1, horizon + 1):
+        if t <= k:  # play each arm once
+            arm = t - 1
+        else:
+            gamma = float(t) ** -4.0
+            log_t = np.log(t)
+            best = -np.inf
+            arm = 0
+            for a in range(k):
+                n = pulls[a]
+                terms = 0
+                m = n
+                while m > 0:  # popcount(n): the noisy p-sums in the current release
+                    terms += m & 1
+                    m >>= 1
+                width = np.sqrt(2.0 * log_t / n) + laplace_iid_sum_tail_bound(terms, scale, np.log(2.0 / gamma)) / n
+                index = private_sums[a] / n + width
+                if index > best:
+                    best = index
+                    arm = a
+        reward = draw_reward(rng, kinds, params, table, t - 1, arm)
+        pulls[arm] += 1
+        private_sums[arm] = binary_counter_insert(states[arm], reward, scale, rng)
+        arms[t - 1] = arm
+    return arms
+
+
+@dataclasses.dataclass(frozen=True)
+class PrivateUCB(Policy):
+    """Private-UCB (Mishra and Thakurta 2015, ``mishra2015nearly``) as ``tossou2016algorithms``
+    (Section 4) runs it:
+    per-arm binary-tree private sums calibrated for the horizon (Chan et al. 2011), index = private
+    mean + sqrt(2 ln t / n) + tree error bound (Chan et al., Corollary 2.9, gamma = t^-4) / n.
+    The paper's own constants could not be checked (see the module docstring).
+    Guarantee: epsilon-DP (global model)."""
+
+    epsilon: float
+
+    name = "Private-UCB"
+    private = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+
+    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+        return {"arms": _private_ucb_kernel(rng, *instance.kernel_args(), horizon, self.epsilon)}
 
 
 # --------------------------------------------------------------------------------------------
@@ -92,7 +202,9 @@ def _bonus(n, t, epsilon, part, printed):  # pragma: no cover - compiled
 
 
 @njit(nogil=True, cache=True)
-def _dp_ucb_kernel(rng, kinds, params, table, horizon, epsilon, bound, insert_zeros, split, printed):  # pragma: no cover
+def _dp_ucb_kernel(
+    rng, kinds, params, table, horizon, epsilon, bound, insert_zeros, split, printed
+):  # pragma: no cover
     k = kinds.shape[0]
     part = epsilon / 2.0 if split else epsilon
     states = np.zeros((k, _HYB_SIZE))  # one hybrid mechanism per arm (Alg. 1, line 2)
@@ -131,7 +243,7 @@ def _check_bonus(bonus: str) -> str:
 
 
 def dp_ucb_bound_bonus(n: int, t: int, epsilon: float, *, hybrid_split: bool = True, bonus: str = "matched") -> float:
-    """``nu_a`` of DP-UCB-BOUND (Algorithm 1 of ``002``) for an arm pulled ``n`` times, at round ``t``.
+    """``nu_a`` of DP-UCB-BOUND (Algorithm 1 of ``tossou2016algorithms``) for an arm pulled ``n`` times, at round ``t``.
 
     ``bonus="printed"``: Algorithm 1 verbatim, ``c`` if ``n`` is a power of 2 and ``c ln n + c``
     otherwise, with ``c = sqrt(8)/eps * ln(4 t^4)`` (Eq. (2.2) at ``gamma = t^-4``).
@@ -152,7 +264,9 @@ def dp_ucb_bound_bonus(n: int, t: int, epsilon: float, *, hybrid_split: bool = T
     return float(_bonus(n, t, epsilon, part, bonus == "printed"))
 
 
-def dp_ucb_bound_miscoverage(n: int, t: int, epsilon: float, *, hybrid_split: bool = True, bonus: str = "matched") -> float:
+def dp_ucb_bound_miscoverage(
+    n: int, t: int, epsilon: float, *, hybrid_split: bool = True, bonus: str = "matched"
+) -> float:
     """Exact ``P(|error| > nu_a)`` for the counter's release after ``n = 2^k`` items at round ``t``.
 
     At a power of two the release is the logarithmic part alone: a sum of ``k + 1`` i.i.d.
@@ -221,7 +335,9 @@ class DPUCB(Policy):
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms = _dp_ucb_kernel(rng, *instance.kernel_args(), horizon, self.epsilon, False, True, self.hybrid_split, False)
+        arms = _dp_ucb_kernel(
+            rng, *instance.kernel_args(), horizon, self.epsilon, False, True, self.hybrid_split, False
+        )
         return {"arms": arms}
 
 
@@ -328,7 +444,7 @@ class DPUCBInt(Policy):
         object.__setattr__(self, "v", _check_v(self.v))
 
     @classmethod
-    def for_target(cls, epsilon_prime: float, delta_prime: float = math.exp(-10), v: float = 1.1, **kwargs) -> "DPUCBInt":
+    def for_target(cls, epsilon_prime: float, delta_prime: float = math.exp(-10), v: float = 1.1, **kwargs) -> DPUCBInt:
         """The algorithm run with the input epsilon of Corollary 3.2 for a target (eps', delta')."""
         return cls(dp_ucb_int_input_epsilon(epsilon_prime, delta_prime, v), v, **kwargs)
 

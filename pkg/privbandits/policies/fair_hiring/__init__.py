@@ -1,0 +1,60 @@
+"""Fair contextual linear bandits for hiring (Part IV): OFUL, Fair-Greedy and Private-Fair-Greedy.
+
+Setting (``grazzi2022group``; ``an2025privatefairgreedy``, Section 3): in every round one candidate
+``X_{k,t}`` is drawn from each of the K groups; the learner hires one, ``k_t``, and observes
+``y_t = <X_{k_t,t}, theta*> + eta_t``. Group meritocratic fairness compares candidates by their
+*relative rank* within their own group, ``F_k(<X_{k,t}, theta*>)`` (F_k = CDF of the group's
+rewards); the fair pseudo-regret (Definition 2) is ``sum_t max_k F_k(<X_k,theta*>) -
+F_{k_t}(<X_{k_t},theta*>)``.
+
+The subpackage, one module per concern:
+
+* :mod:`.calibration`: the privacy calibration of Sections 4.1-4.2 and its exact guarantee;
+* :mod:`.tree`: the matrix tree mechanism of the private regression;
+* :mod:`.environment`: :class:`HiringEnvironment`, the candidate pools;
+* :mod:`.kernels`: one numba kernel per algorithm, sharing the candidate draw, ridge and rank steps;
+* :mod:`.policies`: :class:`OFUL`, :class:`FairGreedy`, :class:`PrivateFairGreedy` (on
+  :class:`~privbandits.policies.base.ContextualPolicy`) and :func:`simulate_hiring`.
+
+Everything public is re-exported here.
+"""
+
+from .calibration import (
+    budget_table,
+    privacy_guarantee,
+    rank_mu,
+    rank_sigma,
+    split_budget,
+    tight_noise_scale,
+    tree_gamma,
+    tree_levels,
+    tree_mu,
+    tree_rho,
+    tree_sigma,
+)
+from .environment import HiringArrays, HiringEnvironment
+from .policies import OFUL, FairGreedy, HiringPolicy, PrivateFairGreedy, relative_ranks, simulate_hiring
+from .tree import private_ridge_prefix
+
+__all__ = [
+    "OFUL",
+    "FairGreedy",
+    "PrivateFairGreedy",
+    "HiringPolicy",
+    "HiringEnvironment",
+    "HiringArrays",
+    "simulate_hiring",
+    "tree_levels",
+    "tree_sigma",
+    "tree_gamma",
+    "tree_rho",
+    "tree_mu",
+    "rank_mu",
+    "rank_sigma",
+    "split_budget",
+    "tight_noise_scale",
+    "privacy_guarantee",
+    "relative_ranks",
+    "private_ridge_prefix",
+    "budget_table",
+]

@@ -1,0 +1,213 @@
+"""Privacy calibration of Private-Fair-Greedy (``an2025privatefairgreedy``, Sections 4.1 and 4.2).
+
+The noise of the tree-based private regression and of the private rank step, as printed, and what
+it actually guarantees: the zCDP each part delivers, the exact (epsilon, delta) of their composition
+(Gaussian accounting through the conversions of :mod:`privbandits.mechanisms`) and the noise scale
+that spends exactly a target (``calibration="tight"``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+from ...mechanisms import (
+    approx_dp_to_zcdp,
+    gaussian_composition_epsilon,
+    gaussian_composition_multiplier,
+    gaussian_noise_multiplier,
+    zcdp_to_approx_dp,
+)
+
+__all__ = [
+    "CALIBRATIONS",
+    "tree_levels",
+    "tree_sigma",
+    "tree_gamma",
+    "tree_rho",
+    "tree_mu",
+    "rank_mu",
+    "rank_sigma",
+    "split_budget",
+    "tight_noise_scale",
+    "privacy_guarantee",
+    "budget_table",
+]
+
+#: ``"printed"``: the noise of Sections 4.1-4.2 as printed; ``"tight"``: scaled to spend exactly the target
+CALIBRATIONS = ("printed", "tight")
+
+
+def tree_levels(horizon: int) -> int:
+    """m = 1 + ceil(log2(T/2)): nodes combined into one prefix sum (Section 4.1)."""
+    return 1 + max(0, math.ceil(math.log2(max(horizon / 2, 1))))
+
+
+def tree_sigma(epsilon_reg: float, delta_reg: float, horizon: int, l_tilde: float) -> float:
+    """sigma_noise = sqrt(16 m L^4 ln(4/delta_reg)^2 / eps_reg^2) (Section 4.1, as printed)."""
+    m = tree_levels(horizon)
+    return math.sqrt(16 * m * l_tilde**4 * math.log(4 / delta_reg) ** 2 / epsilon_reg**2)
+
+
+def tree_gamma(sigma_noise: float, horizon: int, dim: int) -> float:
+    """Gamma = sigma_noise sqrt(2m) (4 sqrt(d) + 2 ln(2T)); the Gram shift is 2 Gamma I."""
+    m = tree_levels(horizon)
+    return sigma_noise * math.sqrt(2 * m) * (4 * math.sqrt(dim) + 2 * math.log(2 * horizon))
+
+
+def rank_sigma(n_t: int, horizon: int, rho: float) -> float:
+    """sigma_t = sqrt(T / (2 N_t^2 rho_rank)) (Section 4.2)."""
+    return math.sqrt(horizon / (2 * n_t**2 * rho))
+
+
+def tree_rho(epsilon_reg: float, delta_reg: float) -> float:
+    """zCDP actually delivered by the Section 4.1 calibration (our computation, not the paper's).
+
+    A neighbouring history replaces one leaf v v^T by v' v'^T (||v||, ||v'|| <= L-tilde), a change
+    of Frobenius norm at most sqrt(2) L^2.  The symmetrised node noise has independent entries
+    N(0, sigma^2) above the diagonal and N(0, 2 sigma^2) on it, so one node is
+    ||Delta||_F^2 / (4 sigma^2)-zCDP; a leaf lies in m nodes.  With sigma^2 = 16 m L^4 ln(4/delta)^2
+    / eps^2 this gives rho = m * 2 L^4 / (4 sigma^2) = eps^2 / (32 ln(4/delta)^2), free of m and L.
+    """
+    return epsilon_reg**2 / (32 * math.log(4 / delta_reg) ** 2)
+
+
+def tree_mu(epsilon_reg: float, delta_reg: float) -> float:
+    """The regression tree as one Gaussian mechanism: mu = sqrt(2 rho) = eps_reg / (4 ln(4/delta_reg)).
+
+    All the tree's node releases together are a Gaussian mechanism of noise multiplier 1/mu
+    (``mu``-GDP; :func:`tree_rho` is ``mu^2 / 2``).  Free of m and L-tilde.
+    """
+    return math.sqrt(2 * tree_rho(epsilon_reg, delta_reg))
+
+
+def rank_mu(epsilon_rank: float, delta_rank: float) -> float:
+    """The rank step as one Gaussian mechanism: mu = sqrt(2 rho_rank) (Section 4.2: T releases,
+    each (rho_rank / T)-zCDP, compose to rho_rank; rho_rank = ``approx_dp_to_zcdp(eps_rank,
+    delta_rank)``, the paper's conversion)."""
+    return math.sqrt(2 * approx_dp_to_zcdp(epsilon_rank, delta_rank))
+
+
+def split_budget(
+    epsilon: float, delta: float, alpha_eps: float, alpha_delta: float
+) -> tuple[float, float, float, float]:
+    """Algorithm 1, line 1 (with the minus sign the extraction loses).
+
+    Parameters
+    ----------
+    epsilon, delta : float
+        The target (epsilon, delta) of the whole algorithm.
+    alpha_eps, alpha_delta : float
+        The shares of epsilon and delta given to the regression.
+
+    Returns
+    -------
+    tuple of float
+        ``(eps_reg, delta_reg, eps_rank, delta_rank)`` with ``eps_reg = alpha_eps epsilon``,
+        ``eps_rank = epsilon - eps_reg`` and likewise for delta.
+    """
+    eps_reg, delta_reg = alpha_eps * epsilon, alpha_delta * delta
+    return eps_reg, delta_reg, epsilon - eps_reg, delta - delta_reg
+
+
+@functools.lru_cache(maxsize=256)
+def tight_noise_scale(epsilon: float, delta: float, alpha_eps: float, alpha_delta: float) -> float:
+    """Factor c by which ``calibration="tight"`` multiplies every noise standard deviation.
+
+    The printed calibration makes the algorithm a Gaussian mechanism of noise multiplier
+    s = (mu_reg^2 + mu_rank^2)^(-1/2) (:func:`tree_mu`, :func:`rank_mu`, composed exactly by
+    :func:`~privbandits.mechanisms.gaussian_composition_multiplier`).  c = s* / s with s* the smallest
+    multiplier that is exactly (epsilon, delta)-DP (:func:`~privbandits.mechanisms.gaussian_noise_multiplier`,
+    analytic Gaussian).  Scaling both noises by one factor keeps the printed split between
+    regression and rank step; c < 1 means the printed calibration adds more noise than its target
+    needs.
+    """
+    eps_reg, delta_reg, eps_rank, delta_rank = split_budget(epsilon, delta, alpha_eps, alpha_delta)
+    s = gaussian_composition_multiplier([1 / tree_mu(eps_reg, delta_reg), 1 / rank_mu(eps_rank, delta_rank)])
+    return gaussian_noise_multiplier(epsilon, delta) / s
+
+
+def privacy_guarantee(
+    epsilon: float,
+    delta: float,
+    alpha_eps: float,
+    alpha_delta: float,
+    *,
+    calibration: str = "printed",
+    accountant: str = "analytic",
+) -> dict[str, float]:
+    """What the calibrated noise actually guarantees, tight and loose.
+
+    ``eps_reg_tight``, ``eps_rank_tight``: the exact epsilon of the regression alone at delta_reg and
+    of the rank step alone at delta_rank; ``eps_total_tight``: of the whole algorithm at the total
+    delta (adaptive composition of Gaussian mechanisms, exact; computed by ``dp-accounting``, see
+    :func:`~privbandits.mechanisms.gaussian_composition_epsilon`).  ``eps_total_loose``: each part's
+    zCDP converted by Bun and Steinke's Prop. 1.3 at its own delta, then added (basic composition), the
+    book's first figure.  ``noise_scale``: the factor applied to both noises (1 for "printed").
+    """
+    check_calibration(calibration)
+    eps_reg, delta_reg, eps_rank, delta_rank = split_budget(epsilon, delta, alpha_eps, alpha_delta)
+    c = 1.0 if calibration == "printed" else tight_noise_scale(epsilon, delta, alpha_eps, alpha_delta)
+    mu_reg, mu_rank = tree_mu(eps_reg, delta_reg) / c, rank_mu(eps_rank, delta_rank) / c
+    loose = zcdp_to_approx_dp(mu_reg**2 / 2, delta_reg) + zcdp_to_approx_dp(mu_rank**2 / 2, delta_rank)
+    return {
+        "noise_scale": c,
+        "mu_reg": mu_reg,
+        "mu_rank": mu_rank,
+        "eps_reg_tight": gaussian_composition_epsilon([1 / mu_reg], delta_reg, accountant=accountant),
+        "eps_rank_tight": gaussian_composition_epsilon([1 / mu_rank], delta_rank, accountant=accountant),
+        "eps_total_tight": gaussian_composition_epsilon([1 / mu_reg, 1 / mu_rank], delta, accountant=accountant),
+        "eps_total_loose": loose,
+    }
+
+
+def budget_table(epsilon: float, delta: float, alpha_eps: float, alpha_delta: float) -> list[dict[str, float]]:
+    """What each component spends (Algorithm 1 line 1), in (eps, delta) and in rho (zCDP).
+
+    ``rho_target``: the rho whose conversion (Prop. 1.3 of Bun and Steinke) is exactly the
+    component's (eps, delta) -- for the rank step this is the paper's rho_rank.  ``rho_delivered``:
+    the zCDP that the calibrated noise actually gives (:func:`tree_rho` for the regression, rho_rank
+    for the rank step), ``eps_delivered`` its conversion at the component's delta (the total row adds
+    them: basic composition), and ``eps_tight`` the exact epsilon at the same delta
+    (:func:`privacy_guarantee`).
+    """
+    eps_reg, delta_reg, eps_rank, delta_rank = split_budget(epsilon, delta, alpha_eps, alpha_delta)
+    rho_reg = tree_rho(eps_reg, delta_reg)
+    rho_rank = approx_dp_to_zcdp(eps_rank, delta_rank)
+    g = privacy_guarantee(epsilon, delta, alpha_eps, alpha_delta)
+    return [
+        {
+            "component": "regression (tree, Gaussian)",
+            "epsilon": eps_reg,
+            "delta": delta_reg,
+            "rho_target": approx_dp_to_zcdp(eps_reg, delta_reg),
+            "rho_delivered": rho_reg,
+            "eps_delivered": zcdp_to_approx_dp(rho_reg, delta_reg),
+            "eps_tight": g["eps_reg_tight"],
+        },
+        {
+            "component": "rank estimation (zCDP Gaussian)",
+            "epsilon": eps_rank,
+            "delta": delta_rank,
+            "rho_target": rho_rank,
+            "rho_delivered": rho_rank,
+            "eps_delivered": zcdp_to_approx_dp(rho_rank, delta_rank),
+            "eps_tight": g["eps_rank_tight"],
+        },
+        {
+            "component": "total (composition)",
+            "epsilon": epsilon,
+            "delta": delta,
+            "rho_target": float("nan"),
+            "rho_delivered": rho_reg + rho_rank,
+            "eps_delivered": g["eps_total_loose"],
+            "eps_tight": g["eps_total_tight"],
+        },
+    ]
+
+
+def check_calibration(calibration: str) -> str:
+    """Raise ``ValueError`` unless ``calibration`` is one of :data:`CALIBRATIONS`; return it."""
+    if calibration not in CALIBRATIONS:
+        raise ValueError(f"calibration must be 'printed' or 'tight', got {calibration!r}")
+    return calibration
