@@ -94,7 +94,7 @@
 # is written for the paper's counter, $\mathrm{Lap}(1/\eps)$ per logarithmic term and
 # $\mathrm{Lap}(\log n/\eps)$ per tree p-sum. The $\eps$-DP counter adds $\mathrm{Lap}(2/\eps)$ and
 # $\mathrm{Lap}(2\lfloor\log_2 n\rfloor/\eps)$, so the printed $\nu_a$, with the full $\eps$ and $\ln n$,
-# has less than half the scale of the noise it must cover. What the paper intends is the pair
+# is about half the size the noise needs (the ratio of the two bonuses is glued below). What the paper intends is the pair
 # "Theorem 3.1 ($\eps$-DP) and Lemma B.2 (the bonus bounds that counter's error)"; for an
 # $\eps$-DP counter Lemma B.2's argument gives (2.2) at the counter's own scales:
 #
