@@ -27,7 +27,7 @@ from privbandits.environments import bernoulli_instance, mixed_instance
 from privbandits.metrics import average_regret, nash_regret
 from privbandits.plotting import color_for, use_book_style
 from privbandits.policies import GDPNCB, LDPNCB, LDPUCB, NCB, AdaPUCB, AnytimeDPNCB
-from privbandits.policies.dp_ncb import PAPER_PHASE1_CONSTANT, phase1_threshold_gdp
+from privbandits.policies.dp_ncb import PAPER_PHASE1_CONSTANT, leading_run_law, phase1_threshold_gdp
 from privbandits.simulate import simulate
 
 use_book_style()
@@ -132,7 +132,10 @@ EPS = 0.2  # the paper's privacy level
 # sub-exponential bound, only holds once an arm has of the order of $\log t$ samples). The package now has it (`LDPUCB(explore=4.0)`, test
 # `test_ldp_ucb_forces_4_log_t_pulls_per_arm`); the widths 2 and 32 were already those of the code.
 # The code picks the lowest-numbered arm under the threshold; we pick the least-pulled one (a
-# round-robin), which only changes the order of the forced pulls.
+# round-robin), which only changes the order of the forced pulls. The code's test reads
+# $N_a + 1 \le 4\ln(t + 1)$ with its counts starting at 1; ours, $N_a \le 4 \ln t$ at the 1-based
+# round $t$ with counts starting at 0, forces about one pull fewer per arm (the constants 2, 32 and 4
+# are the same).
 
 # %% [markdown]
 # ## The constant 1600
@@ -493,17 +496,22 @@ for horizon in (10**4, 10**5, 10**6):
 # true loss may be far smaller. Whether it is smaller than $\epsilon$ is an empirical question, which
 # the privacy-audit part of this book ({doc}`../part5_audit/audit`) answers by running this
 # implementation on neighbouring reward tables (`instance.with_table`).
-# **It is not.** The audit finds a neighbouring pair (two arms, $T = 20$, one reward flipped at round 0)
-# on which the printed GDP-NCB's privacy loss is above the claimed $\epsilon$ at 95% confidence, and
-# an exact computation of the stopping time's law confirms it: the threshold carries no noise, so
-# every noisy test a reward survives is paid for again. The audit chapter gives the instance, the
-# analysis and a repaired variant, `GDPNCB(phase1_rule="sparse_vector")` (an AboveThreshold stopping
-# rule; the audit chapter states its privacy accounting). What the repair costs in Nash regret is
+# **It is not.** The threshold carries no noise, so every noisy test a reward survives is paid for
+# again. On two arms (arm 0 paying 1, arm 1 paying 0, one reward flipped at round 0) the event "the
+# first $r$ actions are all arm 0" has an exact privacy loss that grows without bound in $r$ (above
+# $\epsilon = 1$ from $r =$ {glue:text}`p2_leak_first_r` at $T = 20$), and the audit, run on the same construction at $T = 5$
+# where that event is frequent enough to count, certifies a loss above the claimed $\epsilon$ at 95%
+# confidence from the actions alone. The audit chapter gives the analysis, the audit and a repaired
+# variant, `GDPNCB(phase1_rule="sparse_vector")`: an AboveThreshold stopping rule, and release noise
+# calibrated to the number of releases a reward can enter, which the audit chapter proves
+# $\epsilon$-DP. What the repair costs in Nash regret is
 # computed here, on this chapter's instance (b), with the variant's default arguments: over
 # $T = 10^3, \dots, 10^6$ its Nash regret differs from the printed algorithm's by at most
 # {glue:text}`p2_sv_rel_max:.0%` (at $T = 10^6$: {glue:text}`p2_sv_rel_1e6:+.0%`).
 
 # %%
+leak = leading_run_law(20, 1.0, 0.2)  # the Part V construction: K = 2, T = 20, C = 0.2, eps = 1
+glue("p2_leak_first_r", int(leak["r"][np.argmax(leak["loss"] > 1.0)]), display=False)
 res_sv = sweep(GDPNCB(epsilon=EPS, phase1_rule="sparse_vector"), inst_b, grid_b)["nash"]
 rel_sv = res_sv / res_b["GDP-NCB"]["nash"] - 1
 print(f"{'T':>30} " + " ".join(f"{h:>9,}" for h in grid_b))
