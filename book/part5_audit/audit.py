@@ -264,11 +264,14 @@ assert not any(bandit_table.verdict.str.startswith("violation")), "a bandit algo
 # times (probability $2^{-r}$) and its first $r-1$ tests fail: $S_j = j$ on $D$ and $j-1$ on $D'$.
 # If Phase I stopped earlier, with arm 1 never pulled, Eq. (4) ranks arm 1 ($\tilde\mu = 0$, $n = 1$)
 # above arm 0 (clipped mean at most 1, $n\ge 2$), because the privacy terms shrink like $1/n$, so the
-# next action is arm 1 and $A_r$ fails (`leading_run_law` checks this inequality for every $j$).
+# next action is arm 1 and $A_r$ fails (`leading_run_law` checks this inequality at $n = 2$, the
+# largest arm 0's index can be, since every term of Eq. (4) falls with $n$).
 # Hence, with $F$ the Laplace CDF of scale $b$,
 #
 # $$P_D(A_r) = 2^{-r}\prod_{j=1}^{r-1} F(\mathrm{thr}-j),\qquad
-# \ln\frac{P_{D'}(A_r)}{P_D(A_r)} = \ln\frac{F(\mathrm{thr})}{F(\mathrm{thr}-r+1)}
+# P_{D'}(A_r) = 2^{-r}\prod_{j=1}^{r-1} F(\mathrm{thr}-j+1),$$
+#
+# $$\ln\frac{P_{D'}(A_r)}{P_D(A_r)} = \ln\frac{F(\mathrm{thr})}{F(\mathrm{thr}-r+1)}
 # \approx \ln 2 + \frac{r-1-\mathrm{thr}}{b}\quad (r-1>\mathrm{thr}):$$
 #
 # the product telescopes, and every test survived beyond the threshold costs another
@@ -411,7 +414,7 @@ assert not phase1["sparse_vector"].violation, "the repaired Phase I must not be 
 # $N_{1,a}\ge 1$), and charges each release $\varepsilon/\log T$ to conclude
 # $\varepsilon\ell/\log T \le \varepsilon$. That step holds only if the logarithm of the noise scale has
 # base 2, as the doubling count does. Algorithm 1 does not say; the regret analysis's concentration
-# bounds, the experiment code and this package read it as the natural logarithm, and then each
+# bounds and this package read it as the natural logarithm, and then each
 # release costs $\varepsilon/\ln T$ and Phase II alone spends up to
 # $\varepsilon(\lfloor\log_2 T\rfloor - 1)/\ln T$. That exceeds $\varepsilon$ for every $T \ge 64$
 # (with $m = \lfloor\log_2 T\rfloor \ge 6$, $(m-1)/\ln T > (m-1)/((m+1)\ln 2) > 1$) and at some shorter
@@ -517,7 +520,8 @@ def samples_needed(p, loss, eps=EPS1):  # the rough count of exercise ex-p5-samp
 glue("p5_need_5", float(samples_needed(np.exp(law5["log_p1"][r_star - 1]), law5["loss"][r_star - 1])), display=False)
 glue("p5_need_20", float(samples_needed(np.exp(law20["log_p1"][first_over - 1]), law20["loss"][first_over - 1])),
      display=False)
-power.style.format({"probability of the event": "{:g}", "smallest loss certified above ε = 1": "{:.3f}"}).hide(
+power.style.format({"probability of the event": "{:g}",
+                    "smallest loss certified above ε = 1": lambda v: f"{v:.3f}" if np.isfinite(v) else "none"}).hide(
     axis="index")
 
 # %% [markdown]
@@ -559,7 +563,9 @@ for horizon, tag in ((10**4, "1e4"), (10**5, "1e5"), (10**6, "1e6")):
              display=False)
 glue("p5_thr_ratio_1e6", float(phase1_threshold_gdp(10**6, sparse_vector_budget(10**6, 0.2).eps_form)
                                / phase1_threshold_gdp(10**6, 0.2)), display=False)
-regret_cost.style.format(precision=4)
+regret_cost.style.format({**{c: "{:.4f}" for c in regret_cost.columns if c.startswith("Nash")},
+                          **{c: "{:,.0f}" for c in regret_cost.columns if c.startswith("Phase I")},
+                          "relative cost": "{:+.1%}"}).format_index("{:,}")
 
 # %%
 assert np.all(regret_cost["relative cost"] < 0.5), "the repair should cost less than 50% Nash regret here"
