@@ -1,4 +1,9 @@
-"""Tests of Part II: NCB, GDP-NCB, LDP-NCB, anytime wrapper (Sarkar et al. 2026) and baselines."""
+"""Tests of Part II's ``policies.dp_ncb``: NCB, GDP-NCB, LDP-NCB and the anytime wrapper (``sarkar2026dpncb``).
+
+The baselines have their own files (``test_adap_ucb.py``, ``test_ldp_ucb.py``); the tests of Part V's
+repair of GDP-NCB's Phase I (the sparse-vector rule, its accounting and the leak of the printed rule)
+follow the Part II tests below.
+"""
 
 from __future__ import annotations
 
@@ -6,21 +11,24 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats
 
+from privbandits.audit import action_statistic_sampler, audit, flip_pairs, leading_run
 from privbandits.environments import bernoulli_instance
 from privbandits.metrics import nash_regret
-from privbandits.policies import LDPUCB, AdaPUCB
 from privbandits.policies.dp_ncb import (
     GDPNCB,
     LDPNCB,
     NCB,
     AnytimeDPNCB,
     gdp_index,
+    leading_run_law,
     phase1_threshold_gdp,
+    sparse_vector_budget,
 )
 from privbandits.simulate import simulate
 
-ALL = [NCB(), GDPNCB(), LDPNCB(), AnytimeDPNCB(), AnytimeDPNCB(base="ldp"), AdaPUCB(), LDPUCB()]
+ALL = [NCB(), GDPNCB(), LDPNCB(), AnytimeDPNCB(), AnytimeDPNCB(base="ldp")]
 
 
 def _instance(k=10, seed=1):
@@ -104,10 +112,9 @@ def test_eps_inf_removes_noise_and_privacy_terms():
 def test_nash_regret_of_figure_1a_is_finite():
     horizon = 1000
     inst = bernoulli_instance(log_means=np.array([-horizon * (math.log(2) + 1), 0.0]))
-    for policy in (GDPNCB(), AdaPUCB()):
-        res = simulate(policy, inst, horizon, runs=5, seed=0, cache=False, progress=False, n_jobs=1)
-        nr = nash_regret(res)
-        assert np.isfinite(nr) and 0 <= nr <= 1, (policy.name, nr)
+    res = simulate(GDPNCB(), inst, horizon, runs=5, seed=0, cache=False, progress=False, n_jobs=1)
+    nr = nash_regret(res)
+    assert np.isfinite(nr) and 0 <= nr <= 1, nr
 
 
 @pytest.mark.parametrize(
@@ -118,8 +125,6 @@ def test_nash_regret_of_figure_1a_is_finite():
         lambda: LDPNCB(phase1_constant=0),
         lambda: NCB(c=-1),
         lambda: AnytimeDPNCB(base="x"),
-        lambda: AdaPUCB(alpha=0),
-        lambda: LDPUCB(epsilon=float("nan")),
     ],
 )
 def test_bad_input_raises(make):
@@ -156,44 +161,192 @@ def test_gdp_ncb_plays_every_arm_in_phase2_on_figure_1b():
     assert np.all(np.isfinite([gdp_index(m, n, math.log(1e5), 0.2, 3.0, 3.1) for m in mu for n in (1.0, 7.0)]))
 
 
-def _adap_ucb_reference(means01, horizon, alpha):
-    """Algorithm 1 of azize2022privacy with the AdaP-UCB index Eq. (7), eps = inf, rewards equal to
-    the (0/1) means: a plain-Python transcription, used to check the kernel's constants."""
-    k = len(means01)
-    n, last, mu, arms = [0] * k, [0] * k, [0.0] * k, []
-    for a in range(k):  # line 3: each arm once
-        arms.append(a)
-        n[a], last[a], mu[a] = 1, 1, float(means01[a])
-    t = k
-    while t < horizon:
-        t_l = t + 1  # line 5
-        index = [mu[i] + math.sqrt(alpha * math.log(2 * t_l) / (2 * last[i])) for i in range(k)]  # Eq. (7)
-        a = int(np.argmax(index))
-        length = min(n[a], horizon - t)  # line 7: until N_a doubles
-        arms += [a] * length
-        t += length
-        n[a] += length
-        last[a], mu[a] = length, float(means01[a])
-    return np.array(arms)
+# --------------------------------------------------------------------------------------------------
+# Part V: GDP-NCB's Phase I: the leak of the printed stopping rule, seen through events of the
+# action sequence, and the repaired sparse-vector variant with its privacy accounting.
+#
+# Exposing instances of the Part V chapter: K = 2, arm 0 pays 1 every round, arm 1 pays 0,
+# epsilon = 1; the neighbouring table flips arm 0's reward at round 0. T = 20, C = 0.2 for the exact
+# analysis; T = 5, C = 0.05 for the audit (its events are frequent enough for 10^5 samples).
+
+EPS = 1.0
 
 
-def test_adap_ucb_follows_eq_7_of_azize_basu():
-    # Eq. (7) has log(2 t_l) in the square root (the book had log(t_l) before). Deterministic:
-    # eps = inf draws no noise and the rewards of arms of mean 0 or 1 are constant.
-    means01 = np.array([1.0, 0.0, 0.0, 1.0, 0.0])
-    for alpha in (3.1, 4.0):
-        rec = AdaPUCB(epsilon=math.inf, alpha=alpha).run(bernoulli_instance(means01), 20_000, np.random.default_rng(0))
-        np.testing.assert_array_equal(rec["arms"], _adap_ucb_reference(means01, 20_000, alpha))
+def _table(horizon):
+    table = np.zeros((horizon, 2))
+    table[:, 0] = 1.0
+    return table
 
 
-def test_ldp_ucb_forces_4_log_t_pulls_per_arm():
-    # LDP-UCB-L pulls any arm with N_a <= 4 log t before using the index (the first author's code;
-    # the book had no forced pulls, and plain UCB gives a 0-mean arm only about 2 log T pulls).
-    # Deterministic: eps = inf and rewards of arms of mean 0 or 1 are constant.
-    horizon = 10_000
-    rec = LDPUCB(epsilon=math.inf).run(bernoulli_instance(np.array([1.0, 0.0, 0.0])), horizon, np.random.default_rng(0))
-    counts = np.bincount(rec["arms"], minlength=3)
-    assert np.all(counts[1:] >= 4 * math.log(horizon) - 1), counts
-    np.testing.assert_array_equal(rec["arms"][:3], [0, 1, 2])  # the first k rounds: each arm once
-    with pytest.raises(ValueError, match="explore"):
-        LDPUCB(explore=-1.0)
+def _audit(rule, seed, horizon=5, constant=0.05, n=100_000):
+    policy = GDPNCB(epsilon=EPS, phase1_constant=constant, phase1_rule=rule)
+    sampler = action_statistic_sampler(policy, bernoulli_instance([0.5, 0.5]), horizon, leading_run)
+    return audit(sampler, flip_pairs(_table(horizon), [0]), epsilon=EPS, n_samples=n, seed=seed, n_jobs=1)
+
+
+# Records of GDPNCB(epsilon=eps) on bernoulli_instance([0.9, 0.5, 0.2]), T = 500, default_rng(3), as
+# the printed Algorithm 1 kernel produced them before the sparse-vector rule existed (pinned: phase1_end,
+# releases, and the SHA-256 of the int64 arm sequence).
+PRINTED_RECORDS = {
+    0.2: (500, 0, "31ee993b69084312"),
+    1.0: (268, 14, "9ac5d47c4049f1a1"),
+    np.inf: (189, 10, "501bc5babbbb531c"),
+}
+
+
+def test_default_rule_is_the_printed_kernel():
+    """The default (phase1_rule="printed") runs the unchanged Algorithm 1 kernel: identical records,
+    pinned, and no sparse-vector record."""
+    import hashlib
+
+    inst = bernoulli_instance([0.9, 0.5, 0.2])
+    for eps, (phase1_end, releases, arms_sha) in PRINTED_RECORDS.items():
+        a = GDPNCB(epsilon=eps).run(inst, 500, np.random.default_rng(3))
+        b = GDPNCB(epsilon=eps, phase1_rule="printed").run(inst, 500, np.random.default_rng(3))
+        assert set(a) == {"arms", "phase1_end", "releases"}
+        assert all(np.array_equal(a[k], b[k]) for k in a)
+        assert int(a["phase1_end"]) == phase1_end and int(a["releases"]) == releases
+        assert hashlib.sha256(np.asarray(a["arms"], dtype=np.int64).tobytes()).hexdigest()[:16] == arms_sha
+
+
+def test_sparse_vector_equals_printed_without_noise():
+    """At epsilon = inf the printed rule tests S_i > thr and the sparse-vector rule max_i S_i >= thr, with
+    no noise and no draw; the reward sums are integers and thr is not, so the runs are the same."""
+    inst = bernoulli_instance([0.9, 0.5, 0.2])
+    a = GDPNCB(epsilon=np.inf, phase1_constant=0.3).run(inst, 400, np.random.default_rng(5))
+    b = GDPNCB(epsilon=np.inf, phase1_constant=0.3, phase1_rule="sparse_vector").run(
+        inst, 400, np.random.default_rng(5)
+    )
+    assert np.array_equal(a["arms"], b["arms"]) and a["phase1_end"] == b["phase1_end"]
+
+
+def test_bad_rule():
+    with pytest.raises(ValueError, match="phase1_rule"):
+        GDPNCB(phase1_rule="svt")
+    with pytest.raises(ValueError, match="sv_fraction"):
+        GDPNCB(phase1_rule="sparse_vector", sv_fraction=1.0)
+    with pytest.raises(ValueError, match="phase1_cap_sqrt"):
+        GDPNCB(phase1_rule="sparse_vector", phase1_cap_sqrt=True)
+    with pytest.raises(ValueError, match="sv_fraction"):
+        sparse_vector_budget(100, 1.0, sv_fraction=0.0)
+    with pytest.raises(ValueError, match="horizon"):
+        sparse_vector_budget(0, 1.0)
+
+
+# ---- accounting of the repair ---------------------------------------------------------------------
+
+HORIZONS = sorted(
+    {
+        *range(1, 300),
+        *(2**k + d for k in range(2, 31) for d in (-1, 0, 1)),
+        *np.unique(np.logspace(0, 9, 400).astype(int)).tolist(),
+    }
+)
+
+
+@pytest.mark.parametrize("epsilon,fraction", [(1.0, 0.5), (0.2, 0.5), (0.05, 0.3), (5.0, 0.9)])
+def test_budget_adds_up_to_epsilon_at_every_horizon(epsilon, fraction):
+    """Composition: stopping rule + (releases per reward) x (cost per release) <= epsilon, for every T."""
+    for horizon in HORIZONS:
+        b = sparse_vector_budget(horizon, epsilon, fraction)
+        assert b.releases_per_reward == max(1, math.floor(math.log2(horizon) + 1e-12)), horizon
+        spent = b.eps_stop + b.releases_per_reward * b.eps_per_release
+        assert spent <= epsilon * (1 + 1e-12) and b.total == pytest.approx(epsilon, rel=1e-12), horizon
+        # the release scale the kernel uses, log T / eps_form, is releases_per_reward / eps_release
+        if horizon > 1:
+            assert math.log(horizon) / b.eps_form == pytest.approx(b.releases_per_reward / b.eps_release, rel=1e-12)
+
+
+def test_printed_scale_overspends():
+    """With the printed release scale log T / eps2 (the previous repair) the same structure spends
+    eps1 + eps2 floor(log2 T) / ln T: 1.17 eps at T = 20 and 1.19 eps at T = 10^6."""
+    for horizon, expected in ((20, 0.5 + 0.5 * 4 / math.log(20)), (10**6, 0.5 + 0.5 * 19 / math.log(10**6))):
+        b = sparse_vector_budget(horizon, 1.0)
+        assert b.total_at_printed_scale == pytest.approx(expected, rel=1e-12) and b.total_at_printed_scale > 1.16
+
+
+@pytest.mark.parametrize("horizon", [4, 7, 8, 9, 31, 32, 33, 1000, 1024, 4097])
+def test_releases_per_arm_never_exceed_the_accounting(horizon):
+    """The kernel releases each arm's mean at most floor(log2 T) - 1 times in Phase II (the Phase I
+    release makes floor(log2 T)), and the bound is attained when one arm is played from round 2 on
+    (eps = inf: no noise, so Phase I stops after one reward 1 and arm 0 is exploited)."""
+    b = sparse_vector_budget(horizon, 1.0)
+    tight = GDPNCB(epsilon=math.inf, phase1_constant=1e-3, phase1_rule="sparse_vector")
+    table = _table(horizon)
+    inst = bernoulli_instance([0.5, 0.5]).with_table(table)
+    worst = 0
+    for seed in range(8):
+        rec = tight.run(inst, horizon, np.random.default_rng(seed))
+        worst = max(worst, int(rec["arm_releases"].max()))
+    assert worst == b.releases_per_reward - 1
+    noisy = bernoulli_instance([0.95, 0.6, 0.1])
+    for eps in (0.5, 5.0):
+        for seed in range(5):
+            rec = GDPNCB(epsilon=eps, phase1_constant=0.01, phase1_rule="sparse_vector").run(
+                noisy, horizon, np.random.default_rng(seed)
+            )
+            assert rec["arm_releases"].max() <= b.releases_per_reward - 1
+
+
+# ---- the leak, on events of the action sequence ---------------------------------------------------
+
+
+def test_leading_run_law_is_the_telescoped_product():
+    """ln P_D'(A_r) / P_D(A_r) = ln F(thr) / F(thr - r + 1) on the T = 20 instance: above epsilon from
+    r = 10 on and growing by about eps / ln T per round (4.59 at r = T, the single outcome 'arm 0 in
+    every round')."""
+    horizon, constant = 20, 0.2
+    law = leading_run_law(horizon, EPS, constant)
+    thr, scale = phase1_threshold_gdp(horizon, EPS, constant=constant), math.log(horizon) / EPS
+    r = law["r"]
+    expected = stats.laplace.logcdf(thr, scale=scale) - stats.laplace.logcdf(thr - r + 1, scale=scale)
+    np.testing.assert_allclose(law["loss"], expected, rtol=1e-10, atol=1e-12)
+    assert np.all(np.diff(law["loss"]) > 0) and law["loss"][9] > EPS and law["loss"][8] < EPS
+    assert law["loss"][-1] > 4.5 * EPS
+    for key in ("p_run0", "p_run1"):
+        assert law[key].sum() == pytest.approx(1.0, abs=1e-12) and np.all(law[key] >= 0)
+
+
+def test_leading_run_law_matches_simulation():
+    """Monte Carlo frequency of A_r on D' (T = 20) for r = 3..7 against the exact law: 200,000 runs,
+    each frequency within 5 standard errors (false failure < 5 x 6e-7)."""
+    horizon, constant = 20, 0.2
+    table = flip_pairs(_table(horizon), [0])[0][1]
+    sampler = action_statistic_sampler(
+        GDPNCB(epsilon=EPS, phase1_constant=constant), bernoulli_instance([0.5, 0.5]), horizon, leading_run
+    )
+    run = sampler(table, np.random.default_rng(0), 200_000)[:, 0]
+    law = leading_run_law(horizon, EPS, constant)
+    for r in range(3, 8):
+        p = math.exp(law["log_p1"][r - 1])
+        assert abs(np.mean(run >= r) - p) < 5 * math.sqrt(p * (1 - p) / 200_000), r
+
+
+def test_leading_run_law_refuses_instances_where_it_does_not_hold():
+    """With tiny privacy terms (alpha) Phase II may pick arm 0 after Phase I: the closed form fails."""
+    with pytest.raises(ValueError, match="Phase II may pick arm 0"):
+        leading_run_law(20, EPS, 0.2, alpha=1e-4)
+
+
+def test_printed_phase1_is_caught():
+    """Audit of the first run of arm 0 (a function of the actions) on the T = 5 instance, 10^5
+    samples per dataset and phase, fixed seed: the printed rule violates epsilon = 1 (exact loss of
+    'run >= 4' is 1.68)."""
+    assert leading_run_law(5, EPS, 0.05)["loss"][3] > 1.6
+    r = _audit("printed", seed=0)
+    assert r.violation, r.verdict
+
+
+def test_sparse_vector_is_consistent():
+    """The repaired rule on the same pair and statistic: no violation (fixed seed)."""
+    r = _audit("sparse_vector", seed=0)
+    assert not r.violation and r.epsilon_lower < 0.5, r.verdict
+
+
+def test_leak_does_not_need_a_small_constant():
+    """With the paper's C = 1600 the same event still costs more than epsilon once T is large enough
+    (loss of A_T at T = 10^6 is about (T - thr) / b, finite in log space), on an event of
+    probability about 2^-T."""
+    law = leading_run_law(10**6, EPS, 1600.0)
+    assert np.isfinite(law["loss"][-1]) and law["loss"][-1] > 1000 * EPS
+    assert law["log_p1"][-1] < -(10**6) * math.log(2) * 0.99

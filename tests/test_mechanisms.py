@@ -11,8 +11,16 @@ import math
 import numpy as np
 import pytest
 from scipy import stats
+from scipy.stats import norm
 
 from privbandits import mechanisms as mech
+from privbandits.mechanisms import (
+    gaussian_composition_epsilon,
+    gaussian_composition_multiplier,
+    gaussian_noise_multiplier,
+    zcdp_to_approx_dp,
+)
+from privbandits.policies.fair_hiring import rank_mu, tree_mu
 
 
 def rng(seed: int = 0) -> np.random.Generator:
@@ -241,3 +249,57 @@ def test_laplace_logcdf_is_scipys_without_underflow():
     assert far[0] == pytest.approx(np.log(0.5) - 5e5) and far[1] == 0.0
     with pytest.raises(ValueError, match="scale"):
         laplace_logcdf(0.0, 0.0)
+
+
+# ----------------------------------------------------------------------------- exact Gaussian accounting
+# (``gaussian_*``: all deterministic, so no false-failure probability to state)
+
+
+def gaussian_delta(mu: float, eps: float) -> float:
+    """Closed form: the Gaussian mechanism with sensitivity / sigma = mu is (eps, delta(eps))-DP with
+    delta = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2), and no smaller delta (Balle and Wang
+    2018, Theorem 8).  Written here independently of dp-accounting."""
+    return float(norm.cdf(-eps / mu + mu / 2) - math.exp(eps) * norm.cdf(-eps / mu - mu / 2))
+
+
+@pytest.mark.parametrize("mu", [0.3, 1.0, 4.5])
+@pytest.mark.parametrize("delta", [1e-5, 0.01, 0.1])
+def test_single_gaussian_matches_closed_form(mu, delta):
+    eps = gaussian_composition_epsilon([1 / mu], delta)
+    assert gaussian_delta(mu, eps) == pytest.approx(delta, rel=1e-7)
+    # and epsilon is the smallest: a little less epsilon needs more delta
+    assert gaussian_delta(mu, eps * (1 - 1e-4)) > delta
+
+
+def test_pld_accountant_agrees_with_closed_form_on_compositions():
+    # the tree as m = 16 node releases (each with multiplier sqrt(16)/mu_reg) plus the rank step
+    mu_reg, mu_rank = tree_mu(13.5, 0.09), rank_mu(1.5, 0.01)
+    events = [math.sqrt(16) / mu_reg] * 16 + [1 / mu_rank]
+    assert gaussian_composition_multiplier(events) == pytest.approx(1 / math.hypot(mu_reg, mu_rank), rel=1e-12)
+    pld = gaussian_composition_epsilon(events, 0.1, accountant="pld")
+    analytic = gaussian_composition_epsilon(events, 0.1)
+    assert pld == pytest.approx(analytic, abs=1e-4)
+    assert gaussian_delta(math.hypot(mu_reg, mu_rank), analytic) == pytest.approx(0.1, rel=1e-7)
+
+
+def test_zcdp_conversion_is_an_upper_bound_on_the_exact_epsilon():
+    # rho-zCDP -> (rho + 2 sqrt(rho ln 1/delta), delta) is valid but loose for a Gaussian of rho = mu^2/2
+    for mu in (0.2, 0.9, 3.0):
+        for delta in (1e-6, 1e-3, 0.1):
+            assert zcdp_to_approx_dp(mu**2 / 2, delta) >= gaussian_composition_epsilon([1 / mu], delta)
+
+
+@pytest.mark.parametrize("eps,delta", [(0.5, 1e-6), (1.0, 1e-3), (15.0, 0.1), (50.0, 0.1)])
+def test_noise_multiplier_meets_target_exactly(eps, delta):
+    s = gaussian_noise_multiplier(eps, delta)
+    achieved = gaussian_composition_epsilon([s], delta)
+    assert achieved <= eps and achieved == pytest.approx(eps, rel=1e-8)
+
+
+def test_accounting_rejects_bad_input():
+    with pytest.raises(ValueError, match="noise_multipliers"):
+        gaussian_composition_epsilon([1.0, -2.0], 0.1)
+    with pytest.raises(ValueError, match="delta"):
+        gaussian_composition_epsilon([1.0], 1.5)
+    with pytest.raises(ValueError, match="accountant"):
+        gaussian_composition_epsilon([1.0], 0.1, accountant="moments")

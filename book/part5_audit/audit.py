@@ -469,7 +469,7 @@ assert not phase1["sparse_vector"].violation, "the repaired Phase I must not be 
 # post-processing of the transcript and of independent draws, inherit it. $\square$
 #
 # The budget per part, from `sparse_vector_budget` (its arithmetic is tested in
-# `tests/test_gdp_ncb_repair.py` at every $T$ below 300, at $2^k - 1$, $2^k$ and $2^k + 1$ for $k \le 30$,
+# `tests/test_dp_ncb.py` at every $T$ below 300, at $2^k - 1$, $2^k$ and $2^k + 1$ for $k \le 30$,
 # and at 400 log-spaced horizons up to $10^9$), next to the composition bound of the same structure at
 # the printed scale $\log T/(\varepsilon_2 n)$ (this chapter's earlier version of the repair) and of
 # the printed Phase II alone at $\varepsilon$:

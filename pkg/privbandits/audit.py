@@ -78,7 +78,27 @@ FeatureFitter = Callable[[np.ndarray, np.ndarray], Callable[[np.ndarray], dict[s
 
 
 def clopper_pearson(k: Any, n: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    """One-sided Clopper-Pearson bounds: ``P[p >= lo] >= 1 - alpha`` and ``P[p <= hi] >= 1 - alpha``."""
+    """One-sided Clopper-Pearson bounds: ``P[p >= lo] >= 1 - alpha`` and ``P[p <= hi] >= 1 - alpha``.
+
+    Parameters
+    ----------
+    k : array_like
+        Success counts, in [0, n].
+    n : int
+        Number of trials (>= 1).
+    alpha : float
+        Error probability of each one-sided bound, in (0, 1).
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(lo, hi)``, of the shape of ``k``.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` < 1, ``alpha`` is not in (0, 1), or a count lies outside [0, n].
+    """
     alpha = check_probability("alpha", alpha)
     n = check_int("n", n, minimum=1)
     k = np.asarray(k, dtype=float)
@@ -90,9 +110,34 @@ def clopper_pearson(k: Any, n: int, alpha: float) -> tuple[np.ndarray, np.ndarra
 
 
 def epsilon_lower_bound(k0: Any, k1: Any, n: int, delta: float, alpha: float) -> np.ndarray:
-    """``ln((lo0 - delta) / hi1)`` with Clopper-Pearson bounds at level ``alpha / 2`` each (0 if
-    ``lo0 <= delta``): a ``1 - alpha`` lower bound on epsilon from one event counted ``k0`` times
-    out of ``n`` on the first dataset and ``k1`` times out of ``n`` on the second."""
+    """A ``1 - alpha`` lower bound on epsilon from one event's counts on two neighbouring datasets.
+
+    ``ln((lo0 - delta) / hi1)`` with Clopper-Pearson bounds at level ``alpha / 2`` each (0 if
+    ``lo0 <= delta``), for an event counted ``k0`` times out of ``n`` on the first dataset and ``k1``
+    times out of ``n`` on the second.
+
+    Parameters
+    ----------
+    k0, k1 : array_like
+        The event's counts on the two datasets.
+    n : int
+        Samples per dataset.
+    delta : float
+        The claimed delta, in [0, 1).
+    alpha : float
+        Error probability of the bound, in (0, 1).
+
+    Returns
+    -------
+    numpy.ndarray
+        The bound, of the broadcast shape of ``k0`` and ``k1``.
+
+    Raises
+    ------
+    ValueError
+        If ``delta`` is not in [0, 1) (or ``n``, ``alpha`` or a count is out of range, via
+        :func:`clopper_pearson`).
+    """
     if not 0.0 <= delta < 1.0:
         raise ValueError(f"delta must lie in [0, 1), got {delta}")
     lo0, _ = clopper_pearson(k0, n, alpha / 2)
@@ -103,13 +148,34 @@ def epsilon_lower_bound(k0: Any, k1: Any, n: int, delta: float, alpha: float) ->
 
 
 def detectable_loss(p: float, n: int, epsilon: float, alpha: float = 0.05) -> float:
-    """Power of the confirmation step: the smallest privacy loss ``l`` of one fixed event that the
-    audit certifies above ``epsilon`` when the counts come out at their expected values.
+    """Power of the confirmation step: the smallest privacy loss of one event the audit certifies.
 
-    The event has probability ``p`` on the dataset where it is likelier and ``p e^-l`` on the other;
-    with ``n`` confirmation samples per dataset the bound is :func:`epsilon_lower_bound` at counts
-    ``n p`` and ``n p e^-l``. Losses below the returned value (or events rarer than ``p``) go
-    unseen at this ``n`` even when the search finds the right event; ``inf`` if none is seen.
+    The smallest loss ``l`` of one fixed event that the audit certifies above ``epsilon`` when the
+    counts come out at their expected values. The event has probability ``p`` on the dataset where it
+    is likelier and ``p e^-l`` on the other; with ``n`` confirmation samples per dataset the bound is
+    :func:`epsilon_lower_bound` at counts ``n p`` and ``n p e^-l``. Losses below the returned value
+    (or events rarer than ``p``) go unseen at this ``n`` even when the search finds the right event.
+
+    Parameters
+    ----------
+    p : float
+        The event's probability on the likelier dataset, in (0, 1).
+    n : int
+        Confirmation samples per dataset (>= 1).
+    epsilon : float
+        The claimed epsilon (> 0).
+    alpha : float
+        Error probability of the audit, in (0, 1).
+
+    Returns
+    -------
+    float
+        The smallest detectable loss; ``inf`` if none is seen.
+
+    Raises
+    ------
+    ValueError
+        If ``p``, ``n``, ``epsilon`` or ``alpha`` is out of range.
     """
     p = check_probability("p", p)
     n = check_int("n", n, minimum=1)
@@ -131,10 +197,24 @@ def detectable_loss(p: float, n: int, epsilon: float, alpha: float = 0.05) -> fl
 
 
 def check_neighbours(d0: Any, d1: Any) -> int:
-    """Check that two datasets differ in exactly one entry along their first axis (one user's
-    reward row ``table[t]``, one stream item, one report); return its index (0 for scalars).
+    """Check that two datasets differ in exactly one entry along their first axis.
 
-    Raises ``ValueError`` for different shapes, identical datasets, or more than one changed entry.
+    An entry is one user's reward row ``table[t]``, one stream item, one report.
+
+    Parameters
+    ----------
+    d0, d1 : array_like
+        The two datasets.
+
+    Returns
+    -------
+    int
+        The index of the changed entry (0 for scalars).
+
+    Raises
+    ------
+    ValueError
+        If ``d0`` and ``d1`` differ in shape, are identical, or differ in more than one entry.
     """
     a, b = np.asarray(d0, dtype=float), np.asarray(d1, dtype=float)
     if a.shape != b.shape:
@@ -176,6 +256,21 @@ def default_features(bins: int = 64) -> FeatureFitter:
     (``"arm at round t"``, ``"Phase I end"``) and, per value ``a``, how often ``a`` occurs in the row
     (``"number of pulls of arm a"``). Float outputs: every coordinate bucketed into ``bins``
     quantile buckets of the pooled search sample.
+
+    Parameters
+    ----------
+    bins : int
+        Quantile buckets per float coordinate (>= 2).
+
+    Returns
+    -------
+    FeatureFitter
+        For the ``features`` argument of :func:`audit`.
+
+    Raises
+    ------
+    ValueError
+        If ``bins`` < 2.
     """
     bins = check_int("bins", bins, minimum=2)
 
@@ -205,8 +300,28 @@ def default_features(bins: int = 64) -> FeatureFitter:
 
 
 def joint_bins(columns: Sequence[int], bins: int = 16) -> FeatureFitter:
-    """A single feature: the joint bucket of the given float coordinates (``bins`` quantile buckets
-    each), to audit releases whose privacy loss is spread over several outputs (tree counters)."""
+    """A single feature: the joint bucket of the given float coordinates.
+
+    ``bins`` quantile buckets each; to audit releases whose privacy loss is spread over several
+    outputs (tree counters).
+
+    Parameters
+    ----------
+    columns : sequence of int
+        The coordinates (>= 0).
+    bins : int
+        Quantile buckets per coordinate (>= 2).
+
+    Returns
+    -------
+    FeatureFitter
+        For the ``features`` argument of :func:`audit`.
+
+    Raises
+    ------
+    ValueError
+        If a column is negative or ``bins`` < 2.
+    """
     columns = [check_int("columns[i]", c, minimum=0) for c in columns]
     bins = check_int("bins", bins, minimum=2)
 
@@ -227,8 +342,25 @@ def joint_bins(columns: Sequence[int], bins: int = 16) -> FeatureFitter:
 
 
 def joint_codes(columns: Sequence[int]) -> FeatureFitter:
-    """A single feature: the joint value of the given integer coordinates (e.g. "arm pulled at the
-    changed round" together with "pulls of arm 0 in Phase I")."""
+    """A single feature: the joint value of the given integer coordinates.
+
+    E.g. "arm pulled at the changed round" together with "pulls of arm 0 in Phase I".
+
+    Parameters
+    ----------
+    columns : sequence of int
+        The coordinates (>= 0, at least one).
+
+    Returns
+    -------
+    FeatureFitter
+        For the ``features`` argument of :func:`audit`.
+
+    Raises
+    ------
+    ValueError
+        If ``columns`` is empty or has a negative entry, or (when fitted) the outputs are not integers.
+    """
     columns = [check_int("columns[i]", c, minimum=0) for c in columns]
     if not columns:
         raise ValueError("columns must name at least one coordinate")
@@ -255,7 +387,23 @@ def joint_codes(columns: Sequence[int]) -> FeatureFitter:
 
 
 def combine_features(*fitters: FeatureFitter) -> FeatureFitter:
-    """All the features of several fitters (names must not collide)."""
+    """All the features of several fitters (names must not collide).
+
+    Parameters
+    ----------
+    *fitters : FeatureFitter
+        At least one fitter.
+
+    Returns
+    -------
+    FeatureFitter
+        For the ``features`` argument of :func:`audit`.
+
+    Raises
+    ------
+    ValueError
+        If no fitter is given (or, when fitted, two features share a name).
+    """
     if not fitters:
         raise ValueError("combine_features needs at least one fitter")
 
@@ -282,10 +430,28 @@ def combine_features(*fitters: FeatureFitter) -> FeatureFitter:
 class AuditResult:
     """Outcome of :func:`audit`.
 
-    ``epsilon_lower`` holds with probability ``confidence`` (over the auditor's samples);
-    ``pair`` is the index of the neighbouring pair and ``event`` describes the confirmed event;
-    ``p0``/``p1`` are its held-out frequencies on the two datasets (``D`` and ``D'`` in the order
-    that gave the bound).
+    Attributes
+    ----------
+    epsilon_lower : float
+        Lower bound on the privacy loss; holds with probability ``confidence`` (over the auditor's
+        samples).
+    confidence : float
+        ``1 - alpha``.
+    claimed_epsilon, claimed_delta : float
+        The audited claim.
+    n_samples : int
+        Samples per dataset in each of the search and the confirmation step.
+    pair : int
+        Index of the neighbouring pair that gave the bound.
+    event : str
+        Describes the confirmed event.
+    p0, p1 : float
+        The event's held-out frequencies on the two datasets (``D`` and ``D'`` in the order that gave
+        the bound).
+    search_epsilon : float
+        The bound on the search sample (optimistic: the event was chosen on it).
+    per_pair : tuple of float
+        The confirmed bound of every pair.
     """
 
     epsilon_lower: float
@@ -302,10 +468,12 @@ class AuditResult:
 
     @property
     def violation(self) -> bool:
+        """Whether the lower bound exceeds the claimed epsilon."""
         return self.epsilon_lower > self.claimed_epsilon
 
     @property
     def verdict(self) -> str:
+        """``"consistent"`` or a one-line description of the violation."""
         if self.violation:
             return f"violation: lower bound {self.epsilon_lower:.3f} > claimed eps {self.claimed_epsilon:g}"
         return "consistent"
@@ -365,12 +533,43 @@ def audit(
 ) -> AuditResult:
     """Audit the claim that ``sampler`` is ``(epsilon, delta)``-DP.
 
-    ``sampler(dataset, rng, n)`` returns ``n`` independent outputs of the algorithm on ``dataset``
-    (shape ``(n,)`` or ``(n, d)``); ``pairs`` are neighbouring datasets (checked with
-    :func:`check_neighbours`); ``features`` fits the output statistics (default
-    :func:`default_features`). Each pair uses ``2 * n_samples`` outputs per dataset (search, then
-    held-out confirmation). The returned lower bound holds with probability ``1 - alpha``.
-    Pairs run in parallel threads (``n_jobs``, default ``$PRIVBANDITS_N_JOBS`` or 2).
+    Each pair uses ``2 * n_samples`` outputs per dataset (search, then held-out confirmation). The
+    returned lower bound holds with probability ``1 - alpha``. Pairs run in parallel threads.
+
+    Parameters
+    ----------
+    sampler : Sampler
+        ``sampler(dataset, rng, n)`` returns ``n`` independent outputs of the algorithm on
+        ``dataset`` (shape ``(n,)`` or ``(n, d)``).
+    pairs : sequence of tuple
+        Neighbouring datasets ``(d0, d1)`` (checked with :func:`check_neighbours`).
+    epsilon : float
+        The claimed epsilon (> 0).
+    delta : float
+        The claimed delta, in [0, 1).
+    n_samples : int
+        Samples per dataset and step (>= 1).
+    alpha : float
+        Error probability of the bound, in (0, 1).
+    features : FeatureFitter or None
+        Fits the output statistics (default :func:`default_features`).
+    seed : int
+        Seed of the samplers' generators.
+    n_jobs : int or None
+        Threads (default ``$PRIVBANDITS_N_JOBS`` or 2).
+    progress : bool
+        Show a progress bar.
+
+    Returns
+    -------
+    AuditResult
+        The largest confirmed bound over the pairs.
+
+    Raises
+    ------
+    ValueError
+        If ``pairs`` is empty or holds a pair that is not neighbouring, or ``epsilon``, ``delta``,
+        ``alpha`` or ``n_samples`` is out of range.
     """
     epsilon = check_epsilon(epsilon)
     if delta != 0.0:
@@ -418,10 +617,33 @@ def audit(
 
 
 def policy_sampler(policy: Any, instance: Any, horizon: int, records: Sequence[str] = ("arms",)) -> Sampler:
-    """A sampler running ``policy`` for ``horizon`` rounds on a fixed reward table (the dataset):
-    each output row concatenates the requested records (e.g. ``("arms", "phase1_end")``).
-    The runs are numba kernels; the loop over samples is a plain Python loop (about 10-25 us per
-    run at T = 100), the audit's pairs run in parallel threads."""
+    """A sampler running ``policy`` for ``horizon`` rounds on a fixed reward table (the dataset).
+
+    Each output row concatenates the requested records (e.g. ``("arms", "phase1_end")``). The runs
+    are numba kernels; the loop over samples is a plain Python loop (about 10-25 us per run at
+    T = 100), the audit's pairs run in parallel threads.
+
+    Parameters
+    ----------
+    policy : Policy
+        The algorithm.
+    instance : BanditInstance
+        Its arms (the reward table replaces the draws).
+    horizon : int
+        Rounds per run (>= 1).
+    records : sequence of str
+        The records to output.
+
+    Returns
+    -------
+    Sampler
+        ``sampler(dataset, rng, n)``, for :func:`audit`.
+
+    Raises
+    ------
+    ValueError
+        If ``horizon`` < 1.
+    """
     horizon = check_int("horizon", horizon, minimum=1)
     records = tuple(records)
 
@@ -444,9 +666,28 @@ def policy_sampler(policy: Any, instance: Any, horizon: int, records: Sequence[s
 
 
 def leading_run(arms: np.ndarray, arm: int = 0) -> np.ndarray:
-    """Length of the initial run of ``arm`` in each row of an action array ``(n, T)``:
+    """Length of the initial run of ``arm`` in each row of an action array ``(n, T)``.
+
     ``max{r : I_1 = ... = I_r = arm}`` (0 if the first action is another arm). A function of the
-    actions only, so any event of it is an event of the algorithm's output."""
+    actions only, so any event of it is an event of the algorithm's output.
+
+    Parameters
+    ----------
+    arms : numpy.ndarray
+        Shape ``(n, T)``: action sequences.
+    arm : int
+        The arm.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n,)``.
+
+    Raises
+    ------
+    ValueError
+        If ``arms`` is not 2-D.
+    """
     arms = np.asarray(arms)
     if arms.ndim != 2:
         raise ValueError(f"arms must have shape (n, T), got {arms.shape}")
@@ -457,8 +698,26 @@ def leading_run(arms: np.ndarray, arm: int = 0) -> np.ndarray:
 def action_statistic_sampler(
     policy: Any, instance: Any, horizon: int, statistic: Callable[[np.ndarray], np.ndarray]
 ) -> Sampler:
-    """A sampler of ``statistic(arms)``, a function of the action sequences ``(n, T) -> (n,)`` or
-    ``(n, m)`` only: post-processing of the output, so an audit of it is an audit of the algorithm."""
+    """A sampler of ``statistic(arms)``, a function of the action sequences only.
+
+    Post-processing of the output, so an audit of it is an audit of the algorithm.
+
+    Parameters
+    ----------
+    policy : Policy
+        The algorithm.
+    instance : BanditInstance
+        Its arms (the reward table replaces the draws).
+    horizon : int
+        Rounds per run (>= 1).
+    statistic : callable
+        Maps action sequences ``(n, T)`` to ``(n,)`` or ``(n, m)``, e.g. :func:`leading_run`.
+
+    Returns
+    -------
+    Sampler
+        ``sampler(dataset, rng, n)``, for :func:`audit`.
+    """
     inner = policy_sampler(policy, instance, horizon, ("arms",))
 
     def sample(table: Any, rng: np.random.Generator, n: int) -> np.ndarray:
@@ -476,6 +735,27 @@ def hiring_sampler(policy: Any, env: Any, horizon: int, changed_round: int) -> S
     one round, ``changed_round``. Output: the hired group of every *other* round, shape
     ``(n, horizon - 1)``, which is what joint DP protects (the changed candidate's own decision is
     left out).
+
+    Parameters
+    ----------
+    policy : HiringPolicy
+        A fair-hiring policy.
+    env : HiringEnvironment
+        Its candidate pools.
+    horizon : int
+        Rounds per run (>= 2).
+    changed_round : int
+        The round the neighbouring datasets differ in, in [0, horizon).
+
+    Returns
+    -------
+    Sampler
+        ``sampler(dataset, rng, n)``, for :func:`audit`.
+
+    Raises
+    ------
+    ValueError
+        If ``horizon`` < 2 or ``changed_round`` is out of range.
     """
     horizon = check_int("horizon", horizon, minimum=2)
     changed_round = check_int("changed_round", changed_round, minimum=0)
@@ -501,11 +781,28 @@ def hiring_sampler(policy: Any, env: Any, horizon: int, changed_round: int) -> S
 def mechanism_targets(epsilon: float = 1.0, *, broken: bool = False) -> dict[str, dict[str, Any]]:
     """Audit targets for every mechanism of :mod:`privbandits.mechanisms`.
 
-    Each entry: ``sampler``, neighbouring ``pairs``, claimed ``epsilon``/``delta`` and the
-    ``features`` to search. ``broken=True`` gives a deliberately broken copy (noise scale halved;
-    for randomized response and PrivBern the flip probability of ``2 epsilon``), which the auditor
-    must catch. The samplers call the package's mechanisms (the broken ones with twice the budget,
-    which is exactly "noise scale halved") so nothing is re-implemented.
+    ``broken=True`` gives a deliberately broken copy (noise scale halved; for randomized response and
+    PrivBern the flip probability of ``2 epsilon``), which the auditor must catch. The samplers call
+    the package's mechanisms (the broken ones with twice the budget, which is exactly "noise scale
+    halved") so nothing is re-implemented.
+
+    Parameters
+    ----------
+    epsilon : float
+        The claimed epsilon (> 0).
+    broken : bool
+        Give the broken copies.
+
+    Returns
+    -------
+    dict of str to dict
+        Per mechanism: ``sampler``, neighbouring ``pairs``, claimed ``epsilon``/``delta`` and the
+        ``features`` to search.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not > 0 and finite.
     """
     from . import mechanisms as m
 
@@ -558,9 +855,31 @@ def mechanism_targets(epsilon: float = 1.0, *, broken: bool = False) -> dict[str
 
 
 def flip_pairs(table: Any, rounds: Sequence[int], arm: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Neighbouring reward tables: ``table`` and a copy whose reward ``table[t, arm]`` is flipped
-    (``r -> 1 - r``, i.e. 0 <-> 1 on a binary table), one pair per round ``t`` in ``rounds``
-    (e.g. the first round, one in Phase I, one in Phase II, the last)."""
+    """Neighbouring reward tables: ``table`` and copies with one reward flipped.
+
+    The copy's reward ``table[t, arm]`` is flipped (``r -> 1 - r``, i.e. 0 <-> 1 on a binary table),
+    one pair per round ``t`` in ``rounds`` (e.g. the first round, one in Phase I, one in Phase II,
+    the last).
+
+    Parameters
+    ----------
+    table : array_like
+        Shape ``(horizon, K)``, rewards in [0, 1].
+    rounds : sequence of int
+        The rounds to flip, each in [0, horizon).
+    arm : int
+        The arm whose reward is flipped.
+
+    Returns
+    -------
+    list of tuple of numpy.ndarray
+        The pairs ``(table, flipped copy)``.
+
+    Raises
+    ------
+    ValueError
+        If a round is out of range.
+    """
     base = np.asarray(table, dtype=float)
     pairs = []
     for t in rounds:
@@ -572,8 +891,30 @@ def flip_pairs(table: Any, rounds: Sequence[int], arm: int = 0) -> list[tuple[np
 
 
 def cached_audit(config: dict[str, Any], sampler: Sampler, pairs, **kwargs: Any) -> AuditResult:
-    """:func:`audit`, stored on disk with :mod:`privbandits.cache` under ``config`` (which must
-    describe the sampler and pairs) plus the audit's keyword arguments."""
+    """:func:`audit`, stored on disk with :mod:`privbandits.cache`.
+
+    Parameters
+    ----------
+    config : dict
+        Describes the sampler and pairs; the key is ``config`` plus the audit's keyword arguments
+        (except ``n_jobs``, ``progress`` and ``features``).
+    sampler : Sampler
+        As for :func:`audit`.
+    pairs : sequence of tuple
+        As for :func:`audit`.
+    **kwargs
+        Passed to :func:`audit`.
+
+    Returns
+    -------
+    AuditResult
+        The stored result, or a new one (then stored).
+
+    Raises
+    ------
+    ValueError
+        As :func:`audit`.
+    """
     from . import cache
 
     key = cache.cache_key(

@@ -25,14 +25,29 @@ __all__ = ["cache_dir", "cache_key", "clear_cache", "load", "store"]
 
 
 def cache_dir() -> Path:
-    """The cache directory (created on first store)."""
+    """The cache directory (created on first store).
+
+    ``$PRIVBANDITS_CACHE_DIR`` if set, else ``~/.cache/privbandits``.
+
+    Returns
+    -------
+    pathlib.Path
+        The directory.
+    """
     env = os.environ.get("PRIVBANDITS_CACHE_DIR")
     return Path(env) if env else Path.home() / ".cache" / "privbandits"
 
 
 @functools.lru_cache(maxsize=1)
 def source_hash() -> str:
-    """SHA-256 over the package's ``.py`` files (path and content)."""
+    """SHA-256 over the package's ``.py`` files (path and content).
+
+    Returns
+    -------
+    str
+        The hex digest; part of every cache key, so any change of the package's source invalidates
+        the cache.
+    """
     root = Path(__file__).resolve().parent
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
@@ -42,7 +57,20 @@ def source_hash() -> str:
 
 
 def cache_key(config: dict[str, Any]) -> str:
-    """Key of a configuration (any JSON-able mapping)."""
+    """Key of a configuration (any JSON-able mapping).
+
+    The key hashes the configuration with the package version and :func:`source_hash`.
+
+    Parameters
+    ----------
+    config : dict
+        The configuration (values that are not JSON-able are hashed by their ``str``).
+
+    Returns
+    -------
+    str
+        The SHA-256 hex digest.
+    """
     from . import __version__
 
     document = json.dumps(
@@ -56,7 +84,19 @@ def _path(key: str) -> Path:
 
 
 def load(key: str) -> dict[str, np.ndarray] | None:
-    """The arrays stored under ``key``, or ``None``."""
+    """The arrays stored under ``key``, or ``None``.
+
+    Parameters
+    ----------
+    key : str
+        A key from :func:`cache_key`.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray, or None
+        The stored arrays; ``None`` if nothing is stored under ``key`` or the file is unreadable (a
+        truncated write), so the caller recomputes.
+    """
     path = _path(key)
     if not path.exists():
         return None
@@ -68,7 +108,15 @@ def load(key: str) -> dict[str, np.ndarray] | None:
 
 
 def store(key: str, arrays: dict[str, np.ndarray]) -> None:
-    """Store ``arrays`` under ``key`` (atomically: write then rename)."""
+    """Store ``arrays`` under ``key`` (atomically: write then rename).
+
+    Parameters
+    ----------
+    key : str
+        A key from :func:`cache_key`.
+    arrays : dict of str to numpy.ndarray
+        The arrays to store (no object arrays: they are loaded without pickle).
+    """
     path = _path(key)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
@@ -77,7 +125,13 @@ def store(key: str, arrays: dict[str, np.ndarray]) -> None:
 
 
 def clear_cache() -> int:
-    """Delete every cached result; return how many files were removed."""
+    """Delete every cached result.
+
+    Returns
+    -------
+    int
+        How many files were removed.
+    """
     root = cache_dir()
     if not root.exists():
         return 0

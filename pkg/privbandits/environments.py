@@ -85,8 +85,26 @@ class BanditInstance:
     hand. ``log_means`` is the authority on the arm means (``means`` is its exponential); it is given
     explicitly where a mean underflows (``bernoulli_instance(log_means=...)``).
 
-    ``table``, when not empty, is a fixed reward table of shape ``(horizon, K)``: the kernels read
-    ``table[t, arm]`` at round ``t`` (0-based) instead of sampling.
+    Parameters
+    ----------
+    kinds : numpy.ndarray
+        Shape ``(K,)``, ``K >= 2``: each arm's kind code (:data:`BERNOULLI`, :data:`BETA`,
+        :data:`TWO_POINT`, :data:`UNIFORM`).
+    params : numpy.ndarray
+        Shape ``(K, 3)``: each arm's parameters, as the kind codes list them.
+    log_means : numpy.ndarray
+        Shape ``(K,)``, entries in [-inf, 0]: the log of each arm's mean.
+    name : str
+        A label (part of the cache key).
+    table : numpy.ndarray
+        When not empty, a fixed reward table of shape ``(horizon, K)`` in [0, 1]: the kernels read
+        ``table[t, arm]`` at round ``t`` (0-based) instead of sampling.
+
+    Raises
+    ------
+    ValueError
+        If ``kinds``, ``params``, ``log_means`` or ``table`` has the wrong shape, or an arm's
+        parameters, a log mean or a table entry is out of range (the message names the array and arm).
     """
 
     kinds: np.ndarray
@@ -131,14 +149,17 @@ class BanditInstance:
 
     @property
     def best_arm(self) -> int:
+        """Index of an arm of largest mean (the first one)."""
         return int(np.argmax(self.log_means))
 
     @property
     def log_best_mean(self) -> float:
+        """``log mu*``, the largest log mean."""
         return float(self.log_means.max())
 
     @property
     def best_mean(self) -> float:
+        """``mu*``, the largest mean."""
         return float(np.exp(self.log_best_mean))
 
     @property
@@ -147,26 +168,93 @@ class BanditInstance:
         return self.best_mean - self.means
 
     def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(kinds, params, table)``: what a numba kernel needs to draw rewards."""
+        """What a numba kernel needs to draw rewards.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(kinds, params, table)``.
+        """
         return self.kinds, self.params, self.table
 
     def with_table(self, table: np.ndarray) -> BanditInstance:
-        """The same arms, with rewards read from a fixed ``(horizon, K)`` table in [0, 1]."""
+        """The same arms, with rewards read from a fixed table.
+
+        Parameters
+        ----------
+        table : numpy.ndarray
+            Shape ``(horizon, K)``, entries in [0, 1]: ``table[t, arm]`` is the reward of ``arm`` at round
+            ``t`` (a *dataset* in the sense of differential privacy).
+
+        Returns
+        -------
+        BanditInstance
+            A new instance.
+
+        Raises
+        ------
+        ValueError
+            If ``table`` has the wrong shape or an entry outside [0, 1].
+        """
         return BanditInstance(self.kinds, self.params, self.log_means, self.name, np.asarray(table))
 
     def reward_table(self, horizon: int, rng: np.random.Generator) -> np.ndarray:
-        """Draw a full ``(horizon, K)`` table of rewards (each arm's law, independently)."""
+        """Draw a full table of rewards (each arm's law, independently).
+
+        Parameters
+        ----------
+        horizon : int
+            Number of rounds (>= 1).
+        rng : numpy.random.Generator
+            Source of randomness.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(horizon, K)``.
+
+        Raises
+        ------
+        ValueError
+            If ``horizon`` < 1.
+        """
         horizon = check_int("horizon", horizon, minimum=1)
         return _draw_table(rng, self.kinds, self.params, horizon)
 
     def sample(self, arm: int, size: int, rng: np.random.Generator) -> np.ndarray:
-        """``size`` independent rewards of one arm."""
+        """``size`` independent rewards of one arm.
+
+        Parameters
+        ----------
+        arm : int
+            The arm, in ``[0, K - 1]``.
+        size : int
+            Number of rewards (>= 0).
+        rng : numpy.random.Generator
+            Source of randomness.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(size,)``.
+
+        Raises
+        ------
+        ValueError
+            If ``arm`` or ``size`` is out of range.
+        """
         arm = check_int("arm", arm, minimum=0, maximum=self.n_arms - 1)
         size = check_int("size", size, minimum=0)
         return _draw_table(rng, self.kinds[arm : arm + 1], self.params[arm : arm + 1], size)[:, 0]
 
     def spec(self) -> dict[str, Any]:
-        """A JSON-able description that identifies the instance (used in cache keys)."""
+        """A JSON-able description that identifies the instance (used in cache keys).
+
+        Returns
+        -------
+        dict
+            Name, kinds, parameters and log means, plus the SHA-256 of the reward table if there is one.
+        """
         spec: dict[str, Any] = {
             "name": self.name,
             "kinds": self.kinds.tolist(),
@@ -198,6 +286,26 @@ def bernoulli_instance(means: Any = None, *, log_means: Any = None, name: str = 
     Pass ``log_means`` instead where a mean is too small for a double (e.g. ``-T log(2e)``); the
     sampled probability then underflows to 0, which is what such an arm is in practice, while Nash
     regret is computed from the exact log means.
+
+    Parameters
+    ----------
+    means : array_like or None
+        Shape ``(K,)``, ``K >= 2``, entries in [0, 1].
+    log_means : array_like or None
+        Shape ``(K,)``, finite entries <= 0; exactly one of ``means`` and ``log_means`` is given.
+    name : str
+        A label.
+
+    Returns
+    -------
+    BanditInstance
+        The instance.
+
+    Raises
+    ------
+    ValueError
+        If neither or both of ``means`` and ``log_means`` are given, one of them is out of range, or
+        there are fewer than 2 arms.
     """
     if (means is None) == (log_means is None):
         raise ValueError("give exactly one of means and log_means")
@@ -219,7 +327,25 @@ def bernoulli_instance(means: Any = None, *, log_means: Any = None, name: str = 
 
 
 def beta_instance(a: Any, b: Any, *, name: str = "") -> BanditInstance:
-    """Beta(a_i, b_i) arms (mean a / (a + b))."""
+    """Beta(a_i, b_i) arms (mean a / (a + b)).
+
+    Parameters
+    ----------
+    a, b : array_like
+        Shape ``(K,)`` each, entries > 0.
+    name : str
+        A label.
+
+    Returns
+    -------
+    BanditInstance
+        The instance.
+
+    Raises
+    ------
+    ValueError
+        If ``a`` and ``b`` differ in shape, or an entry is not > 0.
+    """
     a_arr = check_finite_array("a", a, ndim=1)
     b_arr = check_finite_array("b", b, ndim=1)
     if a_arr.shape != b_arr.shape:
@@ -230,7 +356,27 @@ def beta_instance(a: Any, b: Any, *, name: str = "") -> BanditInstance:
 
 
 def two_point_instance(low: Any, high: Any, p_high: Any, *, name: str = "") -> BanditInstance:
-    """Arms taking value ``high`` with probability ``p_high`` and ``low`` otherwise."""
+    """Arms taking value ``high`` with probability ``p_high`` and ``low`` otherwise.
+
+    Parameters
+    ----------
+    low, high : array_like
+        Shape ``(K,)`` each, ``0 <= low <= high <= 1``.
+    p_high : array_like
+        Shape ``(K,)``, entries in [0, 1].
+    name : str
+        A label.
+
+    Returns
+    -------
+    BanditInstance
+        The instance.
+
+    Raises
+    ------
+    ValueError
+        If ``low``, ``high`` and ``p_high`` differ in shape, or an entry is out of range.
+    """
     arrays = [check_finite_array(n, v, ndim=1) for n, v in (("low", low), ("high", high), ("p_high", p_high))]
     if len({a.shape for a in arrays}) != 1:
         raise ValueError("low, high and p_high must have the same shape")
@@ -238,7 +384,25 @@ def two_point_instance(low: Any, high: Any, p_high: Any, *, name: str = "") -> B
 
 
 def uniform_instance(low: Any, high: Any, *, name: str = "") -> BanditInstance:
-    """Uniform(low_i, high_i) arms."""
+    """Uniform(low_i, high_i) arms.
+
+    Parameters
+    ----------
+    low, high : array_like
+        Shape ``(K,)`` each, ``0 <= low <= high <= 1``.
+    name : str
+        A label.
+
+    Returns
+    -------
+    BanditInstance
+        The instance.
+
+    Raises
+    ------
+    ValueError
+        If ``low`` and ``high`` differ in shape, or an entry is out of range.
+    """
     low_arr = check_finite_array("low", low, ndim=1)
     high_arr = check_finite_array("high", high, ndim=1)
     if low_arr.shape != high_arr.shape:
@@ -261,6 +425,25 @@ def mixed_instance(means: Any, *, match_means: bool = True, name: str = "mixed")
     equiprobable two-point law on {0.4 s, s} with s = mu / 0.7; Uniform(0, 2 mu).
     ``match_means=False`` takes the laws literally (equiprobable on {0.4, 1}); the instance's means
     are then the laws' own means, not ``means``.
+
+    Parameters
+    ----------
+    means : array_like
+        Shape ``(K,)``, entries in [0, 1]: the sampled means that choose each arm's law.
+    match_means : bool
+        Rescale each law to the sampled mean (see above).
+    name : str
+        A label.
+
+    Returns
+    -------
+    BanditInstance
+        The instance.
+
+    Raises
+    ------
+    ValueError
+        If ``means`` is not a 1-D array in [0, 1], or there are fewer than 2 arms.
     """
     mu = check_unit_interval_array("means", means, ndim=1)
     k = mu.size
@@ -300,7 +483,26 @@ def _draw_one(rng, kind, p):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def draw_reward(rng, kinds, params, table, t, arm):  # pragma: no cover - compiled
-    """Reward of ``arm`` at round ``t`` (0-based): ``table[t, arm]`` if a table is given, else a draw."""
+    """Reward of ``arm`` at round ``t`` (0-based): ``table[t, arm]`` if a table is given, else a draw.
+
+    Compiled with numba (``nogil``); called from the policies' kernels, so it does not validate.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The run's generator (unused when a table is given).
+    kinds, params, table : numpy.ndarray
+        The instance's arrays, from :meth:`BanditInstance.kernel_args`.
+    t : int
+        The round (0-based).
+    arm : int
+        The arm.
+
+    Returns
+    -------
+    float
+        The reward.
+    """
     if table.shape[0] > 0:
         return table[t, arm]
     return _draw_one(rng, kinds[arm], params[arm])
@@ -310,7 +512,26 @@ def draw_reward(rng, kinds, params, table, t, arm):  # pragma: no cover - compil
 def draw_reward_sum(rng, kinds, params, table, t, arm, n):  # pragma: no cover - compiled
     """Sum of ``n`` rewards of ``arm`` at rounds ``t, ..., t + n - 1``.
 
-    For a Bernoulli arm this is one Binomial draw, so an episode of ``n`` pulls costs O(1).
+    For a Bernoulli arm this is one Binomial draw, so an episode of ``n`` pulls costs O(1). Compiled
+    with numba (``nogil``); called from the policies' kernels, so it does not validate.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The run's generator (unused when a table is given).
+    kinds, params, table : numpy.ndarray
+        The instance's arrays, from :meth:`BanditInstance.kernel_args`.
+    t : int
+        The first round (0-based).
+    arm : int
+        The arm.
+    n : int
+        Number of rewards.
+
+    Returns
+    -------
+    float
+        The sum.
     """
     if table.shape[0] > 0:
         s = 0.0

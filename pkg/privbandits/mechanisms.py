@@ -80,10 +80,31 @@ __all__ = [
 
 
 def laplace_mechanism(value: Any, sensitivity: float, epsilon: float, rng: np.random.Generator) -> np.ndarray | float:
-    """Release ``value + Lap(sensitivity / epsilon)`` (Dwork et al. 2006).
+    """Release ``value + Lap(sensitivity / epsilon)`` (``dwork2006calibrating``).
 
     Guarantee: epsilon-DP for any query whose L1 sensitivity is at most ``sensitivity``.
     Works element-wise on arrays (independent noise per entry).
+
+    Parameters
+    ----------
+    value : array_like or float
+        The query's true answer (finite).
+    sensitivity : float
+        L1 sensitivity of the query (> 0).
+    epsilon : float
+        Privacy parameter (> 0).
+    rng : numpy.random.Generator
+        Source of the noise.
+
+    Returns
+    -------
+    numpy.ndarray or float
+        The noisy release, of the shape of ``value``.
+
+    Raises
+    ------
+    ValueError
+        If ``sensitivity`` or ``epsilon`` is not > 0 and finite, or ``value`` is not finite.
     """
     sensitivity = check_positive("sensitivity", sensitivity)
     epsilon = check_epsilon(epsilon)
@@ -93,8 +114,28 @@ def laplace_mechanism(value: Any, sensitivity: float, epsilon: float, rng: np.ra
 
 
 def laplace_logcdf(x: Any, scale: float) -> np.ndarray:
-    """``ln P[Lap(scale) <= x]`` without underflow: ``ln(1/2) + x / scale`` for ``x < 0`` (where the
-    CDF itself underflows below about ``-745 scale``), ``log1p(-exp(-x / scale) / 2)`` otherwise."""
+    """``ln P[Lap(scale) <= x]`` without underflow.
+
+    ``ln(1/2) + x / scale`` for ``x < 0`` (where the CDF itself underflows below about
+    ``-745 scale``), ``log1p(-exp(-x / scale) / 2)`` otherwise.
+
+    Parameters
+    ----------
+    x : array_like
+        Where to evaluate.
+    scale : float
+        Laplace scale ``b`` (> 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        The log CDF, of the shape of ``x``.
+
+    Raises
+    ------
+    ValueError
+        If ``scale`` is not in (0, inf).
+    """
     if not (isinstance(scale, (int, float)) and math.isfinite(scale) and scale > 0):
         raise ValueError(f"scale must lie in (0, inf), got {scale!r}")
     z = np.asarray(x, dtype=float) / scale
@@ -106,6 +147,25 @@ def laplace_ldp(rewards: Any, epsilon: float, rng: np.random.Generator) -> np.nd
 
     Guarantee: each released value is epsilon-DP with respect to its reward (sensitivity 1), i.e. an
     algorithm that only sees these values is epsilon-LDP. The output is an unbiased estimate of ``r``.
+
+    Parameters
+    ----------
+    rewards : array_like or float
+        Rewards in [0, 1].
+    epsilon : float
+        Privacy parameter (> 0).
+    rng : numpy.random.Generator
+        Source of the noise.
+
+    Returns
+    -------
+    numpy.ndarray or float
+        The perturbed rewards.
+
+    Raises
+    ------
+    ValueError
+        If ``rewards`` has an entry outside [0, 1] or ``epsilon`` is not > 0 and finite.
     """
     rewards_arr = check_unit_interval_array("rewards", rewards)
     return laplace_mechanism(rewards_arr, 1.0, epsilon, rng)
@@ -114,7 +174,27 @@ def laplace_ldp(rewards: Any, epsilon: float, rng: np.random.Generator) -> np.nd
 def gaussian_sigma(sensitivity: float, epsilon: float, delta: float) -> float:
     """Classical Gaussian calibration ``sigma = sensitivity * sqrt(2 ln(1.25 / delta)) / epsilon``.
 
-    Guarantee (Dwork and Roth 2014, Theorem A.1): (epsilon, delta)-DP for epsilon in (0, 1).
+    Guarantee (``dwork2014algorithmic``, Theorem A.1): (epsilon, delta)-DP for epsilon in (0, 1).
+
+    Parameters
+    ----------
+    sensitivity : float
+        L2 sensitivity of the query (> 0).
+    epsilon : float
+        Privacy parameter, in (0, 1).
+    delta : float
+        Privacy parameter, in (0, 1).
+
+    Returns
+    -------
+    float
+        The noise standard deviation ``sigma``.
+
+    Raises
+    ------
+    ValueError
+        If ``sensitivity`` is not > 0, ``epsilon`` not in (0, 1) (the message suggests the zCDP
+        calibration instead) or ``delta`` not in (0, 1).
     """
     sensitivity = check_positive("sensitivity", sensitivity)
     epsilon = check_epsilon(epsilon)
@@ -130,13 +210,48 @@ def gaussian_sigma(sensitivity: float, epsilon: float, delta: float) -> float:
 def gaussian_sigma_zcdp(sensitivity: float, rho: float) -> float:
     """Noise ``sigma = sensitivity / sqrt(2 rho)``: the Gaussian mechanism is then rho-zCDP.
 
-    (Bun and Steinke 2016, Proposition 1.6.)
+    (``bun2016concentrated``, Proposition 1.6.)
+
+    Parameters
+    ----------
+    sensitivity : float
+        L2 sensitivity of the query (> 0).
+    rho : float
+        zCDP parameter (> 0).
+
+    Returns
+    -------
+    float
+        The noise standard deviation ``sigma``.
+
+    Raises
+    ------
+    ValueError
+        If ``sensitivity`` or ``rho`` is not > 0 and finite.
     """
     return check_positive("sensitivity", sensitivity) / math.sqrt(2.0 * check_positive("rho", rho))
 
 
 def gaussian_zcdp_rho(sensitivity: float, sigma: float) -> float:
-    """The zCDP parameter ``rho = sensitivity^2 / (2 sigma^2)`` of the Gaussian mechanism."""
+    """The zCDP parameter ``rho = sensitivity^2 / (2 sigma^2)`` of the Gaussian mechanism.
+
+    Parameters
+    ----------
+    sensitivity : float
+        L2 sensitivity of the query (> 0).
+    sigma : float
+        Noise standard deviation (> 0).
+
+    Returns
+    -------
+    float
+        ``rho``.
+
+    Raises
+    ------
+    ValueError
+        If ``sensitivity`` or ``sigma`` is not > 0 and finite.
+    """
     sensitivity = check_positive("sensitivity", sensitivity)
     sigma = check_positive("sigma", sigma)
     return sensitivity**2 / (2.0 * sigma**2)
@@ -145,7 +260,24 @@ def gaussian_zcdp_rho(sensitivity: float, sigma: float) -> float:
 def zcdp_to_approx_dp(rho: float, delta: float) -> float:
     """rho-zCDP implies (epsilon, delta)-DP with ``epsilon = rho + 2 sqrt(rho ln(1/delta))``.
 
-    (Bun and Steinke 2016, Proposition 1.3.)
+    (``bun2016concentrated``, Proposition 1.3.)
+
+    Parameters
+    ----------
+    rho : float
+        zCDP parameter (> 0).
+    delta : float
+        Privacy parameter, in (0, 1).
+
+    Returns
+    -------
+    float
+        ``epsilon``.
+
+    Raises
+    ------
+    ValueError
+        If ``rho`` is not > 0 and finite or ``delta`` not in (0, 1).
     """
     rho = check_positive("rho", rho)
     delta = check_delta(delta)
@@ -157,6 +289,23 @@ def approx_dp_to_zcdp(epsilon: float, delta: float) -> float:
 
     Solves ``rho + 2 sqrt(rho L) = epsilon`` with ``L = ln(1/delta)``:
     ``rho = (sqrt(L + epsilon) - sqrt(L))^2``.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter (> 0).
+    delta : float
+        Privacy parameter, in (0, 1).
+
+    Returns
+    -------
+    float
+        ``rho``.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not > 0 and finite or ``delta`` not in (0, 1).
     """
     epsilon = check_epsilon(epsilon)
     log_term = math.log(1.0 / check_delta(delta))
@@ -176,10 +325,25 @@ def gaussian_composition_multiplier(noise_multipliers: Any) -> float:
     A Gaussian mechanism of L2 sensitivity ``Delta`` and noise ``sigma`` has noise multiplier
     ``s = sigma / Delta``; it is ``(1/s)``-GDP (Gaussian differential privacy).  The adaptive
     composition of ``mu_i``-GDP mechanisms is exactly ``sqrt(sum mu_i^2)``-GDP (Dong, Roth and Su
-    2022, Corollary 3.3), i.e. one Gaussian mechanism with ``s = (sum_i s_i^-2)^(-1/2)``.  Exact, not
-    a bound: both directions of the tradeoff function coincide.  (In zCDP terms, ``rho = 1/(2 s^2)``
-    and the rhos add, Bun and Steinke 2016, Lemma 2.3; what zCDP loses is only its conversion to
-    (epsilon, delta).)
+    2022, ``dong2022gaussian``, Corollary 3.3), i.e. one Gaussian mechanism with
+    ``s = (sum_i s_i^-2)^(-1/2)``.  Exact, not a bound: both directions of the tradeoff function
+    coincide.  (In zCDP terms, ``rho = 1/(2 s^2)`` and the rhos add, ``bun2016concentrated``,
+    Lemma 2.3; what zCDP loses is only its conversion to (epsilon, delta).)
+
+    Parameters
+    ----------
+    noise_multipliers : array_like
+        The multipliers ``s_i = sigma_i / Delta_i`` of the composed mechanisms (each > 0).
+
+    Returns
+    -------
+    float
+        The multiplier ``s`` of the equivalent mechanism.
+
+    Raises
+    ------
+    ValueError
+        If ``noise_multipliers`` is empty or has an entry that is not > 0 and finite.
     """
     s = _check_multipliers(noise_multipliers)
     return float(1.0 / math.sqrt(float(np.sum(s**-2.0))))
@@ -189,12 +353,32 @@ def gaussian_composition_epsilon(noise_multipliers: Any, delta: float, *, accoun
     """The smallest epsilon such that the composition is (epsilon, delta)-DP: the tight guarantee.
 
     ``accountant="analytic"``: the exact privacy profile of the equivalent Gaussian mechanism
-    (:func:`gaussian_composition_multiplier`), Balle and Wang (2018), Theorem 8, solved for epsilon by
+    (:func:`gaussian_composition_multiplier`), ``balle2018improving``, Theorem 8, solved for epsilon by
     ``dp_accounting.get_epsilon_gaussian``.  ``accountant="pld"``: ``dp_accounting``'s privacy-loss
     distribution accountant on the composed ``GaussianDpEvent`` s (no closed form used; its
     discretisation errs on the safe side, by about 1e-6 here).  The two agree (tests).
 
     ``dp-accounting`` is imported here, not at module level: only the accounting needs it.
+
+    Parameters
+    ----------
+    noise_multipliers : array_like
+        The multipliers ``s_i = sigma_i / Delta_i`` of the composed mechanisms (each > 0).
+    delta : float
+        Privacy parameter, in (0, 1).
+    accountant : {"analytic", "pld"}
+        Which accountant computes epsilon.
+
+    Returns
+    -------
+    float
+        The smallest epsilon.
+
+    Raises
+    ------
+    ValueError
+        If ``noise_multipliers`` has an entry that is not > 0 and finite, ``delta`` is not in (0, 1),
+        or ``accountant`` is neither ``"analytic"`` nor ``"pld"``.
     """
     s = _check_multipliers(noise_multipliers)
     delta = check_delta(delta)
@@ -214,10 +398,27 @@ def gaussian_composition_epsilon(noise_multipliers: Any, delta: float, *, accoun
 def gaussian_noise_multiplier(epsilon: float, delta: float) -> float:
     """The smallest noise multiplier ``s`` whose Gaussian mechanism is (epsilon, delta)-DP, exactly.
 
-    Analytic Gaussian calibration (Balle and Wang 2018, Algorithm 1) by
+    Analytic Gaussian calibration (``balle2018improving``, Algorithm 1) by
     ``dp_accounting.get_sigma_gaussian``, nudged up by relative steps of 1e-12 until
     :func:`gaussian_composition_epsilon` is at most ``epsilon`` (the root finder may land on either
     side).  Valid for every epsilon > 0, unlike the classical calibration of :func:`gaussian_sigma`.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter (> 0).
+    delta : float
+        Privacy parameter, in (0, 1).
+
+    Returns
+    -------
+    float
+        ``s = sigma / sensitivity``.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not > 0 and finite or ``delta`` not in (0, 1).
     """
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
@@ -234,6 +435,27 @@ def gaussian_mechanism(value: Any, sensitivity: float, rng: np.random.Generator,
 
     Guarantee: rho-zCDP with ``rho = sensitivity^2 / (2 sigma^2)`` for a query of L2 sensitivity
     ``sensitivity``; choose ``sigma`` with :func:`gaussian_sigma` or :func:`gaussian_sigma_zcdp`.
+
+    Parameters
+    ----------
+    value : array_like or float
+        The query's true answer (finite).
+    sensitivity : float
+        L2 sensitivity of the query (> 0).
+    rng : numpy.random.Generator
+        Source of the noise.
+    sigma : float
+        Noise standard deviation (> 0).
+
+    Returns
+    -------
+    numpy.ndarray or float
+        The noisy release, of the shape of ``value``.
+
+    Raises
+    ------
+    ValueError
+        If ``sensitivity`` or ``sigma`` is not > 0 and finite, or ``value`` is not finite.
     """
     check_positive("sensitivity", sensitivity)
     sigma = check_positive("sigma", sigma)
@@ -243,9 +465,28 @@ def gaussian_mechanism(value: Any, sensitivity: float, rng: np.random.Generator,
 
 
 def randomized_response(bits: Any, epsilon: float, rng: np.random.Generator) -> np.ndarray:
-    """Warner's randomized response: keep each bit with probability ``e^eps / (1 + e^eps)``.
+    """Warner's randomized response (``warner1965randomized``): keep each bit with probability ``e^eps / (1 + e^eps)``.
 
     Guarantee: epsilon-DP (local) for each bit.
+
+    Parameters
+    ----------
+    bits : array_like
+        Bits, each 0 or 1.
+    epsilon : float
+        Privacy parameter (> 0).
+    rng : numpy.random.Generator
+        Source of the noise.
+
+    Returns
+    -------
+    numpy.ndarray
+        The released bits (``int8``), of the shape of ``bits``.
+
+    Raises
+    ------
+    ValueError
+        If ``bits`` has an entry other than 0 or 1, or ``epsilon`` is not > 0 and finite.
     """
     epsilon = check_epsilon(epsilon)
     bits_arr = np.asarray(bits)
@@ -259,6 +500,23 @@ def privbern_mean(mu: Any, epsilon: float) -> np.ndarray | float:
     """Mean of PrivBern's output: ``1/2 + (2 mu - 1)(e^eps - 1) / (2 (e^eps + 1))`` (``barbara2025thresholding`` Eq. 4).
 
     ``epsilon = inf`` gives ``mu`` back (no privacy).
+
+    Parameters
+    ----------
+    mu : array_like or float
+        Mean reward(s), in [0, 1].
+    epsilon : float
+        Privacy parameter (> 0, ``inf`` allowed).
+
+    Returns
+    -------
+    numpy.ndarray or float
+        The mean of the released bit(s).
+
+    Raises
+    ------
+    ValueError
+        If ``mu`` has an entry outside [0, 1] or ``epsilon`` is not > 0.
     """
     epsilon = check_epsilon(epsilon, allow_inf=True)
     mu_arr = check_unit_interval_array("mu", mu)
@@ -268,10 +526,29 @@ def privbern_mean(mu: Any, epsilon: float) -> np.ndarray | float:
 
 
 def privbern(rewards: Any, epsilon: float, rng: np.random.Generator) -> np.ndarray:
-    """The Bernoulli mechanism PrivBern(epsilon) (Ren et al. 2020, Lemma 5; ``barbara2025thresholding`` Definition 2.1).
+    """The Bernoulli mechanism PrivBern(epsilon) (``ren2020multi`` Lemma 5; ``barbara2025thresholding`` Def. 2.1).
 
     Each reward ``r in [0, 1]`` is replaced by one draw of
     ``Bernoulli((r e^eps + (1 - r)) / (1 + e^eps))``. Guarantee: epsilon-DP per reward (epsilon-LDP).
+
+    Parameters
+    ----------
+    rewards : array_like
+        Rewards in [0, 1].
+    epsilon : float
+        Privacy parameter (> 0).
+    rng : numpy.random.Generator
+        Source of the noise.
+
+    Returns
+    -------
+    numpy.ndarray
+        The released bits, of the shape of ``rewards``.
+
+    Raises
+    ------
+    ValueError
+        If ``rewards`` has an entry outside [0, 1] or ``epsilon`` is not > 0 and finite.
     """
     epsilon = check_epsilon(epsilon)
     r = check_unit_interval_array("rewards", rewards)
@@ -281,8 +558,25 @@ def privbern(rewards: Any, epsilon: float, rng: np.random.Generator) -> np.ndarr
 
 @njit(nogil=True, cache=True)
 def privbern_draw(rng, reward, epsilon):  # pragma: no cover - compiled
-    """One PrivBern(epsilon) release of ``reward`` inside a numba kernel (``epsilon = inf``: the
-    mechanism is replaced by a Bernoulli(reward) draw, which has the same mean as the reward)."""
+    """One PrivBern(epsilon) release of ``reward`` inside a numba kernel.
+
+    ``epsilon = inf``: the mechanism is replaced by a Bernoulli(reward) draw, which has the same mean
+    as the reward. Compiled (``nogil``); does not validate.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The kernel's random stream.
+    reward : float
+        The reward, in [0, 1].
+    epsilon : float
+        Privacy parameter (> 0, ``inf`` allowed).
+
+    Returns
+    -------
+    float
+        The released bit, 0.0 or 1.0.
+    """
     if np.isinf(epsilon):
         p = reward
     else:
@@ -362,7 +656,24 @@ def binary_counter_insert(state, x, scale, rng):  # pragma: no cover - compiled
 
     For epsilon-DP over a stream of at most ``n`` items in [0, 1] use
     ``scale = levels(n) / epsilon`` with ``levels(n) = floor(log2 n) + 1`` (each item lies in that
-    many p-sums). Amortised O(1) work per insert.
+    many p-sums; ``chan2011private``, Theorem 3.5). Amortised O(1) work per insert. Compiled
+    (``nogil``); does not validate.
+
+    Parameters
+    ----------
+    state : numpy.ndarray
+        The counter's state, from :func:`binary_counter_state` (updated in place).
+    x : float
+        The item.
+    scale : float
+        Laplace scale of each p-sum's noise.
+    rng : numpy.random.Generator
+        The kernel's random stream.
+
+    Returns
+    -------
+    float
+        The noisy sum of all items inserted so far.
     """
     return _tree_insert(state, 0, x, scale, rng)
 
@@ -375,14 +686,32 @@ def hybrid_counter_state():  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def hybrid_counter_insert(state, x, epsilon_log, epsilon_tree, rng):  # pragma: no cover - compiled
-    """Insert ``x`` into a hybrid counter and return the noisy prefix sum (Chan et al. 2011, Sec. 4).
+    """Insert ``x`` into a hybrid counter and return the noisy prefix sum (``chan2011private``, Sec. 4).
 
     At ``t = 2^k`` the logarithmic mechanism releases the prefix sum, adding ``Lap(1/epsilon_log)``
     to its previous release plus the items since; for ``2^k < t < 2^(k+1)`` the release is that value
     plus a binary mechanism over the items after ``2^k`` (at most ``2^k - 1`` of them, so ``k`` levels,
     noise ``Lap(k / epsilon_tree)`` per p-sum). An item enters both parts, so the counter is
     ``(epsilon_log + epsilon_tree)``-DP; :class:`HybridCounter` uses ``epsilon / 2`` for each.
-    Amortised O(1) work per insert.
+    Amortised O(1) work per insert. Compiled (``nogil``); does not validate.
+
+    Parameters
+    ----------
+    state : numpy.ndarray
+        The counter's state, from :func:`hybrid_counter_state` (updated in place).
+    x : float
+        The item.
+    epsilon_log : float
+        Privacy parameter of the logarithmic part.
+    epsilon_tree : float
+        Privacy parameter of each block's binary tree.
+    rng : numpy.random.Generator
+        The kernel's random stream.
+
+    Returns
+    -------
+    float
+        The noisy sum of all items inserted so far.
     """
     t = int(state[0]) + 1
     state[0] = t
@@ -424,8 +753,29 @@ def binary_tree_prefix_sums(
 ) -> np.ndarray:
     """All noisy prefix sums of ``stream`` (items in [0, 1]) by the binary mechanism.
 
-    ``horizon`` (default: the stream's length) bounds the stream length the noise is calibrated for.
-    Guarantee: epsilon-DP with respect to changing one item (Chan et al. 2011, Theorem 3.5).
+    Guarantee: epsilon-DP with respect to changing one item (``chan2011private``, Theorem 3.5).
+
+    Parameters
+    ----------
+    stream : array_like
+        Shape ``(n,)``, items in [0, 1].
+    epsilon : float
+        Privacy parameter (> 0).
+    rng : numpy.random.Generator
+        Source of the noise.
+    horizon : int or None
+        The stream length the noise is calibrated for (default: the stream's length; at least it).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n,)``: the noisy sum of the first ``t + 1`` items at index ``t``.
+
+    Raises
+    ------
+    ValueError
+        If ``stream`` is not a 1-D array in [0, 1], ``epsilon`` is not > 0 and finite, or
+        ``horizon`` is shorter than the stream.
     """
     stream_arr = check_unit_interval_array("stream", stream, ndim=1)
     epsilon = check_epsilon(epsilon)
@@ -437,8 +787,30 @@ def hybrid_prefix_sums(stream: Any, epsilon: float, rng: np.random.Generator, *,
     """All noisy prefix sums of ``stream`` (items in [0, 1]) by the hybrid mechanism.
 
     Guarantee: epsilon-DP for a stream of any length (epsilon/2 to each of the logarithmic and the
-    binary part; Chan et al. 2011, Section 4). ``split=False`` is the variant of ``tossou2016algorithms`` (epsilon to
-    each part), which is only 2 epsilon-DP; see :class:`HybridCounter`.
+    binary part; ``chan2011private``, Section 4). ``split=False`` is the variant of
+    ``tossou2016algorithms`` (epsilon to each part), which is only 2 epsilon-DP; see
+    :class:`HybridCounter`.
+
+    Parameters
+    ----------
+    stream : array_like
+        Shape ``(n,)``, items in [0, 1].
+    epsilon : float
+        Privacy parameter (> 0).
+    rng : numpy.random.Generator
+        Source of the noise.
+    split : bool
+        Split epsilon between the two parts (the DP variant).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n,)``: the noisy sum of the first ``t + 1`` items at index ``t``.
+
+    Raises
+    ------
+    ValueError
+        If ``stream`` is not a 1-D array in [0, 1] or ``epsilon`` is not > 0 and finite.
     """
     stream_arr = check_unit_interval_array("stream", stream, ndim=1)
     epsilon = check_epsilon(epsilon)
@@ -452,7 +824,21 @@ class BinaryTreeCounter:
     ``insert(x)`` returns the noisy sum of all items so far. Each p-sum carries
     ``Lap(levels / epsilon)`` noise with ``levels = floor(log2 horizon) + 1``; each item enters at most
     ``levels`` p-sums, so the whole output sequence is epsilon-DP (Chan, Shi and Song 2011,
-    Theorem 3.5). Cost: O(log t) per insert.
+    ``chan2011private``, Theorem 3.5). Cost: O(log t) per insert.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter (> 0).
+    horizon : int
+        The largest number of items (>= 1).
+    rng : numpy.random.Generator
+        Source of the noise.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not > 0 and finite or ``horizon`` < 1.
     """
 
     def __init__(self, epsilon: float, horizon: int, rng: np.random.Generator) -> None:
@@ -468,6 +854,23 @@ class BinaryTreeCounter:
         return int(self._state[0])
 
     def insert(self, x: float) -> float:
+        """Insert one item and return the noisy sum of all items so far.
+
+        Parameters
+        ----------
+        x : float
+            The item, in [0, 1].
+
+        Returns
+        -------
+        float
+            The noisy prefix sum.
+
+        Raises
+        ------
+        ValueError
+            If ``x`` is not a number in [0, 1], or the counter already holds ``horizon`` items.
+        """
         check_unit_interval_array("x", x, ndim=0)
         if self.count >= self.horizon:
             raise ValueError(f"the counter was calibrated for horizon={self.horizon} items; it is full")
@@ -475,7 +878,7 @@ class BinaryTreeCounter:
 
 
 class HybridCounter:
-    """Online hybrid mechanism (Chan, Shi and Song 2011), for streams of unknown length.
+    """Online hybrid mechanism (Chan, Shi and Song 2011, ``chan2011private``), for streams of unknown length.
 
     epsilon-DP for streams of any length: ``epsilon / 2`` to the logarithmic part, ``epsilon / 2``
     to the binary trees of each block ``(2^k, 2^(k+1))``. Cost: O(log t) per insert.
@@ -483,6 +886,20 @@ class HybridCounter:
     ``split=False`` gives ``epsilon`` to both parts, as ``tossou2016algorithms`` (Tossou and Dimitrakakis 2016,
     Section 2.3) describes; an item then enters two epsilon-DP releases and the counter is only
     2 epsilon-DP by basic composition.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter (> 0).
+    rng : numpy.random.Generator
+        Source of the noise.
+    split : bool
+        Split epsilon between the two parts (the DP variant).
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not > 0 and finite.
     """
 
     def __init__(self, epsilon: float, rng: np.random.Generator, *, split: bool = True) -> None:
@@ -495,9 +912,27 @@ class HybridCounter:
 
     @property
     def count(self) -> int:
+        """Number of items inserted."""
         return int(self._state[0])
 
     def insert(self, x: float) -> float:
+        """Insert one item and return the noisy sum of all items so far.
+
+        Parameters
+        ----------
+        x : float
+            The item, in [0, 1].
+
+        Returns
+        -------
+        float
+            The noisy prefix sum.
+
+        Raises
+        ------
+        ValueError
+            If ``x`` is not a number in [0, 1].
+        """
         check_unit_interval_array("x", x, ndim=0)
         return float(hybrid_counter_insert(self._state, float(x), self.epsilon_log, self.epsilon_tree, self._rng))
 
@@ -510,8 +945,25 @@ class HybridCounter:
 def laplace_sum_tail_bound(scales: Any, gamma: float) -> float:
     """A value ``B`` with ``P(|sum_i Y_i| > B) <= gamma`` for independent ``Y_i ~ Lap(scales_i)``.
 
-    Chan, Shi and Song (2011), Corollary 2.9: with
+    ``chan2011private``, Corollary 2.9: with
     ``nu = max(sqrt(sum b_i^2), max_i b_i * sqrt(ln(2/gamma)))``, ``B = nu * sqrt(8 ln(2/gamma))``.
+
+    Parameters
+    ----------
+    scales : array_like
+        Shape ``(n,)``: the Laplace scales ``b_i`` (> 0).
+    gamma : float
+        Failure probability, in (0, 1).
+
+    Returns
+    -------
+    float
+        ``B``.
+
+    Raises
+    ------
+    ValueError
+        If ``scales`` is not a finite 1-D array of positive scales or ``gamma`` is not in (0, 1).
     """
     b = check_finite_array("scales", scales, ndim=1)
     if b.size == 0:
@@ -552,9 +1004,32 @@ def _popcount(x: int) -> int:
 
 
 def binary_counter_error_bound(t: int, epsilon: float, horizon: int, gamma: float) -> float:
-    """With probability >= 1 - gamma, the binary mechanism's release at time ``t`` is within this
-    of the true prefix sum: the release carries ``popcount(t)`` Laplace terms of scale
-    ``levels(horizon) / epsilon`` (:func:`laplace_sum_tail_bound`)."""
+    """The binary mechanism's error at time ``t``, with probability >= 1 - gamma.
+
+    The release at time ``t`` carries ``popcount(t)`` Laplace terms of scale
+    ``levels(horizon) / epsilon`` (:func:`laplace_sum_tail_bound`).
+
+    Parameters
+    ----------
+    t : int
+        The time, in [1, horizon].
+    epsilon : float
+        Privacy parameter (> 0).
+    horizon : int
+        The stream length the counter is calibrated for (>= 1).
+    gamma : float
+        Failure probability, in (0, 1).
+
+    Returns
+    -------
+    float
+        A bound on ``|release - true prefix sum|`` that holds with probability >= 1 - gamma.
+
+    Raises
+    ------
+    ValueError
+        If ``horizon``, ``t``, ``epsilon`` or ``gamma`` is out of range.
+    """
     horizon = check_int("horizon", horizon, minimum=1)
     t = check_int("t", t, minimum=1, maximum=horizon)
     epsilon = check_epsilon(epsilon)
@@ -563,10 +1038,31 @@ def binary_counter_error_bound(t: int, epsilon: float, horizon: int, gamma: floa
 
 
 def hybrid_counter_error_bound(t: int, epsilon: float, gamma: float) -> float:
-    """With probability >= 1 - gamma, :class:`HybridCounter`'s release at time ``t`` is within this
-    of the true prefix sum. The release holds ``k + 1`` logarithmic-mechanism terms ``Lap(2/eps)``
-    (one per power of two up to ``2^k <= t``) and, if ``t`` is not a power of two, ``popcount(t - 2^k)``
-    tree terms ``Lap(2k/eps)``."""
+    """:class:`HybridCounter`'s error at time ``t``, with probability >= 1 - gamma.
+
+    The release holds ``k + 1`` logarithmic-mechanism terms ``Lap(2/eps)`` (one per power of two up
+    to ``2^k <= t``) and, if ``t`` is not a power of two, ``popcount(t - 2^k)`` tree terms
+    ``Lap(2k/eps)`` (:func:`laplace_sum_tail_bound`).
+
+    Parameters
+    ----------
+    t : int
+        The time (>= 1).
+    epsilon : float
+        Privacy parameter (> 0).
+    gamma : float
+        Failure probability, in (0, 1).
+
+    Returns
+    -------
+    float
+        A bound on ``|release - true prefix sum|`` that holds with probability >= 1 - gamma.
+
+    Raises
+    ------
+    ValueError
+        If ``t``, ``epsilon`` or ``gamma`` is out of range.
+    """
     t = check_int("t", t, minimum=1)
     epsilon = check_epsilon(epsilon)
     k = t.bit_length() - 1
@@ -577,9 +1073,30 @@ def hybrid_counter_error_bound(t: int, epsilon: float, gamma: float) -> float:
 
 
 def tossou_hybrid_error_bound(n: Any, epsilon: float, gamma: float) -> np.ndarray | float:
-    """Eq. (2.2) of ``tossou2016algorithms`` (Tossou and Dimitrakakis 2016, Lemma B.2): the hybrid mechanism's error
-    after ``n`` items is at most ``sqrt(8)/eps * ln(4/gamma) * ln(n) + sqrt(8)/eps * ln(4/gamma)``
-    with probability >= 1 - gamma, stated for ``gamma <= n^-b``, b > 0 (logs natural).
+    """Eq. (2.2) of ``tossou2016algorithms`` (Tossou and Dimitrakakis 2016, Lemma B.2).
+
+    The hybrid mechanism's error after ``n`` items is at most
+    ``sqrt(8)/eps * ln(4/gamma) * ln(n) + sqrt(8)/eps * ln(4/gamma)`` with probability >= 1 - gamma,
+    stated for ``gamma <= n^-b``, b > 0 (logs natural).
+
+    Parameters
+    ----------
+    n : array_like or float
+        Number of items (>= 1).
+    epsilon : float
+        Privacy parameter (> 0).
+    gamma : float
+        Failure probability, in (0, 1).
+
+    Returns
+    -------
+    numpy.ndarray or float
+        The bound, of the shape of ``n``.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` has an entry < 1, or ``epsilon`` or ``gamma`` is out of range.
     """
     n_arr = check_finite_array("n", n)
     if n_arr.size and n_arr.min() < 1:

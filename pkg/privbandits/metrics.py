@@ -33,13 +33,43 @@ __all__ = [
 
 
 def cumulative_regret(result: SimulationResult) -> np.ndarray:
-    """Cumulative pseudo-regret ``sum_{s<=t} (mu* - mu_{I_s})`` per run, shape ``(runs, horizon)``."""
+    """Cumulative pseudo-regret ``sum_{s<=t} (mu* - mu_{I_s})`` of every run.
+
+    Parameters
+    ----------
+    result : SimulationResult
+        Runs of one policy on one instance (from :func:`privbandits.simulate.simulate`).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(runs, horizon)``.
+    """
     gaps = result.instance.gaps
     return np.cumsum(gaps[result.arms], axis=1)
 
 
 def average_regret_from_rewards(expected_rewards: Any, best_mean: float) -> float:
-    """``mu* - mean`` of a ``(runs, T)`` array of expected rewards ``mu_{I_t}`` (average regret)."""
+    """Average regret ``mu* - mean`` of a ``(runs, T)`` array of expected rewards ``mu_{I_t}``.
+
+    Parameters
+    ----------
+    expected_rewards : array_like
+        Shape ``(runs, T)``, entries in [0, 1]: the mean of the arm pulled in each run and round.
+    best_mean : float
+        ``mu*``, in [0, 1].
+
+    Returns
+    -------
+    float
+        ``R_A(T)``, the expectation over rounds estimated by the average over runs.
+
+    Raises
+    ------
+    ValueError
+        If ``expected_rewards`` is not a non-empty finite 2-D array, or an entry of it or
+        ``best_mean`` lies outside [0, 1].
+    """
     rewards = check_finite_array("expected_rewards", expected_rewards, ndim=2)
     if rewards.size == 0:
         raise ValueError("expected_rewards must not be empty")
@@ -49,7 +79,18 @@ def average_regret_from_rewards(expected_rewards: Any, best_mean: float) -> floa
 
 
 def average_regret(result: SimulationResult) -> float:
-    """Average regret ``mu* - (1/T) sum_t E[mu_{I_t}]`` (expectation = average over runs)."""
+    """Average regret ``R_A(T) = mu* - (1/T) sum_t E[mu_{I_t}]`` (expectation = average over runs).
+
+    Parameters
+    ----------
+    result : SimulationResult
+        Runs of one policy on one instance (from :func:`privbandits.simulate.simulate`).
+
+    Returns
+    -------
+    float
+        The average regret.
+    """
     return average_regret_from_rewards(result.expected_rewards(), result.instance.best_mean)
 
 
@@ -64,7 +105,25 @@ def _log_welfare(log_rewards: np.ndarray) -> float:
 def nash_regret_from_log_rewards(log_expected_rewards: Any, log_best_mean: float) -> float:
     """Nash regret from a ``(runs, T)`` array of ``log mu_{I_t}`` (entries in [-inf, 0]).
 
-    Returns ``exp(log mu*) - exp(log NSW)``; finite even when every ``mu_{I_t}`` underflows.
+    Computed in log space, so it is finite even when every ``mu_{I_t}`` underflows.
+
+    Parameters
+    ----------
+    log_expected_rewards : array_like
+        Shape ``(runs, T)``: the log mean of the arm pulled in each run and round.
+    log_best_mean : float
+        ``log mu*`` (<= 0).
+
+    Returns
+    -------
+    float
+        ``exp(log mu*) - exp(log NSW)``.
+
+    Raises
+    ------
+    ValueError
+        If ``log_expected_rewards`` is not a non-empty 2-D array, or it or ``log_best_mean`` holds a
+        NaN or a positive entry (a reward above 1).
     """
     log_rewards = np.asarray(log_expected_rewards, dtype=float)
     if log_rewards.ndim != 2 or log_rewards.size == 0:
@@ -75,10 +134,32 @@ def nash_regret_from_log_rewards(log_expected_rewards: Any, log_best_mean: float
 
 
 def log_nash_social_welfare(result: SimulationResult) -> float:
-    """``log`` of the Nash social welfare ``(prod_t E[mu_{I_t}])^(1/T)`` (may be ``-inf``)."""
+    """``log`` of the Nash social welfare ``(prod_t E[mu_{I_t}])^(1/T)``.
+
+    Parameters
+    ----------
+    result : SimulationResult
+        Runs of one policy on one instance (from :func:`privbandits.simulate.simulate`).
+
+    Returns
+    -------
+    float
+        The log welfare (may be ``-inf``).
+    """
     return _log_welfare(result.log_expected_rewards())
 
 
 def nash_regret(result: SimulationResult) -> float:
-    """Nash regret ``mu* - (prod_t E[mu_{I_t}])^(1/T)``, computed in log space."""
+    """Nash regret ``R_N(T) = mu* - (prod_t E[mu_{I_t}])^(1/T)`` (``barman2023fairness``), computed in log space.
+
+    Parameters
+    ----------
+    result : SimulationResult
+        Runs of one policy on one instance (from :func:`privbandits.simulate.simulate`).
+
+    Returns
+    -------
+    float
+        The Nash regret (>= the average regret, by the AM-GM inequality).
+    """
     return nash_regret_from_log_rewards(result.log_expected_rewards(), result.instance.log_best_mean)

@@ -40,7 +40,19 @@ _FALLBACK = ["#56B4E9", "#F0E442", "#882255", "#44AA99", "#999933", "#AA4499", "
 
 
 def color_for(name: str) -> str:
-    """The book's colour for algorithm ``name`` (the part before any " (" is used)."""
+    """The book's colour for algorithm ``name``.
+
+    Parameters
+    ----------
+    name : str
+        An algorithm's name or legend label; the part before any ``" ("`` is looked up in
+        :data:`ALGORITHM_COLORS`, and a name not there gets a fixed colour from a fallback palette.
+
+    Returns
+    -------
+    str
+        A hex colour.
+    """
     base = name.split(" (")[0]
     if base in ALGORITHM_COLORS:
         return ALGORITHM_COLORS[base]
@@ -70,7 +82,21 @@ def use_book_style() -> None:
 
 
 def new_axes(ncols: int = 1, nrows: int = 1, **kwargs: Any) -> tuple[plt.Figure, Any]:
-    """A figure sized for the book's column width: ``plt.subplots`` with a per-panel size."""
+    """A figure sized for the book's column width: ``plt.subplots`` with a per-panel size.
+
+    Parameters
+    ----------
+    ncols, nrows : int
+        The grid of panels.
+    **kwargs
+        ``panel_width`` and ``panel_height`` (inches; defaults depend on the grid), the rest passed to
+        ``plt.subplots``.
+
+    Returns
+    -------
+    tuple
+        ``(figure, axes)`` as ``plt.subplots`` returns them.
+    """
     width = kwargs.pop("panel_width", 4.6 if ncols > 1 else 7.0)
     height = kwargs.pop("panel_height", 3.4 if nrows > 1 or ncols > 1 else 4.2)
     return plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), constrained_layout=True, **kwargs)
@@ -88,11 +114,38 @@ def plot_runs(
     max_points: int = 400,
     **line_kwargs: Any,
 ) -> None:
-    """Mean of ``values`` (shape ``(runs, len(x))``) over runs, with a band.
+    """Plot the mean of ``values`` over runs, with a band.
 
-    ``band="quantile"``: between the given quantiles of the runs (default 5%-95%);
-    ``band="stderr"``: mean +- 1.96 standard errors; ``band="none"``. Long series are thinned to
-    about ``max_points`` points (log-spaced where the x axis is logarithmic).
+    Long series are thinned to about ``max_points`` points (log-spaced where the x axis is
+    logarithmic).
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        The axes to draw on.
+    x : array_like
+        Shape ``(n,)``: the x values.
+    values : array_like
+        Shape ``(runs, n)``: one row per run.
+    label : str
+        The legend label; also picks the colour (:func:`color_for`) unless ``color`` is given.
+    color : str or None
+        The colour of line and band.
+    band : {"quantile", "stderr", "none"}
+        ``"quantile"``: between the given ``quantiles`` of the runs; ``"stderr"``: mean +- 1.96
+        standard errors; ``"none"``: no band.
+    quantiles : tuple of float
+        The quantiles of the band (default 5%-95%).
+    max_points : int
+        About how many points to draw.
+    **line_kwargs
+        Passed to ``ax.plot``.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` or ``values`` is not finite, ``values`` does not have shape ``(runs, len(x))``, or
+        ``band`` is not one of the three.
     """
     x_arr = check_finite_array("x", x, ndim=1)
     vals = check_finite_array("values", values, ndim=2)

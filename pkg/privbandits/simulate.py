@@ -30,7 +30,20 @@ __all__ = ["SimulationResult", "simulate", "run_seeds"]
 class SimulationResult:
     """Records of ``runs`` independent runs of ``policy`` on ``instance``.
 
-    ``records[name]`` has shape ``(runs, ...)``; ``records["arms"]`` is ``(runs, horizon)``.
+    Parameters
+    ----------
+    policy : Policy
+        The policy that was run.
+    instance : BanditInstance
+        The instance it was run on.
+    horizon : int
+        Rounds per run.
+    runs : int
+        Number of runs.
+    seed : int
+        The seed of :func:`run_seeds` the runs' generators came from.
+    records : dict of str to numpy.ndarray
+        ``records[name]`` has shape ``(runs, ...)``; ``records["arms"]`` is ``(runs, horizon)``.
     """
 
     policy: Policy
@@ -51,20 +64,66 @@ class SimulationResult:
         return self.records["arms"]
 
     def expected_rewards(self) -> np.ndarray:
-        """Mean of the arm pulled at each round, ``mu_{I_t}``, shape ``(runs, horizon)``."""
+        """Mean of the arm pulled at each round, ``mu_{I_t}``.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(runs, horizon)``.
+
+        Raises
+        ------
+        ValueError
+            If the result holds no arm sequence (see :attr:`arms`).
+        """
         return self.instance.means[self.arms]
 
     def log_expected_rewards(self) -> np.ndarray:
-        """``log mu_{I_t}``, exact even where the mean underflows, shape ``(runs, horizon)``."""
+        """``log mu_{I_t}``, exact even where the mean underflows.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(runs, horizon)``.
+
+        Raises
+        ------
+        ValueError
+            If the result holds no arm sequence (see :attr:`arms`).
+        """
         return self.instance.log_means[self.arms]
 
     def log_mean_expected_rewards(self) -> np.ndarray:
-        """``log E[mu_{I_t}]`` with the expectation estimated by the average over runs, shape
-        ``(horizon,)``, computed in log space (``logsumexp`` over runs)."""
+        """``log E[mu_{I_t}]``, the expectation estimated by the average over runs.
+
+        Computed in log space (``logsumexp`` over runs).
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(horizon,)``.
+
+        Raises
+        ------
+        ValueError
+            If the result holds no arm sequence (see :attr:`arms`).
+        """
         return logsumexp(self.log_expected_rewards(), axis=0) - np.log(self.runs)
 
     def pull_counts(self) -> np.ndarray:
-        """Number of pulls of each arm in each run, shape ``(runs, K)``."""
+        """Number of pulls of each arm in each run.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(runs, K)``: the ``"pulls"`` records of a pure-exploration policy, else counted from
+            the arm sequences.
+
+        Raises
+        ------
+        ValueError
+            If the result holds neither pulls nor an arm sequence.
+        """
         if "pulls" in self.records and "arms" not in self.records:
             return self.records["pulls"]
         k = self.instance.n_arms
@@ -79,7 +138,20 @@ class SimulationResult:
 
 
 def run_seeds(seed: int, runs: int) -> list[np.random.SeedSequence]:
-    """The independent seed sequences of runs ``0 .. runs-1`` (``SeedSequence(seed).spawn(runs)``)."""
+    """The independent seed sequences of runs ``0 .. runs-1``: ``SeedSequence(seed).spawn(runs)``.
+
+    Parameters
+    ----------
+    seed : int
+        The seed of the whole simulation.
+    runs : int
+        Number of runs.
+
+    Returns
+    -------
+    list of numpy.random.SeedSequence
+        One per run; run ``i`` uses ``numpy.random.default_rng(seeds[i])``.
+    """
     return np.random.SeedSequence(seed).spawn(runs)
 
 
@@ -130,18 +202,43 @@ def simulate(
 ) -> SimulationResult:
     """Run ``policy`` ``runs`` times for ``horizon`` rounds on ``instance``.
 
+    Run ``i`` draws its randomness from ``default_rng(run_seeds(seed, runs)[i])``, so the result does
+    not depend on ``n_jobs``; results are cached on disk by configuration and package source.
+
     Parameters
     ----------
-    n_jobs:
+    policy : Policy
+        The algorithm.
+    instance : BanditInstance
+        The bandit instance.
+    horizon : int
+        Rounds per run (at least ``policy.min_horizon(instance.n_arms)``).
+    runs : int
+        Number of independent runs (>= 1).
+    seed : int
+        Seed of the runs' generators (>= 0).
+    n_jobs : int or None
         joblib workers (default ``$PRIVBANDITS_N_JOBS`` or -1, all cores). Threads are preferred.
-    cache:
+    cache : bool
         Read and write the on-disk cache (:mod:`privbandits.cache`).
-    progress:
+    progress : bool or None
         Show a tqdm bar (default: on unless ``$PRIVBANDITS_PROGRESS=0``).
-    keep:
+    keep : tuple of str or None
         Names of the records to keep (default: all). Pure-exploration runs that only need their
         answer can drop the ``(runs, horizon)`` array of arms this way; ``result.arms`` is then
         unavailable.
+
+    Returns
+    -------
+    SimulationResult
+        The stacked records of all runs.
+
+    Raises
+    ------
+    ValueError
+        If ``policy`` is not a :class:`Policy`, ``instance`` not a :class:`BanditInstance`,
+        ``horizon``, ``runs``, ``seed`` or ``n_jobs`` is out of range, or ``keep`` is not a non-empty
+        tuple of names the policy records.
     """
     if not isinstance(policy, Policy):
         raise ValueError(f"policy must be a privbandits Policy, got {type(policy).__name__}")

@@ -86,6 +86,18 @@ class AdaPUCB(Policy):
     ``alpha > 0`` runs); default 3.1, the value of the paper's experiments and of ``sarkar2026dpncb``'s.
     Checked against the text of ``azize2022privacy`` (submission version): Eq. (7), Lemma 1, Algorithm 1.
     Records: ``arms``, ``releases``.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter (> 0; ``inf`` runs without noise).
+    alpha : float
+        Exploration constant of Eq. (7) (> 0).
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` or ``alpha`` is not > 0.
     """
 
     epsilon: float = 0.2

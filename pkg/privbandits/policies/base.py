@@ -59,16 +59,54 @@ class Policy(abc.ABC):
         return f"{self.name} (ε={eps:g})"
 
     def config(self) -> dict[str, Any]:
-        """Everything that determines the algorithm's behaviour, JSON-able (for cache keys)."""
+        """Everything that determines the algorithm's behaviour, JSON-able (for cache keys).
+
+        Returns
+        -------
+        dict
+            The class's qualified name under ``"policy"`` and every dataclass field.
+        """
         fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         return {"policy": f"{type(self).__module__}.{type(self).__qualname__}", **fields}
 
     def min_horizon(self, n_arms: int) -> int:
-        """Smallest horizon the algorithm accepts (default: one pull of every arm)."""
+        """Smallest horizon the algorithm accepts (default: one pull of every arm).
+
+        Parameters
+        ----------
+        n_arms : int
+            Number of arms ``K``.
+
+        Returns
+        -------
+        int
+            The smallest horizon.
+        """
         return n_arms
 
     def run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        """Play ``horizon`` rounds on ``instance`` with randomness from ``rng``; return the records."""
+        """Play ``horizon`` rounds on ``instance`` with randomness from ``rng``; return the records.
+
+        Parameters
+        ----------
+        instance : BanditInstance
+            The bandit instance (its reward table, if any, replaces the draws).
+        horizon : int
+            Rounds to play (at least :meth:`min_horizon`, at most the reward table's length).
+        rng : numpy.random.Generator
+            Source of all randomness of the run.
+
+        Returns
+        -------
+        Records
+            The run's arrays (see :data:`Records`).
+
+        Raises
+        ------
+        ValueError
+            If ``instance`` is not a :class:`BanditInstance`, ``rng`` not a ``numpy.random.Generator``,
+            or ``horizon`` is out of range.
+        """
         if not isinstance(instance, BanditInstance):
             raise ValueError(f"instance must be a BanditInstance, got {type(instance).__name__}")
         if not isinstance(rng, np.random.Generator):
@@ -108,9 +146,32 @@ class ContextualPolicy(abc.ABC):
         return self.name
 
     def config(self) -> dict[str, Any]:
-        """Everything that determines the algorithm's behaviour, JSON-able (for cache keys)."""
+        """Everything that determines the algorithm's behaviour, JSON-able (for cache keys).
+
+        Returns
+        -------
+        dict
+            The class's name under ``"policy"`` and every dataclass field.
+        """
         return {"policy": type(self).__qualname__, **dataclasses.asdict(self)}
 
     @abc.abstractmethod
     def run(self, env: Any, horizon: int, rng: np.random.Generator, **kwargs: Any) -> Records:
-        """Play one trial of ``horizon`` rounds on ``env`` with randomness from ``rng``."""
+        """Play one trial of ``horizon`` rounds on ``env`` with randomness from ``rng``.
+
+        Parameters
+        ----------
+        env : object
+            The contextual environment (e.g. a ``HiringEnvironment``).
+        horizon : int
+            Rounds to play.
+        rng : numpy.random.Generator
+            Source of all randomness of the trial.
+        **kwargs
+            Options of the subclass.
+
+        Returns
+        -------
+        Records
+            Per-round records.
+        """

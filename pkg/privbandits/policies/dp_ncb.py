@@ -61,15 +61,23 @@ NCB_BASE, GDP_BASE, LDP_BASE = 0, 1, 2
 
 
 class NCBConstants(NamedTuple):
-    """The constants every NCB-family kernel reads (one tuple instead of four positional arguments)."""
+    """The constants every NCB-family kernel reads (one tuple instead of four positional arguments).
 
-    #: ``C`` of the Phase I tests (1600 in the paper, :data:`DEFAULT_PHASE1_CONSTANT` in the book)
+    Attributes
+    ----------
+    phase1_constant : float
+        ``C`` of the Phase I tests (1600 in the paper, :data:`DEFAULT_PHASE1_CONSTANT` in the book).
+    c : float
+        ``c`` of the Phase I test and of the indices (Eqs. (4)-(5)).
+    alpha : float
+        ``alpha`` of the privacy terms of Eqs. (4)-(5) (unused by NCB).
+    cap_sqrt : bool
+        Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper).
+    """
+
     phase1_constant: float
-    #: ``c`` of the Phase I test and of the indices (Eqs. (4)-(5))
     c: float
-    #: ``alpha`` of the privacy terms of Eqs. (4)-(5) (unused by NCB)
     alpha: float
-    #: stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper)
     cap_sqrt: bool
 
 
@@ -117,6 +125,25 @@ class SparseVectorBudget(NamedTuple):
     composition. ``eps_form`` is the epsilon at which the printed scale ``log T / eps`` equals
     that scale (the kernel runs the printed formulas at it). ``total_at_printed_scale`` is what
     the same structure spends if the releases keep the printed scale ``log T / eps_release``.
+
+    Attributes
+    ----------
+    epsilon : float
+        The total budget.
+    eps_stop : float
+        Spent on the stopping rule.
+    eps_release : float
+        Spent on the releases together (``epsilon - eps_stop``).
+    releases_per_reward : int
+        The most releases one reward enters (``L``).
+    eps_per_release : float
+        Spent on each release.
+    eps_form : float
+        The epsilon the kernel runs the printed formulas at.
+    total : float
+        The total spent by sequential composition.
+    total_at_printed_scale : float
+        What the same structure spends at the printed scale ``log T / eps_release``.
     """
 
     epsilon: float
@@ -255,8 +282,19 @@ def leading_run_law(
 
 
 class PhaseOneState(NamedTuple):
-    """What GDP-NCB's Phase II starts from: per-arm Phase I means (exact and private), Phase I pull
-    counts, and the per-arm count of Phase II releases (filled by :func:`_gdp_phase2`)."""
+    """What GDP-NCB's Phase II starts from.
+
+    Attributes
+    ----------
+    mu_hat : numpy.ndarray
+        Per-arm Phase I means (exact).
+    mu_tilde : numpy.ndarray
+        Per-arm Phase I means (private).
+    n1 : numpy.ndarray
+        Per-arm Phase I pull counts.
+    arm_releases : numpy.ndarray
+        Per-arm count of Phase II releases (filled by :func:`_gdp_phase2`).
+    """
 
     mu_hat: np.ndarray
     mu_tilde: np.ndarray
@@ -596,6 +634,21 @@ class NCBFamily(Policy):
     ``epsilon`` (``inf`` allowed: no noise) and ``alpha``; :meth:`__post_init__` validates every
     field the class has and stores the numbers as floats, so the kernels see one type.
     Every NCB policy accepts any horizon >= 1 (Phase I draws its arms at random).
+
+    Parameters
+    ----------
+    phase1_constant : float, keyword-only
+        ``C`` of the Phase I tests (> 0; the paper prints 1600, :data:`PAPER_PHASE1_CONSTANT`; the
+        book's default is :data:`DEFAULT_PHASE1_CONSTANT`).
+    c : float, keyword-only
+        The confidence constant of the tests and indices (> 0).
+    phase1_cap_sqrt : bool, keyword-only
+        Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper's pseudocode).
+
+    Raises
+    ------
+    ValueError
+        If ``phase1_constant``, ``c``, ``alpha`` or ``epsilon`` is not > 0, or ``phase1_cap_sqrt`` is not a bool.
     """
 
     _: dataclasses.KW_ONLY
@@ -614,7 +667,18 @@ class NCBFamily(Policy):
             object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_inf=True))
 
     def min_horizon(self, n_arms: int) -> int:
-        """Smallest horizon accepted: 1 (Phase I needs no initial pull of every arm)."""
+        """Smallest horizon accepted: 1 (Phase I needs no initial pull of every arm).
+
+        Parameters
+        ----------
+        n_arms : int
+            Number of arms (unused).
+
+        Returns
+        -------
+        int
+            1.
+        """
         return 1
 
     def _constants(self) -> NCBConstants:
@@ -629,6 +693,21 @@ class NCB(NCBFamily):
     (the test of Algorithm 1, line 2, at eps = inf); Phase II: every round the arm maximising
     ``NCB(i, t) = mu_hat_i + 4 sqrt(mu_hat_i log T / n_i)`` (Eq. (3) of ``sarkar2026dpncb``).
     No privacy. Records: ``arms``, ``phase1_end`` (number of Phase I rounds).
+
+    Parameters
+    ----------
+    phase1_constant : float, keyword-only
+        ``C`` of the Phase I tests (> 0; the paper prints 1600, :data:`PAPER_PHASE1_CONSTANT`; the
+        book's default is :data:`DEFAULT_PHASE1_CONSTANT`).
+    c : float, keyword-only
+        The confidence constant of the tests and indices (> 0).
+    phase1_cap_sqrt : bool, keyword-only
+        Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper's pseudocode).
+
+    Raises
+    ------
+    ValueError
+        If ``phase1_constant`` or ``c`` is not > 0, or ``phase1_cap_sqrt`` is not a bool.
     """
 
     name = "NCB"
@@ -660,6 +739,33 @@ class GDPNCB(NCBFamily):
     Phase I, and every release (Phase I and II) has scale ``floor(log2 T) / eps2`` on a reward sum,
     ``eps2 = epsilon - eps1``, because one Phase I reward enters up to ``floor(log2 T)`` releases.
     Records ``arm_releases`` (Phase II releases per arm) in that variant.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter (> 0; ``inf`` runs without noise).
+    alpha : float
+        ``alpha`` of the privacy terms of the index (> 0).
+    phase1_rule : {"printed", "sparse_vector"}
+        ``"printed"`` (Algorithm 1 as printed) or ``"sparse_vector"`` (the repaired stopping rule).
+    sv_fraction : float
+        Share of epsilon spent on the sparse-vector stopping rule, in (0, 1)
+        (``phase1_rule="sparse_vector"`` only).
+    phase1_constant : float, keyword-only
+        ``C`` of the Phase I tests (> 0; the paper prints 1600, :data:`PAPER_PHASE1_CONSTANT`; the
+        book's default is :data:`DEFAULT_PHASE1_CONSTANT`).
+    c : float, keyword-only
+        The confidence constant of the tests and indices (> 0).
+    phase1_cap_sqrt : bool, keyword-only
+        Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper's pseudocode).
+
+    Raises
+    ------
+    ValueError
+        If ``phase1_constant``, ``c``, ``alpha`` or ``epsilon`` is not > 0, or
+        ``phase1_cap_sqrt`` is not a bool, ``phase1_rule`` is not one of the two,
+        ``sv_fraction`` is not in
+        (0, 1), or ``phase1_cap_sqrt`` is combined with ``phase1_rule="sparse_vector"``.
     """
 
     epsilon: float = 0.2
@@ -707,6 +813,25 @@ class LDPNCB(NCBFamily):
     paragraph); Phase II plays argmax NCB_LDP (Eq. (5)) of the clipped mean (line 12). The running
     mean itself is kept unclipped (clipping is applied to the value used by the index, as in
     Remark 6). Records: ``arms``, ``phase1_end``.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter (> 0; ``inf`` runs without noise).
+    alpha : float
+        ``alpha`` of the privacy terms of the index (> 0).
+    phase1_constant : float, keyword-only
+        ``C`` of the Phase I tests (> 0; the paper prints 1600, :data:`PAPER_PHASE1_CONSTANT`; the
+        book's default is :data:`DEFAULT_PHASE1_CONSTANT`).
+    c : float, keyword-only
+        The confidence constant of the tests and indices (> 0).
+    phase1_cap_sqrt : bool, keyword-only
+        Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper's pseudocode).
+
+    Raises
+    ------
+    ValueError
+        If ``phase1_constant``, ``c``, ``alpha`` or ``epsilon`` is not > 0, or ``phase1_cap_sqrt`` is not a bool.
     """
 
     epsilon: float = 0.2
@@ -728,6 +853,28 @@ class AnytimeDPNCB(NCBFamily):
     base algorithm carries over (parallel composition), whatever it is: with ``base="gdp"`` every
     window runs the printed Phase I, whose leak Part V exposes, so this wrapper is not eps-DP either.
     ``base`` is ``"gdp"`` or ``"ldp"``. Records: ``arms``, ``uniform_windows``.
+
+    Parameters
+    ----------
+    base : {"gdp", "ldp"}
+        The base algorithm run in every window.
+    epsilon : float
+        Privacy parameter (> 0; ``inf`` runs without noise).
+    alpha : float
+        ``alpha`` of the privacy terms of the index (> 0).
+    phase1_constant : float, keyword-only
+        ``C`` of the Phase I tests (> 0; the paper prints 1600, :data:`PAPER_PHASE1_CONSTANT`; the
+        book's default is :data:`DEFAULT_PHASE1_CONSTANT`).
+    c : float, keyword-only
+        The confidence constant of the tests and indices (> 0).
+    phase1_cap_sqrt : bool, keyword-only
+        Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper's pseudocode).
+
+    Raises
+    ------
+    ValueError
+        If ``base`` is not one of the two, or ``phase1_constant``, ``c``, ``alpha`` or
+        ``epsilon`` is not > 0, or ``phase1_cap_sqrt`` is not a bool.
     """
 
     base: str = "gdp"
@@ -742,6 +889,7 @@ class AnytimeDPNCB(NCBFamily):
 
     @property
     def name(self) -> str:  # type: ignore[override]
+        """``"Anytime GDP-NCB"`` or ``"Anytime LDP-NCB"``, after ``base``."""
         return "Anytime GDP-NCB" if self.base == "gdp" else "Anytime LDP-NCB"
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:

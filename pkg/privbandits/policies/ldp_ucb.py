@@ -67,6 +67,18 @@ class LDPUCB(Policy):
     paper (``WenboRen/Multi-armed-Bandits-with-Local-Differential-Privacy``, ``DPclass.py``,
     ``pull_CTL``); the paper's own text was not available to us, so they are not checked against it.
     Records: ``arms``.
+
+    Parameters
+    ----------
+    epsilon : float
+        Local privacy parameter (> 0; ``inf`` runs without noise).
+    explore : float
+        Forced-exploration constant: pull an arm while ``N_a <= explore * log t`` (>= 0, finite).
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not > 0 or ``explore`` is not in [0, inf).
     """
 
     epsilon: float = 0.2

@@ -1,0 +1,132 @@
+"""Every public function, class and method of the package has a numpydoc docstring.
+
+Public = listed in its module's ``__all__`` or defined there under a name without a leading
+underscore, plus the public methods and properties a public class defines itself.
+A callable that takes parameters (besides ``self``/``cls``) needs a ``Parameters`` section (a
+class may document its fields in ``Attributes`` instead, as numpydoc allows for named tuples); one
+whose return annotation is not ``None`` needs a ``Returns`` (or ``Yields``) section; with no return
+annotation that check is skipped. Properties and constants need no sections.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import re
+
+import pytest
+
+import privbandits
+
+
+def _modules():
+    yield privbandits
+    for info in pkgutil.walk_packages(privbandits.__path__, prefix="privbandits."):
+        yield importlib.import_module(info.name)
+
+
+def _public_names(module):
+    """The module's ``__all__`` plus every name without a leading underscore defined in the module."""
+    defined = [
+        name
+        for name, obj in vars(module).items()
+        if not name.startswith("_") and getattr(_unwrap(obj), "__module__", None) == module.__name__
+    ]
+    return list(getattr(module, "__all__", [])) + [
+        name for name in defined if name not in getattr(module, "__all__", [])
+    ]
+
+
+def _unwrap(obj):
+    """The Python function behind a numba dispatcher, staticmethod or classmethod."""
+    if isinstance(obj, (staticmethod, classmethod)):
+        obj = obj.__func__
+    return getattr(obj, "py_func", obj)
+
+
+def _public_callables():
+    """(qualified name, object, kind) of every public function, class and method, each once."""
+    seen = set()
+    for module in _modules():
+        for name in _public_names(module):
+            obj = _unwrap(getattr(module, name))
+            if not (inspect.isfunction(obj) or inspect.isclass(obj)):
+                continue  # constants, type aliases, ``__version__``
+            if not getattr(obj, "__module__", "").startswith("privbandits") or id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            qualname = f"{obj.__module__}.{obj.__qualname__}"
+            if inspect.isclass(obj):
+                yield qualname, obj, "class"
+                for attr, member in vars(obj).items():
+                    if attr.startswith("_"):
+                        continue
+                    kind = "property" if isinstance(member, property) else "method"
+                    member = member.fget if kind == "property" else _unwrap(member)
+                    if inspect.isfunction(member) and id(member) not in seen:
+                        seen.add(id(member))
+                        yield f"{qualname}.{attr}", member, kind
+            else:
+                yield qualname, obj, "function"
+
+
+def _has_section(doc: str, *titles: str) -> bool:
+    return any(re.search(rf"^{title}\n-{{{len(title)}}}\s*$", doc, flags=re.MULTILINE) for title in titles)
+
+
+def _problems(obj, kind: str) -> list[str]:
+    doc = inspect.getdoc(obj)
+    if not doc:
+        return ["no docstring"]
+    if kind == "property":
+        return []
+    out = []
+    try:
+        sig = inspect.signature(obj)
+    except (TypeError, ValueError):  # pragma: no cover - builtins have no signature
+        return out
+    params = [p for p in sig.parameters if p not in ("self", "cls")]
+    if params:
+        titles = ("Parameters", "Attributes") if kind == "class" else ("Parameters",)
+        if not _has_section(doc, *titles):
+            out.append(f"no {' or '.join(titles)} section (takes {', '.join(params)})")
+    if kind != "class":
+        ret = sig.return_annotation
+        returns = ret is not inspect.Signature.empty and ret not in (None, "None")
+        if returns and not _has_section(doc, "Returns", "Yields"):
+            out.append(f"no Returns section (returns {ret})")
+    return out
+
+
+CALLABLES = sorted(_public_callables(), key=lambda item: item[0])
+
+#: Modules whose docstrings are not yet converted (issue 13): their failures are expected until then.
+#: Remove a module from here once its docstrings pass.
+PENDING = (
+    "privbandits.data.census.",
+    "privbandits.policies.fair_hiring.",
+    "privbandits.policies.private_ucb.",
+    "privbandits.policies.thresholding.",
+)
+
+
+def _param(name, obj, kind):
+    marks = [pytest.mark.xfail(reason="numpydoc sections pending (issue 13)")] if name.startswith(PENDING) else []
+    return pytest.param(name, obj, kind, id=name, marks=marks)
+
+
+def test_walk_finds_the_public_api():
+    """The walk reaches every module's public callables (guards against an empty parametrisation)."""
+    names = {name for name, _, _ in CALLABLES}
+    assert "privbandits.simulate.simulate" in names
+    assert "privbandits.policies.base.Policy.run" in names
+    assert "privbandits.policies.fair_hiring.policies.simulate_hiring" in names
+    assert len(names) > 100
+
+
+@pytest.mark.parametrize(("name", "obj", "kind"), [_param(*item) for item in CALLABLES])
+def test_numpydoc_sections(name, obj, kind):
+    """Docstring present, with ``Parameters`` when it takes any and ``Returns`` when it returns a value."""
+    problems = _problems(obj, kind)
+    assert not problems, f"{name}: " + "; ".join(problems)
