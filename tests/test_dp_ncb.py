@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 import pytest
+from _policy_checks import check_reproducible, random_instance
 from scipy import stats
 
 from privbandits.audit import action_statistic_sampler, audit, flip_pairs, leading_run
@@ -31,18 +32,9 @@ from privbandits.simulate import simulate
 ALL = [NCB(), GDPNCB(), LDPNCB(), AnytimeDPNCB(), AnytimeDPNCB(base="ldp")]
 
 
-def _instance(k=10, seed=1):
-    return bernoulli_instance(np.random.default_rng(seed).uniform(0.005, 1, k))
-
-
 @pytest.mark.parametrize("policy", ALL, ids=lambda p: p.name)
 def test_reproducible_given_seed(policy):
-    inst = _instance()
-    a = policy.run(inst, 3000, np.random.default_rng(5))
-    b = policy.run(inst, 3000, np.random.default_rng(5))
-    for key in a:
-        np.testing.assert_array_equal(a[key], b[key])
-    assert a["arms"].min() >= 0 and a["arms"].max() < inst.n_arms
+    check_reproducible(policy)
 
 
 def test_phase1_length_matches_formula_with_paper_constant():
@@ -64,7 +56,7 @@ def test_phase1_length_matches_formula_with_paper_constant():
 
 
 def test_episodes_double_per_arm_and_releases_are_logarithmic():
-    inst = _instance(k=5)
+    inst = random_instance(k=5)
     horizon = 200_000
     rec = GDPNCB(epsilon=0.5).run(inst, horizon, np.random.default_rng(3))
     arms, p1 = rec["arms"], int(rec["phase1_end"])
@@ -99,7 +91,7 @@ def test_eps_inf_removes_noise_and_privacy_terms():
     )
     # with eps = inf GDP-NCB is deterministic given the arm draws and rewards: two different noise
     # streams cannot matter, since no Laplace variate is drawn; compare against a fixed reward table
-    inst = _instance(k=4)
+    inst = random_instance(k=4)
     table = inst.reward_table(5000, np.random.default_rng(9))
     fixed = inst.with_table(table)
     a = GDPNCB(epsilon=math.inf).run(fixed, 5000, np.random.default_rng(1))
@@ -134,7 +126,7 @@ def test_bad_input_raises(make):
 
 def test_bad_horizon_raises():
     with pytest.raises(ValueError, match="horizon"):
-        GDPNCB().run(_instance(), 0, np.random.default_rng(0))
+        GDPNCB().run(random_instance(), 0, np.random.default_rng(0))
 
 
 def test_ncb_finds_best_arm():

@@ -6,23 +6,15 @@ import math
 
 import numpy as np
 import pytest
+from _policy_checks import check_reproducible
 
 from privbandits.environments import bernoulli_instance
 from privbandits.policies import LDPUCB
 
 
-def _instance(k=10, seed=1):
-    return bernoulli_instance(np.random.default_rng(seed).uniform(0.005, 1, k))
-
-
 @pytest.mark.parametrize("policy", [LDPUCB()], ids=lambda p: p.name)
 def test_reproducible_given_seed(policy):
-    inst = _instance()
-    a = policy.run(inst, 3000, np.random.default_rng(5))
-    b = policy.run(inst, 3000, np.random.default_rng(5))
-    for key in a:
-        np.testing.assert_array_equal(a[key], b[key])
-    assert a["arms"].min() >= 0 and a["arms"].max() < inst.n_arms
+    check_reproducible(policy)
 
 
 @pytest.mark.parametrize("make", [lambda: LDPUCB(epsilon=float("nan"))])
