@@ -104,7 +104,6 @@ CALLABLES = sorted(_public_callables(), key=lambda item: item[0])
 #: Modules whose docstrings are not yet converted (issue 13): their failures are expected until then.
 #: Remove a module from here once its docstrings pass.
 PENDING = (
-    "privbandits.data.census.",
     "privbandits.policies.fair_hiring.",
     "privbandits.policies.private_ucb.",
     "privbandits.policies.thresholding.",
