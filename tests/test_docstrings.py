@@ -106,7 +106,6 @@ CALLABLES = sorted(_public_callables(), key=lambda item: item[0])
 PENDING = (
     "privbandits.policies.fair_hiring.",
     "privbandits.policies.private_ucb.",
-    "privbandits.policies.thresholding.",
 )
 
 
