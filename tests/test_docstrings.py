@@ -105,7 +105,6 @@ CALLABLES = sorted(_public_callables(), key=lambda item: item[0])
 #: Remove a module from here once its docstrings pass.
 PENDING = (
     "privbandits.policies.fair_hiring.",
-    "privbandits.policies.private_ucb.",
 )
 
 
