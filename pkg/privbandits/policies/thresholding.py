@@ -54,7 +54,28 @@ def _shrink(epsilon: float) -> float:
 
 
 def mapped_mean(mu: object, epsilon: float) -> np.ndarray | float:
-    """``mu_eps = 1/2 + (2 mu - 1)(e^eps - 1)/(2(e^eps + 1))`` (Eqs. 4-5; also ``tau_eps``)."""
+    """``mu_eps = 1/2 + (2 mu - 1)(e^eps - 1)/(2(e^eps + 1))`` (Eqs. 4-5; also ``tau_eps``).
+
+    The mean of the PrivBern(epsilon) output of a reward of mean ``mu``
+    (``barbara2025thresholding`` Eqs. (4)-(5)); applied to ``tau`` it gives ``tau_eps``.
+
+    Parameters
+    ----------
+    mu : float or array_like
+        Mean(s) in [0, 1].
+    epsilon : float
+        Privacy parameter (> 0; ``inf`` returns ``mu`` unchanged).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        ``mu_eps``, a float for a scalar ``mu``, else an array of ``mu``'s shape.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not > 0, or ``mu`` is not finite or leaves [0, 1].
+    """
     epsilon = check_epsilon(epsilon, allow_inf=True)
     mu_arr = check_finite_array("mu", mu)
     if mu_arr.size and (mu_arr.min() < 0 or mu_arr.max() > 1):
@@ -64,7 +85,33 @@ def mapped_mean(mu: object, epsilon: float) -> np.ndarray | float:
 
 
 def complexity(means: object, tau: float, epsilon: float = math.inf, zeta: float = 0.0) -> float:
-    """``H_eps = sum_i (|mu_{i,eps} - tau_eps| + zeta_eps)^-2`` (Eq. 8); ``epsilon = inf`` gives ``H``."""
+    """``H_eps = sum_i (|mu_{i,eps} - tau_eps| + zeta_eps)^-2`` (Eq. 8); ``epsilon = inf`` gives ``H``.
+
+    The complexity of ``barbara2025thresholding`` Eq. (8) that governs both theorems of the fixed
+    budget setting (3.1, 3.2) and the fixed confidence lower bound (Theorem 4.2).
+
+    Parameters
+    ----------
+    means : array_like
+        The arms' means, a 1-D array in [0, 1].
+    tau : float
+        The threshold, in [0, 1].
+    epsilon : float
+        Privacy parameter (> 0; ``inf``, the default, gives the non-private ``H``).
+    zeta : float
+        Precision ``zeta``, in [0, 1].
+
+    Returns
+    -------
+    float
+        ``H_eps``.
+
+    Raises
+    ------
+    ValueError
+        If ``means``, ``tau``, ``zeta`` or ``epsilon`` is out of range, or an arm's mean equals
+        ``tau`` while ``zeta = 0`` (infinite complexity).
+    """
     mu = _check_means(means)
     tau = check_probability("tau", tau, closed=True)
     zeta = _check_zeta(zeta)
@@ -76,7 +123,26 @@ def complexity(means: object, tau: float, epsilon: float = math.inf, zeta: float
 
 
 def complexity_ratio(epsilon: object) -> np.ndarray | float:
-    """``H_eps / H = ((e^eps + 1)/(e^eps - 1))^2`` (the price of privacy)."""
+    """``H_eps / H = ((e^eps + 1)/(e^eps - 1))^2`` (the price of privacy).
+
+    The factor by which PrivBern(epsilon) multiplies the complexity of Eq. (8) in
+    ``barbara2025thresholding``, the same for every instance.
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        Privacy parameter(s), finite and > 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The ratio, a float for a scalar ``epsilon``, else an array of its shape.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not finite or not > 0.
+    """
     eps = check_finite_array("epsilon", epsilon)
     if eps.size and eps.min() <= 0:
         raise ValueError("epsilon must be > 0")
@@ -85,29 +151,106 @@ def complexity_ratio(epsilon: object) -> np.ndarray | float:
 
 
 def fixed_budget_upper_bound(horizon: object, h_eps: float, n_arms: int) -> np.ndarray:
-    """Theorem 3.1: ``E[L(T)] <= exp(-T/(4 H_eps) + 2 K log(log T + 1))``."""
+    """Theorem 3.1: ``E[L(T)] <= exp(-T/(4 H_eps) + 2 K log(log T + 1))``.
+
+    Upper bound of ``barbara2025thresholding`` Theorem 3.1 on the expected loss of Algorithm 1
+    (epsilon-LDP), valid for budgets ``T >= 2K``.
+
+    Parameters
+    ----------
+    horizon : float or array_like
+        The budget(s) ``T``.
+    h_eps : float
+        The complexity ``H_eps`` of :func:`complexity`.
+    n_arms : int
+        The number of arms ``K``.
+
+    Returns
+    -------
+    numpy.ndarray
+        The bound at each budget (may exceed 1, where it says nothing).
+    """
     t = np.asarray(horizon, dtype=float)
     return np.exp(-t / (4.0 * h_eps) + 2.0 * n_arms * np.log(np.log(t) + 1.0))
 
 
 def fixed_budget_lower_bound(horizon: object, h_eps: float, epsilon: float) -> np.ndarray:
-    """Theorem 3.2: ``max_i E_{B^i}[L(T)] >= exp(-8 T (e^eps + 1)^2 min(4, e^(2 eps)) / H_eps) / 4``
-    (for the worst of the instances B^i built from the means, not for the instance itself)."""
+    """Theorem 3.2: ``max_i E_{B^i}[L(T)] >= exp(-8 T (e^eps + 1)^2 min(4, e^(2 eps)) / H_eps) / 4``.
+
+    Lower bound of ``barbara2025thresholding`` Theorem 3.2 for every epsilon-LDP algorithm, holding
+    for the worst of the instances ``B^i`` built from the means, not for the instance itself.
+
+    Parameters
+    ----------
+    horizon : float or array_like
+        The budget(s) ``T``.
+    h_eps : float
+        The complexity ``H_eps`` of :func:`complexity`.
+    epsilon : float
+        Privacy parameter (> 0, finite).
+
+    Returns
+    -------
+    numpy.ndarray
+        The bound at each budget.
+    """
     t = np.asarray(horizon, dtype=float)
     factor = (math.exp(epsilon) + 1.0) ** 2 * min(4.0, math.exp(2.0 * epsilon))
     return 0.25 * np.exp(-8.0 * t * factor / h_eps)
 
 
 def fixed_confidence_lower_bound(h_eps: float, delta: float, epsilon: float) -> float:
-    """Theorem 4.2 without its unknown constant: ``H_eps log(1/delta) / (2 min(4, e^(2eps)) (e^eps + 1)^2)``."""
+    """Theorem 4.2 without its unknown constant: ``H_eps log(1/delta) / (2 min(4, e^(2eps)) (e^eps + 1)^2)``.
+
+    Lower bound of ``barbara2025thresholding`` Theorem 4.2 on the expected stopping time of every
+    delta-correct epsilon-LDP algorithm, up to the theorem's unspecified constant factor.
+
+    Parameters
+    ----------
+    h_eps : float
+        The complexity ``H_eps`` of :func:`complexity`.
+    delta : float
+        Failure probability, in (0, 1).
+    epsilon : float
+        Privacy parameter (> 0, finite).
+
+    Returns
+    -------
+    float
+        The bound, up to its constant.
+
+    Raises
+    ------
+    ValueError
+        If ``delta`` is not in (0, 1).
+    """
     delta = check_delta(delta)
     return h_eps * math.log(1.0 / delta) / (2.0 * min(4.0, math.exp(2.0 * epsilon)) * (math.exp(epsilon) + 1.0) ** 2)
 
 
 def classification_error(answer: np.ndarray, means: np.ndarray, tau: float, zeta: float = 0.0) -> np.ndarray:
-    """Loss ``L`` of Eq. (2) per run: 1 if an arm with mean ``<= tau - zeta`` is in the answer or an
-    arm with mean ``> tau + zeta`` is out of it (``zeta = 0``: the answer differs from
-    ``{i : mu_i >= tau}`` on an arm with mean != tau... exactly the fixed-confidence error)."""
+    """Loss ``L`` of Eq. (2) of ``barbara2025thresholding`` per run.
+
+    1 if an arm with mean ``<= tau - zeta`` is in the answer or an arm with mean ``> tau + zeta``
+    is out of it. With ``zeta = 0`` it is 1 when the answer differs from ``{i : mu_i >= tau}``,
+    exactly the fixed-confidence error.
+
+    Parameters
+    ----------
+    answer : numpy.ndarray
+        Boolean answers, arms on the last axis (any leading axes: runs, checkpoints).
+    means : numpy.ndarray
+        The arms' true means, shape ``(K,)``.
+    tau : float
+        The threshold.
+    zeta : float
+        Precision ``zeta`` (>= 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        Boolean loss, the shape of ``answer`` without its last axis.
+    """
     answer = np.asarray(answer, dtype=bool)
     means = np.asarray(means, dtype=float)
     if zeta == 0.0:
@@ -198,6 +341,25 @@ class FixedBudgetThresholding(Policy):
     ``checkpoints`` (increasing budgets ``>= 2K`` and ``<= T``) makes the run also record, as
     ``answers`` of shape ``(len(checkpoints), K)``, the set it would have returned with each of them:
     an error-versus-budget curve from one run per seed, identical to separate runs.
+
+    Parameters
+    ----------
+    tau : float
+        The threshold, in [0, 1].
+    zeta : float
+        Precision ``zeta``, in [0, 1].
+    epsilon : float
+        Privacy parameter (> 0; ``inf``, the default, runs APT without privacy).
+    mechanism : {"privbern", "laplace"}
+        The local mechanism each reward passes through.
+    checkpoints : tuple of int
+        Strictly increasing budgets, in ``[2K, T]`` at run time, at which to record the answer.
+
+    Raises
+    ------
+    ValueError
+        If ``tau``, ``zeta``, ``epsilon``, ``mechanism`` or ``checkpoints`` is out of range (at
+        construction), or a checkpoint lies outside ``[2K, horizon]`` (at run time).
     """
 
     tau: float
@@ -225,15 +387,37 @@ class FixedBudgetThresholding(Policy):
 
     @property
     def name(self) -> str:  # type: ignore[override]
+        """``"APT"`` without privacy, else ``"Alg. 1 (PrivBern)"`` or ``"Alg. 1 (Laplace)"``."""
         if math.isinf(self.epsilon):
             return "APT"
         return "Alg. 1 (PrivBern)" if self.mechanism == "privbern" else "Alg. 1 (Laplace)"
 
     def min_horizon(self, n_arms: int) -> int:
+        """Smallest budget accepted: ``2K``, which Theorem 3.1 assumes.
+
+        Parameters
+        ----------
+        n_arms : int
+            The number of arms ``K``.
+
+        Returns
+        -------
+        int
+            ``2 * n_arms``.
+        """
         return 2 * n_arms  # Theorem 3.1 assumes T >= 2K
 
     def mapped_threshold(self) -> tuple[float, float]:
-        """``(tau_eps, zeta_eps)`` the learner compares its estimates with."""
+        """``(tau_eps, zeta_eps)`` the learner compares its estimates with.
+
+        Eqs. (5)-(6) of ``barbara2025thresholding`` for PrivBern; ``(tau, zeta)`` unchanged for
+        the Laplace mechanism (whose reports keep the mean) and without privacy.
+
+        Returns
+        -------
+        tuple of float
+            ``(tau_eps, zeta_eps)``.
+        """
         if self.mechanism == "laplace" or math.isinf(self.epsilon):
             return self.tau, self.zeta
         return mapped_mean(self.tau, self.epsilon), _shrink(self.epsilon) * self.zeta
@@ -331,6 +515,24 @@ class FixedConfidenceThresholding(Policy):
     (False if ``max_rounds`` was reached first).
     With ``mechanism="laplace"`` the radius is Hoeffding's for the rewards plus the Laplace-sum tail
     bound (Chan et al. 2011, Corollary 2.9) for the noise. Guarantee: epsilon-LDP.
+
+    Parameters
+    ----------
+    tau : float
+        The threshold, in [0, 1].
+    delta : float
+        Failure probability, in (0, 1).
+    epsilon : float
+        Privacy parameter (> 0; ``inf``, the default, runs the non-private procedure).
+    radius_constant : float
+        ``c`` of the radius (> 0, finite); 8 as printed, 2 makes Theorem 4.1's proof go through.
+    mechanism : {"privbern", "laplace"}
+        The local mechanism each reward passes through.
+
+    Raises
+    ------
+    ValueError
+        If ``tau``, ``delta``, ``epsilon``, ``radius_constant`` or ``mechanism`` is out of range.
     """
 
     tau: float
@@ -355,11 +557,24 @@ class FixedConfidenceThresholding(Policy):
 
     @property
     def name(self) -> str:  # type: ignore[override]
+        """``"Alg. 2 (PrivBern), c=8"`` and the like; ``"non-private, c=..."`` without privacy."""
         base = "Alg. 2" if not math.isinf(self.epsilon) else "non-private"
         mech = "" if math.isinf(self.epsilon) else (" (PrivBern)" if self.mechanism == "privbern" else " (Laplace)")
         return f"{base}{mech}, c={self.radius_constant:g}"
 
     def min_horizon(self, n_arms: int) -> int:
+        """Smallest round cap accepted: ``K`` (line 2 pulls each arm once).
+
+        Parameters
+        ----------
+        n_arms : int
+            The number of arms ``K``.
+
+        Returns
+        -------
+        int
+            ``n_arms``.
+        """
         return n_arms
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:

@@ -39,24 +39,91 @@ CALIBRATIONS = ("printed", "tight")
 
 
 def tree_levels(horizon: int) -> int:
-    """m = 1 + ceil(log2(T/2)): nodes combined into one prefix sum (Section 4.1)."""
+    """m = 1 + ceil(log2(T/2)): nodes combined into one prefix sum (``an2025privatefairgreedy``, Section 4.1).
+
+    Parameters
+    ----------
+    horizon : int
+        The horizon ``T``.
+
+    Returns
+    -------
+    int
+        ``m`` (at least 1).
+    """
     return 1 + max(0, math.ceil(math.log2(max(horizon / 2, 1))))
 
 
 def tree_sigma(epsilon_reg: float, delta_reg: float, horizon: int, l_tilde: float) -> float:
-    """sigma_noise = sqrt(16 m L^4 ln(4/delta_reg)^2 / eps_reg^2) (Section 4.1, as printed)."""
+    """sigma_noise = sqrt(16 m L^4 ln(4/delta_reg)^2 / eps_reg^2) (Section 4.1, as printed).
+
+    ``an2025privatefairgreedy``, Section 4.1. The regression tree's node noise; what it delivers
+    is :func:`tree_rho` (zCDP), free of ``m`` and ``L``.
+
+    Parameters
+    ----------
+    epsilon_reg : float
+        The regression's epsilon (> 0).
+    delta_reg : float
+        The regression's delta, in (0, 1).
+    horizon : int
+        The horizon ``T`` (sets ``m``, :func:`tree_levels`).
+    l_tilde : float
+        The bound ``L-tilde`` on the leaf vector ``[x, y]``.
+
+    Returns
+    -------
+    float
+        ``sigma_noise``.
+    """
     m = tree_levels(horizon)
     return math.sqrt(16 * m * l_tilde**4 * math.log(4 / delta_reg) ** 2 / epsilon_reg**2)
 
 
 def tree_gamma(sigma_noise: float, horizon: int, dim: int) -> float:
-    """Gamma = sigma_noise sqrt(2m) (4 sqrt(d) + 2 ln(2T)); the Gram shift is 2 Gamma I."""
+    """Gamma = sigma_noise sqrt(2m) (4 sqrt(d) + 2 ln(2T)); the Gram shift is 2 Gamma I.
+
+    The bound on the tree noise's spectral norm of ``an2025privatefairgreedy``, Section 4.1, used
+    to shift the noisy Gram matrix so that it stays positive definite.
+
+    Parameters
+    ----------
+    sigma_noise : float
+        The node noise (:func:`tree_sigma`).
+    horizon : int
+        The horizon ``T``.
+    dim : int
+        The context dimension ``d``.
+
+    Returns
+    -------
+    float
+        ``Gamma``.
+    """
     m = tree_levels(horizon)
     return sigma_noise * math.sqrt(2 * m) * (4 * math.sqrt(dim) + 2 * math.log(2 * horizon))
 
 
 def rank_sigma(n_t: int, horizon: int, rho: float) -> float:
-    """sigma_t = sqrt(T / (2 N_t^2 rho_rank)) (Section 4.2)."""
+    """sigma_t = sqrt(T / (2 N_t^2 rho_rank)) (``an2025privatefairgreedy``, Section 4.2).
+
+    The Gaussian noise of one private rank release: each of the ``T`` releases is
+    ``(rho_rank / T)``-zCDP, so together they are ``rho_rank``-zCDP.
+
+    Parameters
+    ----------
+    n_t : int
+        ``N_t``, the number of past candidates of the group the rank is computed over.
+    horizon : int
+        The horizon ``T``.
+    rho : float
+        ``rho_rank`` (> 0).
+
+    Returns
+    -------
+    float
+        ``sigma_t``.
+    """
     return math.sqrt(horizon / (2 * n_t**2 * rho))
 
 
@@ -68,6 +135,18 @@ def tree_rho(epsilon_reg: float, delta_reg: float) -> float:
     N(0, sigma^2) above the diagonal and N(0, 2 sigma^2) on it, so one node is
     ||Delta||_F^2 / (4 sigma^2)-zCDP; a leaf lies in m nodes.  With sigma^2 = 16 m L^4 ln(4/delta)^2
     / eps^2 this gives rho = m * 2 L^4 / (4 sigma^2) = eps^2 / (32 ln(4/delta)^2), free of m and L.
+
+    Parameters
+    ----------
+    epsilon_reg : float
+        The regression's epsilon (> 0).
+    delta_reg : float
+        The regression's delta, in (0, 1).
+
+    Returns
+    -------
+    float
+        ``rho``.
     """
     return epsilon_reg**2 / (32 * math.log(4 / delta_reg) ** 2)
 
@@ -77,21 +156,47 @@ def tree_mu(epsilon_reg: float, delta_reg: float) -> float:
 
     All the tree's node releases together are a Gaussian mechanism of noise multiplier 1/mu
     (``mu``-GDP; :func:`tree_rho` is ``mu^2 / 2``).  Free of m and L-tilde.
+
+    Parameters
+    ----------
+    epsilon_reg : float
+        The regression's epsilon (> 0).
+    delta_reg : float
+        The regression's delta, in (0, 1).
+
+    Returns
+    -------
+    float
+        ``mu``.
     """
     return math.sqrt(2 * tree_rho(epsilon_reg, delta_reg))
 
 
 def rank_mu(epsilon_rank: float, delta_rank: float) -> float:
-    """The rank step as one Gaussian mechanism: mu = sqrt(2 rho_rank) (Section 4.2: T releases,
-    each (rho_rank / T)-zCDP, compose to rho_rank; rho_rank = ``approx_dp_to_zcdp(eps_rank,
-    delta_rank)``, the paper's conversion)."""
+    """The rank step as one Gaussian mechanism: mu = sqrt(2 rho_rank).
+
+    ``an2025privatefairgreedy``, Section 4.2: ``T`` releases, each ``(rho_rank / T)``-zCDP, compose
+    to ``rho_rank``; ``rho_rank = approx_dp_to_zcdp(eps_rank, delta_rank)``, the paper's conversion.
+
+    Parameters
+    ----------
+    epsilon_rank : float
+        The rank step's epsilon (> 0).
+    delta_rank : float
+        The rank step's delta, in (0, 1).
+
+    Returns
+    -------
+    float
+        ``mu`` (the rank step is ``mu``-GDP).
+    """
     return math.sqrt(2 * approx_dp_to_zcdp(epsilon_rank, delta_rank))
 
 
 def split_budget(
     epsilon: float, delta: float, alpha_eps: float, alpha_delta: float
 ) -> tuple[float, float, float, float]:
-    """Algorithm 1, line 1 (with the minus sign the extraction loses).
+    """Algorithm 1, line 1 of ``an2025privatefairgreedy`` (with the minus sign the extraction loses).
 
     Parameters
     ----------
@@ -121,6 +226,18 @@ def tight_noise_scale(epsilon: float, delta: float, alpha_eps: float, alpha_delt
     analytic Gaussian).  Scaling both noises by one factor keeps the printed split between
     regression and rank step; c < 1 means the printed calibration adds more noise than its target
     needs.
+
+    Parameters
+    ----------
+    epsilon, delta : float
+        The target (epsilon, delta) of the whole algorithm.
+    alpha_eps, alpha_delta : float
+        The shares of epsilon and delta given to the regression (:func:`split_budget`).
+
+    Returns
+    -------
+    float
+        The factor ``c``.
     """
     eps_reg, delta_reg, eps_rank, delta_rank = split_budget(epsilon, delta, alpha_eps, alpha_delta)
     s = gaussian_composition_multiplier([1 / tree_mu(eps_reg, delta_reg), 1 / rank_mu(eps_rank, delta_rank)])
@@ -144,6 +261,28 @@ def privacy_guarantee(
     :func:`~privbandits.mechanisms.gaussian_composition_epsilon`).  ``eps_total_loose``: each part's
     zCDP converted by Bun and Steinke's Prop. 1.3 at its own delta, then added (basic composition), the
     book's first figure.  ``noise_scale``: the factor applied to both noises (1 for "printed").
+
+    Parameters
+    ----------
+    epsilon, delta : float
+        The target (epsilon, delta) of the whole algorithm (``an2025privatefairgreedy``, Algorithm 1).
+    alpha_eps, alpha_delta : float
+        The shares of epsilon and delta given to the regression (:func:`split_budget`).
+    calibration : {"printed", "tight"}, keyword-only
+        The noise of Sections 4.1-4.2 as printed, or scaled by :func:`tight_noise_scale`.
+    accountant : str, keyword-only
+        The accountant of :func:`~privbandits.mechanisms.gaussian_composition_epsilon`.
+
+    Returns
+    -------
+    dict of str to float
+        ``noise_scale``, ``mu_reg``, ``mu_rank``, ``eps_reg_tight``, ``eps_rank_tight``,
+        ``eps_total_tight`` and ``eps_total_loose``.
+
+    Raises
+    ------
+    ValueError
+        If ``calibration`` is not one of :data:`CALIBRATIONS`.
     """
     check_calibration(calibration)
     eps_reg, delta_reg, eps_rank, delta_rank = split_budget(epsilon, delta, alpha_eps, alpha_delta)
@@ -169,7 +308,20 @@ def budget_table(epsilon: float, delta: float, alpha_eps: float, alpha_delta: fl
     the zCDP that the calibrated noise actually gives (:func:`tree_rho` for the regression, rho_rank
     for the rank step), ``eps_delivered`` its conversion at the component's delta (the total row adds
     them: basic composition), and ``eps_tight`` the exact epsilon at the same delta
-    (:func:`privacy_guarantee`).
+    (:func:`privacy_guarantee`). Algorithm 1, line 1 of ``an2025privatefairgreedy``.
+
+    Parameters
+    ----------
+    epsilon, delta : float
+        The target (epsilon, delta) of the whole algorithm.
+    alpha_eps, alpha_delta : float
+        The shares of epsilon and delta given to the regression (:func:`split_budget`).
+
+    Returns
+    -------
+    list of dict
+        Three rows (regression, rank estimation, total), each with ``component``, ``epsilon``,
+        ``delta``, ``rho_target``, ``rho_delivered``, ``eps_delivered`` and ``eps_tight``.
     """
     eps_reg, delta_reg, eps_rank, delta_rank = split_budget(epsilon, delta, alpha_eps, alpha_delta)
     rho_reg = tree_rho(eps_reg, delta_reg)
@@ -207,7 +359,23 @@ def budget_table(epsilon: float, delta: float, alpha_eps: float, alpha_delta: fl
 
 
 def check_calibration(calibration: str) -> str:
-    """Raise ``ValueError`` unless ``calibration`` is one of :data:`CALIBRATIONS`; return it."""
+    """Raise ``ValueError`` unless ``calibration`` is one of :data:`CALIBRATIONS`; return it.
+
+    Parameters
+    ----------
+    calibration : str
+        The value to check.
+
+    Returns
+    -------
+    str
+        ``calibration``.
+
+    Raises
+    ------
+    ValueError
+        If ``calibration`` is not ``"printed"`` or ``"tight"``.
+    """
     if calibration not in CALIBRATIONS:
         raise ValueError(f"calibration must be 'printed' or 'tight', got {calibration!r}")
     return calibration

@@ -24,14 +24,46 @@ L_TILDE_RULES = ("sum", "norm", "data")
 
 
 def check_l_tilde_rule(rule: str) -> str:
-    """Raise ``ValueError`` unless ``rule`` is one of :data:`L_TILDE_RULES`; return it."""
+    """Raise ``ValueError`` unless ``rule`` is one of :data:`L_TILDE_RULES`; return it.
+
+    Parameters
+    ----------
+    rule : str
+        The value of ``l_tilde_rule`` to check.
+
+    Returns
+    -------
+    str
+        ``rule``.
+
+    Raises
+    ------
+    ValueError
+        If ``rule`` is not ``"sum"``, ``"norm"`` or ``"data"``.
+    """
     if rule not in L_TILDE_RULES:
         raise ValueError(f"l_tilde_rule must be 'sum', 'norm' or 'data', got {rule!r}")
     return rule
 
 
 class HiringArrays(NamedTuple):
-    """The environment as the kernels read it (:meth:`HiringEnvironment.arrays`)."""
+    """The environment as the kernels read it (:meth:`HiringEnvironment.arrays`).
+
+    Attributes
+    ----------
+    pool : numpy.ndarray
+        The stacked pools, one row per candidate, group by group, shape ``(rows, d)``.
+    offsets : numpy.ndarray
+        Where each group's rows start, shape ``(K + 1,)``.
+    ell_index : numpy.ndarray
+        The pools in ELL form: column indices, shape ``(max non-zeros per row, rows)``.
+    ell_value : numpy.ndarray
+        The pools in ELL form: values, same shape as ``ell_index``.
+    theta_star : numpy.ndarray
+        The true parameter, shape ``(d,)``.
+    sorted_rewards : numpy.ndarray
+        Each group's true rewards, sorted (its CDF), concatenated group by group.
+    """
 
     #: the stacked pools, one row per candidate, group by group, shape (rows, d)
     pool: np.ndarray
@@ -60,6 +92,11 @@ class HiringEnvironment:
         Standard deviation of the reward noise (> 0).
     name : str
         A label.
+
+    Raises
+    ------
+    ValueError
+        If ``noise_sd`` is not > 0 or ``pools`` holds fewer than 2 groups.
     """
 
     pools: tuple
@@ -74,7 +111,25 @@ class HiringEnvironment:
 
     @classmethod
     def from_census(cls, data, noise_sd: float = 0.1) -> HiringEnvironment:
-        """The environment of a :func:`privbandits.data.load_census_hiring` dataset."""
+        """The environment of a :func:`privbandits.data.load_census_hiring` dataset.
+
+        Parameters
+        ----------
+        data : CensusHiringData
+            The preprocessed census instance (its ``pools``, ``theta_star`` and ``source``).
+        noise_sd : float
+            Standard deviation of the reward noise (> 0).
+
+        Returns
+        -------
+        HiringEnvironment
+            Named ``"census-<source>"``.
+
+        Raises
+        ------
+        ValueError
+            If ``noise_sd`` is not > 0.
+        """
         return cls(tuple(data.pools), np.asarray(data.theta_star, float), noise_sd, f"census-{data.source}")
 
     # The arrays below are derived from the pools once per environment and reused by every run
@@ -94,12 +149,24 @@ class HiringEnvironment:
         return pool, offsets, np.ascontiguousarray(self.theta_star, dtype=float), sorted_rewards
 
     def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``(pool, offsets, theta_star, sorted_rewards)``: the stacked pools, where each group's rows
-        start, the true parameter and each group's sorted true rewards (its CDF)."""
+        """The dense arrays a kernel reads, computed once per environment.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(pool, offsets, theta_star, sorted_rewards)``: the stacked pools, where each group's
+            rows start, the true parameter and each group's sorted true rewards (its CDF).
+        """
         return self._kernel_args
 
     def arrays(self) -> HiringArrays:
-        """Everything a kernel reads, as one :class:`HiringArrays`."""
+        """Everything a kernel reads, as one :class:`HiringArrays`.
+
+        Returns
+        -------
+        HiringArrays
+            The dense and ELL forms of the pools, the true parameter and the sorted rewards.
+        """
         pool, offsets, theta_star, sorted_rewards = self._kernel_args
         ell_index, ell_value = self._sparse_pool
         return HiringArrays(pool, offsets, ell_index, ell_value, theta_star, sorted_rewards)
@@ -119,15 +186,25 @@ class HiringEnvironment:
         return index, value
 
     def sparse_pool(self) -> tuple[np.ndarray, np.ndarray]:
-        """The stacked pools in ELL form ``(index, value)``, both of shape (max non-zeros per row,
-        rows), zero-padded.  One-hot census rows have 11 non-zeros out of d = 104, so re-scoring
-        the whole pool costs 11 multiply-adds per row."""
+        """The stacked pools in ELL form ``(index, value)``, zero-padded.
+
+        One-hot census rows have 11 non-zeros out of d = 104, so re-scoring the whole pool costs
+        11 multiply-adds per row.
+
+        Returns
+        -------
+        index : numpy.ndarray
+            int64 column indices, shape (max non-zeros per row, rows).
+        value : numpy.ndarray
+            The matching values, same shape.
+        """
         return self._sparse_pool
 
     def l_tilde(self, rule: str = "sum") -> float:
-        """A bound L-tilde on the leaf vector [x, y] of the regression, computed FROM THE DATA (a
-        release the paper's analysis does not account for, as it admits).  Rewards enter the tree
-        clipped to ``[-y_clip(), y_clip()]``.
+        """A bound L-tilde on the leaf vector [x, y] of the regression, computed FROM THE DATA.
+
+        A release the analysis of ``an2025privatefairgreedy`` does not account for, as it admits.
+        Rewards enter the tree clipped to ``[-y_clip(), y_clip()]``.
 
         * ``"sum"`` (the book's default): max ||x|| + y_clip, the hypothesis ||X|| + |y| <= L of
           Theorem 5.1.  Every clipped leaf of every pool row satisfies it.
@@ -138,6 +215,21 @@ class HiringEnvironment:
           experiment code (DP-GMFBandits, ``data.py``, ``load_adult``: the max of
           sqrt(||x||^2 + y^2) over the dataset's (x, y)).  Observed rewards carry noise, so a leaf
           can exceed it: Theorem 5.1's hypothesis then fails and the guarantee does not hold.
+
+        Parameters
+        ----------
+        rule : {"sum", "norm", "data"}
+            Which bound (see above).
+
+        Returns
+        -------
+        float
+            L-tilde.
+
+        Raises
+        ------
+        ValueError
+            If ``rule`` is not one of :data:`L_TILDE_RULES`.
         """
         check_l_tilde_rule(rule)
         x_norm = np.linalg.norm(self._pool, axis=1)
@@ -149,11 +241,23 @@ class HiringEnvironment:
         return float(np.sqrt(x_norm**2 + rewards**2).max())
 
     def y_clip(self) -> float:
-        """Clip level of observed rewards in the private regression: max |true reward| + 3 noise_sd."""
+        """Clip level of observed rewards in the private regression: max |true reward| + 3 noise_sd.
+
+        Returns
+        -------
+        float
+            The clip level.
+        """
         return float(np.abs(self._kernel_args[3]).max() + 3 * self.noise_sd)
 
     def fingerprint(self) -> str:
-        """First 16 hex digits of a SHA-256 of the pools and ``theta_star`` (for cache keys)."""
+        """First 16 hex digits of a SHA-256 of the pools and ``theta_star`` (for cache keys).
+
+        Returns
+        -------
+        str
+            16 hexadecimal digits.
+        """
         h = hashlib.sha256()
         for p in self.pools:
             h.update(np.ascontiguousarray(p).tobytes())

@@ -30,7 +30,17 @@ from .tree import tree_insert, tree_prefix
 
 
 class OFULParams(NamedTuple):
-    """Parameters of :func:`oful_kernel`."""
+    """Parameters of :func:`oful_kernel`.
+
+    Attributes
+    ----------
+    reg : float
+        Ridge parameter lambda.
+    delta : float
+        Confidence level of the ellipsoid (Theorem 2 of ``abbasi2011improved``).
+    theta_norm : float
+        ``S``, bound on ``||theta*||``.
+    """
 
     reg: float  #: ridge parameter lambda
     delta: float  #: confidence level of the ellipsoid (Theorem 2 of abbasi2011improved)
@@ -38,7 +48,28 @@ class OFULParams(NamedTuple):
 
 
 class GreedyParams(NamedTuple):
-    """Parameters of :func:`fair_greedy_kernel` and :func:`private_fair_greedy_kernel`."""
+    """Parameters of :func:`fair_greedy_kernel` and :func:`private_fair_greedy_kernel`.
+
+    The fields marked (private) are read only by :func:`private_fair_greedy_kernel`
+    (``an2025privatefairgreedy``, Sections 4.1-4.2).
+
+    Attributes
+    ----------
+    reg : float
+        Ridge parameter of the exact regression (Fair-Greedy).
+    rank_brute : bool
+        Count the window entry by entry (reference) instead of by histogram.
+    refresh : int
+        Recompute theta-hat only when ``t~ % refresh == 0`` (1 = the paper).
+    sigma_tree : float
+        Noise standard deviation per tree-node entry (private).
+    shift : float
+        Gamma; the private Gram matrix is shifted by 2 Gamma I (private).
+    rank_rho : float
+        ``rho_rank`` of the rank noise ``sigma_t = sqrt(T / (2 N_t^2 rho_rank))`` (private).
+    y_clip : float
+        Observed rewards enter the tree clipped to ``[-y_clip, y_clip]`` (private).
+    """
 
     reg: float  #: ridge parameter of the exact regression (Fair-Greedy)
     rank_brute: bool  #: count the window entry by entry (reference) instead of by histogram
@@ -50,7 +81,31 @@ class GreedyParams(NamedTuple):
 
 
 class Run(NamedTuple):
-    """One trial's records and history, filled round by round."""
+    """One trial's records and history, filled round by round.
+
+    Attributes
+    ----------
+    fair_regret : numpy.ndarray
+        ``(T,)`` fair pseudo-regret of each round.
+    regret : numpy.ndarray
+        ``(T,)`` reward regret of each round.
+    chosen : numpy.ndarray
+        ``(T,)`` hired group.
+    cand : numpy.ndarray
+        ``(T, K)`` pool rows of ``D_t``.
+    hired : numpy.ndarray
+        ``(T,)`` pool row of the hired candidate.
+    ys : numpy.ndarray
+        ``(T,)`` observed rewards.
+    true_r : numpy.ndarray
+        ``(K,)`` true rewards of this round's candidates.
+    true_f : numpy.ndarray
+        ``(K,)`` their true relative ranks.
+    trace_counts : numpy.ndarray
+        ``(T, K)`` noiseless rank counts (trace only, else ``(0, K)``).
+    trace_theta : numpy.ndarray
+        ``(T, d)`` theta used in each round (trace only, else ``(0, d)``).
+    """
 
     fair_regret: np.ndarray  #: (T,)
     regret: np.ndarray  #: (T,)
@@ -65,7 +120,19 @@ class Run(NamedTuple):
 
 
 class Window(NamedTuple):
-    """The rank step's state: the window D_{t~+1:t-1} as a histogram over pool rows."""
+    """The rank step's state: the window D_{t~+1:t-1} as a histogram over pool rows.
+
+    Attributes
+    ----------
+    counts : numpy.ndarray
+        Occurrences of each pool row in the window.
+    scores : numpy.ndarray
+        ``<x_r, theta_hat>`` of every pool row.
+    bounds : numpy.ndarray
+        ``[lo, hi)``: the window's rounds (0-based).
+    est : numpy.ndarray
+        ``(K,)`` estimated relative ranks of this round's candidates.
+    """
 
     counts: np.ndarray  #: occurrences of each pool row in the window
     scores: np.ndarray  #: <x_r, theta_hat> of every pool row
@@ -264,7 +331,31 @@ def _rank_and_pick(rng, env, run, window, p, private, horizon, i, t, t_tilde, th
 
 @njit(nogil=True, cache=True)
 def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cover - compiled
-    """OFUL (``abbasi2011improved``, Algorithm 1, radius of Theorem 2) for ``horizon`` rounds."""
+    """OFUL (``abbasi2011improved``, Algorithm 1, radius of Theorem 2) for ``horizon`` rounds.
+
+    Not private, not fair.
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The trial's random stream.
+    env : HiringArrays
+        The environment (:meth:`HiringEnvironment.arrays`).
+    horizon : int
+        Number of rounds ``T``.
+    noise_sd : float
+        Standard deviation of the reward noise.
+    p : OFULParams
+        The algorithm's parameters.
+    trace : bool
+        Allocate the trace arrays (OFUL leaves them at zero: it has no rank step).
+    fixed : numpy.ndarray
+        ``(T, K)`` candidate rows to present instead of drawing them, or ``(0, K)`` to draw.
+
+    Returns
+    -------
+    Run
+        The trial's records.
+    """
     run = _new_run(env, horizon, trace)
     pool = env.pool
     k_groups = env.offsets.shape[0] - 1
@@ -319,8 +410,31 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
 
 @njit(nogil=True, cache=True)
 def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cover - compiled
-    """Fair-Greedy (``grazzi2022group``): exact ridge on the first half of the history, rank by
-    counting on the second half, greedy on the estimated rank."""
+    """Fair-Greedy (``grazzi2022group``): exact ridge on the first half, rank by counting on the second.
+
+    Greedy on the estimated relative rank. Not private.
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The trial's random stream.
+    env : HiringArrays
+        The environment (:meth:`HiringEnvironment.arrays`).
+    horizon : int
+        Number of rounds ``T``.
+    noise_sd : float
+        Standard deviation of the reward noise.
+    p : GreedyParams
+        The algorithm's parameters.
+    trace : bool
+        Also fill ``trace_counts`` and ``trace_theta``.
+    fixed : numpy.ndarray
+        ``(T, K)`` candidate rows to present instead of drawing them, or ``(0, K)`` to draw.
+
+    Returns
+    -------
+    Run
+        The trial's records.
+    """
     run = _new_run(env, horizon, trace)
     window = _new_window(env)
     d = env.pool.shape[1]
@@ -347,8 +461,33 @@ def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma:
 
 @njit(nogil=True, cache=True)
 def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cover - compiled
-    """Private-Fair-Greedy (Algorithm 1 of ``an2025privatefairgreedy``): tree-based private ridge
-    regression (Section 4.1) and the private rank step (Section 4.2, eq. (1))."""
+    """Private-Fair-Greedy (Algorithm 1 of ``an2025privatefairgreedy``).
+
+    Tree-based private ridge regression (Section 4.1) and the private rank step (Section 4.2,
+    eq. (1)). Claimed guarantee: (epsilon, delta)-JDP (Theorem 5.1); the noise is set by
+    :meth:`PrivateFairGreedy.calibration_values`.
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The trial's random stream.
+    env : HiringArrays
+        The environment (:meth:`HiringEnvironment.arrays`).
+    horizon : int
+        Number of rounds ``T``.
+    noise_sd : float
+        Standard deviation of the reward noise.
+    p : GreedyParams
+        The algorithm's parameters.
+    trace : bool
+        Also fill ``trace_counts`` and ``trace_theta``.
+    fixed : numpy.ndarray
+        ``(T, K)`` candidate rows to present instead of drawing them, or ``(0, K)`` to draw.
+
+    Returns
+    -------
+    Run
+        The trial's records.
+    """
     run = _new_run(env, horizon, trace)
     window = _new_window(env)
     d = env.pool.shape[1]

@@ -47,11 +47,32 @@ def _check_rank_method(rank_method: str) -> None:
 
 @dataclasses.dataclass(frozen=True)
 class HiringPolicy(ContextualPolicy):
-    """A hiring policy: :meth:`run` validates the input and calls the class's kernel with
-    :meth:`kernel_params`."""
+    """A hiring policy: :meth:`run` validates the input and calls the class's kernel with :meth:`kernel_params`.
+
+    Subclasses set ``_kernel`` (a kernel of :mod:`~privbandits.policies.fair_hiring.kernels`) and
+    implement :meth:`kernel_params`.
+    """
 
     def kernel_params(self, env: HiringEnvironment, horizon: int) -> tuple:
-        """The parameters the kernel receives (a NamedTuple of the kernel's module)."""
+        """The parameters the kernel receives (a NamedTuple of the kernel's module).
+
+        Parameters
+        ----------
+        env : HiringEnvironment
+            The environment.
+        horizon : int
+            Number of rounds ``T``.
+
+        Returns
+        -------
+        tuple
+            The kernel's parameter NamedTuple.
+
+        Raises
+        ------
+        NotImplementedError
+            Always, in this base class.
+        """
         raise NotImplementedError
 
     def run(
@@ -121,7 +142,22 @@ class HiringPolicy(ContextualPolicy):
 
 @dataclasses.dataclass(frozen=True)
 class OFUL(HiringPolicy):
-    """OFUL (Abbasi-Yadkori et al. 2011, Algorithm 1; radius of Theorem 2).  Not private."""
+    """OFUL (Abbasi-Yadkori et al. 2011, ``abbasi2011improved``, Algorithm 1; radius of Theorem 2).  Not private.
+
+    Parameters
+    ----------
+    reg : float
+        Ridge parameter lambda (> 0).
+    delta : float
+        Confidence level of the ellipsoid, in (0, 1).
+    theta_norm : float
+        ``S``, bound on ``||theta*||`` (> 0).
+
+    Raises
+    ------
+    ValueError
+        If ``reg``, ``delta`` or ``theta_norm`` is out of range.
+    """
 
     reg: float = 1.0
     delta: float = 0.05
@@ -135,13 +171,43 @@ class OFUL(HiringPolicy):
         check_positive("theta_norm", self.theta_norm)
 
     def kernel_params(self, env: HiringEnvironment, horizon: int) -> OFULParams:
-        """The parameters the kernel receives."""
+        """The parameters the kernel receives.
+
+        Parameters
+        ----------
+        env : HiringEnvironment
+            The environment.
+        horizon : int
+            Number of rounds ``T``.
+
+        Returns
+        -------
+        OFULParams
+            ``reg``, ``delta`` and ``theta_norm`` as floats.
+        """
         return OFULParams(float(self.reg), float(self.delta), float(self.theta_norm))
 
 
 @dataclasses.dataclass(frozen=True)
 class FairGreedy(HiringPolicy):
-    """Fair-Greedy (Grazzi et al. 2022): ridge on the first half, rank by counting on the second."""
+    """Fair-Greedy (Grazzi et al. 2022, ``grazzi2022group``): ridge on the first half, rank by counting on the second.
+
+    Not private.
+
+    Parameters
+    ----------
+    reg : float
+        Ridge parameter (> 0).
+    rank_method : {"histogram", "brute"}
+        How the rank step counts the window (both exact; ``"brute"`` is the reference).
+    rank_refresh : int
+        Recompute theta-hat only when ``t~ % rank_refresh == 0`` (>= 1; 1 = the paper).
+
+    Raises
+    ------
+    ValueError
+        If ``reg``, ``rank_method`` or ``rank_refresh`` is out of range.
+    """
 
     reg: float = 1.0
     rank_method: str = "histogram"  #: "histogram" (fast) or "brute" (reference); both exact
@@ -155,7 +221,20 @@ class FairGreedy(HiringPolicy):
         check_int("rank_refresh", self.rank_refresh, minimum=1)
 
     def kernel_params(self, env: HiringEnvironment, horizon: int) -> GreedyParams:
-        """The parameters the kernel receives (no noise: the private fields are unused)."""
+        """The parameters the kernel receives (no noise: the private fields are unused).
+
+        Parameters
+        ----------
+        env : HiringEnvironment
+            The environment.
+        horizon : int
+            Number of rounds ``T``.
+
+        Returns
+        -------
+        GreedyParams
+            ``reg``, the rank method and refresh, and neutral private fields.
+        """
         return GreedyParams(float(self.reg), self.rank_method == "brute", int(self.rank_refresh), 0.0, 0.0, 1.0, 1.0)
 
 
@@ -170,6 +249,34 @@ class PrivateFairGreedy(HiringPolicy):
     exactly (1.16, 0.1)-JDP at the defaults (the paper claims (15, 0.1)); ``calibration="tight"``
     shrinks both noises until the exact guarantee is (epsilon, delta).  Either needs every leaf
     [x, y] to have norm <= L-tilde, which ``l_tilde_rule="data"`` does not ensure.
+    Paper: ``an2025privatefairgreedy``.
+
+    Parameters
+    ----------
+    epsilon : float
+        Target epsilon of the whole algorithm (> 0).
+    delta : float
+        Target delta, in (0, 1).
+    alpha_eps, alpha_delta : float
+        Shares of epsilon and delta given to the regression, in (0, 1).
+    l_tilde : float or None
+        The bound L-tilde on the leaves (> 0), or None to compute it by ``l_tilde_rule``.
+    noise : bool
+        False: no noise and no shift (tests: must equal ridge with reg -> 0).
+    rank_method : {"histogram", "brute"}
+        How the rank step counts the window (both exact).
+    rank_refresh : int
+        Recompute theta-hat only when ``t~ % rank_refresh == 0`` (>= 1; 1 = the paper).
+    calibration : {"printed", "tight"}
+        The noise of Sections 4.1-4.2 as printed, or both noises scaled by
+        :func:`tight_noise_scale` so that the exact guarantee is (epsilon, delta).
+    l_tilde_rule : {"sum", "norm", "data"}
+        How L-tilde is computed when ``l_tilde`` is None (:meth:`HiringEnvironment.l_tilde`).
+
+    Raises
+    ------
+    ValueError
+        If any field is out of range.
     """
 
     epsilon: float = 15.0
@@ -191,6 +298,7 @@ class PrivateFairGreedy(HiringPolicy):
 
     @property
     def label(self) -> str:
+        """The name with epsilon, e.g. ``"Private-Fair-Greedy (ε=15)"``."""
         return f"{self.name} (ε={self.epsilon:g})"
 
     def __post_init__(self) -> None:
@@ -206,9 +314,24 @@ class PrivateFairGreedy(HiringPolicy):
         check_l_tilde_rule(self.l_tilde_rule)
 
     def calibration_values(self, env: HiringEnvironment, horizon: int) -> dict[str, float]:
-        """Budget split, L-tilde and the noise actually used (``noise_scale`` already applied):
-        ``sigma_noise`` (per tree-node entry), ``gamma`` (the Gram shift is 2 Gamma I) and
-        ``rho_rank`` (the rank noise is sigma_t = sqrt(T / (2 N_t^2 rho_rank)))."""
+        """Budget split, L-tilde and the noise actually used (``noise_scale`` already applied).
+
+        Algorithm 1, line 1 and Sections 4.1-4.2 of ``an2025privatefairgreedy``.
+
+        Parameters
+        ----------
+        env : HiringEnvironment
+            The environment.
+        horizon : int
+            Number of rounds ``T``.
+
+        Returns
+        -------
+        dict of str to float
+            ``eps_reg``, ``delta_reg``, ``eps_rank``, ``delta_rank``, ``l_tilde``, ``noise_scale``,
+            ``sigma_noise`` (per tree-node entry), ``gamma`` (the Gram shift is 2 Gamma I) and
+            ``rho_rank`` (the rank noise is sigma_t = sqrt(T / (2 N_t^2 rho_rank))).
+        """
         eps_reg, delta_reg, eps_rank, delta_rank = split_budget(
             self.epsilon, self.delta, self.alpha_eps, self.alpha_delta
         )
@@ -233,8 +356,22 @@ class PrivateFairGreedy(HiringPolicy):
         }
 
     def kernel_params(self, env: HiringEnvironment, horizon: int) -> GreedyParams:
-        """The parameters the kernel receives: the noise of :meth:`calibration_values` (none, and a
-        shift of 1e-12, with ``noise=False``)."""
+        """The parameters the kernel receives: the noise of :meth:`calibration_values`.
+
+        With ``noise=False``: no noise and a shift of 1e-12.
+
+        Parameters
+        ----------
+        env : HiringEnvironment
+            The environment.
+        horizon : int
+            Number of rounds ``T``.
+
+        Returns
+        -------
+        GreedyParams
+            The noise scales, the Gram shift and the clip level.
+        """
         brute, refresh = self.rank_method == "brute", int(self.rank_refresh)
         c = self.calibration_values(env, horizon)
         if not self.noise:

@@ -22,6 +22,22 @@ def tree_insert(exact, noisy, leaf_index, leaf, sigma, rng):  # pragma: no cover
 
     ``exact[i]`` / ``noisy[i]`` are the exact / noisy sums of the node closing at level i; each
     closed node gets fresh symmetrised Gaussian noise Z = (Z' + Z'^T)/sqrt(2), Z'_ij ~ N(0, sigma^2).
+    Updates ``exact`` and ``noisy`` in place.
+
+    Parameters
+    ----------
+    exact : numpy.ndarray
+        ``(levels, p, p)`` exact node sums.
+    noisy : numpy.ndarray
+        ``(levels, p, p)`` noisy node sums.
+    leaf_index : int
+        The leaf's 1-based number.
+    leaf : numpy.ndarray
+        The ``(p, p)`` leaf ``[x, y] [x, y]^T``.
+    sigma : float
+        Standard deviation of the node noise (0: no noise).
+    rng : numpy.random.Generator
+        The noise stream.
     """
     level = 0
     while (leaf_index >> level) & 1 == 0:
@@ -52,7 +68,17 @@ def tree_insert(exact, noisy, leaf_index, leaf, sigma, rng):  # pragma: no cover
 
 @njit(nogil=True, cache=True)
 def tree_prefix(noisy, count, out):  # pragma: no cover - compiled
-    """Noisy prefix sum of leaves 1..count: the nodes of count's binary expansion."""
+    """Noisy prefix sum of leaves 1..count: the nodes of count's binary expansion.
+
+    Parameters
+    ----------
+    noisy : numpy.ndarray
+        ``(levels, p, p)`` noisy node sums (:func:`tree_insert`).
+    count : int
+        The number of leaves inserted so far.
+    out : numpy.ndarray
+        ``(p, p)`` buffer overwritten with the prefix sum.
+    """
     out[:, :] = 0.0
     level = 0
     while (count >> level) > 0:
@@ -62,7 +88,26 @@ def tree_prefix(noisy, count, out):  # pragma: no cover - compiled
 
 
 def private_ridge_prefix(leaves: np.ndarray, sigma: float, rng: np.random.Generator) -> np.ndarray:
-    """Noisy prefix sums M_1..M_n of the (p, p) leaves via the tree mechanism (for tests/figures)."""
+    """Noisy prefix sums M_1..M_n of the (p, p) leaves via the tree mechanism (for tests/figures).
+
+    The regression tree of ``an2025privatefairgreedy``, Section 4.1 (binary mechanism of
+    ``chan2011private``, Algorithm 2, with Gaussian noise): each leaf enters at most
+    ``levels`` nodes.
+
+    Parameters
+    ----------
+    leaves : numpy.ndarray
+        ``(n, p, p)`` leaves, in insertion order.
+    sigma : float
+        Standard deviation of the node noise (0: exact prefix sums).
+    rng : numpy.random.Generator
+        The noise stream.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n, p, p)``: the noisy prefix sum after each leaf.
+    """
     n, p, _ = leaves.shape
     levels = max(1, int(n).bit_length()) + 1
     exact = np.zeros((levels, p, p))
