@@ -334,6 +334,7 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
     """OFUL (``abbasi2011improved``, Algorithm 1, radius of Theorem 2) for ``horizon`` rounds.
 
     Not private, not fair.
+
     Parameters
     ----------
     rng : numpy.random.Generator
@@ -413,6 +414,7 @@ def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma:
     """Fair-Greedy (``grazzi2022group``): exact ridge on the first half, rank by counting on the second.
 
     Greedy on the estimated relative rank. Not private.
+
     Parameters
     ----------
     rng : numpy.random.Generator
@@ -466,6 +468,7 @@ def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  #
     Tree-based private ridge regression (Section 4.1) and the private rank step (Section 4.2,
     eq. (1)). Claimed guarantee: (epsilon, delta)-JDP (Theorem 5.1); the noise is set by
     :meth:`PrivateFairGreedy.calibration_values`.
+
     Parameters
     ----------
     rng : numpy.random.Generator
