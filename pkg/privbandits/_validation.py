@@ -16,6 +16,7 @@ __all__ = [
     "check_epsilon",
     "check_delta",
     "check_positive",
+    "check_nonnegative",
     "check_probability",
     "check_int",
     "check_unit_interval_array",
@@ -57,6 +58,32 @@ def check_positive(name: str, value: float, *, allow_inf: bool = False) -> float
         bound = "(0, inf]" if allow_inf else "(0, inf)"
         raise ValueError(f"{name} must lie in {bound}, got {value!r}")
     return value
+
+
+def check_nonnegative(name: str, value: float) -> float:
+    """Check that ``value`` is a finite real number >= 0 and return it as a float.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : float
+        The value to check.
+
+    Returns
+    -------
+    float
+        ``value`` as a float.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not a real number, is NaN or infinite, or is < 0; the message names ``name``
+        and the allowed range.
+    """
+    if not _is_real(value) or not math.isfinite(float(value)) or float(value) < 0:
+        raise ValueError(f"{name} must lie in [0, inf), got {value!r}")
+    return float(value)
 
 
 def check_epsilon(value: float, name: str = "epsilon", *, allow_inf: bool = False) -> float:

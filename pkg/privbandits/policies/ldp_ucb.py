@@ -8,12 +8,11 @@ stated in the class docstring.
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import numpy as np
 from numba import njit
 
-from .._validation import check_epsilon
+from .._validation import check_epsilon, check_nonnegative
 from ..environments import BanditInstance, draw_reward
 from ..mechanisms import laplace_draw
 from .base import Policy, Records
@@ -88,12 +87,7 @@ class LDPUCB(Policy):
 
     def __post_init__(self) -> None:
         check_epsilon(self.epsilon, allow_inf=True)
-        if (
-            not isinstance(self.explore, (int, float))
-            or isinstance(self.explore, bool)
-            or not (0.0 <= float(self.explore) < math.inf)
-        ):
-            raise ValueError(f"explore must lie in [0, inf), got {self.explore!r}")
+        check_nonnegative("explore", self.explore)
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
         arms = _ldp_ucb_kernel(rng, *instance.kernel_args(), horizon, float(self.epsilon), float(self.explore))
