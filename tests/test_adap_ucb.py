@@ -6,12 +6,10 @@ import math
 
 import numpy as np
 import pytest
-from _policy_checks import check_reproducible
+from _policy_checks import check_figure_1a_nash_regret_is_finite, check_reproducible
 
 from privbandits.environments import bernoulli_instance
-from privbandits.metrics import nash_regret
 from privbandits.policies import AdaPUCB
-from privbandits.simulate import simulate
 
 
 @pytest.mark.parametrize("policy", [AdaPUCB()], ids=lambda p: p.name)
@@ -20,11 +18,7 @@ def test_reproducible_given_seed(policy):
 
 
 def test_nash_regret_of_figure_1a_is_finite():
-    horizon = 1000
-    inst = bernoulli_instance(log_means=np.array([-horizon * (math.log(2) + 1), 0.0]))
-    res = simulate(AdaPUCB(), inst, horizon, runs=5, seed=0, cache=False, progress=False, n_jobs=1)
-    nr = nash_regret(res)
-    assert np.isfinite(nr) and 0 <= nr <= 1, nr
+    check_figure_1a_nash_regret_is_finite(AdaPUCB())
 
 
 @pytest.mark.parametrize("make", [lambda: AdaPUCB(alpha=0)])
