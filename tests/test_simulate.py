@@ -85,3 +85,62 @@ def test_bad_policy_or_instance():
         simulate(UCB(), [0.2, 0.8], 10)
     with pytest.raises(ValueError, match="rng"):
         UCB().run(bernoulli_instance([0.2, 0.8]), 10, 0)
+
+
+def _every_arm_recording_policy():
+    from privbandits.policies import (
+        DPUCB,
+        GDPNCB,
+        LDPNCB,
+        LDPUCB,
+        NCB,
+        AdaPUCB,
+        AnytimeDPNCB,
+        DPUCBBound,
+        DPUCBInt,
+        FixedBudgetThresholding,
+        PrivateUCB,
+    )
+
+    return [
+        UCB(),
+        PrivateUCB(epsilon=1.0),
+        DPUCBBound(epsilon=1.0),
+        DPUCBBound(epsilon=1.0, bonus="printed"),
+        DPUCB(epsilon=1.0),
+        DPUCBInt(epsilon=1.0),
+        AdaPUCB(epsilon=1.0),
+        LDPUCB(epsilon=1.0),
+        NCB(),
+        GDPNCB(epsilon=1.0),
+        GDPNCB(epsilon=1.0, phase1_rule="sparse_vector"),
+        LDPNCB(epsilon=1.0),
+        AnytimeDPNCB(epsilon=1.0),
+        AnytimeDPNCB(base="ldp", epsilon=1.0),
+        FixedBudgetThresholding(tau=0.5, epsilon=1.0, checkpoints=(20, 60)),
+    ]
+
+
+@pytest.mark.parametrize("policy", _every_arm_recording_policy(), ids=lambda p: p.label)
+def test_sample_arms_equals_successive_runs(policy):
+    """The compiled loop over runs of ``sample_arms`` consumes the generator exactly as ``n``
+    successive ``run`` calls do: bit-identical arm sequences, on drawn rewards and on a table."""
+    inst = bernoulli_instance([0.7, 0.3, 0.5])
+    table = (np.random.default_rng(1).random((60, 3)) < 0.5).astype(float)
+    for instance in (inst, inst.with_table(table)):
+        batch = policy.sample_arms(instance, 60, np.random.default_rng(9), 7)
+        rng = np.random.default_rng(9)
+        loop = np.stack([policy.run(instance, 60, rng)["arms"] for _ in range(7)])
+        assert batch.shape == (7, 60) and batch.dtype == np.int64
+        np.testing.assert_array_equal(batch, loop)
+
+
+def test_sample_arms_bad_input():
+    from privbandits.policies import FixedConfidenceThresholding
+
+    with pytest.raises(ValueError, match="n"):
+        UCB().sample_arms(bernoulli_instance([0.2, 0.8]), 10, np.random.default_rng(0), 0)
+    with pytest.raises(ValueError, match="records no arm sequence"):
+        FixedConfidenceThresholding(tau=0.5, delta=0.1, epsilon=1.0).sample_arms(
+            bernoulli_instance([0.2, 0.8]), 10, np.random.default_rng(0), 2
+        )

@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from myst_nb import glue
 
-from privbandits import cache
+from privbandits import engine
 from privbandits.environments import bernoulli_instance, mixed_instance
 from privbandits.metrics import average_regret, nash_regret
 from privbandits.plotting import color_for, use_book_style
@@ -190,16 +190,16 @@ assert nash_regret(book_c) < nash_regret(paper_c), "with C = 1 Phase II must hel
 
 # %%
 def regrets(policy, instance, horizon, runs=RUNS, seed=0):
-    """Nash regret, average regret and mean Phase I length of ``runs`` runs (cached)."""
-    key = cache.cache_key({"chapter": "p2-dp-ncb", "policy": policy.config(), "instance": instance.spec(),
-                           "horizon": horizon, "runs": runs, "seed": seed})
-    hit = cache.load(key)
-    if hit is None:
+    """Nash regret, average regret and mean Phase I length of ``runs`` runs (cached by the engine)."""
+    def compute():
         res = simulate(policy, instance, horizon, runs=runs, seed=seed, cache=False, progress=False)
         p1 = res.records.get("phase1_end", np.zeros(runs))
-        hit = {"nash": np.asarray(nash_regret(res)), "avg": np.asarray(average_regret(res)),
-               "phase1": np.asarray(np.mean(p1) / horizon)}
-        cache.store(key, hit)
+        return {"nash": np.asarray(nash_regret(res)), "avg": np.asarray(average_regret(res)),
+                "phase1": np.asarray(np.mean(p1) / horizon)}
+
+    config = {"chapter": "p2-dp-ncb", "policy": policy.config(), "instance": instance.spec(),
+              "horizon": horizon, "runs": runs, "seed": seed}
+    hit = engine.cached(config, compute, depends_on=[policy, instance, "privbandits.metrics"])
     return {name: float(value) for name, value in hit.items()}
 
 

@@ -104,6 +104,7 @@ for broken in (False, True):
         r = cached_audit(
             {"mechanism": name, "broken": broken}, t["sampler"], t["pairs"],
             epsilon=t["epsilon"], delta=t["delta"], features=t["features"], n_samples=n, alpha=ALPHA, seed=1,
+            depends_on=["privbandits.mechanisms"],
         )
         pair = "x = 0 vs 1" if "counter" not in name else "one stream item 0 vs 1"
         record(name + (" (broken: noise halved)" if broken else ""), f"({t['epsilon']:g}, {t['delta']:g})-DP", r, n,
@@ -139,7 +140,7 @@ for name, target in mechanism_targets(1.0, broken=True).items():
     catch[name] = (sizes, [np.mean([cached_audit({"mechanism": name, "broken": True, "sweep": s}, target["sampler"],
                                                  target["pairs"], epsilon=target["epsilon"], delta=target["delta"],
                                                  features=target["features"], n_samples=n, alpha=ALPHA,
-                                                 seed=s).violation for s in seeds]) for n in sizes])
+                                                 seed=s, depends_on=["privbandits.mechanisms"]).violation for s in seeds]) for n in sizes])
 fig, ax = plt.subplots()
 for name, (sizes, frac) in catch.items():
     ax.plot([2 * n for n in sizes], frac, "o-", label=name)
@@ -215,10 +216,11 @@ for policy, label, eps, delta, model in tqdm(audited, desc="bandit audits", disa
     sampler = policy_sampler(policy, instance, T, recs)
     # Bonferroni over the two audits: level ALPHA / 2 each, so their maximum holds at 1 - ALPHA
     first = cached_audit({"policy": policy.config(), "T": T, "table": "ones", "rounds": [0], "records": recs},
-                         sampler, pairs, epsilon=eps, delta=delta, n_samples=N, alpha=ALPHA / 2, seed=2)
+                         sampler, pairs, epsilon=eps, delta=delta, n_samples=N, alpha=ALPHA / 2, seed=2,
+                         depends_on=[policy])
     later = cached_audit({"policy": policy.config(), "T": T, "table": "ones", "rounds": [T // 4, T // 2],
                           "records": recs}, sampler, more_pairs, epsilon=eps, delta=delta, n_samples=N // 10,
-                         alpha=ALPHA / 2, seed=3)
+                         alpha=ALPHA / 2, seed=3, depends_on=[policy])
     r = first if first.epsilon_lower >= later.epsilon_lower else later
     where = "r[0, 0]" if r is first else f"r[{[T // 4, T // 2][r.pair]}, 0]"
     r = dataclasses.replace(r, confidence=1 - ALPHA)
@@ -343,7 +345,7 @@ for rule in ("printed", "sparse_vector"):
         {"policy": policy.config(), "T": T1, "table": "arm 0 ones, arm 1 zeros", "rounds": [0],
          "statistic": "leading run of arm 0"},
         action_statistic_sampler(policy, bernoulli_instance([0.5, 0.5]), T1, leading_run), pair1, epsilon=EPS1,
-        n_samples=N1, alpha=ALPHA, seed=0)
+        n_samples=N1, alpha=ALPHA, seed=0, depends_on=[policy])
     label = "GDP-NCB, Phase I pair" if rule == "printed" else "GDP-NCB, sparse-vector Phase I (repair), Phase I pair"
     record(label, f"{EPS1:g}-DP", phase1[rule], N1, "K=2, T=5, arm 0 ones, arm 1 zeros; r[0, 0]: 1 -> 0",
            "GDP-NCB Phase I")
@@ -615,7 +617,7 @@ pfg_result = cached_audit({"policy": pfg.config(), "pools": "normal, unit ball, 
                            "candidates": "seed 1; round 0, group 0: best <-> worst", "theta": theta_star.tolist(),
                            "noise": 0.1},
                           hiring_sampler(pfg, hiring_env, T2, changed_round=0), [(d0, d1)], epsilon=1.0,
-                          delta=1e-3, n_samples=20_000, alpha=ALPHA, seed=3)
+                          delta=1e-3, n_samples=20_000, alpha=ALPHA, seed=3, depends_on=[pfg])
 record("Private-Fair-Greedy", "(1, 1e-3)-JDP", pfg_result, 20_000, "round-0 candidate tuple", "joint DP")
 print(f"lower bound {pfg_result.epsilon_lower:.3f}: {pfg_result.verdict}")
 

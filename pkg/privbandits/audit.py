@@ -36,13 +36,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 from scipy import stats
 
+from . import engine
 from ._validation import check_delta, check_epsilon, check_int, check_probability
 
 __all__ = [
@@ -534,7 +534,8 @@ def audit(
     """Audit the claim that ``sampler`` is ``(epsilon, delta)``-DP.
 
     Each pair uses ``2 * n_samples`` outputs per dataset (search, then held-out confirmation). The
-    returned lower bound holds with probability ``1 - alpha``. Pairs run in parallel threads.
+    returned lower bound holds with probability ``1 - alpha``. Pairs run in parallel through the
+    package's engine (:func:`privbandits.engine.parallel_map`; threads, or any joblib backend).
 
     Parameters
     ----------
@@ -556,9 +557,10 @@ def audit(
     seed : int
         Seed of the samplers' generators.
     n_jobs : int or None
-        Threads (default ``$PRIVBANDITS_N_JOBS`` or 2).
+        Workers over the pairs (default :func:`privbandits.engine.default_n_jobs`); the result does
+        not depend on it (pair ``i`` always uses ``SeedSequence(seed).spawn(len(pairs))[i]``).
     progress : bool
-        Show a progress bar.
+        Show a progress bar over the pairs.
 
     Returns
     -------
@@ -583,22 +585,8 @@ def audit(
     fitter = features or default_features()
     level = alpha / len(pairs)  # Bonferroni over the pairs
     seeds = np.random.SeedSequence(seed).spawn(len(pairs))
-    if n_jobs is None:
-        n_jobs = int(os.environ.get("PRIVBANDITS_N_JOBS", "2"))
     tasks = [(sampler, d0, d1, n_samples, fitter, delta, level, s) for (d0, d1), s in zip(pairs, seeds)]
-    if n_jobs == 1 or len(pairs) == 1:
-        iterator = tasks
-        if progress:
-            from tqdm.auto import tqdm
-
-            iterator = tqdm(tasks, desc="audit pairs")
-        results = [_audit_pair(*t) for t in iterator]
-    else:
-        from joblib import Parallel, delayed
-
-        results = Parallel(n_jobs=n_jobs, prefer="threads", verbose=5 if progress else 0)(
-            delayed(_audit_pair)(*t) for t in tasks
-        )
+    results = engine.parallel_map(_audit_pair, tasks, n_jobs=n_jobs, progress=progress, desc="audit pairs")
     best = int(np.argmax([r[0] for r in results]))
     eps, event, p0, p1, search = results[best]
     return AuditResult(
@@ -620,8 +608,10 @@ def policy_sampler(policy: Any, instance: Any, horizon: int, records: Sequence[s
     """A sampler running ``policy`` for ``horizon`` rounds on a fixed reward table (the dataset).
 
     Each output row concatenates the requested records (e.g. ``("arms", "phase1_end")``). The runs
-    are numba kernels; the loop over samples is a plain Python loop (about 10-25 us per run at
-    T = 100), the audit's pairs run in parallel threads.
+    are numba kernels. For the action sequence alone (``records=("arms",)``, the output the audits
+    of Part V use) the loop over samples runs in compiled code too
+    (:meth:`~privbandits.policies.Policy.sample_arms`, bit-identical to the Python loop); other
+    records loop in Python (about 10-25 us per run at T = 100). The audit's pairs run in parallel.
 
     Parameters
     ----------
@@ -649,6 +639,8 @@ def policy_sampler(policy: Any, instance: Any, horizon: int, records: Sequence[s
 
     def sample(table: Any, rng: np.random.Generator, n: int) -> np.ndarray:
         inst = instance.with_table(np.asarray(table, dtype=float))
+        if records == ("arms",) and hasattr(policy, "sample_arms"):
+            return policy.sample_arms(inst, horizon, rng, n)  # the loop over runs in compiled code
         run = policy.run
         first = run(inst, horizon, rng)
         sizes = [np.size(first[k]) for k in records]
@@ -890,8 +882,10 @@ def flip_pairs(table: Any, rounds: Sequence[int], arm: int = 0) -> list[tuple[np
     return pairs
 
 
-def cached_audit(config: dict[str, Any], sampler: Sampler, pairs, **kwargs: Any) -> AuditResult:
-    """:func:`audit`, stored on disk with :mod:`privbandits.cache`.
+def cached_audit(
+    config: dict[str, Any], sampler: Sampler, pairs, *, depends_on: Sequence[Any] | None = None, **kwargs: Any
+) -> AuditResult:
+    """:func:`audit`, stored on disk through the engine's cache (:func:`privbandits.engine.cached`).
 
     Parameters
     ----------
@@ -902,6 +896,10 @@ def cached_audit(config: dict[str, Any], sampler: Sampler, pairs, **kwargs: Any)
         As for :func:`audit`.
     pairs : sequence of tuple
         As for :func:`audit`.
+    depends_on : sequence or None
+        The package modules the sampler runs (e.g. the audited policy, or its module); the auditor's
+        own module is always added. ``None``: the whole package. An edit to any other module then
+        leaves the stored result valid.
     **kwargs
         Passed to :func:`audit`.
 
@@ -915,16 +913,16 @@ def cached_audit(config: dict[str, Any], sampler: Sampler, pairs, **kwargs: Any)
     ValueError
         As :func:`audit`.
     """
-    from . import cache
-
-    key = cache.cache_key(
-        {"audit": config, **{k: v for k, v in kwargs.items() if k not in ("n_jobs", "progress", "features")}}
-    )
-    hit = cache.load(key)
     names = [f.name for f in dataclasses.fields(AuditResult)]
-    if hit is not None:
-        values = {k: hit[k].item() if hit[k].ndim == 0 else tuple(hit[k].tolist()) for k in names}
-        return AuditResult(**values)
-    result = audit(sampler, pairs, **kwargs)
-    cache.store(key, {k: np.asarray(getattr(result, k)) for k in names})
-    return result
+
+    def compute() -> dict[str, np.ndarray]:
+        result = audit(sampler, pairs, **kwargs)
+        return {k: np.asarray(getattr(result, k)) for k in names}
+
+    stored = engine.cached(
+        {"audit": config, **{k: v for k, v in kwargs.items() if k not in ("n_jobs", "progress", "features")}},
+        compute,
+        depends_on=None if depends_on is None else [__name__, *depends_on],
+    )
+    values = {k: stored[k].item() if stored[k].ndim == 0 else tuple(stored[k].tolist()) for k in names}
+    return AuditResult(**values)

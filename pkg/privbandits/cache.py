@@ -1,8 +1,12 @@
 """On-disk cache of simulation results, keyed by their full configuration.
 
 The key is the SHA-256 of a JSON document holding the configuration (policy and its parameters,
-instance, horizon, runs, seed) together with the package version and a hash of the package's own
-source files, so a change to any algorithm invalidates every cached result.
+instance, horizon, runs, seed) together with the package version and a hash of the source of the
+modules the result depends on: the modules named by the caller (the policy's module, the
+environment, the engine) and every package module they import, found by reading their import
+statements (:func:`module_closure`). An edit to ``policies/fair_hiring/kernels.py`` therefore
+invalidates Part IV's results and leaves Part II's cached; a key made without ``depends_on`` hashes
+the whole package, as every key did before.
 
 Location: ``$PRIVBANDITS_CACHE_DIR`` if set, else ``~/.cache/privbandits``.
 Clear it with :func:`clear_cache` (or ``python -m privbandits.cache clear``).
@@ -10,18 +14,31 @@ Clear it with :func:`clear_cache` (or ``python -m privbandits.cache clear``).
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import json
 import os
 import shutil
 import sys
+import types
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["cache_dir", "cache_key", "clear_cache", "load", "store"]
+__all__ = [
+    "belongs_to_package",
+    "cache_dir",
+    "cache_key",
+    "clear_cache",
+    "load",
+    "module_closure",
+    "module_name",
+    "source_hash",
+    "store",
+]
 
 
 def cache_dir() -> Path:
@@ -38,25 +55,163 @@ def cache_dir() -> Path:
     return Path(env) if env else Path.home() / ".cache" / "privbandits"
 
 
-@functools.lru_cache(maxsize=1)
-def source_hash() -> str:
-    """SHA-256 over the package's ``.py`` files (path and content).
+_ROOT = Path(__file__).resolve().parent
+_PACKAGE = _ROOT.name
+
+
+def _module_path(name: str) -> Path | None:
+    """The source file of package module ``name`` (``privbandits.x.y``), or ``None``."""
+    parts = name.split(".")
+    if parts[0] != _PACKAGE:
+        return None
+    base = _ROOT.joinpath(*parts[1:])
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+@functools.cache
+def _direct_imports(name: str, path: Path, mtime_ns: int) -> tuple[str, ...]:
+    """Package modules that module ``name`` (file ``path``, as of ``mtime_ns``) imports, anywhere in its source."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.Import):
+            candidates = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                origin = ".".join(anchor + ([node.module] if node.module else []))
+            else:
+                origin = node.module or ""
+            # ``from .x import y``: y is a submodule of x, or a name defined in x (then x is read)
+            candidates = [
+                f"{origin}.{alias.name}" if _module_path(f"{origin}.{alias.name}") else origin for alias in node.names
+            ]
+        else:
+            continue
+        for candidate in candidates:
+            # the longest prefix that is a package module: ``privbandits.mechanisms.laplace_draw`` -> mechanisms
+            parts = candidate.split(".")
+            for stop in range(len(parts), 0, -1):
+                prefix = ".".join(parts[:stop])
+                if _module_path(prefix) is not None:
+                    if prefix != name:
+                        found.add(prefix)
+                    break
+    return tuple(sorted(found))
+
+
+def belongs_to_package(obj: Any) -> bool:
+    """Whether :func:`module_name` accepts ``obj`` (it is, or is defined in, a package module).
+
+    Parameters
+    ----------
+    obj : object
+        As for :func:`module_name`.
+
+    Returns
+    -------
+    bool
+        The answer.
+    """
+    try:
+        module_name(obj)
+    except ValueError:
+        return False
+    return True
+
+
+def module_name(obj: Any) -> str:
+    """The package module an object belongs to (a module, a name, a class or one of its instances).
+
+    Parameters
+    ----------
+    obj : object
+        A module name (``"privbandits.policies.dp_ncb"``), a module, or any object whose class or
+        function is defined in the package.
 
     Returns
     -------
     str
-        The hex digest; part of every cache key, so any change of the package's source invalidates
-        the cache.
+        The dotted module name.
+
+    Raises
+    ------
+    ValueError
+        If the object does not belong to the package.
     """
-    root = Path(__file__).resolve().parent
+    if isinstance(obj, str):
+        name = obj
+    elif isinstance(obj, types.ModuleType):
+        name = obj.__name__
+    elif isinstance(obj, (type, types.FunctionType)) or hasattr(obj, "py_func"):
+        name = getattr(obj, "__module__", "")
+    else:
+        name = type(obj).__module__
+    if _module_path(name) is None:
+        raise ValueError(f"depends_on must name modules of the {_PACKAGE} package, got {obj!r} (module {name!r})")
+    return name
+
+
+def module_closure(depends_on: Iterable[Any]) -> tuple[str, ...]:
+    """The package modules ``depends_on`` names and every package module they import, transitively.
+
+    Parameters
+    ----------
+    depends_on : iterable
+        Modules, module names, or objects defined in the package (see :func:`module_name`).
+
+    Returns
+    -------
+    tuple of str
+        Sorted dotted module names.
+
+    Raises
+    ------
+    ValueError
+        If an entry does not belong to the package.
+    """
+    todo = [module_name(obj) for obj in depends_on]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        path = _module_path(name)
+        todo.extend(_direct_imports(name, path, path.stat().st_mtime_ns))
+    return tuple(sorted(seen))
+
+
+def source_hash(depends_on: Iterable[Any] | None = None) -> str:
+    """SHA-256 over the source (path and content) of the modules a result depends on.
+
+    Parameters
+    ----------
+    depends_on : iterable or None
+        As for :func:`module_closure`; ``None`` hashes every ``.py`` file of the package.
+
+    Returns
+    -------
+    str
+        The hex digest; part of every cache key, so a change in any of those files invalidates the
+        keys made with it.
+    """
+    if depends_on is None:
+        paths = sorted(_ROOT.rglob("*.py"))
+    else:
+        paths = sorted(_module_path(name) for name in module_closure(depends_on))
     digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(str(path.relative_to(root)).encode())
+    for path in paths:
+        digest.update(str(path.relative_to(_ROOT)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
-def cache_key(config: dict[str, Any]) -> str:
+def cache_key(config: dict[str, Any], depends_on: Iterable[Any] | None = None) -> str:
     """Key of a configuration (any JSON-able mapping).
 
     The key hashes the configuration with the package version and :func:`source_hash`.
@@ -65,6 +220,9 @@ def cache_key(config: dict[str, Any]) -> str:
     ----------
     config : dict
         The configuration (values that are not JSON-able are hashed by their ``str``).
+    depends_on : iterable or None
+        The package modules (or objects defined in them) the result is computed by; their imports
+        are followed (:func:`module_closure`). ``None``: the whole package.
 
     Returns
     -------
@@ -74,7 +232,7 @@ def cache_key(config: dict[str, Any]) -> str:
     from . import __version__
 
     document = json.dumps(
-        {"config": config, "version": __version__, "source": source_hash()}, sort_keys=True, default=str
+        {"config": config, "version": __version__, "source": source_hash(depends_on)}, sort_keys=True, default=str
     )
     return hashlib.sha256(document.encode()).hexdigest()
 

@@ -1,27 +1,25 @@
-"""The simulation engine: independent seeded runs of a policy, in parallel, cached on disk.
+"""Simulation of bandit policies: independent seeded runs, in parallel, cached on disk.
 
 Run ``i`` of ``simulate(policy, instance, horizon, runs, seed)`` always uses the Generator built from
 ``SeedSequence(seed).spawn(runs)[i]``, so results do not depend on ``n_jobs`` or on how runs are
-grouped. Runs are executed by joblib (threads by default: the numba kernels release the GIL; any
-joblib backend, e.g. a Dask cluster through ``joblib.parallel_config(backend="dask")``, can be used)
-with a tqdm progress bar, and the stacked records are cached (see :mod:`privbandits.cache`).
+grouped. The runs go through the package's one engine (:func:`privbandits.engine.run_repetitions`):
+joblib threads by default (the numba kernels release the GIL), any joblib backend (e.g. a Dask
+cluster through ``joblib.parallel_config(backend="dask")``), a tqdm progress bar, and a disk cache
+keyed by the configuration and the source of the policy's module, the environments and the engine.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from joblib import Parallel, delayed
 from scipy.special import logsumexp
-from tqdm import tqdm
 
-from . import cache as _cache
+from . import engine
 from ._validation import check_int
 from .environments import BanditInstance
-from .policies.base import Policy, Records
+from .policies.base import Policy
 
 __all__ = ["SimulationResult", "simulate", "run_seeds"]
 
@@ -137,27 +135,13 @@ class SimulationResult:
         )
 
 
-def run_seeds(seed: int, runs: int) -> list[np.random.SeedSequence]:
-    """The independent seed sequences of runs ``0 .. runs-1``: ``SeedSequence(seed).spawn(runs)``.
-
-    Parameters
-    ----------
-    seed : int
-        The seed of the whole simulation.
-    runs : int
-        Number of runs.
-
-    Returns
-    -------
-    list of numpy.random.SeedSequence
-        One per run; run ``i`` uses ``numpy.random.default_rng(seeds[i])``.
-    """
-    return np.random.SeedSequence(seed).spawn(runs)
+run_seeds = engine.run_seeds
 
 
 def _run_chunk(
-    policy: Policy, instance: BanditInstance, horizon: int, seeds: list, keep: tuple[str, ...] | None
-) -> list[Records]:
+    policy: Policy, instance: BanditInstance, horizon: int, keep: tuple[str, ...] | None, seeds: list
+) -> dict[str, np.ndarray]:
+    """Runs ``i = 0 .. len(seeds)-1`` of ``policy``, stacked (the engine's batch function)."""
     outputs = []
     for s in seeds:
         out = policy.run(instance, horizon, np.random.default_rng(s))
@@ -167,25 +151,11 @@ def _run_chunk(
                 raise ValueError(f"records {sorted(missing)} are not produced by {type(policy).__name__}")
             out = {name: out[name] for name in keep}
         outputs.append(out)
-    return outputs
-
-
-def _stack(outputs: list[Records], n_arms: int) -> dict[str, np.ndarray]:
     stacked = {name: np.stack([out[name] for out in outputs]) for name in outputs[0]}
     if "arms" in stacked:
-        arm_dtype = np.int16 if n_arms < np.iinfo(np.int16).max else np.int32
+        arm_dtype = np.int16 if instance.n_arms < np.iinfo(np.int16).max else np.int32
         stacked["arms"] = stacked["arms"].astype(arm_dtype)
     return stacked
-
-
-def _default_n_jobs() -> int:
-    return int(os.environ.get("PRIVBANDITS_N_JOBS", "-1"))
-
-
-def _progress_enabled(progress: bool | None) -> bool:
-    if progress is not None:
-        return progress
-    return os.environ.get("PRIVBANDITS_PROGRESS", "1") != "0"
 
 
 def simulate(
@@ -203,7 +173,8 @@ def simulate(
     """Run ``policy`` ``runs`` times for ``horizon`` rounds on ``instance``.
 
     Run ``i`` draws its randomness from ``default_rng(run_seeds(seed, runs)[i])``, so the result does
-    not depend on ``n_jobs``; results are cached on disk by configuration and package source.
+    not depend on ``n_jobs``; results are cached on disk by configuration and by the source of the
+    modules they depend on (the policy's module and its imports, the environments, the engine).
 
     Parameters
     ----------
@@ -218,7 +189,9 @@ def simulate(
     seed : int
         Seed of the runs' generators (>= 0).
     n_jobs : int or None
-        joblib workers (default ``$PRIVBANDITS_N_JOBS`` or -1, all cores). Threads are preferred.
+        joblib workers (default :func:`privbandits.engine.default_n_jobs`: ``$PRIVBANDITS_N_JOBS``
+        or -1, every core). Threads are preferred; ``joblib.parallel_config`` can select another
+        backend, e.g. a Dask cluster.
     cache : bool
         Read and write the on-disk cache (:mod:`privbandits.cache`).
     progress : bool or None
@@ -247,7 +220,8 @@ def simulate(
     horizon = check_int("horizon", horizon, minimum=policy.min_horizon(instance.n_arms))
     runs = check_int("runs", runs, minimum=1)
     seed = check_int("seed", seed, minimum=0)
-    n_jobs = _default_n_jobs() if n_jobs is None else check_int("n_jobs", n_jobs)
+    if n_jobs is not None:
+        n_jobs = check_int("n_jobs", n_jobs)
     if keep is not None:
         if isinstance(keep, str) or not all(isinstance(name, str) for name in keep) or not keep:
             raise ValueError(f"keep must be a non-empty tuple of record names, got {keep!r}")
@@ -258,28 +232,18 @@ def simulate(
         "policy": policy.config(),
         "instance": instance.spec(),
         "horizon": horizon,
-        "runs": runs,
-        "seed": seed,
         "keep": None if keep is None else list(keep),
     }
-    key = _cache.cache_key(config)
-    records = _cache.load(key) if cache else None
-    if records is None:
-        seeds = run_seeds(seed, runs)
-        n_chunks = min(runs, 32)
-        chunks = [list(c) for c in np.array_split(np.array(seeds, dtype=object), n_chunks)]
-        outputs: list[Records] = []
-        with tqdm(total=runs, desc=policy.label, unit="run", disable=not _progress_enabled(progress)) as bar:
-            if n_jobs == 1:
-                for chunk in chunks:
-                    outputs.extend(_run_chunk(policy, instance, horizon, chunk, keep))
-                    bar.update(len(chunk))
-            else:
-                parallel = Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")
-                for chunk_out in parallel(delayed(_run_chunk)(policy, instance, horizon, c, keep) for c in chunks):
-                    outputs.extend(chunk_out)
-                    bar.update(len(chunk_out))
-        records = _stack(outputs, instance.n_arms)
-        if cache:
-            _cache.store(key, records)
+    records = engine.run_repetitions(
+        _run_chunk,
+        (policy, instance, horizon, keep),
+        runs,
+        seed,
+        config=config,
+        depends_on=(policy, instance),
+        n_jobs=n_jobs,
+        progress=progress,
+        desc=policy.label,
+        cache=cache,
+    )
     return SimulationResult(policy, instance, horizon, runs, seed, records)

@@ -109,6 +109,9 @@ class AdaPUCB(Policy):
         check_epsilon(self.epsilon, allow_inf=True)
         check_positive("alpha", self.alpha)
 
+    def _kernel_call(self, instance: BanditInstance, horizon: int):
+        return _adap_ucb_kernel, (*instance.kernel_args(), horizon, float(self.epsilon), float(self.alpha))
+
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms, rel = _adap_ucb_kernel(rng, *instance.kernel_args(), horizon, float(self.epsilon), float(self.alpha))
+        arms, rel = self._play(instance, horizon, rng)
         return {"arms": arms, "releases": np.asarray(rel)}

@@ -11,7 +11,9 @@ instance with a given ``numpy.random.Generator`` and returns that run's records 
 The work happens in a numba kernel written as plain loops that read like the paper's pseudocode;
 ``run`` only validates, unpacks the instance with :meth:`BanditInstance.kernel_args` and calls it.
 Kernels are compiled with ``nogil=True``, so :func:`privbandits.simulate.simulate` runs several of them
-at once in threads.
+at once in threads. A policy names its kernel and arguments in :meth:`Policy._kernel_call`; then
+:meth:`Policy.sample_arms` plays many runs inside compiled code (the auditor draws 10^5 runs of
+100 rounds per dataset, where a Python loop over runs would cost more than the runs themselves).
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ from __future__ import annotations
 import abc
 import dataclasses
 import math
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
+from numba import njit
 
 from .._validation import check_int
 from ..environments import BanditInstance
@@ -33,6 +37,24 @@ __all__ = ["Policy", "Records", "ContextualPolicy"]
 #: Pure-exploration policies that stop on their own (``records_arms = False``) return ``"pulls"``
 #: (shape ``(K,)``) instead: their ``horizon`` is only a cap on the rounds played.
 Records = dict[str, np.ndarray]
+
+
+@njit(nogil=True)
+def _arms_of_runs(kernel, rng, n, horizon, args):  # pragma: no cover - compiled
+    """``n`` runs of a kernel that returns the arm sequence itself."""
+    out = np.empty((n, horizon), dtype=np.int64)
+    for i in range(n):
+        out[i] = kernel(rng, *args)
+    return out
+
+
+@njit(nogil=True)
+def _first_of_runs(kernel, rng, n, horizon, args):  # pragma: no cover - compiled
+    """``n`` runs of a kernel that returns a tuple whose first entry is the arm sequence."""
+    out = np.empty((n, horizon), dtype=np.int64)
+    for i in range(n):
+        out[i] = kernel(rng, *args)[0]
+    return out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -122,6 +144,68 @@ class Policy(abc.ABC):
         if not self.records_arms and np.shape(records.get("pulls")) != (instance.n_arms,):
             raise RuntimeError(f"{type(self).__name__}._run must return 'pulls' of shape ({instance.n_arms},)")
         return records
+
+    def sample_arms(self, instance: BanditInstance, horizon: int, rng: np.random.Generator, n: int) -> np.ndarray:
+        """The arm sequences of ``n`` runs that share one generator, played inside compiled code.
+
+        Equal, bit for bit, to stacking ``run(instance, horizon, rng)["arms"]`` over ``n`` successive
+        calls with the same ``rng``; when the policy names its kernel (:meth:`_kernel_call`) the loop
+        over runs is compiled too, otherwise it is that Python loop.
+
+        Parameters
+        ----------
+        instance : BanditInstance
+            The bandit instance (its reward table, if any, replaces the draws).
+        horizon : int
+            Rounds per run (as for :meth:`run`).
+        rng : numpy.random.Generator
+            Source of all randomness of the runs, consumed run after run.
+        n : int
+            Number of runs (>= 1).
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(n, horizon)``, ``int64``.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`run`; also if ``n`` < 1 or the policy records no arm sequence.
+        """
+        n = check_int("n", n, minimum=1)
+        if not self.records_arms:
+            raise ValueError(f"{type(self).__name__} records no arm sequence (records_arms is False)")
+        first = self.run(instance, horizon, rng)["arms"]  # validates, and compiles the kernel once
+        horizon = int(np.shape(first)[0])
+        call = self._kernel_call(instance, horizon)
+        if call is None:
+            rest = [self.run(instance, horizon, rng)["arms"] for _ in range(n - 1)]
+            return np.stack([first, *rest]).astype(np.int64, copy=False)
+        kernel, args = call
+        out = np.empty((n, horizon), dtype=np.int64)
+        out[0] = first
+        if n > 1:
+            batch = _arms_of_runs if self._kernel_returns_arms else _first_of_runs
+            out[1:] = batch(kernel, rng, n - 1, horizon, args)
+        return out
+
+    #: ``True`` when the kernel of :meth:`_kernel_call` returns the arm sequence itself, ``False``
+    #: when it returns a tuple whose first entry is the arm sequence
+    _kernel_returns_arms: ClassVar[bool] = False
+
+    def _kernel_call(self, instance: BanditInstance, horizon: int) -> tuple[Callable, tuple] | None:
+        """The compiled kernel and its arguments after ``rng``: ``kernel(rng, *args)`` plays one run.
+
+        ``None`` (the default) when the policy does not expose one; :meth:`sample_arms` then loops
+        in Python. ``instance`` and ``horizon`` are already validated.
+        """
+        return None
+
+    def _play(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Any:
+        """One run of the kernel of :meth:`_kernel_call`: its raw output."""
+        kernel, args = self._kernel_call(instance, horizon)
+        return kernel(rng, *args)
 
     @abc.abstractmethod
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:

@@ -712,8 +712,11 @@ class NCB(NCBFamily):
 
     name = "NCB"
 
+    def _kernel_call(self, instance: BanditInstance, horizon: int):
+        return _fixed_kernel, (*instance.kernel_args(), horizon, NCB_BASE, math.inf, self._constants())
+
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms, p1, _ = _fixed_kernel(rng, *instance.kernel_args(), horizon, NCB_BASE, math.inf, self._constants())
+        arms, p1, _ = self._play(instance, horizon, rng)
         return {"arms": arms, "phase1_end": np.asarray(p1)}
 
 
@@ -786,19 +789,22 @@ class GDPNCB(NCBFamily):
         if self.phase1_rule == "sparse_vector" and self.phase1_cap_sqrt:
             raise ValueError("phase1_cap_sqrt is not available with phase1_rule='sparse_vector'")
 
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+    def _kernel_call(self, instance: BanditInstance, horizon: int):
         if self.phase1_rule == "sparse_vector":
             budget = sparse_vector_budget(horizon, self.epsilon, self.sv_fraction)
-            arms, p1, arm_rel = _sv_kernel(
-                rng, *instance.kernel_args(), horizon, budget.eps_stop, budget.eps_form, self._constants()
-            )
+            return _sv_kernel, (*instance.kernel_args(), horizon, budget.eps_stop, budget.eps_form, self._constants())
+        return _fixed_kernel, (*instance.kernel_args(), horizon, GDP_BASE, self.epsilon, self._constants())
+
+    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+        if self.phase1_rule == "sparse_vector":
+            arms, p1, arm_rel = self._play(instance, horizon, rng)
             return {
                 "arms": arms,
                 "phase1_end": np.asarray(p1),
                 "releases": np.asarray(arm_rel.sum()),
                 "arm_releases": arm_rel,
             }
-        arms, p1, rel = _fixed_kernel(rng, *instance.kernel_args(), horizon, GDP_BASE, self.epsilon, self._constants())
+        arms, p1, rel = self._play(instance, horizon, rng)
         return {"arms": arms, "phase1_end": np.asarray(p1), "releases": np.asarray(rel)}
 
 
@@ -839,8 +845,11 @@ class LDPNCB(NCBFamily):
     name = "LDP-NCB"
     private = True
 
+    def _kernel_call(self, instance: BanditInstance, horizon: int):
+        return _fixed_kernel, (*instance.kernel_args(), horizon, LDP_BASE, self.epsilon, self._constants())
+
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms, p1, _ = _fixed_kernel(rng, *instance.kernel_args(), horizon, LDP_BASE, self.epsilon, self._constants())
+        arms, p1, _ = self._play(instance, horizon, rng)
         return {"arms": arms, "phase1_end": np.asarray(p1)}
 
 
@@ -892,7 +901,10 @@ class AnytimeDPNCB(NCBFamily):
         """``"Anytime GDP-NCB"`` or ``"Anytime LDP-NCB"``, after ``base``."""
         return "Anytime GDP-NCB" if self.base == "gdp" else "Anytime LDP-NCB"
 
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+    def _kernel_call(self, instance: BanditInstance, horizon: int):
         base = GDP_BASE if self.base == "gdp" else LDP_BASE
-        arms, n_uniform = _anytime_kernel(rng, *instance.kernel_args(), horizon, base, self.epsilon, self._constants())
+        return _anytime_kernel, (*instance.kernel_args(), horizon, base, self.epsilon, self._constants())
+
+    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+        arms, n_uniform = self._play(instance, horizon, rng)
         return {"arms": arms, "uniform_windows": np.asarray(n_uniform)}

@@ -89,6 +89,10 @@ class LDPUCB(Policy):
         check_epsilon(self.epsilon, allow_inf=True)
         check_nonnegative("explore", self.explore)
 
+    _kernel_returns_arms = True
+
+    def _kernel_call(self, instance: BanditInstance, horizon: int):
+        return _ldp_ucb_kernel, (*instance.kernel_args(), horizon, float(self.epsilon), float(self.explore))
+
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms = _ldp_ucb_kernel(rng, *instance.kernel_args(), horizon, float(self.epsilon), float(self.explore))
-        return {"arms": arms}
+        return {"arms": self._play(instance, horizon, rng)}

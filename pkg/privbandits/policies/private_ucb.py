@@ -179,8 +179,13 @@ class PrivateUCB(Policy):
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
 
+    _kernel_returns_arms = True
+
+    def _kernel_call(self, instance: BanditInstance, horizon: int):
+        return _private_ucb_kernel, (*instance.kernel_args(), horizon, self.epsilon)
+
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        return {"arms": _private_ucb_kernel(rng, *instance.kernel_args(), horizon, self.epsilon)}
+        return {"arms": self._play(instance, horizon, rng)}
 
 
 # --------------------------------------------------------------------------------------------
@@ -386,11 +391,14 @@ class DPUCBBound(Policy):
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
         _check_bonus(self.bonus)
 
+    _kernel_returns_arms = True
+
+    def _kernel_call(self, instance: BanditInstance, horizon: int):
+        printed = self.bonus == "printed"
+        return _dp_ucb_kernel, (*instance.kernel_args(), horizon, self.epsilon, True, False, self.hybrid_split, printed)
+
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms = _dp_ucb_kernel(
-            rng, *instance.kernel_args(), horizon, self.epsilon, True, False, self.hybrid_split, self.bonus == "printed"
-        )
-        return {"arms": arms}
+        return {"arms": self._play(instance, horizon, rng)}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -423,11 +431,13 @@ class DPUCB(Policy):
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
 
+    _kernel_returns_arms = True
+
+    def _kernel_call(self, instance: BanditInstance, horizon: int):
+        return _dp_ucb_kernel, (*instance.kernel_args(), horizon, self.epsilon, False, True, self.hybrid_split, False)
+
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms = _dp_ucb_kernel(
-            rng, *instance.kernel_args(), horizon, self.epsilon, False, True, self.hybrid_split, False
-        )
-        return {"arms": arms}
+        return {"arms": self._play(instance, horizon, rng)}
 
 
 # --------------------------------------------------------------------------------------------
@@ -597,9 +607,12 @@ class DPUCBInt(Policy):
         """
         return cls(dp_ucb_int_input_epsilon(epsilon_prime, delta_prime, v), v, **kwargs)
 
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+    def _kernel_call(self, instance: BanditInstance, horizon: int):
         points = release_points(self.epsilon, self.v, horizon, simplified=self.simplified_intervals)
-        arms, releases = _dp_ucb_int_kernel(rng, *instance.kernel_args(), horizon, self.v, points)
+        return _dp_ucb_int_kernel, (*instance.kernel_args(), horizon, self.v, points)
+
+    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+        arms, releases = self._play(instance, horizon, rng)
         return {"arms": arms, "releases": np.asarray(releases)}
 
 

@@ -422,7 +422,7 @@ class FixedBudgetThresholding(Policy):
             return self.tau, self.zeta
         return mapped_mean(self.tau, self.epsilon), _shrink(self.epsilon) * self.zeta
 
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+    def _kernel_call(self, instance: BanditInstance, horizon: int):
         checkpoints = np.asarray(self.checkpoints, dtype=np.int64)
         if checkpoints.size and (checkpoints[0] < self.min_horizon(instance.n_arms) or checkpoints[-1] > horizon):
             raise ValueError(
@@ -430,18 +430,21 @@ class FixedBudgetThresholding(Policy):
                 f"got {self.checkpoints}"
             )
         tau_eps, zeta_eps = self.mapped_threshold()
-        arms, answer, answers = _fixed_budget_kernel(
-            rng,
+        mechanism = _MECHANISMS[self.mechanism]
+        return _fixed_budget_kernel, (
             *instance.kernel_args(),
             horizon,
             tau_eps,
             zeta_eps,
             self.epsilon,
-            _MECHANISMS[self.mechanism],
+            mechanism,
             checkpoints,
         )
+
+    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+        arms, answer, answers = self._play(instance, horizon, rng)
         records = {"arms": arms, "answer": answer}
-        if checkpoints.size:
+        if self.checkpoints:
             records["answers"] = answers
         return records
 

@@ -45,5 +45,10 @@ class UCB(Policy):
 
     name = "UCB"
 
+    _kernel_returns_arms = True
+
+    def _kernel_call(self, instance: BanditInstance, horizon: int):
+        return _ucb_kernel, (*instance.kernel_args(), horizon)
+
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        return {"arms": _ucb_kernel(rng, *instance.kernel_args(), horizon)}
+        return {"arms": self._play(instance, horizon, rng)}

@@ -12,21 +12,18 @@
   ``calibration="tight"`` spends exactly the target.
 
 Each runs its own kernel of :mod:`~privbandits.policies.fair_hiring.kernels`; :func:`simulate_hiring`
-runs trials with ``SeedSequence.spawn``, joblib threads, tqdm and the disk cache.
+runs trials through the package's engine (:mod:`privbandits.engine`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-import os
 from typing import Any, ClassVar
 
 import numpy as np
-from joblib import Parallel, delayed
-from tqdm import tqdm
 
-from ... import cache
+from ... import engine
 from ..._validation import check_delta, check_epsilon, check_int, check_positive, check_probability
 from ...mechanisms import approx_dp_to_zcdp
 from ..base import ContextualPolicy, Records
@@ -379,8 +376,10 @@ class PrivateFairGreedy(HiringPolicy):
         return GreedyParams(1.0, brute, refresh, c["sigma_noise"], c["gamma"], c["rho_rank"], env.y_clip())
 
 
-def _one(policy, env, horizon, seed_seq):
-    return policy.run(env, horizon, np.random.default_rng(seed_seq))
+def _hiring_chunk(policy, env: HiringEnvironment, horizon: int, seeds: list) -> dict[str, np.ndarray]:
+    """Trials ``i = 0 .. len(seeds)-1``, stacked (the engine's batch function)."""
+    out = [policy.run(env, horizon, np.random.default_rng(s)) for s in seeds]
+    return {k: np.stack([r[k] for r in out]) for k in out[0]}
 
 
 def simulate_hiring(
@@ -394,7 +393,10 @@ def simulate_hiring(
     progress: bool | None = None,
     use_cache: bool = True,
 ):
-    """Run ``runs`` trials (seeds ``SeedSequence(seed).spawn(runs)``), joblib threads, disk cache.
+    """Run ``runs`` trials (seeds ``SeedSequence(seed).spawn(runs)``) through the package's engine.
+
+    :func:`privbandits.engine.run_repetitions`: joblib threads (or any joblib backend), a progress
+    bar, and the disk cache keyed by the configuration and the source of Part IV's modules.
 
     Parameters
     ----------
@@ -407,7 +409,7 @@ def simulate_hiring(
     seed : int
         Trial ``i`` uses ``SeedSequence(seed).spawn(runs)[i]``.
     n_jobs : int or None
-        joblib threads (default ``$PRIVBANDITS_N_JOBS`` or the number of cores).
+        Workers (default :func:`privbandits.engine.default_n_jobs`).
     progress : bool or None
         Show a tqdm bar (default: on unless ``$PRIVBANDITS_PROGRESS=0``).
     use_cache : bool
@@ -426,41 +428,26 @@ def simulate_hiring(
     """
     check_int("horizon", horizon, minimum=1)
     check_int("runs", runs, minimum=1)
-    key = cache.cache_key(
-        {
-            "kind": "hiring",
-            "policy": policy.config(),
-            "env": env.fingerprint(),
-            "noise_sd": env.noise_sd,
-            "horizon": horizon,
-            "runs": runs,
-            "seed": seed,
-        }
+    config = {
+        "kind": "hiring",
+        "policy": policy.config(),
+        "env": env.fingerprint(),
+        "noise_sd": env.noise_sd,
+        "horizon": horizon,
+    }
+    return engine.run_repetitions(
+        _hiring_chunk,
+        (policy, env, horizon),
+        runs,
+        seed,
+        config=config,
+        depends_on=(policy, env),
+        n_jobs=n_jobs,
+        progress=progress,
+        desc=policy.label,
+        cache=use_cache,
+        chunks=runs,
     )
-    if use_cache:
-        hit = cache.load(key)
-        if hit is not None:
-            return hit
-    if n_jobs is None:
-        n_jobs = int(os.environ.get("PRIVBANDITS_N_JOBS", os.cpu_count() or 1))
-    seeds = np.random.SeedSequence(seed).spawn(runs)
-    show = progress if progress is not None else os.environ.get("PRIVBANDITS_PROGRESS", "1") != "0"
-    out = []
-    with tqdm(total=runs, desc=policy.label, unit="run", disable=not show) as bar:
-        if n_jobs == 1:
-            for s in seeds:
-                out.append(_one(policy, env, horizon, s))
-                bar.update()
-        else:
-            for rec in Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(
-                delayed(_one)(policy, env, horizon, s) for s in seeds
-            ):
-                out.append(rec)
-                bar.update()
-    result = {k: np.stack([r[k] for r in out]) for k in out[0]}
-    if use_cache:
-        cache.store(key, result)
-    return result
 
 
 def relative_ranks(scores_window: np.ndarray, values: np.ndarray) -> np.ndarray:
