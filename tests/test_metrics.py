@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from privbandits import bernoulli_instance, metrics, simulate
-from privbandits.policies import UCB
+from privbandits.policies import GDPNCB, NCB, UCB, AdaPUCB
+from privbandits.simulate import simulate_mean_rewards
 
 reward_matrices = arrays(
     np.float64,
@@ -74,3 +75,80 @@ def test_metrics_on_a_simulation():
 def test_bad_input(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+# --- MeanRewards: the per-round mean accumulated in O(T) memory --------------------------------
+
+
+def _fig1a_instance(h: int):
+    """Figure 1(a) of sarkar2026dpncb: the bad arm's mean (2e)^-h underflows for h > ~250."""
+    return bernoulli_instance(log_means=np.array([-h * (1 + math.log(2)), 0.0]))
+
+
+@pytest.mark.parametrize(
+    "policy, instance",
+    [
+        (GDPNCB(epsilon=0.5), bernoulli_instance(np.random.default_rng(0).uniform(0.01, 1.0, 20))),
+        (NCB(), bernoulli_instance(np.random.default_rng(1).uniform(0.01, 1.0, 7))),
+        (AdaPUCB(epsilon=0.2), _fig1a_instance(400)),
+        (GDPNCB(epsilon=0.2), _fig1a_instance(1000)),
+    ],
+    ids=["gdp-ncb", "ncb", "adap-ucb-fig1a", "gdp-ncb-fig1a"],
+)
+def test_mean_rewards_equal_the_metrics_of_the_arms(policy, instance):
+    """The streamed per-round mean equals the one computed from simulate's (runs, T) arms, up to
+    summation order (1e-12 relative), including where every mean of the bad arm underflows."""
+    horizon = 3_000 if instance.n_arms > 2 else 400
+    full = simulate(policy, instance, horizon, runs=37, seed=4, cache=False)
+    streamed = simulate_mean_rewards(policy, instance, horizon, runs=37, seed=4, cache=False)
+    np.testing.assert_allclose(streamed.log_mean, full.log_mean_expected_rewards(), rtol=1e-12, atol=1e-12)
+    for h in (None, horizon // 3):
+        assert metrics.nash_regret(streamed, h) == pytest.approx(metrics.nash_regret(full, h), rel=1e-12, abs=1e-14)
+        assert metrics.average_regret(streamed, h) == pytest.approx(
+            metrics.average_regret(full, h), rel=1e-12, abs=1e-14
+        )
+    for name, value in streamed.records.items():
+        np.testing.assert_array_equal(value, full.records[name])
+
+
+def test_mean_rewards_do_not_depend_on_n_jobs():
+    inst = bernoulli_instance([0.2, 0.5, 0.9])
+    a = simulate_mean_rewards(NCB(), inst, 2_000, runs=40, seed=3, n_jobs=1, cache=False)
+    b = simulate_mean_rewards(NCB(), inst, 2_000, runs=40, seed=3, n_jobs=2, cache=False)
+    np.testing.assert_array_equal(a.log_mean, b.log_mean)
+
+
+def test_running_regret_is_the_regret_of_each_prefix():
+    inst = bernoulli_instance([0.3, 0.6, 0.8])
+    res = simulate_mean_rewards(AdaPUCB(epsilon=1.0), inst, 1_000, runs=10, seed=0, cache=False)
+    nash, avg = metrics.running_nash_regret(res), metrics.running_average_regret(res)
+    assert nash.shape == avg.shape == (1_000,)
+    for h in (1, 17, 500, 1_000):
+        assert nash[h - 1] == pytest.approx(metrics.nash_regret(res, h), rel=1e-12, abs=1e-15)
+        assert avg[h - 1] == pytest.approx(metrics.average_regret(res, h), rel=1e-12, abs=1e-15)
+    assert np.all(nash >= avg - 1e-12), "AM-GM: Nash regret >= average regret at every t"
+
+
+def test_an_anytime_run_gives_every_horizon():
+    """AdaP-UCB never reads the horizon: the first h rounds of a run of 5,000 rounds are the run of
+    horizon h with the same seed (arms identical), so their regrets agree."""
+    inst = bernoulli_instance([0.3, 0.6, 0.8, 0.5])
+    long = simulate(AdaPUCB(epsilon=0.5), inst, 5_000, runs=8, seed=2, cache=False)
+    for h in (100, 1_234, 5_000):
+        short = simulate(AdaPUCB(epsilon=0.5), inst, h, runs=8, seed=2, cache=False)
+        np.testing.assert_array_equal(long.arms[:, :h], short.arms)
+        assert metrics.nash_regret(long, h) == metrics.nash_regret(short)
+
+
+def test_mean_rewards_bad_input():
+    from privbandits.policies import FixedConfidenceThresholding
+
+    inst = bernoulli_instance([0.2, 0.8])
+    res = simulate_mean_rewards(NCB(), inst, 100, runs=2, cache=False)
+    for bad in (0, 101):
+        with pytest.raises(ValueError, match="horizon"):
+            metrics.nash_regret(res, bad)
+    with pytest.raises(ValueError, match="result"):
+        metrics.nash_regret(np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="records no arm sequence"):
+        simulate_mean_rewards(FixedConfidenceThresholding(tau=0.5, delta=0.1), inst, 100, runs=2)

@@ -144,3 +144,22 @@ def test_sample_arms_bad_input():
         FixedConfidenceThresholding(tau=0.5, delta=0.1, epsilon=1.0).sample_arms(
             bernoulli_instance([0.2, 0.8]), 10, np.random.default_rng(0), 2
         )
+
+
+@pytest.mark.parametrize("policy", [p for p in _every_arm_recording_policy() if p.anytime], ids=lambda p: p.label)
+def test_anytime_policies_play_the_same_prefix_at_every_horizon(policy):
+    """A policy that declares ``anytime`` plays, in the first h rounds of a run of 4,000 rounds,
+    exactly its run of horizon h with the same generator (so one run gives every horizon), also
+    when h cuts an episode or a doubling window."""
+    inst = bernoulli_instance([0.7, 0.3, 0.5, 0.45])
+    long = policy.run(inst, 4_000, np.random.default_rng(5))["arms"]
+    for h in (policy.min_horizon(inst.n_arms), 37, 500, 1_023, 1_024, 1_025, 3_999):
+        short = policy.run(inst, h, np.random.default_rng(5))["arms"]
+        np.testing.assert_array_equal(long[:h], short, err_msg=f"prefix of horizon {h}")
+
+
+def test_the_anytime_flag_is_set_where_the_book_relies_on_it():
+    from privbandits.policies import GDPNCB, LDPUCB, AdaPUCB, AnytimeDPNCB
+
+    assert UCB.anytime and AdaPUCB.anytime and LDPUCB.anytime and AnytimeDPNCB.anytime
+    assert not GDPNCB.anytime, "GDP-NCB's thresholds and index read log T"

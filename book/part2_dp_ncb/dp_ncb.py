@@ -28,7 +28,7 @@ from privbandits.metrics import average_regret, nash_regret
 from privbandits.plotting import color_for, use_book_style
 from privbandits.policies import GDPNCB, LDPNCB, LDPUCB, NCB, AdaPUCB, AnytimeDPNCB
 from privbandits.policies.dp_ncb import PAPER_PHASE1_CONSTANT, leading_run_law, phase1_threshold_gdp
-from privbandits.simulate import simulate
+from privbandits.simulate import simulate, simulate_mean_rewards
 
 use_book_style()
 RUNS = 50  # the paper's number of runs
@@ -183,29 +183,41 @@ assert nash_regret(book_c) < nash_regret(paper_c), "with C = 1 Phase II must hel
 # %% [markdown]
 # ## Running the experiments
 #
-# Every horizon $T$ is a separate set of 50 runs (the algorithms take $T$ as an input). We keep only
-# the numbers each panel needs (Nash and average regret, Phase I length, releases) in the book's
-# cache, so that the second execution of this chapter is fast and the $(50, 10^6)$ arrays of arms
-# never reach the disk.
+# Every horizon $T$ is a separate set of 50 runs, because GDP-NCB, LDP-NCB and NCB take $T$ as an
+# input (their thresholds and indices read $\log T$). AdaP-UCB, LDP-UCB and the anytime wrapper
+# never read $T$: the first $T$ rounds of one of their runs *are* their run of horizon $T$ with the
+# same seed (the package marks them `anytime`; `test_anytime_policies_play_the_same_prefix_at_every_horizon`
+# checks it), so one set of runs at the largest horizon gives every point of their curves. The runs
+# are reduced on the fly to the mean of $\mu_{I_t}$ over runs at each round
+# (`simulate_mean_rewards`), which is all Nash and average regret need, so no $(50, T)$ array of
+# arms is ever formed; the book's cache keeps the numbers each panel needs.
 
 # %%
-def regrets(policy, instance, horizon, runs=RUNS, seed=0):
-    """Nash regret, average regret and mean Phase I length of ``runs`` runs (cached by the engine)."""
-    def compute():
-        res = simulate(policy, instance, horizon, runs=runs, seed=seed, cache=False, progress=False)
+def sweep(policy, instance, horizons, runs=RUNS, seed=0):
+    """Nash regret, average regret and mean Phase I length / T at each horizon (cached by the engine)."""
+    horizons = [int(h) for h in horizons]
+
+    def at(res, h):
         p1 = res.records.get("phase1_end", np.zeros(runs))
-        return {"nash": np.asarray(nash_regret(res)), "avg": np.asarray(average_regret(res)),
-                "phase1": np.asarray(np.mean(p1) / horizon)}
+        return nash_regret(res, h), average_regret(res, h), float(np.mean(p1)) / h
+
+    def compute():
+        if policy.anytime:  # one set of runs, read at every horizon
+            res = simulate_mean_rewards(policy, instance, max(horizons), runs, seed, cache=False, progress=False)
+            rows = [at(res, h) for h in horizons]
+        else:
+            rows = [at(simulate_mean_rewards(policy, instance, h, runs, seed, cache=False, progress=False), h)
+                    for h in horizons]
+        return {name: np.array(column) for name, column in zip(("nash", "avg", "phase1"), zip(*rows))}
 
     config = {"chapter": "p2-dp-ncb", "policy": policy.config(), "instance": instance.spec(),
-              "horizon": horizon, "runs": runs, "seed": seed}
-    hit = engine.cached(config, compute, depends_on=[policy, instance, "privbandits.metrics"])
-    return {name: float(value) for name, value in hit.items()}
+              "horizons": horizons, "runs": runs, "seed": seed}
+    return engine.cached(config, compute, depends_on=[policy, instance, "privbandits.metrics"])
 
 
-def sweep(policy, instance, horizons, **kw):
-    rows = [regrets(policy, instance, int(h), **kw) for h in horizons]
-    return {name: np.array([r[name] for r in rows]) for name in rows[0]}
+def regrets(policy, instance, horizon, **kw):
+    """:func:`sweep` at one horizon, as floats."""
+    return {name: float(values[0]) for name, values in sweep(policy, instance, [horizon], **kw).items()}
 
 # %% [markdown]
 # ## Figure 1(a): an arm of mean $(2e)^{-T}$

@@ -142,6 +142,19 @@ def parallel_map(
     ValueError
         If ``n_jobs`` is 0 or not an integer, or ``weights`` has the wrong length.
     """
+    return list(_ordered_outputs(function, tasks, n_jobs=n_jobs, progress=progress, desc=desc, weights=weights))
+
+
+def _ordered_outputs(
+    function: Callable[..., Any],
+    tasks: Sequence[tuple],
+    *,
+    n_jobs: int | None,
+    progress: bool | None,
+    desc: str | None,
+    weights: Sequence[int] | None,
+) -> Iterable[Any]:
+    """The outputs of :func:`parallel_map`, yielded in task order as they complete."""
     n_jobs = default_n_jobs() if n_jobs is None else check_int("n_jobs", n_jobs)
     if n_jobs == 0:
         raise ValueError("n_jobs must be a non-zero integer (joblib's n_jobs), got 0")
@@ -149,7 +162,6 @@ def parallel_map(
     weights = [1] * len(tasks) if weights is None else [int(w) for w in weights]
     if len(weights) != len(tasks):
         raise ValueError(f"weights must have one entry per task ({len(tasks)}), got {len(weights)}")
-    results: list[Any] = []
     with tqdm(total=sum(weights), desc=desc, disable=not progress_enabled(progress)) as bar:
         if n_jobs == 1 or len(tasks) <= 1:
             outputs: Iterable[Any] = (function(*task) for task in tasks)
@@ -158,9 +170,8 @@ def parallel_map(
                 delayed(function)(*task) for task in tasks
             )
         for weight, output in zip(weights, outputs):
-            results.append(output)
             bar.update(weight)
-    return results
+            yield output
 
 
 def cached(
@@ -217,6 +228,7 @@ def run_repetitions(
     desc: str | None = None,
     cache: bool = True,
     chunks: int = 32,
+    combine: Callable[[Arrays, Arrays], Arrays] | None = None,
 ) -> Arrays:
     """``runs`` seeded repetitions of a batch function, in parallel chunks, stacked, cached.
 
@@ -251,11 +263,16 @@ def run_repetitions(
         Use the disk cache (when ``config`` is given).
     chunks : int
         Upper bound on the number of parallel tasks (>= 1).
+    combine : callable or None
+        ``combine(left, right)`` merges two chunks' outputs (e.g. sums over runs); the chunks are
+        then folded in seed order as they complete, so memory holds one merged result instead of
+        every run's arrays. Default: concatenate along the first axis. The chunking depends on
+        ``runs`` and ``chunks`` only, so a fold gives the same bits for every ``n_jobs`` and backend.
 
     Returns
     -------
     dict of str to numpy.ndarray
-        Every output array with ``runs`` entries on its first axis.
+        Every output array with ``runs`` entries on its first axis (or the fold of ``combine``).
 
     Raises
     ------
@@ -267,7 +284,7 @@ def run_repetitions(
 
     def compute() -> Arrays:
         parts = [list(c) for c in np.array_split(np.array(seeds, dtype=object), min(runs, chunks))]
-        outputs = parallel_map(
+        outputs = _ordered_outputs(
             batch,
             [(*args, part) for part in parts],
             n_jobs=n_jobs,
@@ -275,7 +292,12 @@ def run_repetitions(
             desc=desc,
             weights=[len(p) for p in parts],
         )
-        return _stack(outputs)
+        if combine is None:
+            return _stack(list(outputs))
+        merged = None
+        for output in outputs:
+            merged = output if merged is None else combine(merged, output)
+        return merged
 
     if config is None:
         return compute()

@@ -10,6 +10,13 @@ By the AM-GM inequality ``R_N >= R_A``. As ``sarkar2026dpncb`` (Sarkar et al.) d
 ``E[mu_{I_t}]`` is estimated by the average of ``mu_{I_t}`` over the runs. The product of T numbers
 below one underflows (and in ``sarkar2026dpncb`` Figure 1(a) a single mean is already ``(2e)^-T``), so the
 welfare is computed in log space from the instance's exact log means.
+
+Each measure takes a :class:`~privbandits.simulate.SimulationResult` (the runs' arms) or a
+:class:`~privbandits.simulate.MeanRewards` (the per-round mean over runs, accumulated by
+:func:`~privbandits.simulate.simulate_mean_rewards` in O(T) memory). ``horizon=h`` evaluates the
+measure on the first ``h`` rounds; ``running_*`` gives it at every round. For an algorithm whose
+play never depends on the horizon it is told (an anytime algorithm), the first ``h`` rounds of a
+run are a run of horizon ``h``, so one run gives every horizon.
 """
 
 from __future__ import annotations
@@ -19,13 +26,15 @@ from typing import Any
 import numpy as np
 from scipy.special import logsumexp
 
-from ._validation import check_finite_array
-from .simulate import SimulationResult
+from ._validation import check_finite_array, check_int
+from .simulate import MeanRewards, SimulationResult
 
 __all__ = [
     "cumulative_regret",
     "average_regret",
     "nash_regret",
+    "running_average_regret",
+    "running_nash_regret",
     "log_nash_social_welfare",
     "nash_regret_from_log_rewards",
     "average_regret_from_rewards",
@@ -78,20 +87,80 @@ def average_regret_from_rewards(expected_rewards: Any, best_mean: float) -> floa
     return float(best_mean - rewards.mean())
 
 
-def average_regret(result: SimulationResult) -> float:
+def _prefix(result: SimulationResult | MeanRewards, horizon: int | None) -> int:
+    if not isinstance(result, (SimulationResult, MeanRewards)):
+        raise ValueError(f"result must be a SimulationResult or MeanRewards, got {type(result).__name__}")
+    if horizon is None:
+        return result.horizon
+    return check_int("horizon", horizon, minimum=1, maximum=result.horizon)
+
+
+def average_regret(result: SimulationResult | MeanRewards, horizon: int | None = None) -> float:
     """Average regret ``R_A(T) = mu* - (1/T) sum_t E[mu_{I_t}]`` (expectation = average over runs).
 
     Parameters
     ----------
-    result : SimulationResult
-        Runs of one policy on one instance (from :func:`privbandits.simulate.simulate`).
+    result : SimulationResult or MeanRewards
+        Runs of one policy on one instance (:func:`privbandits.simulate.simulate` or
+        :func:`privbandits.simulate.simulate_mean_rewards`).
+    horizon : int or None
+        Evaluate on the first ``horizon`` rounds (default: all).
 
     Returns
     -------
     float
         The average regret.
+
+    Raises
+    ------
+    ValueError
+        If ``result`` has the wrong type or ``horizon`` is not in ``[1, result.horizon]``.
     """
-    return average_regret_from_rewards(result.expected_rewards(), result.instance.best_mean)
+    h = _prefix(result, horizon)
+    if isinstance(result, MeanRewards):
+        return float(result.instance.best_mean - np.mean(np.exp(result.log_mean[:h])))
+    return average_regret_from_rewards(result.expected_rewards()[:, :h], result.instance.best_mean)
+
+
+def running_average_regret(result: SimulationResult | MeanRewards) -> np.ndarray:
+    """``R_A(t)`` for every ``t = 1 .. T`` (the average regret of the first ``t`` rounds).
+
+    Parameters
+    ----------
+    result : SimulationResult or MeanRewards
+        Runs of one policy on one instance.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(T,)``.
+    """
+    _prefix(result, None)
+    mean = np.exp(result.log_mean_expected_rewards())
+    return result.instance.best_mean - np.cumsum(mean) / np.arange(1, mean.size + 1)
+
+
+def running_nash_regret(result: SimulationResult | MeanRewards) -> np.ndarray:
+    """``R_N(t)`` for every ``t = 1 .. T`` (the Nash regret of the first ``t`` rounds), in log space.
+
+    The curve the experiment code of ``sarkar2026dpncb`` plots: one set of runs at the largest
+    horizon, read at every ``t``.
+
+    Parameters
+    ----------
+    result : SimulationResult or MeanRewards
+        Runs of one policy on one instance.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(T,)``.
+    """
+    _prefix(result, None)
+    log_mean = result.log_mean_expected_rewards()
+    with np.errstate(invalid="ignore"):
+        log_welfare = np.cumsum(log_mean) / np.arange(1, log_mean.size + 1)
+    return np.exp(result.instance.log_best_mean) - np.exp(log_welfare)
 
 
 def _log_welfare(log_rewards: np.ndarray) -> float:
@@ -149,17 +218,29 @@ def log_nash_social_welfare(result: SimulationResult) -> float:
     return _log_welfare(result.log_expected_rewards())
 
 
-def nash_regret(result: SimulationResult) -> float:
+def nash_regret(result: SimulationResult | MeanRewards, horizon: int | None = None) -> float:
     """Nash regret ``R_N(T) = mu* - (prod_t E[mu_{I_t}])^(1/T)`` (``barman2023fairness``), computed in log space.
 
     Parameters
     ----------
-    result : SimulationResult
-        Runs of one policy on one instance (from :func:`privbandits.simulate.simulate`).
+    result : SimulationResult or MeanRewards
+        Runs of one policy on one instance (:func:`privbandits.simulate.simulate` or
+        :func:`privbandits.simulate.simulate_mean_rewards`).
+    horizon : int or None
+        Evaluate on the first ``horizon`` rounds (default: all).
 
     Returns
     -------
     float
         The Nash regret (>= the average regret, by the AM-GM inequality).
+
+    Raises
+    ------
+    ValueError
+        If ``result`` has the wrong type or ``horizon`` is not in ``[1, result.horizon]``.
     """
-    return nash_regret_from_log_rewards(result.log_expected_rewards(), result.instance.log_best_mean)
+    h = _prefix(result, horizon)
+    log_best = result.instance.log_best_mean
+    if isinstance(result, MeanRewards):
+        return float(np.exp(log_best) - np.exp(np.mean(result.log_mean[:h])))
+    return nash_regret_from_log_rewards(result.log_expected_rewards()[:, :h], log_best)

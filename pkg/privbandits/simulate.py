@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numba import njit
 from scipy.special import logsumexp
 
 from . import engine
@@ -21,7 +22,7 @@ from ._validation import check_int
 from .environments import BanditInstance
 from .policies.base import Policy
 
-__all__ = ["SimulationResult", "simulate", "run_seeds"]
+__all__ = ["MeanRewards", "SimulationResult", "run_seeds", "simulate", "simulate_mean_rewards"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -247,3 +248,219 @@ def simulate(
         cache=cache,
     )
     return SimulationResult(policy, instance, horizon, runs, seed, records)
+
+
+# --------------------------------------------------------------------------------------------
+# The mean expected reward per round, accumulated over runs in O(T) memory
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class MeanRewards:
+    """``E[mu_{I_t}]`` at every round, estimated by the average over ``runs`` runs, without the runs' arms.
+
+    What Nash and average regret need (:mod:`privbandits.metrics` accepts it wherever it accepts a
+    :class:`SimulationResult`), in ``O(horizon)`` memory. Made by :func:`simulate_mean_rewards`.
+
+    Parameters
+    ----------
+    policy : Policy
+        The policy that was run.
+    instance : BanditInstance
+        The instance it was run on.
+    horizon : int
+        Rounds per run.
+    runs : int
+        Number of runs.
+    seed : int
+        The seed of :func:`run_seeds` the runs' generators came from.
+    log_mean : numpy.ndarray
+        Shape ``(horizon,)``: ``log((1/runs) sum_runs mu_{I_t})``, exact where the means underflow.
+    records : dict of str to numpy.ndarray
+        Every record but ``arms``, stacked over runs (``records[name]`` has shape ``(runs, ...)``).
+    """
+
+    policy: Policy
+    instance: BanditInstance
+    horizon: int
+    runs: int
+    seed: int
+    log_mean: np.ndarray
+    records: dict[str, np.ndarray]
+
+    def log_mean_expected_rewards(self) -> np.ndarray:
+        """``log E[mu_{I_t}]``, the expectation estimated by the average over runs.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(horizon,)``.
+        """
+        return self.log_mean
+
+    def __repr__(self) -> str:
+        return (
+            f"MeanRewards({self.policy.label}, {self.instance!r}, horizon={self.horizon}, "
+            f"runs={self.runs}, seed={self.seed})"
+        )
+
+
+def _ratio_table(log_means: np.ndarray) -> np.ndarray:
+    """``table[a, b] = exp(log mu_a - log mu_b)``, with 1 where both means are 0."""
+    with np.errstate(invalid="ignore", over="ignore"):  # ratios above 1 (never read) may overflow
+        table = np.exp(log_means[:, None] - log_means[None, :])
+    table[np.isnan(table)] = 1.0
+    return table
+
+
+@njit(nogil=True, cache=True)
+def _accumulate(top, scaled, arms, log_means, ratio):  # pragma: no cover - compiled
+    """Add one run to the running ``(top, scaled)`` form of ``sum_runs mu_{I_t}`` (a log-sum-exp).
+
+    ``sum_runs mu_{I_t} = mu_{top_t} * scaled_t`` with ``top_t`` the pulled arm of largest mean so far
+    (-1: no run yet), so ``scaled_t >= 1`` and no exponential is taken: the ratios of two means come
+    from ``ratio[a, b] = mu_a / mu_b``.
+    """
+    for t in range(arms.shape[0]):
+        a = arms[t]
+        b = top[t]
+        if b < 0:
+            top[t] = a
+            scaled[t] = 1.0
+        elif log_means[a] > log_means[b]:
+            scaled[t] = scaled[t] * ratio[b, a] + 1.0
+            top[t] = a
+        else:
+            scaled[t] += ratio[a, b]
+
+
+@njit(nogil=True, cache=True)
+def _merge(top, scaled, other_top, other_scaled, log_means, ratio):  # pragma: no cover - compiled
+    """Merge a second ``(top, scaled)`` accumulation into the first."""
+    for t in range(top.shape[0]):
+        a = other_top[t]
+        b = top[t]
+        if log_means[a] > log_means[b]:
+            scaled[t] = scaled[t] * ratio[b, a] + other_scaled[t]
+            top[t] = a
+        else:
+            scaled[t] += other_scaled[t] * ratio[a, b]
+
+
+def _mean_reward_chunk(policy: Policy, instance: BanditInstance, horizon: int, seeds: list) -> dict[str, np.ndarray]:
+    """Runs of ``policy`` folded into ``(top, scaled)``; other records stacked (the engine's batch)."""
+    log_means = instance.log_means
+    ratio = _ratio_table(log_means)
+    top = np.full(horizon, -1, dtype=np.int64)
+    scaled = np.zeros(horizon)
+    others: list[dict[str, np.ndarray]] = []
+    for s in seeds:
+        out = policy.run(instance, horizon, np.random.default_rng(s))
+        _accumulate(top, scaled, np.asarray(out["arms"], dtype=np.int64), log_means, ratio)
+        others.append({name: np.asarray(value) for name, value in out.items() if name != "arms"})
+    stacked = {f"record:{name}": np.stack([o[name] for o in others]) for name in others[0]}
+    return {"top": top, "scaled": scaled, **stacked}
+
+
+def _merge_chunks(left: dict[str, np.ndarray], right: dict[str, np.ndarray], log_means: np.ndarray):
+    _merge(left["top"], left["scaled"], right["top"], right["scaled"], log_means, _ratio_table(log_means))
+    for name in left:
+        if name.startswith("record:"):
+            left[name] = np.concatenate([left[name], right[name]])
+    return left
+
+
+class _MergeFor:
+    """``combine`` for :func:`privbandits.engine.run_repetitions`, bound to an instance's log means (picklable)."""
+
+    def __init__(self, log_means: np.ndarray) -> None:
+        self.log_means = log_means
+
+    def __call__(self, left: dict[str, np.ndarray], right: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return _merge_chunks(left, right, self.log_means)
+
+
+def simulate_mean_rewards(
+    policy: Policy,
+    instance: BanditInstance,
+    horizon: int,
+    runs: int = 100,
+    seed: int = 0,
+    *,
+    n_jobs: int | None = None,
+    cache: bool = True,
+    progress: bool | None = None,
+) -> MeanRewards:
+    """The runs of :func:`simulate`, reduced on the fly to ``E[mu_{I_t}]`` per round: O(horizon) memory.
+
+    The same runs as ``simulate(policy, instance, horizon, runs, seed)`` (run ``i`` uses
+    ``default_rng(run_seeds(seed, runs)[i])``), but no ``(runs, horizon)`` array of arms is ever
+    formed: each chunk of runs folds its arms into ``sum_runs mu_{I_t}``, kept as the largest pulled
+    mean times a sum of ratios (a log-sum-exp that takes no exponential, so means that underflow, as
+    in ``sarkar2026dpncb`` Figure 1(a), stay exact), and the chunks are merged in seed order
+    (:func:`privbandits.engine.run_repetitions` with ``combine``). Nash and average regret at every
+    round then cost O(horizon) (:mod:`privbandits.metrics`). The result equals the one computed from
+    ``simulate``'s arms up to rounding (a different summation order: relative differences of order
+    1e-16, see ``tests/test_metrics.py``).
+
+    Parameters
+    ----------
+    policy : Policy
+        The algorithm (it must record ``arms``).
+    instance : BanditInstance
+        The bandit instance.
+    horizon : int
+        Rounds per run (at least ``policy.min_horizon(instance.n_arms)``).
+    runs : int
+        Number of independent runs (>= 1).
+    seed : int
+        Seed of the runs' generators (>= 0).
+    n_jobs : int or None
+        Workers (default :func:`privbandits.engine.default_n_jobs`).
+    cache : bool
+        Read and write the on-disk cache.
+    progress : bool or None
+        Show a progress bar.
+
+    Returns
+    -------
+    MeanRewards
+        ``log E[mu_{I_t}]`` per round and the runs' other records.
+
+    Raises
+    ------
+    ValueError
+        As :func:`simulate`; also if the policy records no arm sequence.
+    """
+    if not isinstance(policy, Policy):
+        raise ValueError(f"policy must be a privbandits Policy, got {type(policy).__name__}")
+    if not isinstance(instance, BanditInstance):
+        raise ValueError(f"instance must be a BanditInstance, got {type(instance).__name__}")
+    if not policy.records_arms:
+        raise ValueError(f"{type(policy).__name__} records no arm sequence (records_arms is False)")
+    horizon = check_int("horizon", horizon, minimum=policy.min_horizon(instance.n_arms))
+    runs = check_int("runs", runs, minimum=1)
+    seed = check_int("seed", seed, minimum=0)
+    config = {
+        "kind": "mean-rewards",
+        "policy": policy.config(),
+        "instance": instance.spec(),
+        "horizon": horizon,
+    }
+    out = engine.run_repetitions(
+        _mean_reward_chunk,
+        (policy, instance, horizon),
+        runs,
+        seed,
+        config=config,
+        depends_on=(policy, instance),
+        n_jobs=n_jobs,
+        progress=progress,
+        desc=policy.label,
+        cache=cache,
+        combine=_MergeFor(instance.log_means),
+    )
+    with np.errstate(divide="ignore"):
+        log_mean = instance.log_means[out["top"]] + np.log(out["scaled"]) - np.log(runs)
+    records = {name.removeprefix("record:"): value for name, value in out.items() if name.startswith("record:")}
+    return MeanRewards(policy, instance, horizon, runs, seed, log_mean, records)

@@ -103,6 +103,7 @@ class AdaPUCB(Policy):
     epsilon: float = 0.2
     alpha: float = 3.1
     name = "AdaP-UCB"
+    anytime = True  # never reads the horizon: one run gives every horizon
     private = True
 
     def __post_init__(self) -> None:

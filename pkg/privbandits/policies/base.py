@@ -65,12 +65,17 @@ class Policy(abc.ABC):
     ``__post_init__``, and implement :meth:`_run`. Class attributes: ``name`` (the algorithm's name
     as the papers write it; plots use it to pick the algorithm's colour) and ``private`` (whether the
     algorithm claims a differential privacy guarantee), ``records_arms`` (whether a run's records
-    hold the ``(horizon,)`` sequence of arms; ``False`` for stopping rules whose horizon is a cap).
+    hold the ``(horizon,)`` sequence of arms; ``False`` for stopping rules whose horizon is a cap),
+    ``anytime`` (whether the play never depends on the horizon it is told).
     """
 
     name: ClassVar[str] = "policy"
     private: ClassVar[bool] = False
     records_arms: ClassVar[bool] = True
+    #: the play never reads the horizon (beyond stopping there): the first ``h`` rounds of a run are
+    #: the run of horizon ``h`` with the same generator, so one run gives every horizon
+    #: (``tests/test_simulate.py`` checks this for every policy that sets it)
+    anytime: ClassVar[bool] = False
 
     @property
     def label(self) -> str:

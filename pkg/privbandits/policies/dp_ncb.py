@@ -332,24 +332,34 @@ def _ncb_block(rng, kinds, params, table, arms, t0, n_play, big_t, k_consts, cap
         if n[a] * mean[a] > thr:
             break
     phase1 = t
-    # Phase II: play argmax NCB(i, t) = mu_hat + 4 sqrt(mu_hat log T / n_i)   (Eq. 3)
+    # Phase II: play argmax NCB(i, t) = mu_hat + 4 sqrt(mu_hat log T / n_i)   (Eq. 3). The index uses
+    # log T, not log t, so only the pulled arm's index changes: it is kept per arm and recomputed
+    # for that arm alone (the same formula, so the same numbers as recomputing every arm).
+    idx = np.empty(k)
+    for i in range(k):
+        idx[i] = _ncb_index(mean[i], n[i], log_t)
     while t < n_play:
         best = -np.inf
         a = 0
         for i in range(k):
-            if n[i] == 0.0:
-                idx = np.inf
-            else:
-                idx = mean[i] + 4.0 * np.sqrt(mean[i] * log_t / n[i])
-            if idx > best:
-                best = idx
+            if idx[i] > best:
+                best = idx[i]
                 a = i
         x = draw_reward(rng, kinds, params, table, t0 + t, a)
         n[a] += 1.0
         mean[a] += (x - mean[a]) / n[a]
+        idx[a] = _ncb_index(mean[a], n[a], log_t)
         arms[t0 + t] = a
         t += 1
     return phase1, 0
+
+
+@njit(nogil=True, cache=True)
+def _ncb_index(mean, n, log_t):  # pragma: no cover - compiled
+    """NCB(i, t) of Eq. (3), ``inf`` for an arm never pulled."""
+    if n == 0.0:
+        return np.inf
+    return mean + 4.0 * np.sqrt(mean * log_t / n)
 
 
 @njit(nogil=True, cache=True)
@@ -552,27 +562,38 @@ def _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts
             if s_prod >= dev + const * (c * c * log_t + extra):
                 break
     phase1 = t
+    # The index uses log T, so only the pulled arm's index changes between rounds: kept per arm and
+    # recomputed for that arm alone (the same formula, so the same numbers as a full recomputation).
+    idx = np.empty(k)
+    for i in range(k):
+        idx[i] = _ldp_index(mu_tilde[i], n[i], log_t, eps, c, alpha)
     while t < n_play:  # line 8
         best = -np.inf  # line 9: argmax NCB_LDP (Eq. 5) of the clipped means
         a = 0
         for i in range(k):
-            if n[i] == 0.0:
-                idx = np.inf
-            else:
-                m = _clip01(mu_tilde[i])  # line 12 (clipping applied to the value the index uses)
-                idx = m + 2.0 * c * np.sqrt(2.0 * m * log_t / n[i])
-                if fin:
-                    idx += np.sqrt(8.0 * alpha * log_t / n[i]) / eps
-                    idx += 4.0 * c * (2.0 * alpha) ** 0.25 * log_t**0.75 / (np.sqrt(eps) * n[i] ** 0.75)
-            if idx > best:
-                best = idx
+            if idx[i] > best:
+                best = idx[i]
                 a = i
         x = draw_reward(rng, kinds, params, table, t0 + t, a) + laplace_draw(rng, noise)  # line 10
         n[a] += 1.0  # line 11
         mu_tilde[a] = (n[a] - 1.0) / n[a] * mu_tilde[a] + x / n[a]
+        idx[a] = _ldp_index(mu_tilde[a], n[a], log_t, eps, c, alpha)
         arms[t0 + t] = a
         t += 1  # line 13
     return phase1, 0
+
+
+@njit(nogil=True, cache=True)
+def _ldp_index(mu_tilde, n, log_t, eps, c, alpha):  # pragma: no cover - compiled
+    """NCB_LDP(i, t) of Eq. (5) on the clipped mean (line 12), ``inf`` for an arm never pulled."""
+    if n == 0.0:
+        return np.inf
+    m = _clip01(mu_tilde)  # line 12 (clipping applied to the value the index uses)
+    idx = m + 2.0 * c * np.sqrt(2.0 * m * log_t / n)
+    if np.isfinite(eps):
+        idx += np.sqrt(8.0 * alpha * log_t / n) / eps
+        idx += 4.0 * c * (2.0 * alpha) ** 0.25 * log_t**0.75 / (np.sqrt(eps) * n**0.75)
+    return idx
 
 
 @njit(nogil=True, cache=True)
@@ -890,6 +911,7 @@ class AnytimeDPNCB(NCBFamily):
     epsilon: float = 0.2
     alpha: float = 3.1
     private = True
+    anytime = True  # never reads the horizon: one run gives every horizon
 
     def __post_init__(self) -> None:
         if self.base not in ("gdp", "ldp"):

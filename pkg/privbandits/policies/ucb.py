@@ -44,6 +44,7 @@ class UCB(Policy):
     ``mean_j + sqrt(2 ln n / n_j)``. No privacy guarantee."""
 
     name = "UCB"
+    anytime = True  # never reads the horizon: one run gives every horizon
 
     _kernel_returns_arms = True
 
