@@ -1,19 +1,14 @@
 """Part II, Figure 1(e) beyond 10^6: NCB and GDP-NCB on the instance of Figure 1(b) up to T = 10^7.
 
-Usage (from the repository root; about 5 min on 2 free cores, NCB plays every round over 50 arms):
+Usage (from the repository root; a few minutes on 2 free cores, NCB plays every round over 50 arms):
 
     python benchmarks/run_dp_ncb_1e7.py [--horizons 1000000 3000000 10000000] [--runs 50] [--jobs 2]
 
-Run ``i`` of every (algorithm, horizon) uses ``np.random.default_rng(SeedSequence(seed).spawn(runs)[i])``
-exactly as ``privbandits.simulate.simulate(..., seed=seed)`` does, so the numbers are the ones the
-chapter's ``simulate`` call would give; but ``simulate`` keeps the ``(runs, T)`` array of arms (and
-the Nash regret its ``(runs, T)`` array of log-means), 4 GB each at ``T = 10^7``. This script instead
-adds each run's ``mu_{I_t}`` into one length-``T`` sum as the runs finish, then computes
-
-    Nash regret    = mu* - exp( (1/T) sum_t log( (1/runs) sum_r mu_{I_t}^{(r)} ) )
-    average regret = mu* - (1/T) sum_t (1/runs) sum_r mu_{I_t}^{(r)}
-
-(the chapter's ``nash_regret`` / ``average_regret`` up to rounding). It writes
+The runs are ``privbandits.simulate.simulate_mean_rewards(policy, instance, T, runs, seed)``: the
+same runs as the chapter's (run ``i`` uses ``default_rng(SeedSequence(seed).spawn(runs)[i])``),
+reduced by the engine to the per-round mean of ``mu_{I_t}`` over runs as they finish, so memory is
+O(T) (a ``(runs, T)`` array of arms would be 1-4 GB at ``T = 10^7``). Nash and average regret come
+from ``privbandits.metrics``, exactly as in the chapter. It writes
 ``book/part2_dp_ncb/results_1e7.npz``: the horizons, the Nash and average regret and the mean
 Phase I length (as a fraction of T) of each algorithm at each horizon, and the configuration (runs,
 seed, epsilon, instance seed, package source hash, git commit, command line, wall time). The
@@ -24,19 +19,18 @@ detects a stored file made by a different version of the algorithms.
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
-from joblib import Parallel, delayed
 from tqdm import tqdm
 
 from privbandits import cache
 from privbandits.environments import bernoulli_instance
+from privbandits.metrics import average_regret, nash_regret
 from privbandits.policies.dp_ncb import GDPNCB, NCB
-from privbandits.simulate import run_seeds
+from privbandits.simulate import simulate_mean_rewards
 
 from _timing import Stopwatch
 
@@ -44,27 +38,11 @@ OUT = Path(__file__).resolve().parents[1] / "book" / "part2_dp_ncb" / "results_1
 KEYS = {"NCB": "ncb", "GDP-NCB": "gdp_ncb"}
 
 
-def one_run(policy, instance, horizon, seed_seq):
-    """``mu_{I_t}`` of one run (float64, length ``horizon``) and its Phase I length."""
-    rec = policy.run(instance, horizon, np.random.default_rng(seed_seq))
-    return instance.means[rec["arms"]], float(rec.get("phase1_end", 0))
-
-
-def regrets(policy, instance, horizon, runs, seed, jobs, bar):
-    total = np.zeros(horizon)
-    phase1 = 0.0
-    gen = Parallel(n_jobs=jobs, prefer="threads", return_as="generator")(
-        delayed(one_run)(policy, instance, horizon, s) for s in run_seeds(seed, runs)
-    )
-    for rewards, p1 in gen:
-        total += rewards
-        phase1 += p1
-        bar.update()
-    mean = total / runs
-    best = float(np.exp(instance.log_best_mean))
-    nash = best - float(np.exp(np.mean(np.log(mean))))
-    avg = best - float(np.mean(mean))
-    return nash, avg, phase1 / runs / horizon
+def regrets(policy, instance, horizon, runs, seed, jobs):
+    """Nash regret, average regret and mean Phase I length / T of ``runs`` runs (O(T) memory)."""
+    res = simulate_mean_rewards(policy, instance, horizon, runs, seed, n_jobs=jobs, cache=False, progress=False)
+    phase1 = float(np.mean(res.records.get("phase1_end", np.zeros(runs))))
+    return nash_regret(res), average_regret(res), phase1 / horizon
 
 
 def main(argv=None) -> None:
@@ -73,7 +51,7 @@ def main(argv=None) -> None:
     ap.add_argument("--runs", type=int, default=50)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--epsilon", type=float, default=0.2)
-    ap.add_argument("--jobs", type=int, default=int(os.environ.get("PRIVBANDITS_N_JOBS", os.cpu_count() or 1)))
+    ap.add_argument("--jobs", type=int, default=None, help="workers (default: the engine's)")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
 
@@ -83,9 +61,12 @@ def main(argv=None) -> None:
     horizons = sorted(args.horizons)
     clock = Stopwatch()
     arrays = {"horizons": np.array(horizons, dtype=np.int64)}
-    with tqdm(total=len(policies) * len(horizons) * args.runs, unit="run") as bar:
+    with tqdm(total=len(policies) * len(horizons), unit="setting") as bar:
         for policy in policies:
-            rows = [regrets(policy, instance, h, args.runs, args.seed, args.jobs, bar) for h in horizons]
+            rows = []
+            for h in horizons:
+                rows.append(regrets(policy, instance, h, args.runs, args.seed, args.jobs))
+                bar.update()
             k = KEYS[policy.name]
             arrays[f"{k}_nash"], arrays[f"{k}_avg"], arrays[f"{k}_phase1"] = (np.array(col) for col in zip(*rows))
     wall = clock.seconds

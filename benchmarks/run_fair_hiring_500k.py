@@ -4,10 +4,11 @@ Usage (from the repository root; about 10 min on 2 free cores):
 
     python benchmarks/run_fair_hiring_500k.py [--horizon 500000] [--runs 10] [--rank-refresh 16] [--jobs 2]
 
-Every (algorithm, trial) pair runs as one joblib task (threads; the numba kernel releases the GIL),
-seeded with ``SeedSequence(seed).spawn(runs)[i]`` exactly as ``simulate_hiring`` does, and its
-downsampled result is stored in the ``privbandits`` disk cache (key = full configuration + package
-source hash), so an interrupted run resumes.  The script then writes
+Every (algorithm, trial) pair runs as one task of the package's engine
+(``privbandits.engine.parallel_map``: threads, or any joblib backend), seeded with
+``SeedSequence(seed).spawn(runs)[i]`` exactly as ``simulate_hiring`` does, and its downsampled
+result is stored in the engine's disk cache (key = full configuration + the source of Part IV's
+modules), so an interrupted run resumes.  The script then writes
 ``book/part4_fair_hiring/results_500k.npz``: cumulative fair pseudo-regret and cumulative regret of
 every trial at ~200 log-spaced rounds, the selection share per group of every trial, and the
 configuration (horizon, runs, seed, rank_refresh, the command line, wall time).
@@ -20,15 +21,12 @@ at every round; see the chapter for its measured effect at T = 50,000).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 import numpy as np
-from joblib import Parallel, delayed
-from tqdm import tqdm
 
-from privbandits import cache
+from privbandits import engine
 from privbandits.data import load_census_hiring
 from privbandits.policies.fair_hiring import OFUL, FairGreedy, HiringEnvironment, PrivateFairGreedy
 
@@ -44,29 +42,27 @@ def log_points(horizon: int, n: int = 200) -> np.ndarray:
 
 
 def one_trial(policy, env, horizon, seed_seq, points, n_groups):
-    key = cache.cache_key(
-        {
-            "kind": "hiring-500k-trial",
-            "policy": policy.config(),
-            "env": env.fingerprint(),
-            "noise_sd": env.noise_sd,
-            "horizon": horizon,
-            "seed": seed_seq.entropy,
-            "spawn_key": list(seed_seq.spawn_key),
-            "points": points.tolist(),
+    """One (algorithm, trial), downsampled, stored by the engine's cache (an interrupted run resumes)."""
+
+    def compute():
+        res = policy.run(env, horizon, np.random.default_rng(seed_seq))
+        return {
+            "fair": np.cumsum(res["fair_regret"])[points - 1],
+            "regret": np.cumsum(res["regret"])[points - 1],
+            "share": np.bincount(res["groups"], minlength=n_groups) / horizon,
         }
-    )
-    hit = cache.load(key)
-    if hit is not None:
-        return hit
-    res = policy.run(env, horizon, np.random.default_rng(seed_seq))
-    out = {
-        "fair": np.cumsum(res["fair_regret"])[points - 1],
-        "regret": np.cumsum(res["regret"])[points - 1],
-        "share": np.bincount(res["groups"], minlength=n_groups) / horizon,
+
+    config = {
+        "kind": "hiring-500k-trial",
+        "policy": policy.config(),
+        "env": env.fingerprint(),
+        "noise_sd": env.noise_sd,
+        "horizon": horizon,
+        "seed": seed_seq.entropy,
+        "spawn_key": list(seed_seq.spawn_key),
+        "points": points.tolist(),
     }
-    cache.store(key, out)
-    return out
+    return engine.cached(config, compute, depends_on=[policy, env])
 
 
 def main(argv=None) -> None:
@@ -75,7 +71,7 @@ def main(argv=None) -> None:
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--seed", type=int, default=2025)
     ap.add_argument("--rank-refresh", type=int, default=16)
-    ap.add_argument("--jobs", type=int, default=int(os.environ.get("PRIVBANDITS_N_JOBS", os.cpu_count() or 1)))
+    ap.add_argument("--jobs", type=int, default=None, help="workers (default: the engine's)")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
 
@@ -90,14 +86,13 @@ def main(argv=None) -> None:
     seeds = np.random.SeedSequence(args.seed).spawn(args.runs)
     tasks = [(p, i) for i in range(args.runs) for p in policies]
     clock = Stopwatch()
-    results = {}
-    with tqdm(total=len(tasks), desc=f"T={args.horizon:,}", unit="trial") as bar:
-        gen = Parallel(n_jobs=args.jobs, prefer="threads", return_as="generator")(
-            delayed(one_trial)(p, env, args.horizon, seeds[i], points, data.n_groups) for p, i in tasks
-        )
-        for (p, i), rec in zip(tasks, gen):
-            results[(p.name, i)] = rec
-            bar.update()
+    outputs = engine.parallel_map(
+        one_trial,
+        [(p, env, args.horizon, seeds[i], points, data.n_groups) for p, i in tasks],
+        n_jobs=args.jobs,
+        desc=f"T={args.horizon:,}",
+    )
+    results = {(p.name, i): rec for (p, i), rec in zip(tasks, outputs)}
     wall = clock.seconds
     arrays = {
         "t": points,

@@ -196,3 +196,28 @@ def test_cached_audit_round_trip(tmp_path, monkeypatch):
     assert second == first and len(calls) == n_calls
     cached_audit({"name": "laplace"}, sampler, [(0.0, 1.0)], **{**kwargs, "seed": 6})
     assert len(calls) > n_calls
+
+
+def test_cached_audits_equal_one_by_one(tmp_path, monkeypatch):
+    """The parallel batch of cached_audits returns, in order, what cached_audit returns one call at a
+    time (without the cache too), and a stored result is found by both."""
+    from privbandits.audit import cached_audit, cached_audits
+
+    monkeypatch.setenv("PRIVBANDITS_CACHE_DIR", str(tmp_path))
+    requests = [
+        dict(
+            config={"name": "laplace", "scale": s},
+            sampler=_laplace(s),
+            pairs=[(0.0, 1.0)],
+            epsilon=1.0,
+            n_samples=3_000,
+            seed=seed,
+        )
+        for s, seed in ((1.0, 1), (0.5, 2), (0.25, 3), (1.0, 4))
+    ]
+    batch = cached_audits(requests, n_jobs=2)
+    fresh = [audit(r["sampler"], r["pairs"], epsilon=1.0, n_samples=3_000, seed=r["seed"], n_jobs=1) for r in requests]
+    assert [b.epsilon_lower for b in batch] == [f.epsilon_lower for f in fresh]
+    again = [cached_audit(**r) for r in requests]
+    assert again == batch
+    assert batch[2].epsilon_lower > 1.0, "noise scale 1/4 at a claimed epsilon = 1 must be caught"

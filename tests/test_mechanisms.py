@@ -303,3 +303,19 @@ def test_accounting_rejects_bad_input():
         gaussian_composition_epsilon([1.0], 1.5)
     with pytest.raises(ValueError, match="accountant"):
         gaussian_composition_epsilon([1.0], 0.1, accountant="moments")
+
+
+@pytest.mark.parametrize("release", ["binary", "hybrid"])
+def test_counter_runs_equal_successive_calls(release):
+    """``runs=n`` draws n releases of the stream in compiled code, bit-identical to n successive calls."""
+    from privbandits.mechanisms import binary_tree_prefix_sums, hybrid_prefix_sums
+
+    stream = np.array([0.0, 1.0, 0.5, 1.0, 0.0, 1.0, 1.0])
+    fn = binary_tree_prefix_sums if release == "binary" else hybrid_prefix_sums
+    batch = fn(stream, 0.7, np.random.default_rng(11), runs=30)
+    rng = np.random.default_rng(11)
+    loop = np.stack([fn(stream, 0.7, rng) for _ in range(30)])
+    assert batch.shape == (30, 7)
+    np.testing.assert_array_equal(batch, loop)
+    with pytest.raises(ValueError, match="runs"):
+        fn(stream, 0.7, np.random.default_rng(0), runs=0)

@@ -63,6 +63,7 @@ from myst_nb import glue
 
 from privbandits.audit import (
     cached_audit,
+    cached_audits,
     flip_pairs,
     hiring_sampler,
     mechanism_targets,
@@ -72,7 +73,6 @@ from privbandits.environments import bernoulli_instance
 from privbandits.metrics import nash_regret
 from privbandits.plotting import use_book_style
 from privbandits.simulate import simulate
-from tqdm.auto import tqdm
 
 use_book_style()
 SHOW_PROGRESS = os.environ.get("PRIVBANDITS_PROGRESS", "1") != "0"
@@ -98,17 +98,18 @@ def record(name, claim, result, samples, pair, kind):
 # halves the noise scale (equivalently: runs at $2\varepsilon$ while claiming $\varepsilon$).
 
 # %%
-for broken in (False, True):
-    for name, t in mechanism_targets(1.0, broken=broken).items():
-        n = 100_000 if "counter" in name else 1_000_000
-        r = cached_audit(
-            {"mechanism": name, "broken": broken}, t["sampler"], t["pairs"],
-            epsilon=t["epsilon"], delta=t["delta"], features=t["features"], n_samples=n, alpha=ALPHA, seed=1,
-            depends_on=["privbandits.mechanisms"],
-        )
-        pair = "x = 0 vs 1" if "counter" not in name else "one stream item 0 vs 1"
-        record(name + (" (broken: noise halved)" if broken else ""), f"({t['epsilon']:g}, {t['delta']:g})-DP", r, n,
-               pair, "broken mechanism" if broken else "mechanism")
+mechanisms = [(broken, name, t, 100_000 if "counter" in name else 1_000_000)
+              for broken in (False, True) for name, t in mechanism_targets(1.0, broken=broken).items()]
+audited_mechanisms = cached_audits([  # independent audits, run in parallel (same results as one by one)
+    dict(config={"mechanism": name, "broken": broken}, sampler=t["sampler"], pairs=t["pairs"], epsilon=t["epsilon"],
+         delta=t["delta"], features=t["features"], n_samples=n, alpha=ALPHA, seed=1,
+         depends_on=["privbandits.mechanisms"])
+    for broken, name, t, n in mechanisms
+], progress=SHOW_PROGRESS)
+for (broken, name, t, n), r in zip(mechanisms, audited_mechanisms):
+    pair = "x = 0 vs 1" if "counter" not in name else "one stream item 0 vs 1"
+    record(name + (" (broken: noise halved)" if broken else ""), f"({t['epsilon']:g}, {t['delta']:g})-DP", r, n,
+           pair, "broken mechanism" if broken else "mechanism")
 mech_table = pd.DataFrame([r for r in RESULTS if "mechanism" in r["kind"]])
 mech_table[["algorithm", "claimed guarantee", "best lower bound", "verdict"]]
 
@@ -132,15 +133,23 @@ glue("p5_gauss_bound", float(mech_table.set_index("algorithm").loc["Gaussian", "
 # the counters, whose sampler loops over the stream in Python).
 
 # %%
-catch = {}
-for name, target in mechanism_targets(1.0, broken=True).items():
+sweep_plan = {}  # mechanism -> (sample sizes, seeds)
+for name in mechanism_targets(1.0, broken=True):
     counter = "counter" in name
-    sizes = [1_000, 3_000, 10_000] if counter else [30, 100, 300, 1_000, 3_000, 10_000, 30_000, 100_000]
-    seeds = range(5 if counter else 10)
-    catch[name] = (sizes, [np.mean([cached_audit({"mechanism": name, "broken": True, "sweep": s}, target["sampler"],
-                                                 target["pairs"], epsilon=target["epsilon"], delta=target["delta"],
-                                                 features=target["features"], n_samples=n, alpha=ALPHA,
-                                                 seed=s, depends_on=["privbandits.mechanisms"]).violation for s in seeds]) for n in sizes])
+    sweep_plan[name] = ([1_000, 3_000, 10_000] if counter else [30, 100, 300, 1_000, 3_000, 10_000, 30_000, 100_000],
+                        range(5 if counter else 10))
+broken_targets = mechanism_targets(1.0, broken=True)
+sweep_jobs = [(name, n, s) for name, (sizes, seeds) in sweep_plan.items() for n in sizes for s in seeds]
+sweep_results = cached_audits([
+    dict(config={"mechanism": name, "broken": True, "sweep": s}, sampler=broken_targets[name]["sampler"],
+         pairs=broken_targets[name]["pairs"], epsilon=broken_targets[name]["epsilon"],
+         delta=broken_targets[name]["delta"], features=broken_targets[name]["features"], n_samples=n, alpha=ALPHA,
+         seed=s, depends_on=["privbandits.mechanisms"])
+    for name, n, s in sweep_jobs
+], progress=SHOW_PROGRESS)
+caught = {job: r.violation for job, r in zip(sweep_jobs, sweep_results)}
+catch = {name: (sizes, [np.mean([caught[(name, n, s)] for s in seeds]) for n in sizes])
+         for name, (sizes, seeds) in sweep_plan.items()}
 fig, ax = plt.subplots()
 for name, (sizes, frac) in catch.items():
     ax.plot([2 * n for n in sizes], frac, "o-", label=name)
@@ -211,16 +220,19 @@ audited = [  # (policy, label, claimed epsilon, claimed delta, model)
     (LDPUCB(epsilon=EPS), None, EPS, 0.0, "LDP"), (FixedBudgetThresholding(tau=0.5, epsilon=EPS), None, EPS, 0.0, "LDP"),
 ]
 more_pairs = flip_pairs(table, [T // 4, T // 2])
-for policy, label, eps, delta, model in tqdm(audited, desc="bandit audits", disable=not SHOW_PROGRESS):
-    recs = ("arms",)  # the output: the action sequence only (internal state such as phase1_end is not released)
+recs = ("arms",)  # the output: the action sequence only (internal state such as phase1_end is not released)
+requests = []
+for policy, label, eps, delta, model in audited:
     sampler = policy_sampler(policy, instance, T, recs)
     # Bonferroni over the two audits: level ALPHA / 2 each, so their maximum holds at 1 - ALPHA
-    first = cached_audit({"policy": policy.config(), "T": T, "table": "ones", "rounds": [0], "records": recs},
-                         sampler, pairs, epsilon=eps, delta=delta, n_samples=N, alpha=ALPHA / 2, seed=2,
-                         depends_on=[policy])
-    later = cached_audit({"policy": policy.config(), "T": T, "table": "ones", "rounds": [T // 4, T // 2],
-                          "records": recs}, sampler, more_pairs, epsilon=eps, delta=delta, n_samples=N // 10,
-                         alpha=ALPHA / 2, seed=3, depends_on=[policy])
+    requests.append(dict(config={"policy": policy.config(), "T": T, "table": "ones", "rounds": [0], "records": recs},
+                         sampler=sampler, pairs=pairs, epsilon=eps, delta=delta, n_samples=N, alpha=ALPHA / 2, seed=2,
+                         depends_on=[policy]))
+    requests.append(dict(config={"policy": policy.config(), "T": T, "table": "ones", "rounds": [T // 4, T // 2],
+                                 "records": recs}, sampler=sampler, pairs=more_pairs, epsilon=eps, delta=delta,
+                         n_samples=N // 10, alpha=ALPHA / 2, seed=3, depends_on=[policy]))
+bandit_results = cached_audits(requests, progress=SHOW_PROGRESS)  # 24 independent audits, in parallel
+for (policy, label, eps, delta, model), first, later in zip(audited, bandit_results[::2], bandit_results[1::2]):
     r = first if first.epsilon_lower >= later.epsilon_lower else later
     where = "r[0, 0]" if r is first else f"r[{[T // 4, T // 2][r.pair]}, 0]"
     r = dataclasses.replace(r, confidence=1 - ALPHA)

@@ -63,6 +63,7 @@ __all__ = [
     "mechanism_targets",
     "flip_pairs",
     "cached_audit",
+    "cached_audits",
 ]
 
 Sampler = Callable[[Any, np.random.Generator, int], np.ndarray]
@@ -816,14 +817,12 @@ def mechanism_targets(epsilon: float = 1.0, *, broken: bool = False) -> dict[str
         return m.privbern(np.full(n, float(x)), f * epsilon, rng).astype(np.int64)
 
     def tree(stream, rng, n):
-        s = np.asarray(stream, dtype=float)
-        return np.stack([m.binary_tree_prefix_sums(s, f * epsilon, rng) for _ in range(n)])
+        return m.binary_tree_prefix_sums(np.asarray(stream, dtype=float), f * epsilon, rng, runs=n)
 
     def hybrid(stream, rng, n):
         # post-processing (releases minus the release at t = 2) removes the shared log-mechanism
         # noise of t = 1, 2; post-processing cannot increase the privacy loss, so the audit stays valid
-        s = np.asarray(stream, dtype=float)
-        out = np.stack([m.hybrid_prefix_sums(s, f * epsilon, rng) for _ in range(n)])
+        out = m.hybrid_prefix_sums(np.asarray(stream, dtype=float), f * epsilon, rng, runs=n)
         return out - out[:, 1:2]
 
     return {
@@ -926,3 +925,42 @@ def cached_audit(
     )
     values = {k: stored[k].item() if stored[k].ndim == 0 else tuple(stored[k].tolist()) for k in names}
     return AuditResult(**values)
+
+
+def _one_cached_audit(request: dict[str, Any]) -> AuditResult:
+    request = dict(request)
+    return cached_audit(request.pop("config"), request.pop("sampler"), request.pop("pairs"), **request, n_jobs=1)
+
+
+def cached_audits(
+    requests: Sequence[dict[str, Any]], *, n_jobs: int | None = None, progress: bool | None = None
+) -> list[AuditResult]:
+    """Several independent :func:`cached_audit` calls, run in parallel by the engine, in order.
+
+    Each result is the one ``cached_audit(**request)`` returns (an audit's result does not depend on
+    how many workers run it), so this only changes the wall time: a chapter that audits a dozen
+    algorithms keeps every core busy instead of one.
+
+    Parameters
+    ----------
+    requests : sequence of dict
+        Keyword arguments of :func:`cached_audit` (``config``, ``sampler``, ``pairs``, and the
+        audit's ``epsilon``, ``n_samples``, ...); ``n_jobs`` is set to 1 inside.
+    n_jobs : int or None
+        Workers across the requests (default :func:`privbandits.engine.default_n_jobs`).
+    progress : bool or None
+        Show a progress bar over the requests.
+
+    Returns
+    -------
+    list of AuditResult
+        One per request, in order.
+
+    Raises
+    ------
+    ValueError
+        As :func:`audit`, for the first request that fails.
+    """
+    return engine.parallel_map(
+        _one_cached_audit, [(r,) for r in requests], n_jobs=n_jobs, progress=progress, desc="audits"
+    )

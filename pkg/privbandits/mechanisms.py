@@ -743,13 +743,29 @@ def _hybrid_prefix_sums(stream, epsilon_log, epsilon_tree, rng):  # pragma: no c
     return out
 
 
+@njit(nogil=True, cache=True)
+def _binary_prefix_sums_runs(stream, scale, rng, runs):  # pragma: no cover - compiled
+    out = np.empty((runs, stream.shape[0]))
+    for i in range(runs):
+        out[i] = _binary_prefix_sums(stream, scale, rng)
+    return out
+
+
+@njit(nogil=True, cache=True)
+def _hybrid_prefix_sums_runs(stream, epsilon_log, epsilon_tree, rng, runs):  # pragma: no cover - compiled
+    out = np.empty((runs, stream.shape[0]))
+    for i in range(runs):
+        out[i] = _hybrid_prefix_sums(stream, epsilon_log, epsilon_tree, rng)
+    return out
+
+
 def _levels(horizon: int) -> int:
     """Number of p-sums an item of a stream of length ``horizon`` belongs to: floor(log2 n) + 1."""
     return int(horizon).bit_length()
 
 
 def binary_tree_prefix_sums(
-    stream: Any, epsilon: float, rng: np.random.Generator, horizon: int | None = None
+    stream: Any, epsilon: float, rng: np.random.Generator, horizon: int | None = None, *, runs: int | None = None
 ) -> np.ndarray:
     """All noisy prefix sums of ``stream`` (items in [0, 1]) by the binary mechanism.
 
@@ -765,25 +781,33 @@ def binary_tree_prefix_sums(
         Source of the noise.
     horizon : int or None
         The stream length the noise is calibrated for (default: the stream's length; at least it).
+    runs : int or None
+        If given (>= 1), that many independent releases of the whole stream, drawn one after the
+        other from ``rng`` in compiled code (equal to stacking ``runs`` calls).
 
     Returns
     -------
     numpy.ndarray
-        Shape ``(n,)``: the noisy sum of the first ``t + 1`` items at index ``t``.
+        Shape ``(n,)`` (or ``(runs, n)``): the noisy sum of the first ``t + 1`` items at index ``t``.
 
     Raises
     ------
     ValueError
-        If ``stream`` is not a 1-D array in [0, 1], ``epsilon`` is not > 0 and finite, or
-        ``horizon`` is shorter than the stream.
+        If ``stream`` is not a 1-D array in [0, 1], ``epsilon`` is not > 0 and finite,
+        ``horizon`` is shorter than the stream, or ``runs`` < 1.
     """
     stream_arr = check_unit_interval_array("stream", stream, ndim=1)
     epsilon = check_epsilon(epsilon)
     horizon = check_int("horizon", stream_arr.size if horizon is None else horizon, minimum=max(1, stream_arr.size))
-    return _binary_prefix_sums(np.ascontiguousarray(stream_arr), _levels(horizon) / epsilon, rng)
+    stream_arr = np.ascontiguousarray(stream_arr)
+    if runs is not None:
+        return _binary_prefix_sums_runs(stream_arr, _levels(horizon) / epsilon, rng, check_int("runs", runs, minimum=1))
+    return _binary_prefix_sums(stream_arr, _levels(horizon) / epsilon, rng)
 
 
-def hybrid_prefix_sums(stream: Any, epsilon: float, rng: np.random.Generator, *, split: bool = True) -> np.ndarray:
+def hybrid_prefix_sums(
+    stream: Any, epsilon: float, rng: np.random.Generator, *, split: bool = True, runs: int | None = None
+) -> np.ndarray:
     """All noisy prefix sums of ``stream`` (items in [0, 1]) by the hybrid mechanism.
 
     Guarantee: epsilon-DP for a stream of any length (epsilon/2 to each of the logarithmic and the
@@ -801,21 +825,27 @@ def hybrid_prefix_sums(stream: Any, epsilon: float, rng: np.random.Generator, *,
         Source of the noise.
     split : bool
         Split epsilon between the two parts (the DP variant).
+    runs : int or None
+        If given (>= 1), that many independent releases of the whole stream, drawn one after the
+        other from ``rng`` in compiled code (equal to stacking ``runs`` calls).
 
     Returns
     -------
     numpy.ndarray
-        Shape ``(n,)``: the noisy sum of the first ``t + 1`` items at index ``t``.
+        Shape ``(n,)`` (or ``(runs, n)``): the noisy sum of the first ``t + 1`` items at index ``t``.
 
     Raises
     ------
     ValueError
-        If ``stream`` is not a 1-D array in [0, 1] or ``epsilon`` is not > 0 and finite.
+        If ``stream`` is not a 1-D array in [0, 1], ``epsilon`` is not > 0 and finite, or
+        ``runs`` < 1.
     """
-    stream_arr = check_unit_interval_array("stream", stream, ndim=1)
+    stream_arr = np.ascontiguousarray(check_unit_interval_array("stream", stream, ndim=1))
     epsilon = check_epsilon(epsilon)
     part = epsilon / 2.0 if split else epsilon
-    return _hybrid_prefix_sums(np.ascontiguousarray(stream_arr), part, part, rng)
+    if runs is not None:
+        return _hybrid_prefix_sums_runs(stream_arr, part, part, rng, check_int("runs", runs, minimum=1))
+    return _hybrid_prefix_sums(stream_arr, part, part, rng)
 
 
 class BinaryTreeCounter:
