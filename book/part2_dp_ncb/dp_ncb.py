@@ -7,7 +7,7 @@
 # close to 0 is enough to make it large: it rewards algorithms that treat every round (every user)
 # fairly. {cite:t}`barman2023fairness` designed the Nash Confidence Bound algorithm (NCB) for it;
 # {cite:t}`sarkar2026dpncb` make NCB differentially private, in the global model (GDP-NCB, the learner
-# sees the rewards and its actions must be $\epsilon$-DP) and in the local model (LDP-NCB, every
+# sees the rewards and its actions must be $\varepsilon$-DP) and in the local model (LDP-NCB, every
 # reward is privatised before the learner sees it). This chapter implements both, the anytime
 # wrapper, and the two baselines of the paper (AdaP-UCB of {cite:t}`azize2022privacy` and LDP-UCB of
 # {cite:t}`ren2020multi`), reproduces Figure 1 and examines two weak points of the paper: the constant
@@ -46,26 +46,26 @@ EPS = 0.2  # the paper's privacy level
 # :::{prf:algorithm} GDP-NCB {cite}`sarkar2026dpncb`, Algorithm 1
 # :label: p2-alg-gdp
 #
-# **Input:** $k$, $T$, $\epsilon$; $c = 3$, $\alpha = 3.1$, Phase I constant $C$ (1600 in the paper).
+# **Input:** $k$, $T$, $\varepsilon$; $c = 3$, $\alpha = 3.1$, Phase I constant $C$ (1600 in the paper).
 #
-# 1. **Phase I.** While $\max_i n_i\tilde\mu_i \le C\big(c^2\log T + (\log T)^2/\epsilon\big)$:
+# 1. **Phase I.** While $\max_i n_i\tilde\mu_i \le C\big(c^2\log T + (\log T)^2/\varepsilon\big)$:
 #    pull $I_t \sim \mathrm{Unif}([k])$, update $\hat\mu_{I_t}$ and release
-#    $\tilde\mu_{I_t} = \hat\mu_{I_t} + \mathrm{Lap}\big(\log T / (\epsilon N_{1,I_t})\big)$.
+#    $\tilde\mu_{I_t} = \hat\mu_{I_t} + \mathrm{Lap}\big(\log T / (\varepsilon N_{1,I_t})\big)$.
 # 2. **Phase II.** Clip the Phase I means to $[0, 1]$; $N_{2,i} \gets 1$. For episodes $\ell = 1, 2, \dots$: pick
 #    $A = \arg\max_i \mathrm{NCB}_{\mathrm{GDP}}(i)$ with
-#    $\mathrm{NCB}_{\mathrm{GDP}}(i) = \tilde\mu_i + 2c\sqrt{\frac{2\tilde\mu_i\log T}{n_i}} + \frac{\alpha(\log T)^2}{\epsilon n_i} + 4\sqrt{\frac{2\alpha}{\epsilon}\frac{(\log T)^{3/2}}{n_i}}$ (Eq. (4)), $n_i = N_{1,i} + N_{2,i}$;
+#    $\mathrm{NCB}_{\mathrm{GDP}}(i) = \tilde\mu_i + 2c\sqrt{\frac{2\tilde\mu_i\log T}{n_i}} + \frac{\alpha(\log T)^2}{\varepsilon n_i} + 4\sqrt{\frac{2\alpha}{\varepsilon}\frac{(\log T)^{3/2}}{n_i}}$ (Eq. (4)), $n_i = N_{1,i} + N_{2,i}$;
 #    pull $A$ for $2N_{2,A}$ rounds, its mean restarted from the Phase I mean $\hat\mu_A$;
-#    release $\tilde\mu_A = \mathrm{clip}_{[0,1]}\big(\hat\mu^\ell_A + \mathrm{Lap}(\log T/(\epsilon n_A))\big)$.
+#    release $\tilde\mu_A = \mathrm{clip}_{[0,1]}\big(\hat\mu^\ell_A + \mathrm{Lap}(\log T/(\varepsilon n_A))\big)$.
 # :::
 #
 # :::{prf:algorithm} LDP-NCB {cite}`sarkar2026dpncb`, Algorithm 2
 # :label: p2-alg-ldp
 #
-# Every reward reaches the learner as $\tilde X_t = X_t + \mathrm{Lap}(1/\epsilon)$.
-# Phase I pulls uniformly until, for some arm, with $A_i = \frac1\epsilon\sqrt{8 n_i\alpha\log T}$,
-# $n_i\tilde\mu_i \ge \max\Big\{A_i,\ A_i + C\Big(c^2\log T + \frac{n_i(\log T)^2}{(n_i\tilde\mu_i - A_i)\epsilon^2}\Big)\Big\}$.
+# Every reward reaches the learner as $\tilde X_t = X_t + \mathrm{Lap}(1/\varepsilon)$.
+# Phase I pulls uniformly until, for some arm, with $A_i = \frac1\varepsilon\sqrt{8 n_i\alpha\log T}$,
+# $n_i\tilde\mu_i \ge \max\Big\{A_i,\ A_i + C\Big(c^2\log T + \frac{n_i(\log T)^2}{(n_i\tilde\mu_i - A_i)\varepsilon^2}\Big)\Big\}$.
 # Phase II plays, every round, the arm maximising
-# $\mathrm{NCB}_{\mathrm{LDP}}(i) = \tilde\mu_i + 2c\sqrt{\frac{2\tilde\mu_i\log T}{n_i}} + \frac1\epsilon\sqrt{\frac{8\alpha\log T}{n_i}} + 4c\frac{(2\alpha)^{1/4}(\log T)^{3/4}}{\sqrt\epsilon\, n_i^{3/4}}$ (Eq. (5)) of the clipped private mean.
+# $\mathrm{NCB}_{\mathrm{LDP}}(i) = \tilde\mu_i + 2c\sqrt{\frac{2\tilde\mu_i\log T}{n_i}} + \frac1\varepsilon\sqrt{\frac{8\alpha\log T}{n_i}} + 4c\frac{(2\alpha)^{1/4}(\log T)^{3/4}}{\sqrt\varepsilon\, n_i^{3/4}}$ (Eq. (5)) of the clipped private mean.
 # :::
 #
 # :::{prf:algorithm} Anytime DP-NCB {cite}`sarkar2026dpncb`, Algorithm 3
@@ -78,8 +78,8 @@ EPS = 0.2  # the paper's privacy level
 # :::{prf:theorem} Nash regret {cite}`sarkar2026dpncb`, Theorems 1 and 3
 # :label: p2-thm-regret
 #
-# GDP-NCB is $\epsilon$-global DP and $\mathrm{NR}_T = O\big(\sqrt{k\log T/T} + k(\log T)^2/(\epsilon T)\big)$;
-# LDP-NCB is $\epsilon$-local DP and $\mathrm{NR}_T = \tilde O\big(\sqrt{k/T} + \frac1\epsilon\sqrt{k/T}\big)$.
+# GDP-NCB is $\varepsilon$-global DP and $\mathrm{NR}_T = O\big(\sqrt{k\log T/T} + k(\log T)^2/(\varepsilon T)\big)$;
+# LDP-NCB is $\varepsilon$-local DP and $\mathrm{NR}_T = \tilde O\big(\sqrt{k/T} + \frac1\varepsilon\sqrt{k/T}\big)$.
 # :::
 #
 # The implementation is in `privbandits.policies.dp_ncb` (numba kernels that follow the line
@@ -96,17 +96,17 @@ EPS = 0.2  # the paper's privacy level
 # :label: p2-alg-adap
 #
 # Pull each arm once. At the start $t_\ell$ of episode $\ell$ play
-# $A_\ell = \arg\max_a \tilde\mu_a + \sqrt{\frac{\alpha\log(2t_\ell)}{2 f_a}} + \frac{\alpha\log t_\ell}{\epsilon f_a}$
+# $A_\ell = \arg\max_a \tilde\mu_a + \sqrt{\frac{\alpha\log(2t_\ell)}{2 f_a}} + \frac{\alpha\log t_\ell}{\varepsilon f_a}$
 # until its number of pulls doubles, where $f_a = N_a(t_\ell - 1)/2$ is the length of the arm's last
-# episode and $\tilde\mu_a$ is the mean of that episode's rewards plus $\mathrm{Lap}(1/(\epsilon f_a))$
-# (the paper's $\mathrm{Lap}(2/(\epsilon N_a))$). Older rewards are forgotten. $\epsilon$-global DP
+# episode and $\tilde\mu_a$ is the mean of that episode's rewards plus $\mathrm{Lap}(1/(\varepsilon f_a))$
+# (the paper's $\mathrm{Lap}(2/(\varepsilon N_a))$). Older rewards are forgotten. $\varepsilon$-global DP
 # (Theorems 6 and 7 of the paper): each reward enters one release of sensitivity $1/f_a$ (Lemma 1).
 # $\alpha > 3$ for the regret bound; $\alpha = 3.1$ in both papers' experiments.
 # :::
 #
 # We checked every constant of AdaP-UCB against the text of {cite:t}`azize2022privacy` (the version
 # we could read is the anonymised submission): Algorithm 1 (episodes that double an arm's count),
-# Lemma 1 (Laplace scale $1/((j-i)\epsilon)$ for a mean of $j - i$ rewards) and Eq. (7). One constant
+# Lemma 1 (Laplace scale $1/((j-i)\varepsilon)$ for a mean of $j - i$ rewards) and Eq. (7). One constant
 # differed: **the square root of Eq. (7) has $\log(2t_\ell)$; the package had $\log t_\ell$**. It is
 # now $\log(2t_\ell)$ (test `test_adap_ucb_follows_eq_7_of_azize_basu` compares the kernel with a
 # line-by-line transcription). One reading is ours: right after the initial pull,
@@ -116,10 +116,10 @@ EPS = 0.2  # the paper's privacy level
 # :::{prf:algorithm} LDP-UCB (LDP-UCB-L) {cite}`ren2020multi`
 # :label: p2-alg-ldpucb
 #
-# Every reward reaches the learner as $X_t + \mathrm{Lap}(1/\epsilon)$ ($\epsilon$-local DP: the
+# Every reward reaches the learner as $X_t + \mathrm{Lap}(1/\varepsilon)$ ($\varepsilon$-local DP: the
 # Laplace mechanism on one reward in $[0, 1]$). At round $t$, if some arm has $N_a \le 4\log t$,
 # pull the least-pulled such arm; otherwise pull
-# $\arg\max_a \tilde\mu_a + \sqrt{2\log t/N_a} + \sqrt{32\log t/(\epsilon^2 N_a)}$, with
+# $\arg\max_a \tilde\mu_a + \sqrt{2\log t/N_a} + \sqrt{32\log t/(\varepsilon^2 N_a)}$, with
 # $\tilde\mu_a$ the mean of the privatised rewards.
 # :::
 #
@@ -140,7 +140,7 @@ EPS = 0.2  # the paper's privacy level
 # %% [markdown]
 # ## The constant 1600
 #
-# Phase I of GDP-NCB stops once $n_i\tilde\mu_i$ exceeds $C(c^2\log T + (\log T)^2/\epsilon)$ for
+# Phase I of GDP-NCB stops once $n_i\tilde\mu_i$ exceeds $C(c^2\log T + (\log T)^2/\varepsilon)$ for
 # some arm. With uniform pulls every arm gets about $t/k$ pulls by round $t$, so Phase I lasts about
 # $k\cdot\mathrm{threshold}/\mu^*$ rounds. On the instance of Figure 1(b) ($k = 50$, $\mu^* \approx 1$):
 
@@ -253,7 +253,7 @@ assert res_a["GDP-NCB"][-1] < res_a["AdaP-UCB"][-1], "paper's claim (a): GDP-NCB
 # %% [markdown]
 # ## Figure 1(b): five algorithms, $k = 50$
 #
-# Means uniform on $(0.005, 1)$ (one draw, seed 2026), $\epsilon = 0.2$, 50 runs per horizon, horizons
+# Means uniform on $(0.005, 1)$ (one draw, seed 2026), $\varepsilon = 0.2$, 50 runs per horizon, horizons
 # from $10^3$ to $10^6$.
 
 # %%
@@ -302,8 +302,8 @@ assert abs(res_b["LDP-UCB"]["nash"][0] - round_robin_nr) < 0.02, "LDP-UCB at T =
 #
 # Line 21 of Algorithm 1 clips each Phase II release to $[0, 1]$, and the paper says the private
 # means are clipped "for both algorithms". The package clipped the Phase II releases but not the
-# Phase I means $\tilde\mu_i = \hat\mu_i + \mathrm{Lap}(\log T/(\epsilon N_{1,i}))$, which are the
-# means Eq. (4) uses for an arm until its first Phase II episode. With $\epsilon = 0.2$ that noise is
+# Phase I means $\tilde\mu_i = \hat\mu_i + \mathrm{Lap}(\log T/(\varepsilon N_{1,i}))$, which are the
+# means Eq. (4) uses for an arm until its first Phase II episode. With $\varepsilon = 0.2$ that noise is
 # large, and a low-mean arm's Phase I mean often came out negative; then
 # $\sqrt{\tilde\mu_i}$ in Eq. (4) was NaN, the arm lost every argmax, and **it was never played in
 # Phase II**: on this instance at $T = 10^5$, a few arms in every run, sometimes the best one. The
@@ -328,7 +328,7 @@ glue("p2_b_runs", int(RUNS), display=False)
 # %% [markdown]
 # ## Figures 1(c) and 1(d): the privacy level
 #
-# GDP-NCB and LDP-NCB for $\epsilon \in \{0.1, 0.2, 0.5, 1, 2\}$, with NCB as reference. LDP-NCB is a
+# GDP-NCB and LDP-NCB for $\varepsilon \in \{0.1, 0.2, 0.5, 1, 2\}$, with NCB as reference. LDP-NCB is a
 # per-round algorithm; its sweep stops at $T = 3\cdot 10^5$ to stay in the chapter's time budget.
 
 # %%
@@ -489,11 +489,11 @@ plt.show()
 # ## Beyond the paper: what Phase I of GDP-NCB costs in privacy
 #
 # The paper's Appendix C argues that Phase I "releases nothing". But line 5 computes a fresh private
-# mean $\tilde\mu_i = \hat\mu_i + \mathrm{Lap}(\log T/(\epsilon N_{1,i}))$ every round, and the round at
+# mean $\tilde\mu_i = \hat\mu_i + \mathrm{Lap}(\log T/(\varepsilon N_{1,i}))$ every round, and the round at
 # which Phase I stops (visible to anyone who sees the actions: the pulls stop being uniform) is a
 # function of those means. Each such mean has sensitivity $1/N_{1,i}$, so it is
-# $(\epsilon/\log T)$-DP on its own; a reward of arm $i$ enters every later Phase I mean of arm $i$,
-# so **basic composition** only gives $\epsilon\, N_{1,i}/\log T$ for Phase I, where $N_{1,i}$ is the
+# $(\varepsilon/\log T)$-DP on its own; a reward of arm $i$ enters every later Phase I mean of arm $i$,
+# so **basic composition** only gives $\varepsilon\, N_{1,i}/\log T$ for Phase I, where $N_{1,i}$ is the
 # number of Phase I pulls of arm $i$:
 
 # %%
@@ -505,18 +505,18 @@ for horizon in (10**4, 10**5, 10**6):
 
 # %% [markdown]
 # Basic composition is only an upper bound: the stopping rule is a sparse-vector-like test, and the
-# true loss may be far smaller. Whether it is smaller than $\epsilon$ is an empirical question, which
+# true loss may be far smaller. Whether it is smaller than $\varepsilon$ is an empirical question, which
 # the privacy-audit part of this book ({doc}`../part5_audit/audit`) answers by running this
 # implementation on neighbouring reward tables (`instance.with_table`).
 # **It is not.** The threshold carries no noise, so every noisy test a reward survives is paid for
 # again. On two arms (arm 0 paying 1, arm 1 paying 0, one reward flipped at round 0) the event "the
 # first $r$ actions are all arm 0" has an exact privacy loss that grows without bound in $r$ (above
-# $\epsilon = 1$ from $r =$ {glue:text}`p2_leak_first_r` at $T = 20$), and the audit, run on the same construction at $T = 5$
-# where that event is frequent enough to count, certifies a loss above the claimed $\epsilon$ at 95%
+# $\varepsilon = 1$ from $r =$ {glue:text}`p2_leak_first_r` at $T = 20$), and the audit, run on the same construction at $T = 5$
+# where that event is frequent enough to count, certifies a loss above the claimed $\varepsilon$ at 95%
 # confidence from the actions alone. The audit chapter gives the analysis, the audit and a repaired
 # variant, `GDPNCB(phase1_rule="sparse_vector")`: an AboveThreshold stopping rule, and release noise
 # calibrated to the number of releases a reward can enter, which the audit chapter proves
-# $\epsilon$-DP. What the repair costs in Nash regret is
+# $\varepsilon$-DP. What the repair costs in Nash regret is
 # computed here, on this chapter's instance (b), with the variant's default arguments: over
 # $T = 10^3, \dots, 10^6$ its Nash regret differs from the printed algorithm's by at most
 # {glue:text}`p2_sv_rel_max:.0%` (at $T = 10^6$: {glue:text}`p2_sv_rel_1e6:+.0%`).
@@ -537,8 +537,8 @@ glue("p2_sv_rel_1e6", float(rel_sv[-1]), display=False)
 # ## Verdict
 #
 # Two numbers the verdict uses are properties of the algorithms' formulas at $T = 10^6$,
-# $\epsilon = 0.2$ and the paper's $c = 3$, $\alpha = 3.1$: the number of pulls $n$ at which GDP-NCB's
-# privacy terms in Eq. (4), $\alpha(\log T)^2/(\epsilon n) + 4\sqrt{2\alpha/\epsilon}(\log T)^{3/2}/n$,
+# $\varepsilon = 0.2$ and the paper's $c = 3$, $\alpha = 3.1$: the number of pulls $n$ at which GDP-NCB's
+# privacy terms in Eq. (4), $\alpha(\log T)^2/(\varepsilon n) + 4\sqrt{2\alpha/\varepsilon}(\log T)^{3/2}/n$,
 # fall to 1 (the largest possible mean), and the number of pulls of the best arm at which LDP-NCB's
 # Phase I test passes when its noisy mean equals its true mean.
 
@@ -562,7 +562,7 @@ assert K * n_ldp > 10**6, "finding (b): LDP-NCB's Phase I outlasts T = 10^6"
 
 # %% [markdown]
 # With Algorithms 1 and 2 as printed (Phase I constant $C = 1$ instead of 1600, $c = 3$,
-# $\alpha = 3.1$, $\epsilon = 0.2$, 50 runs, $T \le 10^6$ unless stated), after this revision's fixes
+# $\alpha = 3.1$, $\varepsilon = 0.2$, 50 runs, $T \le 10^6$ unless stated), after this revision's fixes
 # (see the last section):
 #
 # - **(a) confirmed.** On the $(2e)^{-T}$ instance at $T = 1000$, GDP-NCB's Nash regret is
@@ -572,20 +572,20 @@ assert K * n_ldp > 10**6, "finding (b): LDP-NCB's Phase I outlasts T = 10^6"
 #   up to $T = 10^6$: its privacy terms exceed 1 until $n \approx$ {glue:text}`p2_n_gdp:,.0f` pulls per
 #   arm, so with $k = 50$ and per-arm doubling it is still exploring at $10^6$. LDP-NCB never leaves
 #   Phase I ({glue:text}`p2_b_ldp_1e6:.3f`, the uniform-exploration value): its test needs
-#   $n\mu \gtrsim \frac1\epsilon\sqrt{8n\alpha\log T}$ plus a $1/\epsilon^2$ term (no 1600 there),
-#   {glue:text}`p2_n_ldp:,d` pulls of the best arm at $\epsilon = 0.2$ even without noise, i.e. about
+#   $n\mu \gtrsim \frac1\varepsilon\sqrt{8n\alpha\log T}$ plus a $1/\varepsilon^2$ term (no 1600 there),
+#   {glue:text}`p2_n_ldp:,d` pulls of the best arm at $\varepsilon = 0.2$ even without noise, i.e. about
 #   {glue:text}`p2_rounds_ldp:,d` uniform rounds. Capping Phase I at $\sqrt T$ rounds (the experiment
 #   code's choice) makes both decay (GDP-NCB {glue:text}`p2_b_gdpcap_1e6:.3f`, LDP-NCB
 #   {glue:text}`p2_b_ldpcap_1e6:.3f` at $10^6$), but LDP-NCB still does not beat LDP-UCB
 #   ({glue:text}`p2_b_ldpucb_1e6:.3f`).
-# - **(c), (d) confirmed in direction**: Nash regret grows as $\epsilon$ decreases and NCB is lowest;
-#   GDP-NCB at $T = 10^6$ goes from {glue:text}`p2_c_gdp_eps0.1:.3f` ($\epsilon = 0.1$) to
-#   {glue:text}`p2_c_gdp_eps2:.3f` ($\epsilon = 2$). LDP-NCB is flat at the uniform-exploration value
-#   for $\epsilon \in \{0.1, 0.2\}$ (its Phase I fills $T = 3\cdot 10^5$) and decreases with
-#   $\epsilon$ for $\epsilon \ge 0.5$, down to {glue:text}`p2_d_ldp_eps2:.3f` at $\epsilon = 2$.
+# - **(c), (d) confirmed in direction**: Nash regret grows as $\varepsilon$ decreases and NCB is lowest;
+#   GDP-NCB at $T = 10^6$ goes from {glue:text}`p2_c_gdp_eps0.1:.3f` ($\varepsilon = 0.1$) to
+#   {glue:text}`p2_c_gdp_eps2:.3f` ($\varepsilon = 2$). LDP-NCB is flat at the uniform-exploration value
+#   for $\varepsilon \in \{0.1, 0.2\}$ (its Phase I fills $T = 3\cdot 10^5$) and decreases with
+#   $\varepsilon$ for $\varepsilon \ge 0.5$, down to {glue:text}`p2_d_ldp_eps2:.3f` at $\varepsilon = 2$.
 # - **(e): the ordering is confirmed; a $1/T$ rate for NCB is not confirmed up to $T = 10^7$.**
 #   GDP-NCB decays more slowly than NCB and LDP-NCB the slowest, as the paper says (LDP-NCB is flat:
-#   it never leaves Phase I at $\epsilon = 0.2$, so the $1/\sqrt T$ rate the paper gives it cannot be
+#   it never leaves Phase I at $\varepsilon = 0.2$, so the $1/\sqrt T$ rate the paper gives it cannot be
 #   seen here). The paper does not say that NCB decays like $1/T$; we read that into its
 #   "rather than $O(1/T)$". NCB's local slope per decade steepens, {glue:text}`p2_slope_ncb_d4:.2f`
 #   ($10^4$ to $10^5$), {glue:text}`p2_slope_ncb_d5:.2f` ($10^5$ to $10^6$) and
@@ -603,7 +603,7 @@ assert K * n_ldp > 10**6, "finding (b): LDP-NCB's Phase I outlasts T = 10^6"
 #
 # The paper's Eq. (4) is typeset differently in the two versions: the conference text puts
 # $(\log T)^{3/2}/n_i$ under the square root, the full version (and its proofs, Lemma D.2 and
-# Eq. (20)) writes $4\sqrt{2\alpha/\epsilon}\,(\log T)^{3/2}/n_i$. We implement the full version's form.
+# Eq. (20)) writes $4\sqrt{2\alpha/\varepsilon}\,(\log T)^{3/2}/n_i$. We implement the full version's form.
 # In LDP-NCB, line 12 clips the stored running mean; we clip the value the index uses and keep the
 # running mean unclipped (clipping the stored mean would bias every later update).
 
@@ -664,9 +664,9 @@ glue("p2_ex_cmax", float(10**5 / (K * bracket)), display=False)
 # :::{exercise}
 # :label: p2-ex-phase1
 #
-# Estimate the length of Phase I of GDP-NCB as a function of $k$, $\mu^*$, $T$, $\epsilon$ and $C$,
+# Estimate the length of Phase I of GDP-NCB as a function of $k$, $\mu^*$, $T$, $\varepsilon$ and $C$,
 # and find the largest $C$ for which Phase I ends before $T/10$ on the instance of Figure 1(b) at
-# $T = 10^6$, $\epsilon = 0.2$.
+# $T = 10^6$, $\varepsilon = 0.2$.
 # :::
 #
 # :::{solution} p2-ex-phase1
@@ -674,7 +674,7 @@ glue("p2_ex_cmax", float(10**5 / (K * bracket)), display=False)
 # :class: dropdown
 #
 # Uniform pulls give each arm about $t/k$ pulls, and $n\tilde\mu \approx n\mu^*$ for the best arm, so
-# Phase I lasts about $kC(c^2\log T + (\log T)^2/\epsilon)/\mu^*$ rounds. At $T = 10^6$,
+# Phase I lasts about $kC(c^2\log T + (\log T)^2/\varepsilon)/\mu^*$ rounds. At $T = 10^6$,
 # $\log T \approx$ {glue:text}`p2_ex_logT:.1f` and the bracket is $9\log T + (\log T)^2/0.2 \approx$
 # {glue:text}`p2_ex_bracket:.0f`, so with $k = 50$ and $\mu^* \approx 1$ we need
 # $50 \cdot$ {glue:text}`p2_ex_bracket:.0f` $\cdot\, C \le 10^5$, i.e. $C \le$ {glue:text}`p2_ex_cmax:.2f`.
