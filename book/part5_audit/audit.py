@@ -129,8 +129,8 @@ glue("p5_gauss_bound", float(mech_table.set_index("algorithm").loc["Gaussian", "
 # ## Sample size needed to catch a broken mechanism
 #
 # How many samples does the auditor need? We audit each broken mechanism (true loss about twice the
-# claim) at increasing $n$ and plot the fraction of seeds in which it is caught (ten seeds; five for
-# the counters, whose sampler loops over the stream in Python).
+# claim) at increasing $n$ and plot the fraction of seeds in which it is caught (ten seeds for the
+# one-shot mechanisms, five for the counters, whose outputs are whole release sequences).
 
 # %%
 sweep_plan = {}  # mechanism -> (sample sizes, seeds)
