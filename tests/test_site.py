@@ -1,0 +1,470 @@
+"""The built book in a real browser: headless Chromium, driven over the Chrome DevTools Protocol.
+
+Tests ``_build/html`` (written by ``jupyter-book build .``, which CI runs before the tests), served
+over http from a thread, in Debian's ``chromium``. For every page of ``_toc.yml`` (and ``index.html``):
+
+* math is rendered: every ``.math`` node holds an ``mjx-container``, MathJax reports no error
+  (``mjx-merror``), pages whose source has math show some, and no raw TeX (``$...$``, ``\\(``,
+  ``$$``, ``\\begin{``) is left in the text outside code;
+* every ``<img>`` loads (made eager first, so lazy images count too);
+* no console error, no uncaught exception, no failed or >= 400 request, nothing left pending.
+
+The search page finds ``Laplace`` and ``Nash`` in chapter pages.
+
+Without a build or without ``chromium`` the tests skip, unless ``CI`` is set: then they fail, so CI
+cannot skip the browser silently. The websocket client is tornado's (installed with Jupyter).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import http.server
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+HTML = ROOT / "_build" / "html"
+IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+CHROMIUM = shutil.which("chromium")
+
+
+def _toc_pages() -> list[str]:
+    """The html pages the book is made of: ``index.html`` and one page per ``_toc.yml`` entry."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [toc["root"]]
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "file" in node:
+                files.append(node["file"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk({key: value for key, value in toc.items() if key != "root"})
+    return ["index.html"] + [f"{Path(f).with_suffix('')}.html" for f in files]
+
+
+PAGES = _toc_pages()
+# the chapters: pages of the numbered parts (not the root, not the back matter)
+CHAPTERS = {
+    f"{chapter['file']}.html"
+    for part in yaml.safe_load((ROOT / "_toc.yml").read_text())["parts"]
+    if part.get("numbered")
+    for chapter in part["chapters"]
+}
+
+
+def _few(items: list, shown: int = 10) -> str:
+    """The first ``shown`` items, and how many there are in all."""
+    return repr(items[:shown]) + (f" ... ({len(items)} in all)" if len(items) > shown else "")
+
+
+def _unavailable(reason: str):
+    """Skip locally; fail under CI, where the browser test must run."""
+    if IN_CI:
+        pytest.fail(f"{reason} (CI is set, so the browser test may not be skipped)")
+    pytest.skip(reason)
+
+
+# --- a minimal synchronous DevTools client ----------------------------------------------------
+
+
+class CDPError(RuntimeError):
+    pass
+
+
+class DevTools:
+    """One websocket to the browser; commands are answered in order, events are handed to a sink."""
+
+    def __init__(self, ws_url: str):
+        from tornado.websocket import websocket_connect
+
+        self._loop = asyncio.new_event_loop()
+        self._ws = self._run(lambda: websocket_connect(ws_url, max_message_size=1 << 28), timeout=30)
+        self._next_id = 0
+        self.sink = None  # called with every event message
+
+    def _run(self, start, timeout):
+        """Run the awaitable ``start()`` on this client's loop (tornado binds futures to the running loop)."""
+
+        async def run():
+            return await asyncio.wait_for(start(), timeout)
+
+        return self._loop.run_until_complete(run())
+
+    def _read(self, timeout: float) -> dict | None:
+        """The next message, or None if none arrives within ``timeout`` seconds."""
+        try:
+            message = self._run(self._ws.read_message, max(timeout, 0.001))
+        except TimeoutError:
+            return None
+        if message is None:
+            raise CDPError("the browser closed the DevTools connection")
+        message = json.loads(message)
+        if "method" in message and self.sink is not None:
+            self.sink(message)
+        return message
+
+    def call(self, method: str, params: dict | None = None, session: str | None = None, timeout: float = 30):
+        self._next_id += 1
+        request = {"id": self._next_id, "method": method, "params": params or {}}
+        if session:
+            request["sessionId"] = session
+        self._run(lambda: self._ws.write_message(json.dumps(request)), timeout)
+        deadline = time.monotonic() + timeout
+        while (remaining := deadline - time.monotonic()) > 0:
+            message = self._read(remaining)
+            if message is not None and message.get("id") == request["id"]:
+                if "error" in message:
+                    raise CDPError(f"{method}: {message['error'].get('message')}")
+                return message["result"]
+        raise TimeoutError(f"{method}: no answer within {timeout} s")
+
+    def pump(self, timeout: float) -> bool:
+        """Read (and dispatch) events for up to ``timeout`` seconds; True if one arrived."""
+        return self._read(timeout) is not None
+
+    def close(self):
+        self._ws.close()
+        self._loop.close()
+
+
+class PageLog:
+    """What one page did: console errors, exceptions, failed requests, requests in flight."""
+
+    def __init__(self, session: str):
+        self.session = session
+        self.errors: list[str] = []
+        self.urls: dict[str, str] = {}
+        self.loaders: dict[str, str] = {}  # request -> the document (loader) that made it
+        self.in_flight: set[str] = set()
+        self.document = None  # the loader of the main frame's current document
+
+    def pending(self) -> list[str]:
+        """Requests of the current document still under way (a redirect abandons the old one's)."""
+        return sorted(self.urls[r] for r in self.in_flight if self.loaders[r] == self.document)
+
+    def __call__(self, event: dict):
+        if event.get("sessionId") != self.session:
+            return
+        method, params = event["method"], event.get("params", {})
+        if method == "Runtime.consoleAPICalled" and params["type"] in ("error", "assert"):
+            text = " ".join(str(arg.get("value", arg.get("description", ""))) for arg in params["args"])
+            self.errors.append(f"console.{params['type']}: {text}")
+        elif method == "Runtime.exceptionThrown":
+            details = params["exceptionDetails"]
+            text = details.get("exception", {}).get("description") or details.get("text", "")
+            self.errors.append(f"uncaught exception: {text} ({details.get('url', '')}:{details.get('lineNumber')})")
+        elif method == "Log.entryAdded" and params["entry"]["level"] == "error":
+            entry = params["entry"]
+            self.errors.append(f"log error ({entry['source']}): {entry['text']} {entry.get('url', '')}".rstrip())
+        elif method == "Page.frameNavigated" and not params["frame"].get("parentId"):
+            self.document = params["frame"]["loaderId"]
+        elif method == "Network.requestWillBeSent":
+            self.urls[params["requestId"]] = params["request"]["url"]
+            self.loaders[params["requestId"]] = params.get("loaderId")
+            self.in_flight.add(params["requestId"])
+        elif method == "Network.loadingFinished":
+            self.in_flight.discard(params["requestId"])
+        elif method == "Network.loadingFailed":
+            self.in_flight.discard(params["requestId"])
+            url = self.urls.get(params["requestId"], "?")
+            self.errors.append(f"request failed: {url}: {params['errorText']}")
+        elif method == "Network.responseReceived" and params["response"]["status"] >= 400:
+            response = params["response"]
+            self.errors.append(f"HTTP {response['status']}: {response['url']}")
+
+
+# Resolves once the page is settled: MathJax has typeset, every image (made eager) is loaded or
+# broken, fonts are loaded.
+READY_JS = """(async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
+  const images = Array.from(document.images);
+  for (const img of images) img.loading = 'eager';
+  await Promise.all(images.map(img => img.complete ? null : new Promise(done => {
+    img.addEventListener('load', done); img.addEventListener('error', done);
+  })));
+  await document.fonts.ready;
+  return true;
+})()"""
+
+# The page's facts. Text is gathered per block element (so `$a_i$` split by a stray <em> still
+# reads as one string), leaving out code, scripts and MathJax's own output.
+FACTS_JS = r"""(() => {
+  const skip = 'pre, code, kbd, samp, script, style, textarea, mjx-container, .highlight';
+  const block = 'p, li, dt, dd, td, th, h1, h2, h3, h4, h5, h6, caption, figcaption, div, section, body';
+  const texts = new Map();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest(skip)) continue;
+    const owner = parent.closest(block);
+    texts.set(owner, (texts.get(owner) || '') + node.data);
+  }
+  return {
+    url: location.href,
+    mathjax_loaded: !!(window.MathJax && MathJax.startup && MathJax.startup.document),
+    math_nodes: document.querySelectorAll('.math').length,
+    mjx_containers: document.querySelectorAll('mjx-container').length,
+    unrendered_math: Array.from(document.querySelectorAll('.math'))
+      .filter(e => !e.querySelector('mjx-container')).map(e => e.textContent.trim().slice(0, 120)),
+    math_errors: Array.from(document.querySelectorAll('mjx-merror'))
+      .map(e => e.getAttribute('data-mjx-error') || e.textContent),
+    images: Array.from(document.images)
+      .map(i => ({src: i.currentSrc || i.src, complete: i.complete, width: i.naturalWidth})),
+    search_links: Array.from(document.querySelectorAll('#search-results ul.search li a')).map(a => a.href),
+    texts: Array.from(texts.values()).filter(t => t.trim()),
+  };
+})()"""
+
+
+class Browser:
+    """Headless Chromium with one DevTools connection; ``visit`` loads a page in a fresh tab."""
+
+    def __init__(self, executable: str, profile: Path):
+        args = [
+            executable,
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--no-first-run",
+            "--remote-debugging-port=0",
+            f"--user-data-dir={profile}",
+            "about:blank",
+        ]
+        self.stderr = profile / "chromium-stderr.log"  # a file, not a pipe nobody reads
+        with self.stderr.open("wb") as stderr:
+            self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True)
+        self.devtools = None
+        try:
+            port_file = profile / "DevToolsActivePort"
+            deadline = time.monotonic() + 30
+            while not (port_file.exists() and len(port_file.read_text().splitlines()) >= 2):
+                if self.process.poll() is not None:
+                    raise RuntimeError(
+                        f"chromium exited ({self.process.returncode}): {self.stderr.read_text()[-2000:]}"
+                    )
+                if time.monotonic() > deadline:
+                    raise RuntimeError("chromium wrote no DevToolsActivePort within 30 s")
+                time.sleep(0.05)
+            port, path = port_file.read_text().splitlines()[:2]
+            self.devtools = DevTools(f"ws://127.0.0.1:{port}{path}")
+            self.version = self.devtools.call("Browser.getVersion")["product"]
+        except BaseException:
+            self.quit()
+            raise
+
+    def visit(self, url: str, until: str = "true", timeout: float = 30) -> dict:
+        """Load ``url`` in a new tab and return its facts (``FACTS_JS``) and ``errors``.
+
+        Waits for the load (following a meta refresh), then ``READY_JS``, then for the JS
+        expression ``until`` to be true, then for the network to be idle for 0.3 s.
+        """
+        cdp = self.devtools
+        target = cdp.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = cdp.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        log = PageLog(session)
+        cdp.sink = log
+        deadline = time.monotonic() + timeout
+
+        def evaluate(expression: str, await_promise: bool = False):
+            result = cdp.call(
+                "Runtime.evaluate",
+                {"expression": expression, "awaitPromise": await_promise, "returnByValue": True},
+                session,
+                timeout=max(deadline - time.monotonic(), 0.1),
+            )
+            if "exceptionDetails" in result:
+                raise CDPError(f"evaluating {expression[:60]!r}: {result['exceptionDetails']}")
+            return result["result"].get("value")
+
+        def poll(expression: str, what: str):
+            while True:
+                try:
+                    if evaluate(expression):
+                        return
+                except CDPError:  # the document is being replaced (navigation): ask again
+                    pass
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"{url}: {what} within {timeout} s")
+                cdp.pump(0.05)
+
+        try:
+            for domain in ("Page", "Runtime", "Log", "Network"):
+                cdp.call(f"{domain}.enable", session=session)
+            navigation = cdp.call("Page.navigate", {"url": url}, session)
+            if navigation.get("errorText"):
+                raise CDPError(f"{url}: {navigation['errorText']}")
+            poll(
+                "location.href !== 'about:blank' && document.readyState === 'complete'"
+                " && !document.querySelector('meta[http-equiv=\"refresh\" i]')",
+                "not loaded",
+            )
+            evaluate(READY_JS, await_promise=True)
+            poll(until, f"{until!r} not true")
+            quiet_since = time.monotonic()
+            while log.pending() or time.monotonic() - quiet_since < 0.3:
+                if time.monotonic() > deadline:
+                    log.errors.append(f"requests still pending after {timeout} s: {log.pending()}")
+                    break
+                if cdp.pump(0.05):
+                    quiet_since = time.monotonic()
+            facts = evaluate(FACTS_JS)
+        finally:
+            cdp.sink = None
+            cdp.call("Target.closeTarget", {"targetId": target})
+        facts["errors"] = log.errors
+        return facts
+
+    def quit(self):
+        """Close the browser; kill its process group (its own session, started above) if it lingers."""
+        try:
+            if self.devtools is not None:
+                self.devtools.call("Browser.close", timeout=5)
+                self.devtools.close()
+            self.process.wait(timeout=10)
+        except Exception:
+            pass
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)  # helpers (zygote, renderers) may outlive the main process
+        except ProcessLookupError:
+            pass
+        self.process.wait()
+
+
+# --- fixtures -------------------------------------------------------------------------------------
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def site():
+    """Base URL of ``_build/html``, served over http (search and MathJax need http, not file://)."""
+    if not (HTML / "index.html").exists():
+        _unavailable(f"{HTML / 'index.html'} missing: build the book first (jupyter-book build .)")
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(HTML)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if CHROMIUM is None:
+        _unavailable("chromium not found on PATH (Debian: apt-get install chromium)")
+    with tempfile.TemporaryDirectory(prefix="privbandits-chromium-", ignore_cleanup_errors=True) as profile:
+        browser = Browser(CHROMIUM, Path(profile))
+        yield browser
+        browser.quit()
+
+
+@pytest.fixture(scope="session")
+def visited(site, browser):
+    """Page facts by page path, each page visited once per session."""
+    cache: dict[str, dict] = {}
+
+    def visit(page: str) -> dict:
+        if page not in cache:
+            assert (HTML / page).exists(), f"{page} is in _toc.yml but not in the build"
+            cache[page] = browser.visit(f"{site}/{page}")
+        return cache[page]
+
+    return visit
+
+
+# --- what to expect --------------------------------------------------------------------------------
+
+# In source markdown: $x$, $$, \( \[, {math}, \begin{...} (after removing code and escaped dollars).
+MATH_IN_SOURCE = re.compile(r"\$\$|\$[^$\s]|\\\(|\\\[|\{math\}|\\begin\{")
+# In rendered text: TeX that MathJax never saw. A `$...$` span counts when it could be inline math
+# as myst's dollarmath reads it (no space inside either dollar, no digit after the closing one).
+RAW_TEX = re.compile(r"\$\$|\\\(|\\\)|\\\[|\\\]|\\begin\{|\$[^$\s](?:[^$]{0,300}?[^$\s])?\$(?!\d)")
+
+
+def _markdown_of(page: str) -> str:
+    """The markdown a page was built from (for notebooks: its markdown cells), code removed."""
+    stem = Path(page).with_suffix("")
+    sources = sorted((HTML / "_sources").glob(f"{stem}.*"))
+    assert sources, f"no source of {page} under _build/html/_sources"
+    text = sources[0].read_text()
+    if sources[0].name.endswith(".ipynb"):
+        cells = json.loads(text)["cells"]
+        text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    text = re.sub(r"^(```|~~~).*?^\1", "", text, flags=re.S | re.M)  # fenced code
+    text = re.sub(r"`[^`\n]*`", "", text)  # inline code
+    return text.replace("\\$", "")
+
+
+def _source_page(facts: dict) -> str:
+    """The page shown (after any redirect), relative to the site root."""
+    return urlsplit(facts["url"]).path.lstrip("/")
+
+
+# --- tests -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_math_rendered(visited, page):
+    facts = visited(page)
+    shown = _source_page(facts)
+    problems = []
+    if facts["math_errors"]:
+        problems.append(f"MathJax errors: {_few(facts['math_errors'])}")
+    if facts["unrendered_math"]:
+        problems.append(f"math nodes MathJax did not typeset: {_few(facts['unrendered_math'])}")
+    raw = [match.group(0)[:120] for text in facts["texts"] for match in RAW_TEX.finditer(text)]
+    if raw:
+        problems.append(f"raw TeX left in the text: {_few(raw)}")
+    if MATH_IN_SOURCE.search(_markdown_of(shown)):
+        if not facts["mathjax_loaded"]:
+            problems.append("its source has math but MathJax did not start")
+        elif not (facts["math_nodes"] and facts["mjx_containers"]):
+            problems.append("its source has math but the page shows none")
+    assert not problems, f"{shown}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_images_load(visited, page):
+    facts = visited(page)
+    broken = [image["src"] for image in facts["images"] if not (image["complete"] and image["width"] > 0)]
+    assert not broken, f"{_source_page(facts)}: images that did not load: {_few(broken)}"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_no_console_errors(visited, page):
+    facts = visited(page)
+    assert not facts["errors"], f"{_source_page(facts)}:\n" + "\n".join(facts["errors"])
+
+
+@pytest.mark.parametrize("term", ["Laplace", "Nash"])
+def test_search_finds_term(site, browser, term):
+    assert (HTML / "search.html").exists(), "search.html is not in the build"
+    facts = browser.visit(
+        f"{site}/search.html?q={term}",
+        until="(document.querySelector('#search-results .search-summary') || {}).innerText",
+    )
+    assert not facts["errors"], f"search.html?q={term}:\n" + "\n".join(facts["errors"])
+    found = {urlsplit(link).path.lstrip("/") for link in facts["search_links"]}
+    assert found & CHAPTERS, f"searching {term!r} found no chapter page: {sorted(found)}"
