@@ -87,6 +87,7 @@ def settings():
         ("b7", "ldp_-logw", loo(l_a, log_window=False)),
         ("b7", "ldpucb_printed", LDPUCB(epsilon=EPS)),
         ("b7", "ldpucb_authors", LDPUCB.as_run_by_authors(EPS)),
+        ("b7", "ldpucb_+clip", LDPUCB(epsilon=EPS, clip_rewards=True)),
     ]
     out = [(g, k, p, 10**7) for g, k, p in out]
     out += [("c7", f"gdp_authors_eps{e:g}", GDPNCB.as_run_by_authors(e), 10**7) for e in (0.5, 1.0, 2.0)]
