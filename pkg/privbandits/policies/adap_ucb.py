@@ -20,7 +20,8 @@ __all__ = ["AdaPUCB"]
 
 
 @njit(nogil=True, cache=True)
-def _adap_ucb_kernel(rng, kinds, params, table, horizon, eps, alpha):  # pragma: no cover - compiled
+def _adap_ucb_kernel(rng, kinds, params, table, horizon, eps, alpha, flags):  # pragma: no cover - compiled
+    authors_index, noiseless_init, double_last = flags
     k = kinds.shape[0]
     arms = np.empty(horizon, dtype=np.int64)
     n = np.zeros(k)  # total pulls N_a
@@ -36,8 +37,11 @@ def _adap_ucb_kernel(rng, kinds, params, table, horizon, eps, alpha):  # pragma:
         t += 1
         n[a] = 1.0
         last[a] = 1.0
-        mu_tilde[a] = x + laplace_draw(rng, noise1 / eps if noise1 > 0 else 0.0)
-        releases += 1
+        if noiseless_init:  # authors' code: the first pulls enter the index without noise
+            mu_tilde[a] = x
+        else:
+            mu_tilde[a] = x + laplace_draw(rng, noise1 / eps if noise1 > 0 else 0.0)
+            releases += 1
     while t < horizon:
         # episode start t_l (1-based, = t + 1): Eq. (7) of azize2022privacy with f = the length of
         # the arm's last episode (N_a / 2 once the arm has had an episode; 1 after the initial pull):
@@ -48,14 +52,17 @@ def _adap_ucb_kernel(rng, kinds, params, table, horizon, eps, alpha):  # pragma:
         a = 0
         for i in range(k):
             f = last[i]
-            idx = mu_tilde[i] + np.sqrt(alpha * log_2t / (2.0 * f))
-            if np.isfinite(eps):
-                idx += alpha * log_t / (eps * f)
+            if authors_index:  # authors' code: no 1/2, log t_l, and 2 alpha log t_l / f without 1/eps
+                idx = mu_tilde[i] + np.sqrt(alpha * log_t / f) + 2.0 * alpha * log_t / f
+            else:
+                idx = mu_tilde[i] + np.sqrt(alpha * log_2t / (2.0 * f))
+                if np.isfinite(eps):
+                    idx += alpha * log_t / (eps * f)
             if idx > best:
                 best = idx
                 a = i
         # play a_l until its number of pulls doubles (N_a new pulls), forget older samples
-        length = min(int(n[a]), horizon - t)
+        length = min(int(2.0 * last[a] if double_last else n[a]), horizon - t)
         s = draw_reward_sum(rng, kinds, params, table, t, a, length)
         for u in range(length):
             arms[t + u] = a
@@ -87,21 +94,39 @@ class AdaPUCB(Policy):
     Checked against the text of ``azize2022privacy`` (submission version): Eq. (7), Lemma 1, Algorithm 1.
     Records: ``arms``, ``releases``.
 
+    The three departure flags (default False) reproduce the AdaP-UCB of the DP-NCB authors'
+    experiment code (``NP-Hardest/DP-NCB``, ``algorithms/AdaPUCB.py``); :meth:`as_run_by_authors`
+    sets all three. That code also computes the regret with ``mu* = 1`` (line 134), a departure of the
+    metric, not of the policy: the Part II chapter computes it explicitly.
+
     Parameters
     ----------
     epsilon : float
         Privacy parameter (> 0; ``inf`` runs without noise).
     alpha : float
         Exploration constant of Eq. (7) (> 0).
+    authors_index : bool, keyword-only
+        Index ``mu_tilde + sqrt(alpha log t_l / f) + 2 alpha log t_l / f`` (``AdaPUCB.py`` lines 88-94:
+        no 1/2 and ``log t_l`` in the square root, no ``1/eps`` in the privacy term).
+    noiseless_init : bool, keyword-only
+        The initial pull of each arm enters the index without noise (lines 70-77).
+    episode_doubles_last : bool, keyword-only
+        An episode is twice the arm's last episode (line 107, ``2 n_s`` with ``n`` reset per episode
+        at line 105) instead of the arm's total number of pulls (lengths 1, 2, 4, ... instead of
+        1, 1, 2, 4, ...).
 
     Raises
     ------
     ValueError
-        If ``epsilon`` or ``alpha`` is not > 0.
+        If ``epsilon`` or ``alpha`` is not > 0, or a departure flag is not a bool.
     """
 
     epsilon: float = 0.2
     alpha: float = 3.1
+    _: dataclasses.KW_ONLY
+    authors_index: bool = False
+    noiseless_init: bool = False
+    episode_doubles_last: bool = False
     name = "AdaP-UCB"
     anytime = True  # never reads the horizon: one run gives every horizon
     private = True
@@ -109,9 +134,29 @@ class AdaPUCB(Policy):
     def __post_init__(self) -> None:
         check_epsilon(self.epsilon, allow_inf=True)
         check_positive("alpha", self.alpha)
+        for name in ("authors_index", "noiseless_init", "episode_doubles_last"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+
+    @classmethod
+    def as_run_by_authors(cls, epsilon: float = 0.2) -> AdaPUCB:
+        """AdaP-UCB as the DP-NCB authors' experiment code runs it (every departure flag on).
+
+        Parameters
+        ----------
+        epsilon : float
+            Privacy parameter (> 0).
+
+        Returns
+        -------
+        AdaPUCB
+            The policy with ``authors_index``, ``noiseless_init`` and ``episode_doubles_last`` set.
+        """
+        return cls(epsilon=epsilon, authors_index=True, noiseless_init=True, episode_doubles_last=True)
 
     def _kernel_call(self, instance: BanditInstance, horizon: int):
-        return _adap_ucb_kernel, (*instance.kernel_args(), horizon, float(self.epsilon), float(self.alpha))
+        flags = (self.authors_index, self.noiseless_init, self.episode_doubles_last)
+        return _adap_ucb_kernel, (*instance.kernel_args(), horizon, float(self.epsilon), float(self.alpha), flags)
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
         arms, rel = self._play(instance, horizon, rng)

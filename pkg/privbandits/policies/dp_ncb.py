@@ -73,12 +73,32 @@ class NCBConstants(NamedTuple):
         ``alpha`` of the privacy terms of Eqs. (4)-(5) (unused by NCB).
     cap_sqrt : bool
         Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper).
+    window_cap : bool
+        Stop Phase I at the authors' window ``W = floor(sqrt(T)) + 1``: after ``W`` rounds (NCB,
+        GDP-NCB) or ``W + 1`` rounds (LDP-NCB), as their experiment code does (not in the paper).
+    log_window : bool
+        ``log W`` in place of ``log T`` where the authors' code has it (GDP-NCB: the Phase I threshold
+        and the three index terms of Eq. (4); LDP-NCB: the last term of Eq. (5)).
+    phase1_noise : bool
+        GDP-NCB: add the Phase I Laplace noise of line 5 (False: exact means, as the authors' code).
+    reset_mu_tilde : bool
+        GDP-NCB: Phase II starts from private means 0 instead of the Phase I means (authors' code).
+    noise_location : bool
+        LDP-NCB: Phase I noise ``1/eps + Lap(1)`` (``1/eps`` passed as the location, authors' code).
+    ncb_bonus : bool
+        NCB: bonus ``2 c sqrt(2 mu log T / n)`` instead of Eq. (3)'s ``4 sqrt(mu log T / n)``.
     """
 
     phase1_constant: float
     c: float
     alpha: float
     cap_sqrt: bool
+    window_cap: bool = False
+    log_window: bool = False
+    phase1_noise: bool = True
+    reset_mu_tilde: bool = False
+    noise_location: bool = False
+    ncb_bonus: bool = False
 
 
 def phase1_threshold_gdp(horizon: int, epsilon: float, c: float = 3.0, constant: float = 1600.0) -> float:
@@ -303,6 +323,12 @@ class PhaseOneState(NamedTuple):
 
 
 @njit(nogil=True, cache=True)
+def _log_window(big_t):  # pragma: no cover - compiled
+    """``log W`` with the authors' window ``W = int(sqrt(T)) + 1``."""
+    return np.log(int(np.sqrt(big_t)) + 1.0)
+
+
+@njit(nogil=True, cache=True)
 def _clip01(x):  # pragma: no cover - compiled
     return min(1.0, max(0.0, x))
 
@@ -315,7 +341,7 @@ def _ncb_block(rng, kinds, params, table, arms, t0, n_play, big_t, k_consts, cap
     Returns the number of Phase I rounds.
     """
     k = kinds.shape[0]
-    const, c = k_consts.phase1_constant, k_consts.c
+    const, c, bonus = k_consts.phase1_constant, k_consts.c, k_consts.ncb_bonus
     log_t = np.log(big_t)
     thr = const * c * c * log_t
     n = np.zeros(k)
@@ -337,7 +363,7 @@ def _ncb_block(rng, kinds, params, table, arms, t0, n_play, big_t, k_consts, cap
     # for that arm alone (the same formula, so the same numbers as recomputing every arm).
     idx = np.empty(k)
     for i in range(k):
-        idx[i] = _ncb_index(mean[i], n[i], log_t)
+        idx[i] = _ncb_index(mean[i], n[i], log_t, c, bonus)
     while t < n_play:
         best = -np.inf
         a = 0
@@ -348,17 +374,19 @@ def _ncb_block(rng, kinds, params, table, arms, t0, n_play, big_t, k_consts, cap
         x = draw_reward(rng, kinds, params, table, t0 + t, a)
         n[a] += 1.0
         mean[a] += (x - mean[a]) / n[a]
-        idx[a] = _ncb_index(mean[a], n[a], log_t)
+        idx[a] = _ncb_index(mean[a], n[a], log_t, c, bonus)
         arms[t0 + t] = a
         t += 1
     return phase1, 0
 
 
 @njit(nogil=True, cache=True)
-def _ncb_index(mean, n, log_t):  # pragma: no cover - compiled
-    """NCB(i, t) of Eq. (3), ``inf`` for an arm never pulled."""
+def _ncb_index(mean, n, log_t, c, authors_bonus):  # pragma: no cover - compiled
+    """NCB(i, t) of Eq. (3), ``inf`` for an arm never pulled; ``authors_bonus``: ``2 c sqrt(2 mu log T / n)``."""
     if n == 0.0:
         return np.inf
+    if authors_bonus:  # NCBNonPrivate.py line 83 of the authors' code
+        return mean + 2.0 * c * np.sqrt(2.0 * mean * log_t / n)
     return mean + 4.0 * np.sqrt(mean * log_t / n)
 
 
@@ -399,7 +427,8 @@ def _gdp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts
     k = kinds.shape[0]
     const, c = k_consts.phase1_constant, k_consts.c
     log_t = np.log(big_t)
-    thr = const * (c * c * log_t + (log_t * log_t / eps if np.isfinite(eps) else 0.0))
+    log_i = _log_window(big_t) if k_consts.log_window else log_t  # log W (authors' code) or log T
+    thr = const * (c * c * log_i + (log_i * log_i / eps if np.isfinite(eps) else 0.0))
     # line 1: mu_hat = mu_tilde = 0, N_1 = 0
     mu_hat = np.zeros(k)
     mu_tilde = np.zeros(k)
@@ -411,25 +440,29 @@ def _gdp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts
         x = draw_reward(rng, kinds, params, table, t0 + t, a)
         n1[a] += 1.0  # line 4
         mu_hat[a] = (n1[a] - 1.0) / n1[a] * mu_hat[a] + x / n1[a]
-        mu_tilde[a] = mu_hat[a] + laplace_draw(rng, log_t / (eps * n1[a]))  # line 5
+        if k_consts.phase1_noise:
+            mu_tilde[a] = mu_hat[a] + laplace_draw(rng, log_t / (eps * n1[a]))  # line 5
+        else:  # authors' code: no Phase I noise, the test reads the exact mean
+            mu_tilde[a] = mu_hat[a]
         arms[t0 + t] = a
         t += 1  # line 6
         if n1[a] * mu_tilde[a] > thr:
             break
     phase1 = t
     state = PhaseOneState(mu_hat, mu_tilde, n1, np.zeros(k, dtype=np.int64))
-    _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, eps, k_consts, state)
+    _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, log_i, eps, k_consts, state)
     return phase1, state.arm_releases.sum()
 
 
 @njit(nogil=True, cache=True)
-def _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, eps, k_consts, state):  # pragma: no cover
+def _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, log_i, eps, k_consts, state):  # pragma: no cover
     """Phase II of Algorithm 1 (lines 8-22) from round ``t`` on, from the Phase I ``state``.
 
     Counts the Laplace releases of each arm in ``state.arm_releases``. An episode that reaches the last
     round releases nothing: no later decision would read the release (lines 20-21 after the horizon
     are dead code), and skipping it keeps the count equal to the releases the privacy accounting of
-    :func:`sparse_vector_budget` pays for.
+    :func:`sparse_vector_budget` pays for. ``log_t`` scales the releases, ``log_i`` (``log T``, or
+    ``log W`` with ``log_window``) enters the index.
     """
     k = kinds.shape[0]
     c, alpha = k_consts.c, k_consts.alpha
@@ -438,13 +471,13 @@ def _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, eps, k_co
     # releases); the Phase I means enter Eq. (4) here too, and a negative one would make the
     # sqrt(mu_tilde) term NaN and drop the arm from every argmax. Clipping is post-processing.
     for i in range(k):
-        mu_tilde[i] = _clip01(mu_tilde[i])
+        mu_tilde[i] = 0.0 if k_consts.reset_mu_tilde else _clip01(mu_tilde[i])  # reset: authors' code
     n2 = np.ones(k)  # line 8: N_2,i = 1
     while t < n_play:  # line 9: episodes
         best = -np.inf  # line 11: A = argmax NCB_GDP(i, t_l - 1), n_i = N_1,i + N_2,i
         a = 0
         for i in range(k):
-            idx = gdp_index(mu_tilde[i], n1[i] + n2[i], log_t, eps, c, alpha)
+            idx = gdp_index(mu_tilde[i], n1[i] + n2[i], log_i, eps, c, alpha)
             if idx > best:
                 best = idx
                 a = i
@@ -520,6 +553,7 @@ def _gdp_sv_block(
         t,
         n_play,
         log_t,
+        log_t,
         eps_form,
         k_consts,
         PhaseOneState(mu_hat, mu_tilde, n1, arm_releases),
@@ -541,6 +575,7 @@ def _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts
     k = kinds.shape[0]
     const, c, alpha = k_consts.phase1_constant, k_consts.c, k_consts.alpha
     log_t = np.log(big_t)
+    log_w = _log_window(big_t) if k_consts.log_window else log_t  # last term of Eq. (5)
     fin = np.isfinite(eps)
     noise = 1.0 / eps if fin else 0.0
     mu_tilde = np.zeros(k)  # line 1 (raw running mean of privatised rewards)
@@ -548,7 +583,10 @@ def _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts
     t = 0
     while t < min(n_play, cap):  # line 2 (max{...} form of Section "Phase I"); only the pulled arm changes
         a = rng.integers(0, k)  # line 3
-        x = draw_reward(rng, kinds, params, table, t0 + t, a) + laplace_draw(rng, noise)  # line 4
+        if k_consts.noise_location:  # authors' code: 1/eps passed as the location of a Lap(1) draw
+            x = draw_reward(rng, kinds, params, table, t0 + t, a) + (noise + laplace_draw(rng, 1.0))
+        else:
+            x = draw_reward(rng, kinds, params, table, t0 + t, a) + laplace_draw(rng, noise)  # line 4
         n[a] += 1.0  # line 5
         mu_tilde[a] = (n[a] - 1.0) / n[a] * mu_tilde[a] + x / n[a]
         arms[t0 + t] = a
@@ -566,7 +604,7 @@ def _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts
     # recomputed for that arm alone (the same formula, so the same numbers as a full recomputation).
     idx = np.empty(k)
     for i in range(k):
-        idx[i] = _ldp_index(mu_tilde[i], n[i], log_t, eps, c, alpha)
+        idx[i] = _ldp_index(mu_tilde[i], n[i], log_t, log_w, eps, c, alpha)
     while t < n_play:  # line 8
         best = -np.inf  # line 9: argmax NCB_LDP (Eq. 5) of the clipped means
         a = 0
@@ -577,22 +615,24 @@ def _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts
         x = draw_reward(rng, kinds, params, table, t0 + t, a) + laplace_draw(rng, noise)  # line 10
         n[a] += 1.0  # line 11
         mu_tilde[a] = (n[a] - 1.0) / n[a] * mu_tilde[a] + x / n[a]
-        idx[a] = _ldp_index(mu_tilde[a], n[a], log_t, eps, c, alpha)
+        idx[a] = _ldp_index(mu_tilde[a], n[a], log_t, log_w, eps, c, alpha)
         arms[t0 + t] = a
         t += 1  # line 13
     return phase1, 0
 
 
 @njit(nogil=True, cache=True)
-def _ldp_index(mu_tilde, n, log_t, eps, c, alpha):  # pragma: no cover - compiled
-    """NCB_LDP(i, t) of Eq. (5) on the clipped mean (line 12), ``inf`` for an arm never pulled."""
+def _ldp_index(mu_tilde, n, log_t, log_w, eps, c, alpha):  # pragma: no cover - compiled
+    """NCB_LDP(i, t) of Eq. (5) on the clipped mean (line 12), ``inf`` for an arm never pulled.
+
+    ``log_w`` enters the last term (``log T`` as printed; ``log W`` in the authors' code)."""
     if n == 0.0:
         return np.inf
     m = _clip01(mu_tilde)  # line 12 (clipping applied to the value the index uses)
     idx = m + 2.0 * c * np.sqrt(2.0 * m * log_t / n)
     if np.isfinite(eps):
         idx += np.sqrt(8.0 * alpha * log_t / n) / eps
-        idx += 4.0 * c * (2.0 * alpha) ** 0.25 * log_t**0.75 / (np.sqrt(eps) * n**0.75)
+        idx += 4.0 * c * (2.0 * alpha) ** 0.25 * log_w**0.75 / (np.sqrt(eps) * n**0.75)
     return idx
 
 
@@ -602,6 +642,9 @@ def _block(base, rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_cons
     or :data:`LDP_BASE`) told the horizon ``big_t``. Returns (Phase I rounds, Laplace releases)."""
     # cap_sqrt: optional cap of Phase I at ceil(sqrt(T)) + 1 rounds (NOT in the paper's pseudocode)
     cap = int(np.ceil(np.sqrt(big_t))) + 1 if k_consts.cap_sqrt else n_play
+    if k_consts.window_cap:  # the authors' window W = int(sqrt T) + 1: W rounds, W + 1 for LDP-NCB (t <= W)
+        w = int(np.sqrt(big_t)) + 1
+        cap = w + 1 if base == LDP_BASE else w
     if base == NCB_BASE:
         return _ncb_block(rng, kinds, params, table, arms, t0, n_play, big_t, k_consts, cap)
     if base == GDP_BASE:
@@ -703,7 +746,25 @@ class NCBFamily(Policy):
         return 1
 
     def _constants(self) -> NCBConstants:
-        return NCBConstants(self.phase1_constant, self.c, getattr(self, "alpha", 3.1), self.phase1_cap_sqrt)
+        return NCBConstants(
+            self.phase1_constant,
+            self.c,
+            getattr(self, "alpha", 3.1),
+            self.phase1_cap_sqrt,
+            window_cap=getattr(self, "phase1_window_cap", False),
+            log_window=getattr(self, "log_window", False),
+            phase1_noise=getattr(self, "phase1_noise", True),
+            reset_mu_tilde=getattr(self, "reset_mu_tilde", False),
+            noise_location=getattr(self, "phase1_noise_as_location", False),
+            ncb_bonus=getattr(self, "authors_bonus", False),
+        )
+
+    def _check_flags(self, *names: str) -> None:
+        for name in names:
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+        if getattr(self, "phase1_window_cap", False) and self.phase1_cap_sqrt:
+            raise ValueError("phase1_window_cap and phase1_cap_sqrt are two caps: choose one")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -725,13 +786,37 @@ class NCB(NCBFamily):
     phase1_cap_sqrt : bool, keyword-only
         Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper's pseudocode).
 
+    authors_bonus : bool, keyword-only
+        Departure of the authors' experiment code (``NP-Hardest/DP-NCB``,
+        ``algorithms/NCBNonPrivate.py`` line 83): Phase II bonus ``2 c sqrt(2 mu_hat log T / n)``
+        (Eq. (4)'s first term) instead of Eq. (3)'s ``4 sqrt(mu_hat log T / n)``. Default False.
+        :meth:`as_run_by_authors` sets it; that code's Phase I test is ``n mu_hat > c^2 log T``
+        (line 65), i.e. ``phase1_constant=1`` without cap, the book's default.
+
     Raises
     ------
     ValueError
-        If ``phase1_constant`` or ``c`` is not > 0, or ``phase1_cap_sqrt`` is not a bool.
+        If ``phase1_constant`` or ``c`` is not > 0, or ``phase1_cap_sqrt`` or ``authors_bonus`` is not a bool.
     """
 
+    _: dataclasses.KW_ONLY
+    authors_bonus: bool = False
     name = "NCB"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._check_flags("authors_bonus")
+
+    @classmethod
+    def as_run_by_authors(cls) -> NCB:
+        """NCB as the authors' experiment code runs it (``NCBNonPrivate.py``): ``authors_bonus=True``.
+
+        Returns
+        -------
+        NCB
+            The policy with every departure of that code switched on.
+        """
+        return cls(authors_bonus=True)
 
     def _kernel_call(self, instance: BanditInstance, horizon: int):
         return _fixed_kernel, (*instance.kernel_args(), horizon, NCB_BASE, math.inf, self._constants())
@@ -783,13 +868,29 @@ class GDPNCB(NCBFamily):
     phase1_cap_sqrt : bool, keyword-only
         Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper's pseudocode).
 
+    phase1_noise : bool, keyword-only
+        Add line 5's Laplace noise to the Phase I means (default True). False: the Phase I means and
+        test are exact, as in the authors' experiment code (``NP-Hardest/DP-NCB``,
+        ``algorithms/GDPNCB.py`` lines 77-85: no noise in Phase I).
+    reset_mu_tilde : bool, keyword-only
+        Start Phase II from private means 0 instead of the (clipped) Phase I means (default False;
+        ``GDPNCB.py`` line 93). The episodes still restart from the exact Phase I mean (line 117).
+    log_window : bool, keyword-only
+        ``log W``, ``W = int(sqrt T) + 1``, in place of ``log T`` in the Phase I threshold and the three
+        index terms of Eq. (4) (default False; ``GDPNCB.py`` lines 76, 105-107, with ``W`` from line
+        149); the Phase II releases keep ``log T`` (line 135).
+    phase1_window_cap : bool, keyword-only
+        Stop Phase I after ``W = int(sqrt T) + 1`` rounds (default False; ``GDPNCB.py`` line 77,
+        ``t < W``). Not with ``phase1_cap_sqrt`` (that cap is ``ceil(sqrt T) + 1``).
+
     Raises
     ------
     ValueError
         If ``phase1_constant``, ``c``, ``alpha`` or ``epsilon`` is not > 0, or
-        ``phase1_cap_sqrt`` is not a bool, ``phase1_rule`` is not one of the two,
+        ``phase1_cap_sqrt`` or a departure flag is not a bool, ``phase1_rule`` is not one of the two,
         ``sv_fraction`` is not in
-        (0, 1), or ``phase1_cap_sqrt`` is combined with ``phase1_rule="sparse_vector"``.
+        (0, 1), or ``phase1_cap_sqrt`` or a departure flag is combined with
+        ``phase1_rule="sparse_vector"``, or both caps are set.
     """
 
     epsilon: float = 0.2
@@ -798,11 +899,46 @@ class GDPNCB(NCBFamily):
     phase1_rule: str = "printed"
     #: share of epsilon spent on the sparse-vector stopping rule (``phase1_rule="sparse_vector"`` only)
     sv_fraction: float = 0.5
+    _: dataclasses.KW_ONLY
+    phase1_noise: bool = True
+    reset_mu_tilde: bool = False
+    log_window: bool = False
+    phase1_window_cap: bool = False
     name = "GDP-NCB"
     private = True
 
+    @classmethod
+    def as_run_by_authors(cls, epsilon: float = 0.2) -> GDPNCB:
+        """GDP-NCB as the authors' experiment code runs it (``algorithms/GDPNCB.py``).
+
+        ``phase1_constant=1600`` (line 76), no Phase I noise, Phase I capped at ``int(sqrt T) + 1``
+        rounds, private means reset to 0 at Phase II, ``log W`` in the index.
+
+        Parameters
+        ----------
+        epsilon : float
+            Privacy parameter (> 0).
+
+        Returns
+        -------
+        GDPNCB
+            The policy with every departure of that code switched on.
+        """
+        return cls(
+            epsilon=epsilon,
+            phase1_constant=PAPER_PHASE1_CONSTANT,
+            phase1_noise=False,
+            reset_mu_tilde=True,
+            log_window=True,
+            phase1_window_cap=True,
+        )
+
     def __post_init__(self) -> None:
         super().__post_init__()
+        self._check_flags("phase1_noise", "reset_mu_tilde", "log_window", "phase1_window_cap")
+        departs = not self.phase1_noise or self.reset_mu_tilde or self.log_window or self.phase1_window_cap
+        if self.phase1_rule == "sparse_vector" and departs:
+            raise ValueError("the departure flags apply to phase1_rule='printed' only")
         if self.phase1_rule not in ("printed", "sparse_vector"):
             raise ValueError(f"phase1_rule must be 'printed' or 'sparse_vector', got {self.phase1_rule!r}")
         if not (isinstance(self.sv_fraction, (int, float)) and 0.0 < self.sv_fraction < 1.0):
@@ -855,16 +991,61 @@ class LDPNCB(NCBFamily):
     phase1_cap_sqrt : bool, keyword-only
         Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper's pseudocode).
 
+    phase1_noise_as_location : bool, keyword-only
+        Phase I rewards released as ``X + 1/eps + Lap(1)`` instead of ``X + Lap(1/eps)`` (default
+        False): the authors' experiment code (``NP-Hardest/DP-NCB``, ``algorithms/LDPNCB.py`` line 92)
+        passes ``1/eps`` positionally to ``np.random.laplace``, whose first argument is the location.
+    log_window : bool, keyword-only
+        ``log W``, ``W = int(sqrt T) + 1``, in place of ``log T`` in the last term of Eq. (5) (default
+        False; ``LDPNCB.py`` line 113, ``W`` from line 138).
+    phase1_window_cap : bool, keyword-only
+        Stop Phase I after ``W + 1`` rounds (default False; ``LDPNCB.py`` line 82, ``t <= W``).
+        Not with ``phase1_cap_sqrt``.
+
     Raises
     ------
     ValueError
-        If ``phase1_constant``, ``c``, ``alpha`` or ``epsilon`` is not > 0, or ``phase1_cap_sqrt`` is not a bool.
+        If ``phase1_constant``, ``c``, ``alpha`` or ``epsilon`` is not > 0, ``phase1_cap_sqrt`` or a
+        departure flag is not a bool, or both caps are set.
     """
 
     epsilon: float = 0.2
     alpha: float = 3.1
+    _: dataclasses.KW_ONLY
+    phase1_noise_as_location: bool = False
+    log_window: bool = False
+    phase1_window_cap: bool = False
     name = "LDP-NCB"
     private = True
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._check_flags("phase1_noise_as_location", "log_window", "phase1_window_cap")
+
+    @classmethod
+    def as_run_by_authors(cls, epsilon: float = 0.2) -> LDPNCB:
+        """LDP-NCB as the authors' experiment code runs it (``algorithms/LDPNCB.py``).
+
+        ``phase1_constant=1600`` (line 62), Phase I noise with ``1/eps`` as location, Phase I capped at
+        ``int(sqrt T) + 2`` rounds, ``log W`` in the last index term.
+
+        Parameters
+        ----------
+        epsilon : float
+            Privacy parameter (> 0).
+
+        Returns
+        -------
+        LDPNCB
+            The policy with every departure of that code switched on.
+        """
+        return cls(
+            epsilon=epsilon,
+            phase1_constant=PAPER_PHASE1_CONSTANT,
+            phase1_noise_as_location=True,
+            log_window=True,
+            phase1_window_cap=True,
+        )
 
     def _kernel_call(self, instance: BanditInstance, horizon: int):
         return _fixed_kernel, (*instance.kernel_args(), horizon, LDP_BASE, self.epsilon, self._constants())

@@ -21,7 +21,8 @@ __all__ = ["LDPUCB"]
 
 
 @njit(nogil=True, cache=True)
-def _ldp_ucb_kernel(rng, kinds, params, table, horizon, eps, explore):  # pragma: no cover - compiled
+def _ldp_ucb_kernel(rng, kinds, params, table, horizon, eps, explore, flags):  # pragma: no cover - compiled
+    clip_rewards, forced_first = flags
     k = kinds.shape[0]
     arms = np.empty(horizon, dtype=np.int64)
     n = np.zeros(k)
@@ -35,9 +36,14 @@ def _ldp_ucb_kernel(rng, kinds, params, table, horizon, eps, explore):  # pragma
         # forced exploration: the least-pulled arm with N_a <= explore * log t (covers the first k
         # rounds, where every N_a = 0), before the Laplace part of the width is a valid bound
         a = -1
-        for i in range(k):
-            if n[i] <= explore * log_t and (a < 0 or n[i] < n[a]):
-                a = i
+        if forced_first and t < k:  # authors' code: arms 0..k-1 in turn, then the first arm under the threshold
+            a = t
+        else:
+            for i in range(k):
+                if n[i] <= explore * log_t and (a < 0 or (not forced_first and n[i] < n[a])):
+                    a = i
+                    if forced_first:
+                        break
         if a < 0:
             # argmax of the index s_i / n_i + sqrt(2 log t / n_i) + sqrt(32 log t / (eps^2 n_i)). Every
             # index changes with log t, so a screen first: approx_i = s_i / n_i + sqrt(log t) w_i with
@@ -64,6 +70,8 @@ def _ldp_ucb_kernel(rng, kinds, params, table, horizon, eps, explore):  # pragma
                         best = idx
                         a = i
         x = draw_reward(rng, kinds, params, table, t, a) + laplace_draw(rng, b)  # user-side Lap(1/eps)
+        if clip_rewards:  # authors' code: the privatised reward clipped to [0, 1]
+            x = min(1.0, max(0.0, x))
         n[a] += 1.0
         s[a] += x
         width[a] = np.sqrt(2.0 / n[a]) + (np.sqrt(32.0 / (eps * eps * n[a])) if fin else 0.0)
@@ -86,21 +94,33 @@ class LDPUCB(Policy):
     ``pull_CTL``); the paper's own text was not available to us, so they are not checked against it.
     Records: ``arms``.
 
+    Two departure flags (default False) reproduce the LDP-UCB of the DP-NCB authors' experiment
+    code (``NP-Hardest/DP-NCB``, ``algorithms/LDPUCB.py``); :meth:`as_run_by_authors` sets both. That
+    code's forced exploration (``N_a <= 4 log t``, line 77) and widths (lines 85-86) are this class's.
+
     Parameters
     ----------
     epsilon : float
         Local privacy parameter (> 0; ``inf`` runs without noise).
     explore : float
         Forced-exploration constant: pull an arm while ``N_a <= explore * log t`` (>= 0, finite).
+    clip_rewards : bool, keyword-only
+        Clip each privatised reward to [0, 1] before it enters the mean (``LDPUCB.py`` lines 64, 93).
+    forced_first : bool, keyword-only
+        Force arms ``0, ..., k-1`` in the first ``k`` rounds, then the lowest-numbered arm under the
+        threshold (lines 60-79) instead of the least-pulled one.
 
     Raises
     ------
     ValueError
-        If ``epsilon`` is not > 0 or ``explore`` is not in [0, inf).
+        If ``epsilon`` is not > 0, ``explore`` is not in [0, inf), or a departure flag is not a bool.
     """
 
     epsilon: float = 0.2
     explore: float = 4.0
+    _: dataclasses.KW_ONLY
+    clip_rewards: bool = False
+    forced_first: bool = False
     name = "LDP-UCB"
     anytime = True  # never reads the horizon: one run gives every horizon
     private = True
@@ -108,11 +128,31 @@ class LDPUCB(Policy):
     def __post_init__(self) -> None:
         check_epsilon(self.epsilon, allow_inf=True)
         check_nonnegative("explore", self.explore)
+        for name in ("clip_rewards", "forced_first"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+
+    @classmethod
+    def as_run_by_authors(cls, epsilon: float = 0.2) -> LDPUCB:
+        """LDP-UCB as the DP-NCB authors' experiment code runs it (both departure flags on).
+
+        Parameters
+        ----------
+        epsilon : float
+            Local privacy parameter (> 0).
+
+        Returns
+        -------
+        LDPUCB
+            The policy with ``clip_rewards`` and ``forced_first`` set.
+        """
+        return cls(epsilon=epsilon, clip_rewards=True, forced_first=True)
 
     _kernel_returns_arms = True
 
     def _kernel_call(self, instance: BanditInstance, horizon: int):
-        return _ldp_ucb_kernel, (*instance.kernel_args(), horizon, float(self.epsilon), float(self.explore))
+        flags = (self.clip_rewards, self.forced_first)
+        return _ldp_ucb_kernel, (*instance.kernel_args(), horizon, float(self.epsilon), float(self.explore), flags)
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
         return {"arms": self._play(instance, horizon, rng)}

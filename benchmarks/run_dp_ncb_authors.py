@@ -1,0 +1,159 @@
+"""Part II, "Figure 1 as the authors ran it": the departures of the authors' code, at their horizons.
+
+Usage (from the repository root; tens of minutes on 2 free cores, see benchmarks/README.md):
+
+    python benchmarks/run_dp_ncb_authors.py [--groups b7 c7 b8 d7] [--runs 50] [--jobs 2] [--resume]
+
+The authors' experiment code (``NP-Hardest/DP-NCB``, ``main.py``) runs one set of 50 runs told
+``T_max`` (10^8 for Figure 1(b), 10^7 for (c)-(f)) and plots the running Nash regret over ``t`` of
+those runs. Each setting here is that: ``simulate_mean_rewards(policy, instance, T_max, runs, seed)``
+(the chapter's runs and seeds, O(T) memory) and ``running_nash_regret`` / ``running_average_regret``
+read on a grid of about 200 log-spaced ``t`` (with every 10^j and 3·10^j). The policies are the
+printed algorithms, the authors' configuration (``as_run_by_authors``) and the departures switched
+on one at a time (``+flag``) or off one at a time from the authors' configuration (``-flag``).
+Groups: ``b7`` (Figure 1(b)'s five algorithms and the departure table, T_max = 10^7), ``c7``
+(GDP-NCB as run for eps in {0.5, 1, 2}), ``b8`` (GDP-NCB and AdaP-UCB, printed and as run, at
+T_max = 10^8), ``d7`` (LDP-NCB as run for eps in {0.5, 1, 2}). The file
+``book/part2_dp_ncb/results_authors.npz`` is rewritten after every setting (so an interrupted run
+keeps what finished; ``--resume`` skips the settings already stored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from privbandits import cache
+from privbandits.environments import bernoulli_instance
+from privbandits.metrics import running_average_regret, running_nash_regret
+from privbandits.policies import LDPUCB, AdaPUCB
+from privbandits.policies.dp_ncb import GDPNCB, LDPNCB, NCB, PAPER_PHASE1_CONSTANT
+from privbandits.simulate import simulate_mean_rewards
+
+from _timing import Stopwatch
+
+OUT = Path(__file__).resolve().parents[1] / "book" / "part2_dp_ncb" / "results_authors.npz"
+EPS = 0.2
+
+
+def grid(t_max: int) -> np.ndarray:
+    """About 200 log-spaced rounds from 10 to ``t_max``, with every 10^j and 3·10^j."""
+    t = np.unique(np.round(np.logspace(1, np.log10(t_max), 200)).astype(np.int64))
+    j = np.arange(1, int(np.log10(t_max)) + 1)
+    extra = np.r_[10**j, 3 * 10**j]
+    return np.unique(np.r_[t, extra[extra <= t_max]])
+
+
+def loo(policy, **off):
+    """The authors' configuration with one departure switched back to the printed algorithm."""
+    return dataclasses.replace(policy, **off)
+
+
+def settings():
+    """(group, key, policy, T_max) of every setting, in the order they run."""
+    g_a, l_a = GDPNCB.as_run_by_authors(EPS), LDPNCB.as_run_by_authors(EPS)
+    a_a = AdaPUCB.as_run_by_authors(EPS)
+    out = [
+        ("b7", "gdp_printed", GDPNCB(epsilon=EPS)),
+        ("b7", "gdp_authors", g_a),
+        ("b7", "gdp_+cap", GDPNCB(epsilon=EPS, phase1_window_cap=True)),
+        ("b7", "gdp_+nonoise", GDPNCB(epsilon=EPS, phase1_noise=False)),
+        ("b7", "gdp_+reset", GDPNCB(epsilon=EPS, reset_mu_tilde=True)),
+        ("b7", "gdp_+logw", GDPNCB(epsilon=EPS, log_window=True)),
+        ("b7", "gdp_-cap", loo(g_a, phase1_window_cap=False)),
+        ("b7", "gdp_-nonoise", loo(g_a, phase1_noise=True)),
+        ("b7", "gdp_-reset", loo(g_a, reset_mu_tilde=False)),
+        ("b7", "gdp_-logw", loo(g_a, log_window=False)),
+        ("b7", "gdp_-c1600", loo(g_a, phase1_constant=1.0)),
+        ("b7", "adap_printed", AdaPUCB(epsilon=EPS)),
+        ("b7", "adap_authors", a_a),
+        ("b7", "adap_+index", AdaPUCB(epsilon=EPS, authors_index=True)),
+        ("b7", "adap_+init", AdaPUCB(epsilon=EPS, noiseless_init=True)),
+        ("b7", "adap_+double", AdaPUCB(epsilon=EPS, episode_doubles_last=True)),
+        ("b7", "adap_-index", loo(a_a, authors_index=False)),
+        ("b7", "adap_-init", loo(a_a, noiseless_init=False)),
+        ("b7", "adap_-double", loo(a_a, episode_doubles_last=False)),
+        ("b7", "ncb_printed", NCB()),
+        ("b7", "ncb_authors", NCB.as_run_by_authors()),
+        ("b7", "ldp_printed", LDPNCB(epsilon=EPS)),
+        ("b7", "ldp_authors", l_a),
+        ("b7", "ldp_+cap", LDPNCB(epsilon=EPS, phase1_window_cap=True)),
+        ("b7", "ldp_-loc", loo(l_a, phase1_noise_as_location=False)),
+        ("b7", "ldp_-logw", loo(l_a, log_window=False)),
+        ("b7", "ldpucb_printed", LDPUCB(epsilon=EPS)),
+        ("b7", "ldpucb_authors", LDPUCB.as_run_by_authors(EPS)),
+        ("b7", "ldpucb_+clip", LDPUCB(epsilon=EPS, clip_rewards=True)),
+    ]
+    out = [(g, k, p, 10**7) for g, k, p in out]
+    out += [("c7", f"gdp_authors_eps{e:g}", GDPNCB.as_run_by_authors(e), 10**7) for e in (0.5, 1.0, 2.0)]
+    out += [
+        ("b8", "gdp_printed_1e8", GDPNCB(epsilon=EPS), 10**8),
+        ("b8", "gdp_authors_1e8", g_a, 10**8),
+        ("b8", "adap_printed_1e8", AdaPUCB(epsilon=EPS), 10**8),
+        ("b8", "adap_authors_1e8", a_a, 10**8),
+    ]
+    out += [("d7", f"ldp_authors_eps{e:g}", LDPNCB.as_run_by_authors(e), 10**7) for e in (0.5, 1.0, 2.0)]
+    return out
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--groups", nargs="+", default=["b7", "c7", "b8", "d7"])
+    ap.add_argument("--runs", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--jobs", type=int, default=None, help="workers (default: the engine's)")
+    ap.add_argument("--resume", action="store_true", help="keep the settings already in the output file")
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args(argv)
+    assert PAPER_PHASE1_CONSTANT == 1600.0
+    means = np.random.default_rng(2026).uniform(0.005, 1.0, 50)  # the chapter's instance of Figure 1(b)
+    instance = bernoulli_instance(means, name="fig1b")
+    arrays: dict[str, np.ndarray] = {}
+    if args.resume and args.out.exists():
+        arrays = dict(np.load(args.out))
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True, cwd=Path(__file__).parent
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
+    command = "python benchmarks/run_dp_ncb_authors.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    for group, key, policy, t_max in settings():
+        if group not in args.groups or f"{key}_nash" in arrays:
+            continue
+        clock = Stopwatch()
+        res = simulate_mean_rewards(policy, instance, t_max, args.runs, args.seed, n_jobs=args.jobs, cache=False)
+        t = grid(t_max)
+        arrays[f"{key}_t"] = t
+        arrays[f"{key}_nash"] = running_nash_regret(res)[t - 1]
+        arrays[f"{key}_avg"] = running_average_regret(res)[t - 1]
+        arrays[f"{key}_phase1"] = np.float64(np.mean(res.records.get("phase1_end", np.zeros(1))))
+        arrays[f"{key}_seconds"] = np.float64(clock.seconds)
+        arrays[f"{key}_policy"] = np.array(repr(policy))
+        del res
+        arrays.update(
+            {
+                "runs": np.int64(args.runs),
+                "seed": np.int64(args.seed),
+                "epsilon": np.float64(EPS),
+                "instance_seed": np.int64(2026),
+                "source_hash": np.array(cache.source_hash()),
+                "commit": np.array(commit),
+                "command": np.array(command),
+            }
+        )
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(args.out, **arrays)
+        print(
+            f"{key:>20} T_max={t_max:.0e}: Nash regret {arrays[f'{key}_nash'][-1]:.5f}, {clock.seconds:.0f} s",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
