@@ -582,7 +582,7 @@ glue("p2_sv_rel_1e6", float(rel_sv[-1]), display=False)
 # Every departure is an option of the package's policies, off by default, with the file and line
 # in its docstring (`GDPNCB(phase1_noise=False, reset_mu_tilde=True, log_window=True,
 # phase1_window_cap=True)`, and so on), and `as_run_by_authors()` switches all of a policy's on
-# at once (with $C = 1600$ where the code has it); `tests/test_authors_departures.py` checks that
+# at once (with $C = 1600$ where the code has it); `tests/test_dp_ncb_authors.py` checks that
 # each option changes what it should and that with every option off the runs are bit-identical to
 # the printed algorithms'. The $\mu^* = 1$ of AdaP-UCB's curve is a property of the metric, not the
 # policy: we add $1 - \mu^*$ to the running Nash regret explicitly.
