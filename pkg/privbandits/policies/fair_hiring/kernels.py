@@ -9,13 +9,20 @@ and observes the hired candidate's reward (:func:`_hire`). The two Fair-Greedy v
 Sherman-Morrison update.
 
 Rank step (line 6). Candidates are rows of finite per-group pools, so the window
-``D_{t~+1:t-1}`` is kept as a histogram over pool rows; whenever theta-hat changes, every pool row is
-re-scored once (sparse rows, :func:`_score_pool`), and the count of line 6 is
-``sum_r counts[r] 1{score_r <= score of X_{k,t}}``: the paper's count exactly, at O(pool non-zeros)
-per change of theta-hat instead of O(N_t d) (``rank_brute`` keeps the entry-by-entry count as a
-reference). ``refresh = R > 1`` (not in the paper; default 1) recomputes theta-hat only when t~ is a
-multiple of R: post-processing of the private regression, the rank's sensitivity (1/N_t) and noise
-are unchanged.
+``D_{t~+1:t-1}`` is kept as a histogram over the distinct pool rows; whenever theta-hat changes,
+every distinct row is re-scored once (:func:`_score_pool`, over the pools' prefix tree
+:class:`~privbandits.policies.fair_hiring.environment.ScoreTree`, which shares the partial sums of
+rows with equal leading entries and gives each row's score bit for bit), and the count of line 6 is
+``sum_r counts[r] 1{score_r <= score of X_{k,t}}``: the paper's count exactly, at O(tree nodes)
+per change of theta-hat and O(distinct rows) per round instead of O(N_t d) (``rank_brute`` keeps the
+entry-by-entry count as a reference). ``refresh = R > 1`` (not in the paper; default 1) recomputes
+theta-hat only when t~ is a multiple of R: post-processing of the private regression, the rank's
+sensitivity (1/N_t) and noise are unchanged.
+
+Sparse rows. A census row has 11 non-zeros out of d = 104. Every sum over a row's entries (true
+reward, Gram and X^T y updates, OFUL's index and Sherman-Morrison step) skips the zero entries: a
+term with a zero factor adds +-0 to a finite sum and leaves it unchanged, so the results are those of
+the dense loops, bit for bit.
 """
 
 from __future__ import annotations
@@ -120,24 +127,31 @@ class Run(NamedTuple):
 
 
 class Window(NamedTuple):
-    """The rank step's state: the window D_{t~+1:t-1} as a histogram over pool rows.
+    """The rank step's state: the window D_{t~+1:t-1} as a histogram over the distinct pool rows.
 
     Attributes
     ----------
     counts : numpy.ndarray
-        Occurrences of each pool row in the window.
+        Occurrences of each distinct pool row (leaf of the score tree) in the window.
     scores : numpy.ndarray
-        ``<x_r, theta_hat>`` of every pool row.
+        The partial sums of every score-tree node under theta-hat; the leaves' (from
+        ``leaf_base`` on) are ``<x_r, theta_hat>``.
+    products : numpy.ndarray
+        ``v theta_hat[c]`` of each distinct entry (column c, value v) of the score tree.
     bounds : numpy.ndarray
         ``[lo, hi)``: the window's rounds (0-based).
     est : numpy.ndarray
         ``(K,)`` estimated relative ranks of this round's candidates.
+    leaf_base : int
+        The first leaf's node number.
     """
 
-    counts: np.ndarray  #: occurrences of each pool row in the window
-    scores: np.ndarray  #: <x_r, theta_hat> of every pool row
+    counts: np.ndarray  #: occurrences of each distinct pool row in the window
+    scores: np.ndarray  #: partial sums of the score-tree nodes; the leaves' are <x_r, theta_hat>
+    products: np.ndarray  #: v theta_hat[c] of each distinct entry (column c, value v) of the tree
     bounds: np.ndarray  #: [lo, hi): the window's rounds (0-based)
     est: np.ndarray  #: (K,) estimated relative ranks of this round's candidates
+    leaf_base: int  #: the first leaf's node number
 
 
 @njit(nogil=True, cache=True)
@@ -160,67 +174,66 @@ def _new_run(env, horizon, trace):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def _new_window(env):  # pragma: no cover - compiled
-    n_pool = env.pool.shape[0]
+    tree = env.score_tree
     return Window(
-        np.zeros(n_pool, dtype=np.int64),
-        np.zeros(n_pool),
+        np.zeros(tree.leaf_offsets[-1], dtype=np.int64),
+        np.zeros(tree.parent.shape[0]),
+        np.zeros(tree.entry_col.shape[0]),
         np.zeros(2, dtype=np.int64),
         np.zeros(env.offsets.shape[0] - 1),
+        tree.level_offsets[tree.level_offsets.shape[0] - 2],
     )
 
 
 @njit(nogil=True, cache=True)
-def _cdf(sorted_rewards, lo, hi, value):  # pragma: no cover - compiled
-    """True group CDF: fraction of the group's pool with reward <= value."""
-    return (np.searchsorted(sorted_rewards[lo:hi], value, side="right")) / (hi - lo)
-
-
-@njit(nogil=True, cache=True)
-def _score_pool(ell_index, ell_value, theta, scores):  # pragma: no cover - compiled
-    """scores[r] = <x_r, theta> for every pool row, rows stored sparsely in ELL form (column q of
-    row r is ``ell_index[q, r]`` with value ``ell_value[q, r]``, zero-padded).  The loop runs over
-    q outside and rows inside, so the inner loop is a vectorisable gather: O(nnz(pool)) per call.
+def _score_pool(tree, theta, scores, products):  # pragma: no cover - compiled
+    """scores[n] = partial sum of score-tree node n under theta: ``0 + v theta[c]`` on level 0, then
+    ``score of the parent + v theta[c]``, level by level, with ``v theta[c]`` computed once per
+    distinct entry (``products``).  The leaves get ``<x_r, theta>`` of every distinct pool row with
+    the operations of the row-by-row sparse sum ``s = 0; s += v_q theta[c_q]`` for q = 0, 1, ...,
+    so the same float value.  O(tree nodes).
     """
-    n = scores.shape[0]
-    for r in range(n):
-        scores[r] = 0.0
-    for q in range(ell_index.shape[0]):
-        for r in range(n):
-            scores[r] += ell_value[q, r] * theta[ell_index[q, r]]
+    for e in range(products.shape[0]):
+        products[e] = tree.entry_value[e] * theta[tree.entry_col[e]]
+    lv = tree.level_offsets
+    for n in range(lv[1]):
+        scores[n] = 0.0 + products[tree.entry[n]]
+    for q in range(1, lv.shape[0] - 1):
+        prev, cur = scores[lv[q - 1] : lv[q]], scores[lv[q] : lv[q + 1]]
+        parent, entry = tree.parent[lv[q] : lv[q + 1]], tree.entry[lv[q] : lv[q + 1]]
+        for j in range(cur.shape[0]):
+            cur[j] = prev[parent[j]] + products[entry[j]]
 
 
 @njit(nogil=True, cache=True)
-def _window_count(scores, counts, lo, hi, value):  # pragma: no cover - compiled
+def _window_count(leaf_scores, counts, value):  # pragma: no cover - compiled
     """#{window entries of one group with estimated reward <= value}, from the window's histogram.
 
-    The window D_{t~+1:t-1} of group k is a multiset of pool rows ``lo <= r < hi``; ``counts[r]`` is
-    how many times row r occurs in it and ``scores[r] = <x_r, theta_hat>``.  The sum equals the
-    counting query of Section 4.2 term by term (entries of the same row share the same score).
+    The window D_{t~+1:t-1} of group k is a multiset of the group's distinct pool rows;
+    ``counts[j]`` is how many times row j occurs in it and ``leaf_scores[j] = <x_j, theta_hat>``
+    (the group's slices).  The sum equals the counting query of Section 4.2 term by term (entries of
+    the same row share the same score).  The loop runs from 0 over slices, so that it vectorises.
     """
     c = 0
-    for r in range(lo, hi):
-        if scores[r] <= value:
-            c += counts[r]
+    for j in range(counts.shape[0]):
+        if leaf_scores[j] <= value:
+            c += counts[j]
     return c
 
 
 @njit(nogil=True, cache=True)
 def _draw_candidates(rng, env, run, fixed, i):  # pragma: no cover - compiled
     """Line 3: receive D_t, one candidate per group (drawn, or given by ``fixed`` in audits), with
-    their true rewards and relative ranks."""
-    pool, offsets = env.pool, env.offsets
-    d = pool.shape[1]
+    their true rewards and relative ranks (per pool row, :meth:`HiringEnvironment.arrays`)."""
+    offsets = env.offsets
     for k in range(offsets.shape[0] - 1):
         if fixed.shape[0] > 0:  # the candidate sequence is given (audits: a fixed dataset)
             row = offsets[k] + fixed[i, k]
         else:
             row = offsets[k] + rng.integers(0, offsets[k + 1] - offsets[k])
         run.cand[i, k] = row
-        r = 0.0
-        for j in range(d):
-            r += pool[row, j] * env.theta_star[j]
-        run.true_r[k] = r
-        run.true_f[k] = _cdf(env.sorted_rewards, offsets[k], offsets[k + 1], r)
+        run.true_r[k] = env.row_reward[row]
+        run.true_f[k] = env.row_rank[row]
 
 
 @njit(nogil=True, cache=True)
@@ -238,14 +251,16 @@ def _hire(rng, run, noise_sd, i, kt):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def _add_rows_exact(env, run, n_reg, t_tilde, gram, b):  # pragma: no cover - compiled
-    """Line 5 (Fair-Greedy): add the rows of X_{1:t~} not yet in the exact Gram matrix and X^T y."""
-    d = env.pool.shape[1]
+    """Line 5 (Fair-Greedy): add the rows of X_{1:t~} not yet in the exact Gram matrix and X^T y
+    (their non-zero entries: the zero ones add nothing)."""
     while n_reg < t_tilde:
-        x = env.pool[run.hired[n_reg]]
+        row = run.hired[n_reg]
+        x = env.pool[row]
+        cols = env.nz_cols[row, : env.nz_count[row]]
         y = run.ys[n_reg]
-        for a in range(d):
+        for a in cols:
             b[a] += x[a] * y
-            for c in range(d):
+            for c in cols:
                 gram[a, c] += x[a] * x[c]
         n_reg += 1
     return n_reg
@@ -275,11 +290,15 @@ def _add_rows_private(rng, env, run, n_reg, t_tilde, y_clip, sigma, leaf, exact,
 
 
 @njit(nogil=True, cache=True)
-def _private_theta(noisy, t_tilde, shift, prefix, theta):  # pragma: no cover - compiled
-    """Line 5 (private): theta-hat from the tree's noisy prefix sum, Gram matrix shifted by 2 Gamma I."""
+def _private_theta(noisy, t_tilde, shift, prefix, m, theta):  # pragma: no cover - compiled
+    """Line 5 (private): theta-hat from the tree's noisy prefix sum, Gram matrix shifted by 2 Gamma I
+    (``m``: a (d, d) buffer)."""
     d = theta.shape[0]
     tree_prefix(noisy, t_tilde, prefix)
-    m = prefix[:d, :d] + 2.0 * shift * np.eye(d)  # shift by 2 Gamma I
+    for a in range(d):  # shift by 2 Gamma I
+        for c in range(d):
+            m[a, c] = prefix[a, c]
+        m[a, a] = prefix[a, a] + 2.0 * shift
     theta[:] = np.linalg.solve(m, prefix[:d, d].copy())
 
 
@@ -288,16 +307,16 @@ def _rank_and_pick(rng, env, run, window, p, private, horizon, i, t, t_tilde, th
     """Lines 4, 6 and 7: slide the window to D_{t~+1:t-1}, estimate each candidate's relative rank
     on it (plus the Gaussian of eq. (1) if ``private``), return the group with the largest estimate."""
     cand, counts, scores, bounds, est = run.cand, window.counts, window.scores, window.bounds, window.est
-    offsets = env.offsets
-    k_groups = offsets.shape[0] - 1
+    row_leaf, leaf_offsets, base = env.score_tree.row_leaf, env.score_tree.leaf_offsets, window.leaf_base
+    k_groups = leaf_offsets.shape[0] - 1
     # Line 4: slide the window to D_{t~+1:t-1} (0-based rounds t~ .. t-2)
     while bounds[1] < t - 1:
         for k in range(k_groups):
-            counts[cand[bounds[1], k]] += 1
+            counts[row_leaf[cand[bounds[1], k]]] += 1
         bounds[1] += 1
     while bounds[0] < t_tilde:
         for k in range(k_groups):
-            counts[cand[bounds[0], k]] -= 1
+            counts[row_leaf[cand[bounds[0], k]]] -= 1
         bounds[0] += 1
     # Line 6: relative ranks on the window, N_t = (t-1) - t~
     n_t = (t - 1) - t_tilde
@@ -305,14 +324,15 @@ def _rank_and_pick(rng, env, run, window, p, private, horizon, i, t, t_tilde, th
         if n_t == 0:
             est[k] = rng.random()
         else:
-            value = scores[cand[i, k]]
+            value = scores[base + row_leaf[cand[i, k]]]
             if p.rank_brute:  # reference: count entry by entry (O(N_t) per group)
                 c = 0
                 for s in range(t_tilde, t - 1):
-                    if scores[cand[s, k]] <= value:
+                    if scores[base + row_leaf[cand[s, k]]] <= value:
                         c += 1
             else:
-                c = _window_count(scores, counts, offsets[k], offsets[k + 1], value)
+                lo, hi = leaf_offsets[k], leaf_offsets[k + 1]
+                c = _window_count(scores[base + lo : base + hi], counts[lo:hi], value)
             if trace:
                 run.trace_counts[i, k] = c
             est[k] = c / n_t
@@ -358,12 +378,14 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
         The trial's records.
     """
     run = _new_run(env, horizon, trace)
-    pool = env.pool
+    pool, nz_cols, nz_count = env.pool, env.nz_cols, env.nz_count
     k_groups = env.offsets.shape[0] - 1
     d = pool.shape[1]
     vinv = np.eye(d) / p.reg
     b = np.zeros(d)
-    theta = np.zeros(d)
+    theta = np.zeros(d)  # theta = V^-1 X^T y, entry j computed when a candidate needs it
+    theta_round = np.full(d, -1, dtype=np.int64)  # the round theta[j] was computed in
+    u = np.zeros(d)
     for t in range(1, horizon + 1):
         i = t - 1
         _draw_candidates(rng, env, run, fixed, i)
@@ -373,14 +395,22 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
         best = -1e300
         kt = 0
         for k in range(k_groups):
-            x = pool[run.cand[i, k]]
+            row = run.cand[i, k]
+            x = pool[row]
+            cols = nz_cols[row, : nz_count[row]]
             mean = 0.0
-            for j in range(d):
+            for j in cols:
+                if theta_round[j] != t:
+                    acc = 0.0
+                    for c in range(d):
+                        acc += vinv[j, c] * b[c]
+                    theta[j] = acc
+                    theta_round[j] = t
                 mean += x[j] * theta[j]
             q = 0.0
-            for a in range(d):
+            for a in cols:
                 acc = 0.0
-                for c in range(d):
+                for c in cols:
                     acc += vinv[a, c] * x[c]
                 q += x[a] * acc
             ucb = mean + beta * math.sqrt(max(q, 0.0))
@@ -388,24 +418,22 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
                 best = ucb
                 kt = k
         y = _hire(rng, run, noise_sd, i, kt)
-        # Sherman-Morrison update of V^-1 and theta = V^-1 X^T y
-        x = pool[run.hired[i]]
-        u = np.zeros(d)
+        # Sherman-Morrison update of V^-1 (theta = V^-1 X^T y follows next round, where needed)
+        row = run.hired[i]
+        x = pool[row]
+        cols = nz_cols[row, : nz_count[row]]
         for a in range(d):
-            b[a] += x[a] * y
-            for c in range(d):
-                u[a] += vinv[a, c] * x[c]
+            acc = 0.0
+            for c in cols:
+                acc += vinv[a, c] * x[c]
+            u[a] = acc
         den = 1.0
-        for a in range(d):
+        for a in cols:
+            b[a] += x[a] * y
             den += x[a] * u[a]
         for a in range(d):
             for c in range(d):
                 vinv[a, c] -= u[a] * u[c] / den
-        for a in range(d):
-            acc = 0.0
-            for c in range(d):
-                acc += vinv[a, c] * b[c]
-            theta[a] = acc
     return run
 
 
@@ -455,7 +483,7 @@ def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma:
         if theta_version != t_tilde and t_tilde % p.refresh == 0:
             theta[:] = np.linalg.solve(gram, b)
             theta_version = t_tilde
-            _score_pool(env.ell_index, env.ell_value, theta, window.scores)
+            _score_pool(env.score_tree, theta, window.scores, window.products)
         kt = _rank_and_pick(rng, env, run, window, p, False, horizon, i, t, t_tilde, theta, trace)
         _hire(rng, run, noise_sd, i, kt)
     return run
@@ -496,6 +524,7 @@ def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  #
     d = env.pool.shape[1]
     dim = d + 1
     theta = np.zeros(d)
+    m = np.zeros((d, d))
     levels = 1
     while (1 << levels) <= horizon:
         levels += 1
@@ -513,9 +542,9 @@ def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  #
         # theta-hat from the private prefix t~' = refresh*floor(t~/refresh) <= t~: post-processing
         if theta_version != t_tilde and t_tilde % p.refresh == 0:
             if t_tilde > 0:
-                _private_theta(noisy, t_tilde, p.shift, prefix, theta)
+                _private_theta(noisy, t_tilde, p.shift, prefix, m, theta)
             theta_version = t_tilde
-            _score_pool(env.ell_index, env.ell_value, theta, window.scores)
+            _score_pool(env.score_tree, theta, window.scores, window.products)
         kt = _rank_and_pick(rng, env, run, window, p, True, horizon, i, t, t_tilde, theta, trace)
         _hire(rng, run, noise_sd, i, kt)
     return run

@@ -20,9 +20,10 @@ __all__ = ["tree_insert", "tree_prefix", "private_ridge_prefix"]
 def tree_insert(exact, noisy, leaf_index, leaf, sigma, rng):  # pragma: no cover - compiled
     """Insert leaf number ``leaf_index`` (1-based) into the binary tree (CSS11, Algorithm 2).
 
-    ``exact[i]`` / ``noisy[i]`` are the exact / noisy sums of the node closing at level i; each
+    ``exact[i]`` / ``noisy[i]`` are the exact / noisy sums of the last node closed at level i; each
     closed node gets fresh symmetrised Gaussian noise Z = (Z' + Z'^T)/sqrt(2), Z'_ij ~ N(0, sigma^2).
-    Updates ``exact`` and ``noisy`` in place.
+    Updates ``exact`` and ``noisy`` in place. The nodes below the new one's level are left as they
+    are (not zeroed): they lie inside the new node, and no prefix sum reads them again.
 
     Parameters
     ----------
@@ -43,27 +44,33 @@ def tree_insert(exact, noisy, leaf_index, leaf, sigma, rng):  # pragma: no cover
     while (leaf_index >> level) & 1 == 0:
         level += 1
     p = leaf.shape[0]
+    # the new node: the leaf plus the nodes below it, added level by level (row-major passes)
+    node = exact[level]
     for i in range(p):
         for j in range(p):
-            acc = leaf[i, j]
-            for lv in range(level):
-                acc += exact[lv, i, j]
-            exact[level, i, j] = acc
+            node[i, j] = leaf[i, j]
     for lv in range(level):
-        exact[lv, :, :] = 0.0
-        noisy[lv, :, :] = 0.0
+        below = exact[lv]
+        for i in range(p):
+            for j in range(p):
+                node[i, j] += below[i, j]
+    # the nodes below ``level`` are now inside the new node: stale, never read again (a prefix reads
+    # the levels of its binary expansion, and the next node at a lower level is written before that)
+    out = noisy[level]
     if sigma > 0.0:
         # Z = (Z' + Z'^T)/sqrt(2): its entries i < j are (Z'_ij + Z'_ji)/sqrt(2) ~ N(0, sigma^2) and
         # independent, Z_ji = Z_ij, and Z_ii = sqrt(2) Z'_ii ~ N(0, 2 sigma^2).  We draw Z in that
         # form (same distribution, half the Gaussian draws).
         for i in range(p):
-            noisy[level, i, i] = exact[level, i, i] + rng.normal(0.0, sigma * math.sqrt(2.0))
+            out[i, i] = node[i, i] + rng.normal(0.0, sigma * math.sqrt(2.0))
             for j in range(i + 1, p):
                 z = rng.normal(0.0, sigma)
-                noisy[level, i, j] = exact[level, i, j] + z
-                noisy[level, j, i] = exact[level, j, i] + z
+                out[i, j] = node[i, j] + z
+                out[j, i] = node[j, i] + z
     else:
-        noisy[level, :, :] = exact[level, :, :]
+        for i in range(p):
+            for j in range(p):
+                out[i, j] = node[i, j]
 
 
 @njit(nogil=True, cache=True)
