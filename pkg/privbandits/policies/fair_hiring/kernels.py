@@ -1,12 +1,22 @@
 """The numba kernels of Part IV: one per algorithm, sharing the steps of a round.
 
-A round of every algorithm draws one candidate per group (:func:`_draw_candidates`), picks a group
-and observes the hired candidate's reward (:func:`_hire`). The two Fair-Greedy variants
+A round of every algorithm receives one candidate per group (drawn by :func:`_draw_block`), picks a
+group and observes the hired candidate's reward (:func:`_hire`). The two Fair-Greedy variants
 (``grazzi2022group``; Algorithm 1 of ``an2025privatefairgreedy``) differ only in their ridge step
-(exact Gram matrix, :func:`_add_rows_exact`, or the private tree, :func:`_add_rows_private` and
+(exact Gram matrix, :func:`_add_row_exact`, or the private tree, :func:`_add_row_private` and
 :func:`_private_theta`) and in the Gaussian of eq. (1) on the rank; they share the rank step
-(:func:`_rank_and_pick`, line 6 and line 7). OFUL (``abbasi2011improved``) has its own index and
-Sherman-Morrison update.
+(:func:`_slide_window` and :func:`_rank_and_pick`, lines 4, 6 and 7). OFUL (``abbasi2011improved``)
+has its own index and Sherman-Morrison update.
+
+Settings in lockstep. Every kernel runs S settings of its algorithm (S >= 1; the parameters are
+arrays with one entry per setting) on one random stream: how many numbers a round draws, and in what
+order, does not depend on the setting or on the history (K candidate indices; for Private-Fair-Greedy
+the tree's node noise and the K rank noises; one reward noise), and every Gaussian of the algorithm is
+``0 + scale * (a standard normal)``. So the kernel draws the numbers of a block of rounds once, in the
+order one run draws them (:func:`_draw_block`), then plays every setting through the block: each
+setting's run is, bit for bit, the run it would have alone with the same generator (the tests check
+this), and a batch of settings pays for the draws (for Private-Fair-Greedy, 5,565 Gaussians per tree
+node) once. Playing one setting a block at a time keeps its state in the cache.
 
 Rank step (line 6). Candidates are rows of finite per-group pools, so the window
 ``D_{t~+1:t-1}`` is kept as a histogram over the distinct pool rows; whenever theta-hat changes,
@@ -33,11 +43,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .tree import tree_insert, tree_prefix
+from .tree import draw_node_noise, packed_size, tree_insert, tree_prefix
 
 
 class OFULParams(NamedTuple):
-    """Parameters of :func:`oful_kernel`.
+    """Parameters of :func:`oful_kernel`: one value per setting (arrays of length S in the kernel).
 
     Attributes
     ----------
@@ -55,7 +65,8 @@ class OFULParams(NamedTuple):
 
 
 class GreedyParams(NamedTuple):
-    """Parameters of :func:`fair_greedy_kernel` and :func:`private_fair_greedy_kernel`.
+    """Parameters of :func:`fair_greedy_kernel` and :func:`private_fair_greedy_kernel`: one value
+    per setting (arrays of length S in the kernel).
 
     The fields marked (private) are read only by :func:`private_fair_greedy_kernel`
     (``an2025privatefairgreedy``, Sections 4.1-4.2).
@@ -69,7 +80,7 @@ class GreedyParams(NamedTuple):
     refresh : int
         Recompute theta-hat only when ``t~ % refresh == 0`` (1 = the paper).
     sigma_tree : float
-        Noise standard deviation per tree-node entry (private).
+        Noise standard deviation per tree-node entry (private; > 0 for all settings or for none).
     shift : float
         Gamma; the private Gram matrix is shifted by 2 Gamma I (private).
     rank_rho : float
@@ -88,42 +99,36 @@ class GreedyParams(NamedTuple):
 
 
 class Run(NamedTuple):
-    """One trial's records and history, filled round by round.
+    """One trial's records and history for S settings in lockstep, filled round by round.
 
     Attributes
     ----------
     fair_regret : numpy.ndarray
-        ``(T,)`` fair pseudo-regret of each round.
+        ``(S, T)`` fair pseudo-regret of each round.
     regret : numpy.ndarray
-        ``(T,)`` reward regret of each round.
+        ``(S, T)`` reward regret of each round.
     chosen : numpy.ndarray
-        ``(T,)`` hired group.
+        ``(S, T)`` hired group.
     cand : numpy.ndarray
-        ``(T, K)`` pool rows of ``D_t``.
+        ``(T, K)`` pool rows of ``D_t`` (the same for every setting).
     hired : numpy.ndarray
-        ``(T,)`` pool row of the hired candidate.
+        ``(S, T)`` pool row of the hired candidate.
     ys : numpy.ndarray
-        ``(T,)`` observed rewards.
-    true_r : numpy.ndarray
-        ``(K,)`` true rewards of this round's candidates.
-    true_f : numpy.ndarray
-        ``(K,)`` their true relative ranks.
+        ``(S, T)`` observed rewards.
     trace_counts : numpy.ndarray
-        ``(T, K)`` noiseless rank counts (trace only, else ``(0, K)``).
+        ``(S, T, K)`` noiseless rank counts (trace only, else ``(S, 0, K)``).
     trace_theta : numpy.ndarray
-        ``(T, d)`` theta used in each round (trace only, else ``(0, d)``).
+        ``(S, T, d)`` theta used in each round (trace only, else ``(S, 0, d)``).
     """
 
-    fair_regret: np.ndarray  #: (T,)
-    regret: np.ndarray  #: (T,)
-    chosen: np.ndarray  #: (T,) hired group
+    fair_regret: np.ndarray  #: (S, T)
+    regret: np.ndarray  #: (S, T)
+    chosen: np.ndarray  #: (S, T) hired group
     cand: np.ndarray  #: (T, K) pool rows of D_t
-    hired: np.ndarray  #: (T,) pool row of the hired candidate
-    ys: np.ndarray  #: (T,) observed rewards
-    true_r: np.ndarray  #: (K,) true rewards of this round's candidates
-    true_f: np.ndarray  #: (K,) their true relative ranks
-    trace_counts: np.ndarray  #: (T, K) noiseless rank counts (trace only, else (0, K))
-    trace_theta: np.ndarray  #: (T, d) theta used in each round (trace only, else (0, d))
+    hired: np.ndarray  #: (S, T) pool row of the hired candidate
+    ys: np.ndarray  #: (S, T) observed rewards
+    trace_counts: np.ndarray  #: (S, T, K) noiseless rank counts (trace only, else (S, 0, K))
+    trace_theta: np.ndarray  #: (S, T, d) theta used in each round (trace only, else (S, 0, d))
 
 
 class Window(NamedTuple):
@@ -132,74 +137,112 @@ class Window(NamedTuple):
     Attributes
     ----------
     counts : numpy.ndarray
-        Occurrences of each distinct pool row (leaf of the score tree) in the window.
+        ``(S, rows)``: occurrences of each distinct pool row (leaf of the score tree) in the window.
     scores : numpy.ndarray
-        The partial sums of every score-tree node under theta-hat; the leaves' (from
-        ``leaf_base`` on) are ``<x_r, theta_hat>``.
-    products : numpy.ndarray
-        ``v theta_hat[c]`` of each distinct entry (column c, value v) of the score tree.
+        ``(S, rows)``: ``<x_r, theta_hat>`` of each distinct pool row.
     bounds : numpy.ndarray
-        ``[lo, hi)``: the window's rounds (0-based).
+        ``(S, 2)``: ``[lo, hi)``, the window's rounds (0-based).
+    work : numpy.ndarray
+        ``(nodes,)``: the partial sums of the score tree's nodes (one setting at a time).
+    products : numpy.ndarray
+        ``(entries,)``: ``v theta_hat[c]`` of each distinct entry (column c, value v) of the tree.
     est : numpy.ndarray
-        ``(K,)`` estimated relative ranks of this round's candidates.
-    leaf_base : int
-        The first leaf's node number.
+        ``(K,)`` estimated relative ranks of this round's candidates (one setting at a time).
     """
 
-    counts: np.ndarray  #: occurrences of each distinct pool row in the window
-    scores: np.ndarray  #: partial sums of the score-tree nodes; the leaves' are <x_r, theta_hat>
-    products: np.ndarray  #: v theta_hat[c] of each distinct entry (column c, value v) of the tree
-    bounds: np.ndarray  #: [lo, hi): the window's rounds (0-based)
+    counts: np.ndarray  #: (S, rows) occurrences of each distinct pool row in the window
+    scores: np.ndarray  #: (S, rows) <x_r, theta_hat> of each distinct pool row
+    bounds: np.ndarray  #: (S, 2) [lo, hi): the window's rounds (0-based)
+    work: np.ndarray  #: (nodes,) partial sums of the score tree's nodes
+    products: np.ndarray  #: (entries,) v theta_hat[c] of each distinct entry (column c, value v)
     est: np.ndarray  #: (K,) estimated relative ranks of this round's candidates
-    leaf_base: int  #: the first leaf's node number
+
+
+class Draws(NamedTuple):
+    """The random numbers of a block of rounds, drawn once for all settings (:func:`_draw_block`).
+
+    Attributes
+    ----------
+    first : numpy.ndarray
+        ``(2,)``: the block's first round (0-based) and the number of its first tree node (0-based).
+    rank : numpy.ndarray
+        ``(B, K)``: the rank step's numbers of each round (uniforms while the window is empty, then
+        the standard normals of eq. (1) if private).
+    reward : numpy.ndarray
+        ``(B,)``: the standard normal of each round's reward noise.
+    node : numpy.ndarray
+        ``(B // 2 + 1, p (p + 1) / 2)``: the standard normals of the tree nodes closed in the block
+        (``(B // 2 + 1, 0)`` without tree noise).
+    """
+
+    first: np.ndarray  #: (2,) the block's first round (0-based) and its first tree node's number
+    rank: np.ndarray  #: (B, K) the rank step's numbers of each round
+    reward: np.ndarray  #: (B,) the reward noise's standard normal of each round
+    node: np.ndarray  #: (B // 2 + 1, p (p + 1) / 2) the standard normals of the block's tree nodes
+
+
+#: Rounds per block of :func:`_draw_block` (the settings are played one block at a time)
+BLOCK = 64
 
 
 @njit(nogil=True, cache=True)
-def _new_run(env, horizon, trace):  # pragma: no cover - compiled
+def _new_run(env, horizon, n_set, trace):  # pragma: no cover - compiled
     k_groups = env.offsets.shape[0] - 1
     d = env.pool.shape[1]
     return Run(
-        np.zeros(horizon),
-        np.zeros(horizon),
-        np.zeros(horizon, dtype=np.int64),
+        np.zeros((n_set, horizon)),
+        np.zeros((n_set, horizon)),
+        np.zeros((n_set, horizon), dtype=np.int64),
         np.zeros((horizon, k_groups), dtype=np.int64),
-        np.zeros(horizon, dtype=np.int64),
-        np.zeros(horizon),
-        np.zeros(k_groups),
-        np.zeros(k_groups),
-        np.zeros((horizon if trace else 0, k_groups), dtype=np.int64),
-        np.zeros((horizon if trace else 0, d)),
+        np.zeros((n_set, horizon), dtype=np.int64),
+        np.zeros((n_set, horizon)),
+        np.zeros((n_set, horizon if trace else 0, k_groups), dtype=np.int64),
+        np.zeros((n_set, horizon if trace else 0, d)),
     )
 
 
 @njit(nogil=True, cache=True)
-def _new_window(env):  # pragma: no cover - compiled
+def _new_window(env, n_set):  # pragma: no cover - compiled
     tree = env.score_tree
     return Window(
-        np.zeros(tree.leaf_offsets[-1], dtype=np.int64),
+        np.zeros((n_set, tree.leaf_offsets[-1]), dtype=np.int32),
+        np.zeros((n_set, tree.leaf_offsets[-1])),
+        np.zeros((n_set, 2), dtype=np.int64),
         np.zeros(tree.parent.shape[0]),
         np.zeros(tree.entry_col.shape[0]),
-        np.zeros(2, dtype=np.int64),
         np.zeros(env.offsets.shape[0] - 1),
-        tree.level_offsets[tree.level_offsets.shape[0] - 2],
     )
 
 
 @njit(nogil=True, cache=True)
-def _score_pool(tree, theta, scores, products):  # pragma: no cover - compiled
-    """scores[n] = partial sum of score-tree node n under theta: ``0 + v theta[c]`` on level 0, then
-    ``score of the parent + v theta[c]``, level by level, with ``v theta[c]`` computed once per
-    distinct entry (``products``).  The leaves get ``<x_r, theta>`` of every distinct pool row with
-    the operations of the row-by-row sparse sum ``s = 0; s += v_q theta[c_q]`` for q = 0, 1, ...,
-    so the same float value.  O(tree nodes).
+def _new_draws(env, node_size):  # pragma: no cover - compiled
+    return Draws(
+        np.zeros(2, dtype=np.int64),
+        np.zeros((BLOCK, env.offsets.shape[0] - 1)),
+        np.zeros(BLOCK),
+        np.zeros((BLOCK // 2 + 1, node_size)),
+    )
+
+
+@njit(nogil=True, cache=True)
+def _score_pool(tree, theta, work, products, leaf_scores):  # pragma: no cover - compiled
+    """The score ``<x_r, theta>`` of every distinct pool row (``leaf_scores``), through the score tree.
+
+    Node n's partial sum is ``0 + v theta[c]`` on level 0, then ``parent's + v theta[c]``, level by
+    level (inner levels in ``work``), with ``v theta[c]`` computed once per distinct entry
+    (``products``): the operations of the row-by-row sparse sum ``s = 0; s += v_q theta[c_q]`` for
+    q = 0, 1, ..., so the same float value.  O(tree nodes).
     """
     for e in range(products.shape[0]):
         products[e] = tree.entry_value[e] * theta[tree.entry_col[e]]
     lv = tree.level_offsets
+    n_levels = lv.shape[0] - 1
+    first = leaf_scores if n_levels == 1 else work[: lv[1]]
     for n in range(lv[1]):
-        scores[n] = 0.0 + products[tree.entry[n]]
-    for q in range(1, lv.shape[0] - 1):
-        prev, cur = scores[lv[q - 1] : lv[q]], scores[lv[q] : lv[q + 1]]
+        first[n] = 0.0 + products[tree.entry[n]]
+    for q in range(1, n_levels):
+        prev = work[lv[q - 1] : lv[q]]
+        cur = leaf_scores if q == n_levels - 1 else work[lv[q] : lv[q + 1]]
         parent, entry = tree.parent[lv[q] : lv[q + 1]], tree.entry[lv[q] : lv[q + 1]]
         for j in range(cur.shape[0]):
             cur[j] = prev[parent[j]] + products[entry[j]]
@@ -218,98 +261,160 @@ def _window_count(leaf_scores, counts, value):  # pragma: no cover - compiled
     for j in range(counts.shape[0]):
         if leaf_scores[j] <= value:
             c += counts[j]
-    return c
+    return np.int64(c)
 
 
 @njit(nogil=True, cache=True)
-def _draw_candidates(rng, env, run, fixed, i):  # pragma: no cover - compiled
-    """Line 3: receive D_t, one candidate per group (drawn, or given by ``fixed`` in audits), with
-    their true rewards and relative ranks (per pool row, :meth:`HiringEnvironment.arrays`)."""
+def _draw_block(rng, env, run, fixed, t0, t1, rank_step, private, tree_noise, draws):  # pragma: no cover
+    """The random numbers of rounds t0 .. t1 - 1 (1-based), in the order one run draws them.
+
+    Round t: line 3, one candidate per group (drawn into ``run.cand``, or given by ``fixed`` in
+    audits); with ``tree_noise``, the standard normals of the tree node closed in round t (line 5:
+    one per odd t >= 3); with ``rank_step``, K uniforms while the window is empty (t = 1), then, if
+    ``private``, the K standard normals of eq. (1) (line 6); the reward noise's standard normal (line 8).
+    """
     offsets = env.offsets
-    for k in range(offsets.shape[0] - 1):
-        if fixed.shape[0] > 0:  # the candidate sequence is given (audits: a fixed dataset)
-            row = offsets[k] + fixed[i, k]
-        else:
-            row = offsets[k] + rng.integers(0, offsets[k + 1] - offsets[k])
-        run.cand[i, k] = row
-        run.true_r[k] = env.row_reward[row]
-        run.true_f[k] = env.row_rank[row]
+    draws.first[0] = t0 - 1
+    draws.first[1] = (t0 - 2) // 2 if t0 > 1 else 0  # tree nodes closed before round t0
+    n_nodes = draws.first[1]
+    for t in range(t0, t1):
+        i = t - 1
+        for k in range(offsets.shape[0] - 1):
+            if fixed.shape[0] > 0:  # the candidate sequence is given (audits: a fixed dataset)
+                run.cand[i, k] = offsets[k] + fixed[i, k]
+            else:
+                run.cand[i, k] = offsets[k] + rng.integers(0, offsets[k + 1] - offsets[k])
+        t_tilde = (t - 1) // 2
+        while n_nodes < t_tilde:
+            if tree_noise:
+                draw_node_noise(rng, draws.node[n_nodes - draws.first[1]])
+            n_nodes += 1
+        if rank_step:
+            _draw_rank_noise(rng, (t - 1) - t_tilde, private, draws.rank[i - draws.first[0]])
+        draws.reward[i - draws.first[0]] = rng.standard_normal()
 
 
 @njit(nogil=True, cache=True)
-def _hire(rng, run, noise_sd, i, kt):  # pragma: no cover - compiled
-    """Line 8: hire group ``kt``'s candidate, observe its noisy reward, record the regrets."""
-    y = run.true_r[kt] + noise_sd * rng.standard_normal()
-    run.hired[i] = run.cand[i, kt]
-    run.ys[i] = y
-    run.chosen[i] = kt
-    fmax = run.true_f.max()
-    run.fair_regret[i] = fmax - run.true_f[kt]
-    run.regret[i] = run.true_r.max() - run.true_r[kt]
+def _hire(env, run, s, noise_sd, z, i, kt):  # pragma: no cover - compiled
+    """Line 8 for setting s: hire group ``kt``'s candidate, observe its reward with noise
+    ``noise_sd * z`` (z: the round's standard normal), record the regrets (true rewards and relative
+    ranks per pool row, :meth:`HiringEnvironment.arrays`)."""
+    cand = run.cand[i]
+    y = env.row_reward[cand[kt]] + noise_sd * z
+    run.hired[s, i] = cand[kt]
+    run.ys[s, i] = y
+    run.chosen[s, i] = kt
+    fmax, rmax = env.row_rank[cand[0]], env.row_reward[cand[0]]
+    for k in range(1, cand.shape[0]):
+        fmax = max(fmax, env.row_rank[cand[k]])
+        rmax = max(rmax, env.row_reward[cand[k]])
+    run.fair_regret[s, i] = fmax - env.row_rank[cand[kt]]
+    run.regret[s, i] = rmax - env.row_reward[cand[kt]]
     return y
 
 
 @njit(nogil=True, cache=True)
-def _add_rows_exact(env, run, n_reg, t_tilde, gram, b):  # pragma: no cover - compiled
-    """Line 5 (Fair-Greedy): add the rows of X_{1:t~} not yet in the exact Gram matrix and X^T y
-    (their non-zero entries: the zero ones add nothing)."""
-    while n_reg < t_tilde:
-        row = run.hired[n_reg]
-        x = env.pool[row]
-        cols = env.nz_cols[row, : env.nz_count[row]]
-        y = run.ys[n_reg]
-        for a in cols:
-            b[a] += x[a] * y
-            for c in cols:
-                gram[a, c] += x[a] * x[c]
-        n_reg += 1
-    return n_reg
+def _add_row_exact(env, run, s, n_reg, gram, b):  # pragma: no cover - compiled
+    """Line 5 (Fair-Greedy): add row ``n_reg`` of setting s's X_{1:t~} to its exact Gram matrix and
+    X^T y (the row's non-zero entries: the zero ones add nothing)."""
+    row = run.hired[s, n_reg]
+    x = env.pool[row]
+    cols = env.nz_cols[row, : env.nz_count[row]]
+    y = run.ys[s, n_reg]
+    for a in cols:
+        b[a] += x[a] * y
+        for c in cols:
+            gram[a, c] += x[a] * x[c]
 
 
 @njit(nogil=True, cache=True)
-def _add_rows_private(rng, env, run, n_reg, t_tilde, y_clip, sigma, leaf, exact, noisy):  # pragma: no cover
-    """Line 5 (private, Section 4.1): insert the leaves [x, y][x, y]^T of the rows of X_{1:t~} not
-    yet in the tree, the reward clipped to [-y_clip, y_clip]."""
+def _add_row_private(env, run, s, n_reg, y_clip, sigma, noise, leaf, exact, noisy):  # pragma: no cover
+    """Line 5 (private, Section 4.1): insert the leaf [x, y][x, y]^T (packed) of row ``n_reg`` of
+    setting s's X_{1:t~} into its tree, the reward clipped to [-y_clip, y_clip]; ``noise``: the
+    node's standard normals (:func:`~privbandits.policies.fair_hiring.tree.draw_node_noise`)."""
     d = env.pool.shape[1]
-    while n_reg < t_tilde:
-        x = env.pool[run.hired[n_reg]]
-        y = run.ys[n_reg]
-        if y > y_clip:
-            y = y_clip
-        elif y < -y_clip:
-            y = -y_clip
-        for a in range(d):
-            leaf[a, d] = x[a] * y
-            leaf[d, a] = x[a] * y
-            for c in range(d):
-                leaf[a, c] = x[a] * x[c]
-        leaf[d, d] = y * y
-        tree_insert(exact, noisy, n_reg + 1, leaf, sigma, rng)
-        n_reg += 1
-    return n_reg
+    x = env.pool[run.hired[s, n_reg]]
+    y = run.ys[s, n_reg]
+    if y > y_clip:
+        y = y_clip
+    elif y < -y_clip:
+        y = -y_clip
+    e = 0
+    for a in range(d):  # row a of the upper triangle: x_a x_c (c >= a), then x_a y
+        for c in range(a, d):
+            leaf[e] = x[a] * x[c]
+            e += 1
+        leaf[e] = x[a] * y
+        e += 1
+    leaf[e] = y * y
+    tree_insert(exact, noisy, n_reg + 1, leaf, sigma, noise)
 
 
 @njit(nogil=True, cache=True)
 def _private_theta(noisy, t_tilde, shift, prefix, m, theta):  # pragma: no cover - compiled
-    """Line 5 (private): theta-hat from the tree's noisy prefix sum, Gram matrix shifted by 2 Gamma I
-    (``m``: a (d, d) buffer)."""
+    """Line 5 (private): theta-hat from the tree's noisy prefix sum (packed), Gram matrix shifted by
+    2 Gamma I (``m``: a (d, d) buffer)."""
     d = theta.shape[0]
     tree_prefix(noisy, t_tilde, prefix)
-    for a in range(d):  # shift by 2 Gamma I
-        for c in range(d):
-            m[a, c] = prefix[a, c]
-        m[a, a] = prefix[a, a] + 2.0 * shift
-    theta[:] = np.linalg.solve(m, prefix[:d, d].copy())
+    rhs = np.empty(d)
+    e = 0
+    for a in range(d):  # unpack row a: the Gram matrix's entries (a, c >= a), then X^T y's entry a
+        m[a, a] = prefix[e] + 2.0 * shift  # shift by 2 Gamma I
+        for c in range(a + 1, d):
+            m[a, c] = prefix[e + c - a]
+            m[c, a] = prefix[e + c - a]
+        e += d - a
+        rhs[a] = prefix[e]
+        e += 1
+    theta[:] = np.linalg.solve(m, rhs)
 
 
 @njit(nogil=True, cache=True)
-def _rank_and_pick(rng, env, run, window, p, private, horizon, i, t, t_tilde, theta, trace):  # pragma: no cover
-    """Lines 4, 6 and 7: slide the window to D_{t~+1:t-1}, estimate each candidate's relative rank
-    on it (plus the Gaussian of eq. (1) if ``private``), return the group with the largest estimate."""
-    cand, counts, scores, bounds, est = run.cand, window.counts, window.scores, window.bounds, window.est
-    row_leaf, leaf_offsets, base = env.score_tree.row_leaf, env.score_tree.leaf_offsets, window.leaf_base
-    k_groups = leaf_offsets.shape[0] - 1
-    # Line 4: slide the window to D_{t~+1:t-1} (0-based rounds t~ .. t-2)
+def _add_row_private(env, run, s, n_reg, y_clip, sigma, noise, leaf, exact, noisy):  # pragma: no cover
+    """Line 5 (private, Section 4.1): insert the leaf [x, y][x, y]^T (packed) of row ``n_reg`` of
+    setting s's X_{1:t~} into its tree, the reward clipped to [-y_clip, y_clip]; ``noise``: the
+    node's standard normals (:func:`~privbandits.policies.fair_hiring.tree.draw_node_noise`)."""
+    d = env.pool.shape[1]
+    x = env.pool[run.hired[s, n_reg]]
+    y = run.ys[s, n_reg]
+    if y > y_clip:
+        y = y_clip
+    elif y < -y_clip:
+        y = -y_clip
+    e = 0
+    for a in range(d):  # row a of the upper triangle: x_a x_c (c >= a), then x_a y
+        for c in range(a, d):
+            leaf[e] = x[a] * x[c]
+            e += 1
+        leaf[e] = x[a] * y
+        e += 1
+    leaf[e] = y * y
+    tree_insert(exact, noisy, n_reg + 1, leaf, sigma, noise)
+
+
+@njit(nogil=True, cache=True)
+def _private_theta(noisy, t_tilde, shift, prefix, m, rhs, theta):  # pragma: no cover - compiled
+    """Line 5 (private): theta-hat from the tree's noisy prefix sum (packed), Gram matrix shifted by
+    2 Gamma I (``m``, ``rhs``: (d, d) and (d,) buffers)."""
+    d = theta.shape[0]
+    tree_prefix(noisy, t_tilde, prefix)
+    e = 0
+    for a in range(d):  # unpack row a: the Gram matrix's entries (a, c >= a), then X^T y's entry a
+        m[a, a] = prefix[e] + 2.0 * shift  # shift by 2 Gamma I
+        for c in range(a + 1, d):
+            m[a, c] = prefix[e + c - a]
+            m[c, a] = prefix[e + c - a]
+        e += d - a
+        rhs[a] = prefix[e]
+        e += 1
+    theta[:] = np.linalg.solve(m, rhs)
+
+
+@njit(nogil=True, cache=True)
+def _slide_window(env, run, window, s, t, t_tilde):  # pragma: no cover - compiled
+    """Line 4: slide setting s's window to D_{t~+1:t-1} (0-based rounds t~ .. t-2)."""
+    cand, counts, bounds, row_leaf = run.cand, window.counts[s], window.bounds[s], env.score_tree.row_leaf
+    k_groups = cand.shape[1]
     while bounds[1] < t - 1:
         for k in range(k_groups):
             counts[row_leaf[cand[bounds[1], k]]] += 1
@@ -318,29 +423,53 @@ def _rank_and_pick(rng, env, run, window, p, private, horizon, i, t, t_tilde, th
         for k in range(k_groups):
             counts[row_leaf[cand[bounds[0], k]]] -= 1
         bounds[0] += 1
+
+
+@njit(nogil=True, cache=True)
+def _draw_rank_noise(rng, n_t, private, draws):  # pragma: no cover - compiled
+    """The rank step's random numbers of a round: uniforms (ties broken at random) when the window
+    is empty, else the standard normals of eq. (1) if ``private``."""
+    for k in range(draws.shape[0]):
+        if n_t == 0:
+            draws[k] = rng.random()
+        elif private:
+            draws[k] = rng.standard_normal()
+
+
+@njit(nogil=True, cache=True)
+def _rank_and_pick(
+    env, run, window, s, brute, private, rank_rho, horizon, i, t, t_tilde, theta, trace, draws
+):  # pragma: no cover
+    """Lines 6 and 7 for setting s: estimate each candidate's relative rank on the window (plus the
+    Gaussian of eq. (1), ``0 + sigma_t z``, if ``private``), return the group with the largest
+    (``draws``: the round's K numbers of the rank step)."""
+    cand, est = run.cand, window.est
+    counts, scores = window.counts[s], window.scores[s]
+    row_leaf, leaf_offsets = env.score_tree.row_leaf, env.score_tree.leaf_offsets
+    k_groups = leaf_offsets.shape[0] - 1
     # Line 6: relative ranks on the window, N_t = (t-1) - t~
     n_t = (t - 1) - t_tilde
     for k in range(k_groups):
         if n_t == 0:
-            est[k] = rng.random()
+            est[k] = draws[k]
         else:
-            value = scores[base + row_leaf[cand[i, k]]]
-            if p.rank_brute:  # reference: count entry by entry (O(N_t) per group)
+            value = scores[row_leaf[cand[i, k]]]
+            if brute:  # reference: count entry by entry (O(N_t) per group)
                 c = 0
-                for s in range(t_tilde, t - 1):
-                    if scores[base + row_leaf[cand[s, k]]] <= value:
+                for r in range(t_tilde, t - 1):
+                    if scores[row_leaf[cand[r, k]]] <= value:
                         c += 1
             else:
                 lo, hi = leaf_offsets[k], leaf_offsets[k + 1]
-                c = _window_count(scores[base + lo : base + hi], counts[lo:hi], value)
+                c = _window_count(scores[lo:hi], counts[lo:hi], value)
             if trace:
-                run.trace_counts[i, k] = c
+                run.trace_counts[s, i, k] = c
             est[k] = c / n_t
             if private:
                 # eq. (1): sensitivity 1/N_t, sigma_t = sqrt(T / (2 N_t^2 rho_rank))
-                est[k] += rng.normal(0.0, math.sqrt(horizon / (2.0 * n_t * n_t * p.rank_rho)))
+                est[k] += 0.0 + math.sqrt(horizon / (2.0 * n_t * n_t * rank_rho)) * draws[k]
     if trace:
-        run.trace_theta[i, :] = theta
+        run.trace_theta[s, i, :] = theta
     # Line 7: greedy on the estimated relative rank
     kt = 0
     for k in range(1, k_groups):
@@ -353,7 +482,7 @@ def _rank_and_pick(rng, env, run, window, p, private, horizon, i, t, t_tilde, th
 def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cover - compiled
     """OFUL (``abbasi2011improved``, Algorithm 1, radius of Theorem 2) for ``horizon`` rounds.
 
-    Not private, not fair.
+    Not private, not fair. Runs the settings of ``p`` in lockstep on one random stream.
 
     Parameters
     ----------
@@ -366,7 +495,7 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
     noise_sd : float
         Standard deviation of the reward noise.
     p : OFULParams
-        The algorithm's parameters.
+        The settings' parameters (arrays of length S).
     trace : bool
         Allocate the trace arrays (OFUL leaves them at zero: it has no rank step).
     fixed : numpy.ndarray
@@ -375,65 +504,75 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
     Returns
     -------
     Run
-        The trial's records.
+        The trial's records, one row per setting.
     """
-    run = _new_run(env, horizon, trace)
+    n_set = p.reg.shape[0]
+    run = _new_run(env, horizon, n_set, trace)
+    draws = _new_draws(env, 0)
     pool, nz_cols, nz_count = env.pool, env.nz_cols, env.nz_count
     k_groups = env.offsets.shape[0] - 1
     d = pool.shape[1]
-    vinv = np.eye(d) / p.reg
-    b = np.zeros(d)
+    vinv = np.zeros((n_set, d, d))
+    for s in range(n_set):
+        vinv[s] = np.eye(d) / p.reg[s]
+    b = np.zeros((n_set, d))
     theta = np.zeros(d)  # theta = V^-1 X^T y, entry j computed when a candidate needs it
-    theta_round = np.full(d, -1, dtype=np.int64)  # the round theta[j] was computed in
+    theta_round = np.zeros(d, dtype=np.int64)  # the round theta[j] was computed in (0: never)
     u = np.zeros(d)
-    for t in range(1, horizon + 1):
-        i = t - 1
-        _draw_candidates(rng, env, run, fixed, i)
-        beta = (
-            math.sqrt(noise_sd**2 * (d * math.log((1.0 + (t - 1) / p.reg) / p.delta))) + math.sqrt(p.reg) * p.theta_norm
-        )
-        best = -1e300
-        kt = 0
-        for k in range(k_groups):
-            row = run.cand[i, k]
-            x = pool[row]
-            cols = nz_cols[row, : nz_count[row]]
-            mean = 0.0
-            for j in cols:
-                if theta_round[j] != t:
+    for t0 in range(1, horizon + 1, BLOCK):
+        t1 = min(t0 + BLOCK, horizon + 1)
+        _draw_block(rng, env, run, fixed, t0, t1, False, False, False, draws)
+        for s in range(n_set):
+            v, reg = vinv[s], p.reg[s]
+            theta_round[:] = 0
+            for t in range(t0, t1):
+                i = t - 1
+                beta = (
+                    math.sqrt(noise_sd**2 * (d * math.log((1.0 + (t - 1) / reg) / p.delta[s])))
+                    + math.sqrt(reg) * p.theta_norm[s]
+                )
+                best = -1e300
+                kt = 0
+                for k in range(k_groups):
+                    row = run.cand[i, k]
+                    x = pool[row]
+                    cols = nz_cols[row, : nz_count[row]]
+                    mean = 0.0
+                    for j in cols:
+                        if theta_round[j] != t:
+                            acc = 0.0
+                            for c in range(d):
+                                acc += v[j, c] * b[s, c]
+                            theta[j] = acc
+                            theta_round[j] = t
+                        mean += x[j] * theta[j]
+                    q = 0.0
+                    for a in cols:
+                        acc = 0.0
+                        for c in cols:
+                            acc += v[a, c] * x[c]
+                        q += x[a] * acc
+                    ucb = mean + beta * math.sqrt(max(q, 0.0))
+                    if ucb > best:
+                        best = ucb
+                        kt = k
+                y = _hire(env, run, s, noise_sd, draws.reward[i - draws.first[0]], i, kt)
+                # Sherman-Morrison update of V^-1 (theta = V^-1 X^T y follows next round, where needed)
+                row = run.hired[s, i]
+                x = pool[row]
+                cols = nz_cols[row, : nz_count[row]]
+                for a in range(d):
                     acc = 0.0
+                    for c in cols:
+                        acc += v[a, c] * x[c]
+                    u[a] = acc
+                den = 1.0
+                for a in cols:
+                    b[s, a] += x[a] * y
+                    den += x[a] * u[a]
+                for a in range(d):
                     for c in range(d):
-                        acc += vinv[j, c] * b[c]
-                    theta[j] = acc
-                    theta_round[j] = t
-                mean += x[j] * theta[j]
-            q = 0.0
-            for a in cols:
-                acc = 0.0
-                for c in cols:
-                    acc += vinv[a, c] * x[c]
-                q += x[a] * acc
-            ucb = mean + beta * math.sqrt(max(q, 0.0))
-            if ucb > best:
-                best = ucb
-                kt = k
-        y = _hire(rng, run, noise_sd, i, kt)
-        # Sherman-Morrison update of V^-1 (theta = V^-1 X^T y follows next round, where needed)
-        row = run.hired[i]
-        x = pool[row]
-        cols = nz_cols[row, : nz_count[row]]
-        for a in range(d):
-            acc = 0.0
-            for c in cols:
-                acc += vinv[a, c] * x[c]
-            u[a] = acc
-        den = 1.0
-        for a in cols:
-            b[a] += x[a] * y
-            den += x[a] * u[a]
-        for a in range(d):
-            for c in range(d):
-                vinv[a, c] -= u[a] * u[c] / den
+                        v[a, c] -= u[a] * u[c] / den
     return run
 
 
@@ -441,7 +580,8 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
 def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cover - compiled
     """Fair-Greedy (``grazzi2022group``): exact ridge on the first half, rank by counting on the second.
 
-    Greedy on the estimated relative rank. Not private.
+    Greedy on the estimated relative rank. Not private. Runs the settings of ``p`` in lockstep on
+    one random stream.
 
     Parameters
     ----------
@@ -454,7 +594,7 @@ def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma:
     noise_sd : float
         Standard deviation of the reward noise.
     p : GreedyParams
-        The algorithm's parameters.
+        The settings' parameters (arrays of length S).
     trace : bool
         Also fill ``trace_counts`` and ``trace_theta``.
     fixed : numpy.ndarray
@@ -463,29 +603,55 @@ def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma:
     Returns
     -------
     Run
-        The trial's records.
+        The trial's records, one row per setting.
     """
-    run = _new_run(env, horizon, trace)
-    window = _new_window(env)
+    n_set = p.reg.shape[0]
+    run = _new_run(env, horizon, n_set, trace)
+    window = _new_window(env, n_set)
+    draws = _new_draws(env, 0)
     d = env.pool.shape[1]
-    gram = p.reg * np.eye(d)
-    b = np.zeros(d)
-    theta = np.zeros(d)
-    n_reg = 0  # rows of X_{1:t~} already added
-    theta_version = -1
-    for t in range(1, horizon + 1):
-        i = t - 1
-        _draw_candidates(rng, env, run, fixed, i)
-        t_tilde = (t - 1) // 2  # line 4
-        n_reg = _add_rows_exact(env, run, n_reg, t_tilde, gram, b)  # line 5
-        # theta-hat and the scores are recomputed when t~ changes (the paper), or, with refresh > 1,
-        # only when t~ is a multiple of refresh
-        if theta_version != t_tilde and t_tilde % p.refresh == 0:
-            theta[:] = np.linalg.solve(gram, b)
-            theta_version = t_tilde
-            _score_pool(env.score_tree, theta, window.scores, window.products)
-        kt = _rank_and_pick(rng, env, run, window, p, False, horizon, i, t, t_tilde, theta, trace)
-        _hire(rng, run, noise_sd, i, kt)
+    gram = np.zeros((n_set, d, d))
+    for s in range(n_set):
+        gram[s] = p.reg[s] * np.eye(d)
+    b = np.zeros((n_set, d))
+    theta = np.zeros((n_set, d))
+    n_reg = np.zeros(n_set, dtype=np.int64)  # rows of X_{1:t~} already added
+    theta_version = np.full(n_set, -1, dtype=np.int64)
+    for t0 in range(1, horizon + 1, BLOCK):
+        t1 = min(t0 + BLOCK, horizon + 1)
+        _draw_block(rng, env, run, fixed, t0, t1, True, False, False, draws)
+        for s in range(n_set):
+            for t in range(t0, t1):
+                i = t - 1
+                t_tilde = (t - 1) // 2  # line 4
+                while n_reg[s] < t_tilde:  # line 5
+                    _add_row_exact(env, run, s, n_reg[s], gram[s], b[s])
+                    n_reg[s] += 1
+                # theta-hat and the scores are recomputed when t~ changes (the paper), or, with
+                # refresh > 1, only when t~ is a multiple of refresh
+                if theta_version[s] != t_tilde and t_tilde % p.refresh[s] == 0:
+                    theta[s] = np.linalg.solve(gram[s], b[s])
+                    theta_version[s] = t_tilde
+                    _score_pool(env.score_tree, theta[s], window.work, window.products, window.scores[s])
+                _slide_window(env, run, window, s, t, t_tilde)
+                b_i = i - draws.first[0]
+                kt = _rank_and_pick(
+                    env,
+                    run,
+                    window,
+                    s,
+                    p.rank_brute[s],
+                    False,
+                    1.0,
+                    horizon,
+                    i,
+                    t,
+                    t_tilde,
+                    theta[s],
+                    trace,
+                    draws.rank[b_i],
+                )
+                _hire(env, run, s, noise_sd, draws.reward[b_i], i, kt)
     return run
 
 
@@ -495,7 +661,9 @@ def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  #
 
     Tree-based private ridge regression (Section 4.1) and the private rank step (Section 4.2,
     eq. (1)). Claimed guarantee: (epsilon, delta)-JDP (Theorem 5.1); the noise is set by
-    :meth:`PrivateFairGreedy.calibration_values`.
+    :meth:`PrivateFairGreedy.calibration_values`. Runs the settings of ``p`` in lockstep on one
+    random stream: a tree node's standard normals are drawn once and scaled by each setting's
+    ``sigma_tree``.
 
     Parameters
     ----------
@@ -508,7 +676,7 @@ def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  #
     noise_sd : float
         Standard deviation of the reward noise.
     p : GreedyParams
-        The algorithm's parameters.
+        The settings' parameters (arrays of length S; ``sigma_tree`` > 0 for all or for none).
     trace : bool
         Also fill ``trace_counts`` and ``trace_theta``.
     fixed : numpy.ndarray
@@ -517,34 +685,62 @@ def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  #
     Returns
     -------
     Run
-        The trial's records.
+        The trial's records, one row per setting.
     """
-    run = _new_run(env, horizon, trace)
-    window = _new_window(env)
+    n_set = p.reg.shape[0]
+    run = _new_run(env, horizon, n_set, trace)
+    window = _new_window(env, n_set)
     d = env.pool.shape[1]
     dim = d + 1
-    theta = np.zeros(d)
-    m = np.zeros((d, d))
+    tree_noise = p.sigma_tree[0] > 0.0
+    size = packed_size(dim)  # the tree's matrices are symmetric: stored as upper triangles
+    draws = _new_draws(env, size if tree_noise else 0)
     levels = 1
     while (1 << levels) <= horizon:
         levels += 1
-    exact = np.zeros((levels + 1, dim, dim))
-    noisy = np.zeros((levels + 1, dim, dim))
-    prefix = np.zeros((dim, dim))
-    leaf = np.zeros((dim, dim))
-    n_reg = 0  # rows of X_{1:t~} already in the tree
-    theta_version = -1
-    for t in range(1, horizon + 1):
-        i = t - 1
-        _draw_candidates(rng, env, run, fixed, i)
-        t_tilde = (t - 1) // 2  # line 4
-        n_reg = _add_rows_private(rng, env, run, n_reg, t_tilde, p.y_clip, p.sigma_tree, leaf, exact, noisy)
-        # theta-hat from the private prefix t~' = refresh*floor(t~/refresh) <= t~: post-processing
-        if theta_version != t_tilde and t_tilde % p.refresh == 0:
-            if t_tilde > 0:
-                _private_theta(noisy, t_tilde, p.shift, prefix, m, theta)
-            theta_version = t_tilde
-            _score_pool(env.score_tree, theta, window.scores, window.products)
-        kt = _rank_and_pick(rng, env, run, window, p, True, horizon, i, t, t_tilde, theta, trace)
-        _hire(rng, run, noise_sd, i, kt)
+    exact = np.zeros((n_set, levels + 1, size))
+    noisy = np.zeros((n_set, levels + 1, size))
+    prefix, leaf = np.zeros(size), np.zeros(size)
+    m, rhs = np.zeros((d, d)), np.zeros(d)
+    theta = np.zeros((n_set, d))
+    n_reg = np.zeros(n_set, dtype=np.int64)  # rows of X_{1:t~} already in the tree
+    theta_version = np.full(n_set, -1, dtype=np.int64)
+    for t0 in range(1, horizon + 1, BLOCK):
+        t1 = min(t0 + BLOCK, horizon + 1)
+        _draw_block(rng, env, run, fixed, t0, t1, True, True, tree_noise, draws)
+        for s in range(n_set):
+            for t in range(t0, t1):
+                i = t - 1
+                t_tilde = (t - 1) // 2  # line 4
+                while n_reg[s] < t_tilde:  # line 5: the tree's new leaf, with the block's node noise
+                    noise = draws.node[n_reg[s] - draws.first[1]]
+                    _add_row_private(
+                        env, run, s, n_reg[s], p.y_clip[s], p.sigma_tree[s], noise, leaf, exact[s], noisy[s]
+                    )
+                    n_reg[s] += 1
+                # theta-hat from the private prefix t~' = refresh*floor(t~/refresh) <= t~: post-processing
+                if theta_version[s] != t_tilde and t_tilde % p.refresh[s] == 0:
+                    if t_tilde > 0:
+                        _private_theta(noisy[s], t_tilde, p.shift[s], prefix, m, rhs, theta[s])
+                    theta_version[s] = t_tilde
+                    _score_pool(env.score_tree, theta[s], window.work, window.products, window.scores[s])
+                _slide_window(env, run, window, s, t, t_tilde)
+                b_i = i - draws.first[0]
+                kt = _rank_and_pick(
+                    env,
+                    run,
+                    window,
+                    s,
+                    p.rank_brute[s],
+                    True,
+                    p.rank_rho[s],
+                    horizon,
+                    i,
+                    t,
+                    t_tilde,
+                    theta[s],
+                    trace,
+                    draws.rank[b_i],
+                )
+                _hire(env, run, s, noise_sd, draws.reward[b_i], i, kt)
     return run
