@@ -44,7 +44,7 @@ def test_tree_without_noise_equals_exact_prefix_sums():
     rng = np.random.default_rng(1)
     rows = rng.normal(size=(37, 4))
     leaves = np.einsum("ni,nj->nij", rows, rows)
-    prefixes = private_ridge_prefix(leaves, 0.0, np.random.default_rng(2))
+    prefixes = private_ridge_prefix(rows, 0.0, np.random.default_rng(2))
     np.testing.assert_allclose(prefixes, np.cumsum(leaves, axis=0), atol=1e-10)
     # ridge from the noiseless tree equals ridge regression
     x, y = rows[:, :3], rows[:, 3]
@@ -57,24 +57,12 @@ def test_tree_node_noise_variance():
     # one leaf = one node: off-diagonal variance sigma^2, diagonal 2 sigma^2 (symmetrised noise)
     sigma, reps = 1.5, 4000
     rng = np.random.default_rng(3)
-    draws = np.array([private_ridge_prefix(np.zeros((1, 3, 3)), sigma, rng)[0] for _ in range(reps)])
+    draws = np.array([private_ridge_prefix(np.zeros((1, 3)), sigma, rng)[0] for _ in range(reps)])
     off, diag = draws[:, 0, 1].var(), draws[:, 0, 0].var()
     # var estimates over 4000 draws have relative sd ~ sqrt(2/4000) = 2.2%; 15% is > 6 sd
     assert abs(off / sigma**2 - 1) < 0.15, off
     assert abs(diag / (2 * sigma**2) - 1) < 0.15, diag
     np.testing.assert_allclose(draws[:, 0, 1], draws[:, 1, 0])
-
-
-def test_tree_stores_symmetric_matrices_packed():
-    from privbandits.policies.fair_hiring.tree import pack
-
-    m = np.arange(9.0).reshape(3, 3)
-    m = m + m.T
-    np.testing.assert_array_equal(pack(m), [m[0, 0], m[0, 1], m[0, 2], m[1, 1], m[1, 2], m[2, 2]])
-    with pytest.raises(ValueError, match="symmetric"):
-        pack(np.arange(9.0).reshape(3, 3))
-    with pytest.raises(ValueError, match="symmetric"):
-        private_ridge_prefix(np.arange(8.0).reshape(2, 2, 2), 0.0, np.random.default_rng(0))
 
 
 def test_shifted_noisy_gram_positive_definite():
@@ -83,7 +71,7 @@ def test_shifted_noisy_gram_positive_definite():
     gamma = tree_gamma(sigma, horizon, p)
     rng = np.random.default_rng(4)
     for _ in range(200):
-        noise = private_ridge_prefix(np.zeros((horizon // 2, p, p)), sigma, rng)[-1]
+        noise = private_ridge_prefix(np.zeros((horizon // 2, p)), sigma, rng)[-1]
         assert np.linalg.eigvalsh(noise + 2 * gamma * np.eye(p)).min() > 0
 
 

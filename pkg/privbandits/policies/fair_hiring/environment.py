@@ -72,6 +72,9 @@ class ScoreTree(NamedTuple):
         ``(entries,)`` its value.
     level_offsets : numpy.ndarray
         ``(width + 1,)``: level q's nodes are ``level_offsets[q] .. level_offsets[q + 1] - 1``.
+    unary : numpy.ndarray
+        ``(width,)`` bool: level q's nodes are the only children of level q - 1's, in the same order
+        (the two levels are then summed in one pass).
     row_leaf : numpy.ndarray
         ``(rows,)`` the leaf of each pool row, numbered from 0 (node ``level_offsets[-2] + leaf``).
     leaf_offsets : numpy.ndarray
@@ -83,6 +86,7 @@ class ScoreTree(NamedTuple):
     entry_col: np.ndarray  #: (entries,) column of each distinct entry
     entry_value: np.ndarray  #: (entries,) value of each distinct entry
     level_offsets: np.ndarray  #: (width + 1,) where each level's nodes start
+    unary: np.ndarray  #: (width,) level q's nodes are the only children of level q - 1's, in order
     row_leaf: np.ndarray  #: (rows,) the leaf (distinct row) of each pool row
     leaf_offsets: np.ndarray  #: (K + 1,) where each group's leaves start
 
@@ -171,6 +175,12 @@ def _score_tree(index: np.ndarray, value: np.ndarray, offsets: np.ndarray) -> Sc
         level_offsets.append(level_offsets[-1] + int(new.sum()))
     row_leaf = np.empty(rows, dtype=np.int64)
     row_leaf[order] = node_of_row
+    unary = np.array(
+        [
+            q > 0 and np.array_equal(parent[q], np.arange(len(parent[q]))) and len(parent[q]) == len(parent[q - 1])
+            for q in range(width)
+        ]
+    )
     leaf_group = group[order][new]  # the group of each leaf, in leaf order
     return ScoreTree(
         np.concatenate(parent).astype(np.uint32),
@@ -178,6 +188,7 @@ def _score_tree(index: np.ndarray, value: np.ndarray, offsets: np.ndarray) -> Sc
         np.ascontiguousarray(pairs[:, 0], dtype=np.int64),
         np.ascontiguousarray(pairs[:, 1]).view(np.float64),
         np.asarray(level_offsets, dtype=np.int64),
+        unary,
         row_leaf,
         np.searchsorted(leaf_group, np.arange(len(offsets)), side="left").astype(np.int64),
     )
@@ -346,13 +357,19 @@ class HiringEnvironment:
             If ``rule`` is not one of :data:`L_TILDE_RULES`.
         """
         check_l_tilde_rule(rule)
-        x_norm = np.linalg.norm(self._pool, axis=1)
+        x_norm_max, data_max = self._leaf_norms
         if rule == "sum":
-            return float(x_norm.max() + self.y_clip())
+            return float(x_norm_max + self.y_clip())
         if rule == "norm":
-            return float(math.hypot(x_norm.max(), self.y_clip()))
+            return float(math.hypot(x_norm_max, self.y_clip()))
+        return data_max
+
+    @functools.cached_property
+    def _leaf_norms(self) -> tuple[float, float]:
+        """max ||x|| over the pool rows, and max sqrt(||x||^2 + <x, theta*>^2) (computed once)."""
+        x_norm = np.linalg.norm(self._pool, axis=1)
         rewards = self._pool @ self.theta_star
-        return float(np.sqrt(x_norm**2 + rewards**2).max())
+        return x_norm.max(), float(np.sqrt(x_norm**2 + rewards**2).max())
 
     def y_clip(self) -> float:
         """Clip level of observed rewards in the private regression: max |true reward| + 3 noise_sd.

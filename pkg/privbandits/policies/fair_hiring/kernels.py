@@ -229,23 +229,33 @@ def _score_pool(tree, theta, work, products, leaf_scores):  # pragma: no cover -
     """The score ``<x_r, theta>`` of every distinct pool row (``leaf_scores``), through the score tree.
 
     Node n's partial sum is ``0 + v theta[c]`` on level 0, then ``parent's + v theta[c]``, level by
-    level (inner levels in ``work``), with ``v theta[c]`` computed once per distinct entry
+    level (inner levels in ``work``; a level whose nodes are the only children of the previous
+    level's is summed in the same pass), with ``v theta[c]`` computed once per distinct entry
     (``products``): the operations of the row-by-row sparse sum ``s = 0; s += v_q theta[c_q]`` for
     q = 0, 1, ..., so the same float value.  O(tree nodes).
     """
     for e in range(products.shape[0]):
         products[e] = tree.entry_value[e] * theta[tree.entry_col[e]]
-    lv = tree.level_offsets
-    n_levels = lv.shape[0] - 1
-    first = leaf_scores if n_levels == 1 else work[: lv[1]]
+    lv, unary = tree.level_offsets, tree.unary
+    last = lv.shape[0] - 2  # the leaves' level
+    first = leaf_scores if last == 0 else work[: lv[1]]
     for n in range(lv[1]):
         first[n] = 0.0 + products[tree.entry[n]]
-    for q in range(1, n_levels):
+    q = 1
+    while q <= last:
         prev = work[lv[q - 1] : lv[q]]
-        cur = leaf_scores if q == n_levels - 1 else work[lv[q] : lv[q + 1]]
         parent, entry = tree.parent[lv[q] : lv[q + 1]], tree.entry[lv[q] : lv[q + 1]]
-        for j in range(cur.shape[0]):
-            cur[j] = prev[parent[j]] + products[entry[j]]
+        if q < last and unary[q + 1]:  # levels q and q + 1 in one pass
+            out = leaf_scores if q + 1 == last else work[lv[q + 1] : lv[q + 2]]
+            child = tree.entry[lv[q + 1] : lv[q + 2]]
+            for j in range(out.shape[0]):
+                out[j] = (prev[parent[j]] + products[entry[j]]) + products[child[j]]
+            q += 2
+        else:
+            out = leaf_scores if q == last else work[lv[q] : lv[q + 1]]
+            for j in range(out.shape[0]):
+                out[j] = prev[parent[j]] + products[entry[j]]
+            q += 1
 
 
 @njit(nogil=True, cache=True)
@@ -329,9 +339,10 @@ def _add_row_exact(env, run, s, n_reg, gram, b):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def _add_row_private(env, run, s, n_reg, y_clip, sigma, noise, leaf, exact, noisy):  # pragma: no cover
-    """Line 5 (private, Section 4.1): insert the leaf [x, y][x, y]^T (packed) of row ``n_reg`` of
-    setting s's X_{1:t~} into its tree, the reward clipped to [-y_clip, y_clip]; ``noise``: the
-    node's standard normals (:func:`~privbandits.policies.fair_hiring.tree.draw_node_noise`)."""
+    """Line 5 (private, Section 4.1): insert the leaf [x, y][x, y]^T of row ``n_reg`` of setting s's
+    X_{1:t~} into its tree, the reward clipped to [-y_clip, y_clip] (``leaf``: a (d + 1,) buffer for
+    [x, y]); ``noise``: the node's standard normals
+    (:func:`~privbandits.policies.fair_hiring.tree.draw_node_noise`)."""
     d = env.pool.shape[1]
     x = env.pool[run.hired[s, n_reg]]
     y = run.ys[s, n_reg]
@@ -339,56 +350,8 @@ def _add_row_private(env, run, s, n_reg, y_clip, sigma, noise, leaf, exact, nois
         y = y_clip
     elif y < -y_clip:
         y = -y_clip
-    e = 0
-    for a in range(d):  # row a of the upper triangle: x_a x_c (c >= a), then x_a y
-        for c in range(a, d):
-            leaf[e] = x[a] * x[c]
-            e += 1
-        leaf[e] = x[a] * y
-        e += 1
-    leaf[e] = y * y
-    tree_insert(exact, noisy, n_reg + 1, leaf, sigma, noise)
-
-
-@njit(nogil=True, cache=True)
-def _private_theta(noisy, t_tilde, shift, prefix, m, theta):  # pragma: no cover - compiled
-    """Line 5 (private): theta-hat from the tree's noisy prefix sum (packed), Gram matrix shifted by
-    2 Gamma I (``m``: a (d, d) buffer)."""
-    d = theta.shape[0]
-    tree_prefix(noisy, t_tilde, prefix)
-    rhs = np.empty(d)
-    e = 0
-    for a in range(d):  # unpack row a: the Gram matrix's entries (a, c >= a), then X^T y's entry a
-        m[a, a] = prefix[e] + 2.0 * shift  # shift by 2 Gamma I
-        for c in range(a + 1, d):
-            m[a, c] = prefix[e + c - a]
-            m[c, a] = prefix[e + c - a]
-        e += d - a
-        rhs[a] = prefix[e]
-        e += 1
-    theta[:] = np.linalg.solve(m, rhs)
-
-
-@njit(nogil=True, cache=True)
-def _add_row_private(env, run, s, n_reg, y_clip, sigma, noise, leaf, exact, noisy):  # pragma: no cover
-    """Line 5 (private, Section 4.1): insert the leaf [x, y][x, y]^T (packed) of row ``n_reg`` of
-    setting s's X_{1:t~} into its tree, the reward clipped to [-y_clip, y_clip]; ``noise``: the
-    node's standard normals (:func:`~privbandits.policies.fair_hiring.tree.draw_node_noise`)."""
-    d = env.pool.shape[1]
-    x = env.pool[run.hired[s, n_reg]]
-    y = run.ys[s, n_reg]
-    if y > y_clip:
-        y = y_clip
-    elif y < -y_clip:
-        y = -y_clip
-    e = 0
-    for a in range(d):  # row a of the upper triangle: x_a x_c (c >= a), then x_a y
-        for c in range(a, d):
-            leaf[e] = x[a] * x[c]
-            e += 1
-        leaf[e] = x[a] * y
-        e += 1
-    leaf[e] = y * y
+    leaf[:d] = x
+    leaf[d] = y
     tree_insert(exact, noisy, n_reg + 1, leaf, sigma, noise)
 
 
@@ -700,7 +663,7 @@ def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  #
         levels += 1
     exact = np.zeros((n_set, levels + 1, size))
     noisy = np.zeros((n_set, levels + 1, size))
-    prefix, leaf = np.zeros(size), np.zeros(size)
+    prefix, leaf = np.zeros(size), np.zeros(dim)
     m, rhs = np.zeros((d, d)), np.zeros(d)
     theta = np.zeros((n_set, d))
     n_reg = np.zeros(n_set, dtype=np.int64)  # rows of X_{1:t~} already in the tree

@@ -398,9 +398,9 @@ class PrivateFairGreedy(HiringPolicy):
         Returns
         -------
         tuple
-            The kernel's name and whether the tree's noise is positive.
+            The kernel's name and ``noise`` (with noise, ``sigma_tree`` > 0: epsilon is finite).
         """
-        return (self._kernel.__name__, self.kernel_params(env, horizon).sigma_tree > 0)
+        return (self._kernel.__name__, bool(self.noise))
 
 
 def _check_candidates(candidates, horizon: int, offsets: np.ndarray) -> np.ndarray:

@@ -5,8 +5,8 @@ Section 4.1): the binary mechanism of ``chan2011private`` (Algorithm 2) over the
 The scalar continual counters of the bandit chapters are in :mod:`privbandits.mechanisms`; this one
 sums matrices, draws Gaussian noise and keeps its state in two ``(levels, p (p + 1) / 2)`` arrays.
 Every matrix here is symmetric (the leaves, so the node sums; the noise Z = Z^T), so a node is
-stored as its upper triangle, row by row (:func:`pack`): half the memory and the additions, and the
-same numbers as the full matrices, entry for entry.
+stored as its upper triangle, row by row (``M[0, 0], M[0, 1], ..., M[1, 1], ...``): half the memory
+and the additions, and the same numbers as the full matrices, entry for entry.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["draw_node_noise", "pack", "packed_size", "tree_insert", "tree_prefix", "private_ridge_prefix"]
+__all__ = ["draw_node_noise", "packed_size", "tree_insert", "tree_prefix", "private_ridge_prefix"]
 
 
 @njit(nogil=True, cache=True)
@@ -34,32 +34,6 @@ def packed_size(p):  # pragma: no cover - compiled
         The entries on and above the diagonal.
     """
     return p * (p + 1) // 2
-
-
-def pack(matrix: np.ndarray) -> np.ndarray:
-    """The upper triangle of a symmetric matrix, row by row: ``M[0, 0], M[0, 1], ..., M[1, 1], ...``.
-
-    Parameters
-    ----------
-    matrix : numpy.ndarray
-        A symmetric ``(p, p)`` matrix (or a stack ``(..., p, p)`` of them).
-
-    Returns
-    -------
-    numpy.ndarray
-        Shape ``(..., p (p + 1) / 2)``.
-
-    Raises
-    ------
-    ValueError
-        If ``matrix`` is not square or not symmetric.
-    """
-    matrix = np.asarray(matrix, dtype=float)
-    p = matrix.shape[-1]
-    if matrix.ndim < 2 or matrix.shape[-2] != p or not np.array_equal(matrix, np.swapaxes(matrix, -1, -2)):
-        raise ValueError("matrix must be square and symmetric")
-    rows, cols = np.triu_indices(p)
-    return np.ascontiguousarray(matrix[..., rows, cols])
 
 
 def _unpack(packed: np.ndarray, p: int) -> np.ndarray:
@@ -87,16 +61,18 @@ def draw_node_noise(rng, out):  # pragma: no cover - compiled
 
 
 @njit(nogil=True, cache=True)
-def tree_insert(exact, noisy, leaf_index, leaf, sigma, noise):  # pragma: no cover - compiled
-    """Insert leaf number ``leaf_index`` (1-based) into the binary tree (CSS11, Algorithm 2).
+def tree_insert(exact, noisy, leaf_index, v, sigma, noise):  # pragma: no cover - compiled
+    """Insert leaf number ``leaf_index`` (1-based), the matrix ``v v^T``, into the binary tree (CSS11,
+    Algorithm 2).
 
     ``exact[i]`` / ``noisy[i]`` are the exact / noisy sums of the last node closed at level i, packed
-    (:func:`pack`); each closed node gets fresh symmetrised Gaussian noise
+    (upper triangles, row by row); the new node is ``v v^T`` (entries ``v_i v_j``) plus the nodes
+    below its level, added level by level. Each closed node gets fresh symmetrised Gaussian noise
     Z = (Z' + Z'^T)/sqrt(2), Z'_ij ~ N(0, sigma^2), made of the standard normals ``noise``
     (:func:`draw_node_noise`): ``Z_ij = 0 + sigma noise_e`` (``sigma sqrt(2)`` on the diagonal), the
     very value of ``rng.normal(0, sigma)`` with the same draw. Updates ``exact`` and ``noisy`` in
-    place. The nodes below the new one's level are left as they are (not zeroed): they lie inside
-    the new node, and no prefix sum reads them again.
+    place, one row of the triangle at a time. The nodes below the new one's level are left as they
+    are (not zeroed): they lie inside the new node, and no prefix sum reads them again.
 
     Parameters
     ----------
@@ -106,8 +82,8 @@ def tree_insert(exact, noisy, leaf_index, leaf, sigma, noise):  # pragma: no cov
         ``(levels, p (p + 1) / 2)`` noisy node sums.
     leaf_index : int
         The leaf's 1-based number.
-    leaf : numpy.ndarray
-        The packed leaf ``[x, y] [x, y]^T``.
+    v : numpy.ndarray
+        ``(p,)``: the leaf is ``v v^T`` (the regression's ``[x, y]``).
     sigma : float
         Standard deviation of the node noise (0: no noise).
     noise : numpy.ndarray
@@ -116,31 +92,30 @@ def tree_insert(exact, noisy, leaf_index, leaf, sigma, noise):  # pragma: no cov
     level = 0
     while (leaf_index >> level) & 1 == 0:
         level += 1
-    size = leaf.shape[0]
-    # the new node: the leaf plus the nodes below it, added level by level
-    node = exact[level]
-    for e in range(size):
-        node[e] = leaf[e]
-    for lv in range(level):
-        below = exact[lv]
-        for e in range(size):
-            node[e] += below[e]
-    out = noisy[level]
-    if sigma > 0.0:
-        # Z = (Z' + Z'^T)/sqrt(2): its entries i < j are (Z'_ij + Z'_ji)/sqrt(2) ~ N(0, sigma^2) and
-        # independent, Z_ji = Z_ij, and Z_ii = sqrt(2) Z'_ii ~ N(0, 2 sigma^2).  We draw Z in that
-        # form (same distribution, half the Gaussian draws).
-        for e in range(size):
-            out[e] = node[e] + (0.0 + sigma * noise[e])
-        diag = sigma * math.sqrt(2.0)
-        p = int((math.sqrt(8.0 * size + 1.0) - 1.0) / 2.0 + 0.5)
-        e = 0
-        for i in range(p):  # the diagonal entries: row i starts at e
-            out[e] = node[e] + (0.0 + diag * noise[e])
-            e += p - i
-    else:
-        for e in range(size):
-            out[e] = node[e]
+    p = v.shape[0]
+    # Z = (Z' + Z'^T)/sqrt(2): its entries i < j are (Z'_ij + Z'_ji)/sqrt(2) ~ N(0, sigma^2) and
+    # independent, Z_ji = Z_ij, and Z_ii = sqrt(2) Z'_ii ~ N(0, 2 sigma^2).  We draw Z in that form
+    # (same distribution, half the Gaussian draws).
+    diag = sigma * math.sqrt(2.0)
+    e = 0
+    for i in range(p):  # row i of the triangle: entries (i, i), (i, i + 1), ..., (i, p - 1)
+        width = p - i
+        node, out = exact[level, e : e + width], noisy[level, e : e + width]
+        for j in range(width):
+            node[j] = v[i] * v[i + j]
+        for lv in range(level):
+            below = exact[lv, e : e + width]
+            for j in range(width):
+                node[j] += below[j]
+        if sigma > 0.0:
+            z = noise[e : e + width]
+            out[0] = node[0] + (0.0 + diag * z[0])
+            for j in range(1, width):
+                out[j] = node[j] + (0.0 + sigma * z[j])
+        else:
+            for j in range(width):
+                out[j] = node[j]
+        e += width
 
 
 @njit(nogil=True, cache=True)
@@ -166,8 +141,8 @@ def tree_prefix(noisy, count, out):  # pragma: no cover - compiled
         level += 1
 
 
-def private_ridge_prefix(leaves: np.ndarray, sigma: float, rng: np.random.Generator) -> np.ndarray:
-    """Noisy prefix sums M_1..M_n of the (p, p) leaves via the tree mechanism (for tests/figures).
+def private_ridge_prefix(rows: np.ndarray, sigma: float, rng: np.random.Generator) -> np.ndarray:
+    """Noisy prefix sums M_1..M_n of the leaves ``v_s v_s^T`` via the tree mechanism (for tests/figures).
 
     The regression tree of ``an2025privatefairgreedy``, Section 4.1 (binary mechanism of
     ``chan2011private``, Algorithm 2, with Gaussian noise): each leaf enters at most
@@ -175,8 +150,8 @@ def private_ridge_prefix(leaves: np.ndarray, sigma: float, rng: np.random.Genera
 
     Parameters
     ----------
-    leaves : numpy.ndarray
-        ``(n, p, p)`` symmetric leaves, in insertion order.
+    rows : numpy.ndarray
+        ``(n, p)``: the vectors ``v_s`` of the leaves (``[x, y]`` in the regression), in insertion order.
     sigma : float
         Standard deviation of the node noise (0: exact prefix sums).
     rng : numpy.random.Generator
@@ -186,14 +161,9 @@ def private_ridge_prefix(leaves: np.ndarray, sigma: float, rng: np.random.Genera
     -------
     numpy.ndarray
         ``(n, p, p)``: the noisy prefix sum after each leaf.
-
-    Raises
-    ------
-    ValueError
-        If the leaves are not symmetric.
     """
-    n, p, _ = leaves.shape
-    packed = pack(leaves)
+    rows = np.ascontiguousarray(rows, dtype=float)
+    n, p = rows.shape
     levels = max(1, int(n).bit_length()) + 1
     size = packed_size(p)
     exact = np.zeros((levels, size))
@@ -202,6 +172,6 @@ def private_ridge_prefix(leaves: np.ndarray, sigma: float, rng: np.random.Genera
     noise = np.zeros(size if sigma > 0 else 0)
     for s in range(n):
         draw_node_noise(rng, noise)
-        tree_insert(exact, noisy, s + 1, packed[s], float(sigma), noise)
+        tree_insert(exact, noisy, s + 1, rows[s], float(sigma), noise)
         tree_prefix(noisy, s + 1, out[s])
     return _unpack(out, p)
