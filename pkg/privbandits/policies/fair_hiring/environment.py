@@ -14,7 +14,6 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from ..._validation import check_positive
 
@@ -134,20 +133,16 @@ class HiringArrays(NamedTuple):
     row_rank: np.ndarray
 
 
-@njit(nogil=True, cache=True)
-def _true_rewards(pool, theta_star, sorted_rewards, offsets):  # pragma: no cover - compiled
-    """Each row's true reward (the sum in column order) and its group CDF value F_k(reward)."""
-    rows, d = pool.shape
-    reward = np.zeros(rows)
-    rank = np.zeros(rows)
+def _true_rewards(pool: np.ndarray, theta_star: np.ndarray, sorted_rewards: np.ndarray, offsets: np.ndarray):
+    """Each row's true reward, summed in column order (``r = 0; r += x_j theta*_j`` for j = 0, 1, ...,
+    elementwise over the rows: the value a loop over the row gives), and its group CDF value F_k(reward)."""
+    reward = np.zeros(pool.shape[0])
+    for j in range(pool.shape[1]):
+        reward = reward + pool[:, j] * theta_star[j]
+    rank = np.zeros(pool.shape[0])
     for k in range(offsets.shape[0] - 1):
         lo, hi = offsets[k], offsets[k + 1]
-        for row in range(lo, hi):
-            r = 0.0
-            for j in range(d):
-                r += pool[row, j] * theta_star[j]
-            reward[row] = r
-            rank[row] = np.searchsorted(sorted_rewards[lo:hi], r, side="right") / (hi - lo)
+        rank[lo:hi] = np.searchsorted(sorted_rewards[lo:hi], reward[lo:hi], side="right") / (hi - lo)
     return reward, rank
 
 
