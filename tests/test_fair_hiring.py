@@ -16,6 +16,7 @@ from privbandits.policies.fair_hiring import (
     private_ridge_prefix,
     rank_mu,
     relative_ranks,
+    run_together,
     simulate_hiring,
     tight_noise_scale,
     tree_gamma,
@@ -43,7 +44,7 @@ def test_tree_without_noise_equals_exact_prefix_sums():
     rng = np.random.default_rng(1)
     rows = rng.normal(size=(37, 4))
     leaves = np.einsum("ni,nj->nij", rows, rows)
-    prefixes = private_ridge_prefix(leaves, 0.0, np.random.default_rng(2))
+    prefixes = private_ridge_prefix(rows, 0.0, np.random.default_rng(2))
     np.testing.assert_allclose(prefixes, np.cumsum(leaves, axis=0), atol=1e-10)
     # ridge from the noiseless tree equals ridge regression
     x, y = rows[:, :3], rows[:, 3]
@@ -56,7 +57,7 @@ def test_tree_node_noise_variance():
     # one leaf = one node: off-diagonal variance sigma^2, diagonal 2 sigma^2 (symmetrised noise)
     sigma, reps = 1.5, 4000
     rng = np.random.default_rng(3)
-    draws = np.array([private_ridge_prefix(np.zeros((1, 3, 3)), sigma, rng)[0] for _ in range(reps)])
+    draws = np.array([private_ridge_prefix(np.zeros((1, 3)), sigma, rng)[0] for _ in range(reps)])
     off, diag = draws[:, 0, 1].var(), draws[:, 0, 0].var()
     # var estimates over 4000 draws have relative sd ~ sqrt(2/4000) = 2.2%; 15% is > 6 sd
     assert abs(off / sigma**2 - 1) < 0.15, off
@@ -70,7 +71,7 @@ def test_shifted_noisy_gram_positive_definite():
     gamma = tree_gamma(sigma, horizon, p)
     rng = np.random.default_rng(4)
     for _ in range(200):
-        noise = private_ridge_prefix(np.zeros((horizon // 2, p, p)), sigma, rng)[-1]
+        noise = private_ridge_prefix(np.zeros((horizon // 2, p)), sigma, rng)[-1]
         assert np.linalg.eigvalsh(noise + 2 * gamma * np.eye(p)).min() > 0
 
 
@@ -105,6 +106,106 @@ def test_histogram_and_brute_rank_give_identical_runs(cls):
     b = cls(rank_method="brute").run(env, 1500, np.random.default_rng(11))
     for key in ("fair_regret", "regret", "groups"):
         np.testing.assert_array_equal(a[key], b[key])
+
+
+def _one_hot_env(seed=6, k=3, n=300):
+    """Census-like pools: one-hot blocks plus a scaled numeric column, many repeated rows."""
+    rng = np.random.default_rng(seed)
+    pools = []
+    for g in range(k):
+        a, b = rng.integers(0, 4, n), rng.integers(0, 3, n)
+        x = np.zeros((n, 4 + 3 + k + 1))
+        x[np.arange(n), a] = 0.4
+        x[np.arange(n), 4 + b] = 0.4
+        x[:, 7 + g] = 0.4
+        x[:, -1] = rng.integers(0, 5, n) / 10
+        pools.append(x)
+    theta = rng.normal(size=pools[0].shape[1]) / 3
+    return HiringEnvironment(tuple(pools), theta, noise_sd=0.1)
+
+
+def test_score_tree_gives_the_row_by_row_scores_bit_for_bit():
+    """The prefix tree of the pools' sparse rows (shared partial sums) scores every distinct row with
+    the very operations of the row-by-row sum over its non-zero entries, in column order."""
+    from privbandits.policies.fair_hiring.kernels import _score_pool
+
+    env = _one_hot_env()
+    tree = env.arrays().score_tree
+    pool = np.vstack(env.pools)
+    assert tree.leaf_offsets[-1] == len(np.unique(pool, axis=0)) < len(pool)  # equal rows share a leaf
+    theta = np.random.default_rng(1).normal(size=pool.shape[1])
+    work, products = np.zeros(tree.parent.shape[0]), np.zeros(tree.entry_col.shape[0])
+    leaf_scores = np.zeros(tree.leaf_offsets[-1])
+    _score_pool(tree, theta, work, products, leaf_scores)
+    for r, row in enumerate(pool):
+        s = 0.0
+        for c in np.flatnonzero(row):
+            s = s + float(row[c]) * float(theta[c])  # IEEE double, in column order
+        assert leaf_scores[tree.row_leaf[r]] == s, r
+
+
+def _lockstep_cases():
+    return [
+        [
+            PrivateFairGreedy(),
+            PrivateFairGreedy(rank_refresh=3),
+            PrivateFairGreedy(epsilon=1.0, calibration="tight"),
+            PrivateFairGreedy(l_tilde_rule="data", rank_method="brute"),
+        ],
+        [FairGreedy(), FairGreedy(reg=0.3, rank_refresh=4), FairGreedy(rank_method="brute")],
+        [OFUL(), OFUL(reg=2.0, delta=0.2)],
+    ]
+
+
+@pytest.mark.parametrize("horizon", [150, 333])  # one block of rounds and a part, several blocks and a part
+def test_settings_run_together_exactly_as_alone(horizon):
+    """Settings of one algorithm run in lockstep on one random stream get, bit for bit, the runs
+    (records and traces) they get alone with the same generator, with drawn or fixed candidates."""
+    env = _one_hot_env()
+    fixed = np.random.default_rng(2).integers(0, 300, size=(horizon, 3))
+    for settings in _lockstep_cases():
+        for candidates in (None, fixed):
+            together = run_together(settings, env, horizon, np.random.default_rng(5), trace=True, candidates=candidates)
+            for policy, rec in zip(settings, together):
+                alone = policy.run(env, horizon, np.random.default_rng(5), trace=True, candidates=candidates)
+                assert rec.keys() == alone.keys()
+                for key in rec:
+                    np.testing.assert_array_equal(rec[key], alone[key], err_msg=f"{policy} {key}")
+
+
+def test_run_together_rejects_settings_with_different_streams():
+    env = _one_hot_env()
+    with pytest.raises(ValueError, match="policies"):
+        run_together([FairGreedy(), OFUL()], env, 10, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="policies"):  # without noise the tree draws nothing
+        run_together([PrivateFairGreedy(), PrivateFairGreedy(noise=False)], env, 10, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="policies"):
+        run_together([], env, 10, np.random.default_rng(0))
+
+
+def test_simulate_hiring_settings_together_cached_one_by_one(tmp_path, monkeypatch):
+    """A list of settings returns what each gives alone; each is stored under its own key, so a later
+    call with one of them (or a repeated one) computes nothing."""
+    monkeypatch.setenv("PRIVBANDITS_CACHE_DIR", str(tmp_path))
+    env = _one_hot_env()
+    settings = [PrivateFairGreedy(), PrivateFairGreedy(epsilon=1.0), PrivateFairGreedy(noise=False), FairGreedy()]
+    kwargs = dict(seed=3, n_jobs=1, progress=False)
+    together = simulate_hiring(settings + [PrivateFairGreedy()], env, 120, 2, **kwargs)
+    assert len(together) == 5
+    alone = [simulate_hiring(q, env, 120, 2, use_cache=False, **kwargs) for q in settings]
+    for a, b in zip(together, alone + alone[:1]):
+        for key in b:
+            np.testing.assert_array_equal(a[key], b[key])
+
+    def refuse(*args):
+        raise AssertionError("the cache should have answered")
+
+    monkeypatch.setattr(PrivateFairGreedy, "_kernel", staticmethod(refuse))
+    monkeypatch.setattr(FairGreedy, "_kernel", staticmethod(refuse))
+    for q, b in zip(settings, alone):
+        np.testing.assert_array_equal(simulate_hiring(q, env, 120, 2, **kwargs)["fair_regret"], b["fair_regret"])
+    with pytest.raises(ValueError, match="policy"):
+        simulate_hiring([], env, 120, 2, **kwargs)
 
 
 def test_rank_refresh_recomputes_theta_only_on_multiples():

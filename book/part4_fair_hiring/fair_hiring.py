@@ -257,9 +257,15 @@ direction.round(3)
 # `counts[r]` = the number of times row $r$ occurs in the window. Sliding the window costs $O(K)$ per
 # round. When $\hat\theta$ changes, we re-score every pool row once. A census row is one-hot with
 # {glue:text}`p4_pool_nnz` non-zeros out of $d =$ {glue:text}`p4_dim`, stored sparsely, so this costs
-# {glue:text}`p4_pool_nnz` multiply-adds per row for {glue:text}`p4_pool_rows:,` rows. Line 6 then becomes
-# $\sum_{r \in \text{group } k} \texttt{counts}[r]\,\mathbb 1\{\text{score}_r \le \text{score}_{X_{k,t}}\}$.
-# The sum runs over the group's rows and is the same count, term by term. Each round costs $O(\text{pool size})$,
+# {glue:text}`p4_pool_nnz` multiply-adds per row for {glue:text}`p4_pool_rows:,` rows. Many rows begin
+# with the same entries (same education, same occupation, ...), and many are equal. So the rows are
+# stored as a prefix tree of their sparse entries: each partial sum shared by several rows is computed
+# once, {glue:text}`p4_tree_nodes:,` additions in all, and the leaves are the
+# {glue:text}`p4_distinct_rows:,` distinct rows. The sums are formed in the same order as row by row,
+# so every score is the same floating-point number. Line 6 then becomes
+# $\sum_{r \in \text{group } k} \texttt{counts}[r]\,\mathbb 1\{\text{score}_r \le \text{score}_{X_{k,t}}\}$,
+# with `counts` kept over the distinct rows. The sum runs over the group's rows and is the same count,
+# term by term. Each round costs $O(\text{pool size})$,
 # independent of $t$, so a run costs $O(T \cdot \text{nnz(pool)})$ instead of $O(T^2 d)$. The tests
 # check, round by round, that these counts equal a brute-force count with numpy dot products. They
 # also check that the `rank_method="brute"` reference gives identical runs.
@@ -301,6 +307,8 @@ assert mismatches == 0, "the histogram rank step must equal brute-force counting
 pool_cost = pool_rows * pool_nnz
 dense_coef, sparse_coef = K * data.dim / 2, K * pool_nnz / 2
 glue("p4_pool_cost", int(pool_cost), display=False)
+glue("p4_tree_nodes", int(env.arrays().score_tree.parent.shape[0]), display=False)
+glue("p4_distinct_rows", int(env.arrays().score_tree.leaf_offsets[-1]), display=False)
 glue("p4_dense_coef", float(dense_coef), display=False)
 glue("p4_sparse_coef", float(sparse_coef), display=False)
 glue("p4_breakeven_dense", float(pool_cost / dense_coef), display=False)
@@ -312,6 +320,13 @@ glue("p4_breakeven_sparse", float(pool_cost / sparse_coef), display=False)
 # $T = 50{,}000$ rounds, 10 trials, $\eps = 15$, $\delta = 0.1$, $\alpha_\eps = \alpha_\delta = 0.9$,
 # with the exact rank step (`rank_refresh = 1`), as in the paper's Section 6. All three algorithms
 # run here live. Results are cached on disk, keyed by the configuration and the package source.
+#
+# Every run in this chapter uses the same 10 seeds, so trial $i$ of every setting sees the same
+# candidates, and the Private-Fair-Greedy settings also the same standard Gaussian draws, each scaled
+# by the setting's own noise level. That is what makes the comparisons below paired. It also lets
+# `simulate_hiring` run all the Private-Fair-Greedy settings of the chapter together, before their
+# sections need them: it draws each random number once for all of them, and each setting's runs are
+# exactly those it would get alone (the tests check this bit for bit).
 
 # %%
 T, RUNS, SEED = T_PAPER, 10, 2025
@@ -333,6 +348,25 @@ run_main(policies[0])
 run_main(policies[1])
 
 # %%
+# Every Private-Fair-Greedy setting of the chapter at T = 50,000: this comparison, rank_refresh = 16
+# (next section), the noise variants and Figures A.1-A.4 (their sections read their runs from the cache)
+R = 16
+base_pfg = dict(epsilon=15.0, delta=0.1, alpha_eps=0.9, alpha_delta=0.9, rank_refresh=R)
+variants = {
+    "printed, L~ sum (default)": {},
+    "tight, L~ sum": dict(calibration="tight"),
+    "printed, L~ norm": dict(l_tilde_rule="norm"),
+    "printed, L~ data (authors' code)": dict(l_tilde_rule="data"),
+}
+sweeps = {
+    "A.1: ε": ("epsilon", [1.0, 5.0, 15.0, 50.0]),
+    "A.2: δ": ("delta", [0.001, 0.01, 0.1]),
+    "A.3: α_ε": ("alpha_eps", [0.5, 0.7, 0.9]),
+    "A.4: α_δ": ("alpha_delta", [0.5, 0.7, 0.9]),
+}
+pfg_settings = ([policies[2]] + [PrivateFairGreedy(**base_pfg, **option) for option in variants.values()]
+                + [PrivateFairGreedy(**{**base_pfg, param: v}) for param, values in sweeps.values() for v in values])
+simulate_hiring(pfg_settings, env, T, RUNS, seed=SEED)
 run_main(policies[2])
 
 # %%
@@ -427,11 +461,9 @@ glue("p4_pfg_over_oful", float(fair_total[PFG].mean() / of), display=False)
 # Each trial draws the same candidates, so the difference in fair regret is paired trial by trial.
 
 # %%
-R = 16
 refreshed = {
     "Fair-Greedy": simulate_hiring(FairGreedy(rank_refresh=R), env, T, RUNS, seed=SEED),
-    PFG: simulate_hiring(PrivateFairGreedy(epsilon=15.0, delta=0.1, alpha_eps=0.9, alpha_delta=0.9,
-                                           rank_refresh=R), env, T, RUNS, seed=SEED),
+    PFG: simulate_hiring(PrivateFairGreedy(**base_pfg), env, T, RUNS, seed=SEED),  # base_pfg: R = 16
 }
 rows = {}
 for lab, res in refreshed.items():
@@ -514,14 +546,7 @@ glue("p4_r16_pfg_abs_pct", float(abs(refresh_table.loc[PFG, "rel. diff (%)"])), 
 # clip chosen in advance.
 
 # %%
-variants = {
-    "printed, L~ sum (default)": {},
-    "tight, L~ sum": dict(calibration="tight"),
-    "printed, L~ norm": dict(l_tilde_rule="norm"),
-    "printed, L~ data (authors' code)": dict(l_tilde_rule="data"),
-}
-base_pfg = dict(epsilon=15.0, delta=0.1, alpha_eps=0.9, alpha_delta=0.9, rank_refresh=R)
-reference = refreshed[PFG]["fair_regret"].sum(axis=1)
+reference = refreshed[PFG]["fair_regret"].sum(axis=1)  # the variants are defined with the main comparison
 rows = {}
 for name, option in variants.items():
     policy = PrivateFairGreedy(**base_pfg, **option)
@@ -598,21 +623,14 @@ assert exceed > 0, "under the data rule some leaves should exceed L~"
 # the authors' `plot.py` (line 353) fixes $\alpha_\eps = 0.9$, which we follow.
 
 # %%
-T_SW, RUNS_SW = 50_000, 10
-sweeps = {
-    "A.1: ε": ("epsilon", [1.0, 5.0, 15.0, 50.0]),
-    "A.2: δ": ("delta", [0.001, 0.01, 0.1]),
-    "A.3: α_ε": ("alpha_eps", [0.5, 0.7, 0.9]),
-    "A.4: α_δ": ("alpha_delta", [0.5, 0.7, 0.9]),
-}
-base = dict(epsilon=15.0, delta=0.1, alpha_eps=0.9, alpha_delta=0.9, rank_refresh=R)
+T_SW, RUNS_SW = 50_000, 10  # the settings (sweeps) are defined with the main comparison
 sweep_final = {}
 fig, axes = plt.subplots(2, 2, figsize=(11, 7), sharey=True)
 xs = np.arange(1, T_SW + 1)
 for ax, (title, (param, values)) in zip(axes.flat, sweeps.items()):
     cmap = plt.get_cmap("viridis")
     for j, v in enumerate(values):
-        res = simulate_hiring(PrivateFairGreedy(**{**base, param: v}), env, T_SW, RUNS_SW, seed=SEED)
+        res = simulate_hiring(PrivateFairGreedy(**{**base_pfg, param: v}), env, T_SW, RUNS_SW, seed=SEED)
         cum = np.cumsum(res["fair_regret"], axis=1)
         sweep_final[(param, v)] = cum[:, -1]
         plot_runs(ax, xs, cum, f"{param} = {v:g}", color=cmap(j / max(len(values) - 1, 1)))

@@ -12,7 +12,8 @@ The subpackage, one module per concern:
 * :mod:`.calibration`: the privacy calibration of Sections 4.1-4.2 and its exact guarantee;
 * :mod:`.tree`: the matrix tree mechanism of the private regression;
 * :mod:`.environment`: :class:`HiringEnvironment`, the candidate pools;
-* :mod:`.kernels`: one numba kernel per algorithm, sharing the candidate draw, ridge and rank steps;
+* :mod:`.kernels`: one numba kernel per algorithm, sharing the candidate draw, ridge and rank steps
+  (each runs several settings in lockstep on one random stream);
 * :mod:`.policies`: :class:`OFUL`, :class:`FairGreedy`, :class:`PrivateFairGreedy` (on
   :class:`~privbandits.policies.base.ContextualPolicy`) and :func:`simulate_hiring`.
 
@@ -32,8 +33,8 @@ from .calibration import (
     tree_rho,
     tree_sigma,
 )
-from .environment import HiringArrays, HiringEnvironment
-from .policies import OFUL, FairGreedy, HiringPolicy, PrivateFairGreedy, relative_ranks, simulate_hiring
+from .environment import HiringArrays, HiringEnvironment, ScoreTree
+from .policies import OFUL, FairGreedy, HiringPolicy, PrivateFairGreedy, relative_ranks, run_together, simulate_hiring
 from .tree import private_ridge_prefix
 
 __all__ = [
@@ -43,6 +44,8 @@ __all__ = [
     "HiringPolicy",
     "HiringEnvironment",
     "HiringArrays",
+    "ScoreTree",
+    "run_together",
     "simulate_hiring",
     "tree_levels",
     "tree_sigma",

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..._validation import check_positive
 
-__all__ = ["HiringEnvironment", "HiringArrays", "L_TILDE_RULES"]
+__all__ = ["HiringEnvironment", "HiringArrays", "ScoreTree", "L_TILDE_RULES"]
 
 #: How :meth:`HiringEnvironment.l_tilde` bounds the regression's leaves (see there)
 L_TILDE_RULES = ("sum", "norm", "data")
@@ -46,6 +46,50 @@ def check_l_tilde_rule(rule: str) -> str:
     return rule
 
 
+class ScoreTree(NamedTuple):
+    """The pool rows as a prefix tree of their sparse entries, to score every row with shared sums.
+
+    Row r's score ``<x_r, theta>`` is the sum, in column order, of its ELL entries
+    (:meth:`HiringEnvironment.sparse_pool`): ``s_0 = 0 + v_0 theta[c_0]``, ``s_q = s_{q-1} + v_q
+    theta[c_q]``. Rows of one group that share their first q + 1 entries (column and value) share
+    ``s_q``, so the tree's level q holds one node per distinct such prefix, and
+    ``score[n] = score[parent(n)] + v theta[c]`` computes every prefix sum once, with the very
+    operations of the row-by-row sum (so the same float result). The products ``v theta[c]`` are
+    computed once per distinct entry (column, value). The last level's nodes, the leaves, are the
+    distinct pool rows of each group. One-hot census rows share long prefixes: 116,009 nodes instead
+    of 374,803 row entries on the Adult pools, and 28,752 distinct rows of 34,073.
+
+    Attributes
+    ----------
+    parent : numpy.ndarray
+        ``(nodes,)`` uint32: each node's parent, numbered within the previous level (0 on level 0).
+    entry : numpy.ndarray
+        ``(nodes,)`` uint32: each node's entry, an index into ``entry_col`` and ``entry_value``.
+    entry_col : numpy.ndarray
+        ``(entries,)`` the column of each distinct entry.
+    entry_value : numpy.ndarray
+        ``(entries,)`` its value.
+    level_offsets : numpy.ndarray
+        ``(width + 1,)``: level q's nodes are ``level_offsets[q] .. level_offsets[q + 1] - 1``.
+    unary : numpy.ndarray
+        ``(width,)`` bool: level q's nodes are the only children of level q - 1's, in the same order
+        (the two levels are then summed in one pass).
+    row_leaf : numpy.ndarray
+        ``(rows,)`` the leaf of each pool row, numbered from 0 (node ``level_offsets[-2] + leaf``).
+    leaf_offsets : numpy.ndarray
+        ``(K + 1,)``: group k's leaves are ``leaf_offsets[k] .. leaf_offsets[k + 1] - 1``.
+    """
+
+    parent: np.ndarray  #: (nodes,) uint32 parent of each node within the previous level
+    entry: np.ndarray  #: (nodes,) uint32 the node's (column, value) entry
+    entry_col: np.ndarray  #: (entries,) column of each distinct entry
+    entry_value: np.ndarray  #: (entries,) value of each distinct entry
+    level_offsets: np.ndarray  #: (width + 1,) where each level's nodes start
+    unary: np.ndarray  #: (width,) level q's nodes are the only children of level q - 1's, in order
+    row_leaf: np.ndarray  #: (rows,) the leaf (distinct row) of each pool row
+    leaf_offsets: np.ndarray  #: (K + 1,) where each group's leaves start
+
+
 class HiringArrays(NamedTuple):
     """The environment as the kernels read it (:meth:`HiringEnvironment.arrays`).
 
@@ -55,27 +99,94 @@ class HiringArrays(NamedTuple):
         The stacked pools, one row per candidate, group by group, shape ``(rows, d)``.
     offsets : numpy.ndarray
         Where each group's rows start, shape ``(K + 1,)``.
-    ell_index : numpy.ndarray
-        The pools in ELL form: column indices, shape ``(max non-zeros per row, rows)``.
-    ell_value : numpy.ndarray
-        The pools in ELL form: values, same shape as ``ell_index``.
+    nz_cols : numpy.ndarray
+        Each row's non-zero columns in increasing order, zero-padded, shape ``(rows, width)``.
+    nz_count : numpy.ndarray
+        Each row's number of non-zeros, shape ``(rows,)``.
+    score_tree : ScoreTree
+        The pool rows as a prefix tree of their sparse entries (re-scoring the pool).
     theta_star : numpy.ndarray
         The true parameter, shape ``(d,)``.
     sorted_rewards : numpy.ndarray
         Each group's true rewards, sorted (its CDF), concatenated group by group.
+    row_reward : numpy.ndarray
+        Each row's true reward ``sum_j pool[r, j] theta*[j]`` (summed in column order).
+    row_rank : numpy.ndarray
+        Each row's true relative rank in its group, ``F_k(row_reward[r])``.
     """
 
     #: the stacked pools, one row per candidate, group by group, shape (rows, d)
     pool: np.ndarray
     #: where each group's rows start, shape (K + 1,)
     offsets: np.ndarray
-    #: the pools in ELL form: column indices and values, shape (max non-zeros per row, rows)
-    ell_index: np.ndarray
-    ell_value: np.ndarray
+    #: each row's non-zero columns in increasing order (zero-padded) and their number
+    nz_cols: np.ndarray
+    nz_count: np.ndarray
+    #: the pool rows as a prefix tree of their sparse entries
+    score_tree: ScoreTree
     #: the true parameter, shape (d,)
     theta_star: np.ndarray
     #: each group's true rewards, sorted (its CDF), concatenated group by group
     sorted_rewards: np.ndarray
+    #: each row's true reward and true relative rank in its group
+    row_reward: np.ndarray
+    row_rank: np.ndarray
+
+
+def _true_rewards(pool: np.ndarray, theta_star: np.ndarray, sorted_rewards: np.ndarray, offsets: np.ndarray):
+    """Each row's true reward, summed in column order (``r = 0; r += x_j theta*_j`` for j = 0, 1, ...,
+    elementwise over the rows: the value a loop over the row gives), and its group CDF value F_k(reward)."""
+    reward = np.zeros(pool.shape[0])
+    for j in range(pool.shape[1]):
+        reward = reward + pool[:, j] * theta_star[j]
+    rank = np.zeros(pool.shape[0])
+    for k in range(offsets.shape[0] - 1):
+        lo, hi = offsets[k], offsets[k + 1]
+        rank[lo:hi] = np.searchsorted(sorted_rewards[lo:hi], reward[lo:hi], side="right") / (hi - lo)
+    return reward, rank
+
+
+def _score_tree(index: np.ndarray, value: np.ndarray, offsets: np.ndarray) -> ScoreTree:
+    """Build the :class:`ScoreTree` of pools in ELL form ``(index, value)``, shape ``(width, rows)``."""
+    width, rows = index.shape
+    group = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+    bits = value.view(np.int64)  # entries are equal iff their columns and value bits are
+    # the distinct entries (column, value bits), and each row's entry numbers
+    pairs, entry_of = np.unique(np.stack([index.ravel(), bits.ravel()], axis=1), axis=0, return_inverse=True)
+    entry_of = entry_of.reshape(width, rows)
+    # sort the rows by (group, entry 0, entry 1, ...): lexsort's last key is the primary one
+    order = np.lexsort([entry_of[q] for q in range(width - 1, -1, -1)] + [group])
+    new = np.ones(rows, dtype=bool)  # the sorted row starts a new node at the current level
+    new[1:] = group[order][1:] != group[order][:-1]
+    node_of_row = np.zeros(rows, dtype=np.int64)  # node of each sorted row, within its level
+    parent, entry, level_offsets = [], [], [0]
+    for q in range(width):
+        e = entry_of[q, order]
+        new = new.copy()
+        new[1:] |= e[1:] != e[:-1]
+        parent.append(node_of_row[new] if q > 0 else np.zeros(int(new.sum()), dtype=np.int64))
+        entry.append(e[new])
+        node_of_row = np.cumsum(new) - 1
+        level_offsets.append(level_offsets[-1] + int(new.sum()))
+    row_leaf = np.empty(rows, dtype=np.int64)
+    row_leaf[order] = node_of_row
+    unary = np.array(
+        [
+            q > 0 and np.array_equal(parent[q], np.arange(len(parent[q]))) and len(parent[q]) == len(parent[q - 1])
+            for q in range(width)
+        ]
+    )
+    leaf_group = group[order][new]  # the group of each leaf, in leaf order
+    return ScoreTree(
+        np.concatenate(parent).astype(np.uint32),
+        np.concatenate(entry).astype(np.uint32),
+        np.ascontiguousarray(pairs[:, 0], dtype=np.int64),
+        np.ascontiguousarray(pairs[:, 1]).view(np.float64),
+        np.asarray(level_offsets, dtype=np.int64),
+        unary,
+        row_leaf,
+        np.searchsorted(leaf_group, np.arange(len(offsets)), side="left").astype(np.int64),
+    )
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -160,16 +271,25 @@ class HiringEnvironment:
         return self._kernel_args
 
     def arrays(self) -> HiringArrays:
-        """Everything a kernel reads, as one :class:`HiringArrays`.
+        """Everything a kernel reads, as one :class:`HiringArrays` (computed once per environment).
 
         Returns
         -------
         HiringArrays
-            The dense and ELL forms of the pools, the true parameter and the sorted rewards.
+            The dense and sparse forms of the pools, their :class:`ScoreTree`, the true parameter,
+            the sorted rewards and each row's true reward and relative rank.
         """
+        return self._arrays
+
+    @functools.cached_property
+    def _arrays(self) -> HiringArrays:
         pool, offsets, theta_star, sorted_rewards = self._kernel_args
-        ell_index, ell_value = self._sparse_pool
-        return HiringArrays(pool, offsets, ell_index, ell_value, theta_star, sorted_rewards)
+        index, value = self._sparse_pool
+        nz_count = (pool != 0).sum(axis=1).astype(np.int64)
+        nz_cols = np.ascontiguousarray(index.T)
+        row_reward, row_rank = _true_rewards(pool, theta_star, sorted_rewards, offsets)
+        tree = _score_tree(index, value, offsets)
+        return HiringArrays(pool, offsets, nz_cols, nz_count, tree, theta_star, sorted_rewards, row_reward, row_rank)
 
     @functools.cached_property
     def _sparse_pool(self) -> tuple[np.ndarray, np.ndarray]:
@@ -232,13 +352,19 @@ class HiringEnvironment:
             If ``rule`` is not one of :data:`L_TILDE_RULES`.
         """
         check_l_tilde_rule(rule)
-        x_norm = np.linalg.norm(self._pool, axis=1)
+        x_norm_max, data_max = self._leaf_norms
         if rule == "sum":
-            return float(x_norm.max() + self.y_clip())
+            return float(x_norm_max + self.y_clip())
         if rule == "norm":
-            return float(math.hypot(x_norm.max(), self.y_clip()))
+            return float(math.hypot(x_norm_max, self.y_clip()))
+        return data_max
+
+    @functools.cached_property
+    def _leaf_norms(self) -> tuple[float, float]:
+        """max ||x|| over the pool rows, and max sqrt(||x||^2 + <x, theta*>^2) (computed once)."""
+        x_norm = np.linalg.norm(self._pool, axis=1)
         rewards = self._pool @ self.theta_star
-        return float(np.sqrt(x_norm**2 + rewards**2).max())
+        return x_norm.max(), float(np.sqrt(x_norm**2 + rewards**2).max())
 
     def y_clip(self) -> float:
         """Clip level of observed rewards in the private regression: max |true reward| + 3 noise_sd.

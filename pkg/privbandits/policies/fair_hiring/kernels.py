@@ -1,21 +1,38 @@
 """The numba kernels of Part IV: one per algorithm, sharing the steps of a round.
 
-A round of every algorithm draws one candidate per group (:func:`_draw_candidates`), picks a group
-and observes the hired candidate's reward (:func:`_hire`). The two Fair-Greedy variants
+A round of every algorithm receives one candidate per group (drawn by :func:`_draw_block`), picks a
+group and observes the hired candidate's reward (:func:`_hire`). The two Fair-Greedy variants
 (``grazzi2022group``; Algorithm 1 of ``an2025privatefairgreedy``) differ only in their ridge step
-(exact Gram matrix, :func:`_add_rows_exact`, or the private tree, :func:`_add_rows_private` and
+(exact Gram matrix, :func:`_add_row_exact`, or the private tree, :func:`_add_row_private` and
 :func:`_private_theta`) and in the Gaussian of eq. (1) on the rank; they share the rank step
-(:func:`_rank_and_pick`, line 6 and line 7). OFUL (``abbasi2011improved``) has its own index and
-Sherman-Morrison update.
+(:func:`_slide_window` and :func:`_rank_and_pick`, lines 4, 6 and 7). OFUL (``abbasi2011improved``)
+has its own index and Sherman-Morrison update.
+
+Settings in lockstep. Every kernel runs S settings of its algorithm (S >= 1; the parameters are
+arrays with one entry per setting) on one random stream: how many numbers a round draws, and in what
+order, does not depend on the setting or on the history (K candidate indices; for Private-Fair-Greedy
+the tree's node noise and the K rank noises; one reward noise), and every Gaussian of the algorithm is
+``0 + scale * (a standard normal)``. So the kernel draws the numbers of a block of rounds once, in the
+order one run draws them (:func:`_draw_block`), then plays every setting through the block: each
+setting's run is, bit for bit, the run it would have alone with the same generator (the tests check
+this), and a batch of settings pays for the draws (for Private-Fair-Greedy, 5,565 Gaussians per tree
+node) once. Playing one setting a block at a time keeps its state in the cache.
 
 Rank step (line 6). Candidates are rows of finite per-group pools, so the window
-``D_{t~+1:t-1}`` is kept as a histogram over pool rows; whenever theta-hat changes, every pool row is
-re-scored once (sparse rows, :func:`_score_pool`), and the count of line 6 is
-``sum_r counts[r] 1{score_r <= score of X_{k,t}}``: the paper's count exactly, at O(pool non-zeros)
-per change of theta-hat instead of O(N_t d) (``rank_brute`` keeps the entry-by-entry count as a
-reference). ``refresh = R > 1`` (not in the paper; default 1) recomputes theta-hat only when t~ is a
-multiple of R: post-processing of the private regression, the rank's sensitivity (1/N_t) and noise
-are unchanged.
+``D_{t~+1:t-1}`` is kept as a histogram over the distinct pool rows; whenever theta-hat changes,
+every distinct row is re-scored once (:func:`_score_pool`, over the pools' prefix tree
+:class:`~privbandits.policies.fair_hiring.environment.ScoreTree`, which shares the partial sums of
+rows with equal leading entries and gives each row's score bit for bit), and the count of line 6 is
+``sum_r counts[r] 1{score_r <= score of X_{k,t}}``: the paper's count exactly, at O(tree nodes)
+per change of theta-hat and O(distinct rows) per round instead of O(N_t d) (``rank_brute`` keeps the
+entry-by-entry count as a reference). ``refresh = R > 1`` (not in the paper; default 1) recomputes
+theta-hat only when t~ is a multiple of R: post-processing of the private regression, the rank's
+sensitivity (1/N_t) and noise are unchanged.
+
+Sparse rows. A census row has 11 non-zeros out of d = 104. Every sum over a row's entries (true
+reward, Gram and X^T y updates, OFUL's index and Sherman-Morrison step) skips the zero entries: a
+term with a zero factor adds +-0 to a finite sum and leaves it unchanged, so the results are those of
+the dense loops, bit for bit.
 """
 
 from __future__ import annotations
@@ -26,11 +43,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .tree import tree_insert, tree_prefix
+from .tree import draw_node_noise, packed_size, tree_insert, tree_prefix
 
 
 class OFULParams(NamedTuple):
-    """Parameters of :func:`oful_kernel`.
+    """Parameters of :func:`oful_kernel`: one value per setting (arrays of length S in the kernel).
 
     Attributes
     ----------
@@ -48,7 +65,8 @@ class OFULParams(NamedTuple):
 
 
 class GreedyParams(NamedTuple):
-    """Parameters of :func:`fair_greedy_kernel` and :func:`private_fair_greedy_kernel`.
+    """Parameters of :func:`fair_greedy_kernel` and :func:`private_fair_greedy_kernel`: one value
+    per setting (arrays of length S in the kernel).
 
     The fields marked (private) are read only by :func:`private_fair_greedy_kernel`
     (``an2025privatefairgreedy``, Sections 4.1-4.2).
@@ -62,7 +80,7 @@ class GreedyParams(NamedTuple):
     refresh : int
         Recompute theta-hat only when ``t~ % refresh == 0`` (1 = the paper).
     sigma_tree : float
-        Noise standard deviation per tree-node entry (private).
+        Noise standard deviation per tree-node entry (private; > 0 for all settings or for none).
     shift : float
         Gamma; the private Gram matrix is shifted by 2 Gamma I (private).
     rank_rho : float
@@ -81,246 +99,340 @@ class GreedyParams(NamedTuple):
 
 
 class Run(NamedTuple):
-    """One trial's records and history, filled round by round.
+    """One trial's records and history for S settings in lockstep, filled round by round.
 
     Attributes
     ----------
     fair_regret : numpy.ndarray
-        ``(T,)`` fair pseudo-regret of each round.
+        ``(S, T)`` fair pseudo-regret of each round.
     regret : numpy.ndarray
-        ``(T,)`` reward regret of each round.
+        ``(S, T)`` reward regret of each round.
     chosen : numpy.ndarray
-        ``(T,)`` hired group.
+        ``(S, T)`` hired group.
     cand : numpy.ndarray
-        ``(T, K)`` pool rows of ``D_t``.
+        ``(T, K)`` pool rows of ``D_t`` (the same for every setting).
     hired : numpy.ndarray
-        ``(T,)`` pool row of the hired candidate.
+        ``(S, T)`` pool row of the hired candidate.
     ys : numpy.ndarray
-        ``(T,)`` observed rewards.
-    true_r : numpy.ndarray
-        ``(K,)`` true rewards of this round's candidates.
-    true_f : numpy.ndarray
-        ``(K,)`` their true relative ranks.
+        ``(S, T)`` observed rewards.
     trace_counts : numpy.ndarray
-        ``(T, K)`` noiseless rank counts (trace only, else ``(0, K)``).
+        ``(S, T, K)`` noiseless rank counts (trace only, else ``(S, 0, K)``).
     trace_theta : numpy.ndarray
-        ``(T, d)`` theta used in each round (trace only, else ``(0, d)``).
+        ``(S, T, d)`` theta used in each round (trace only, else ``(S, 0, d)``).
     """
 
-    fair_regret: np.ndarray  #: (T,)
-    regret: np.ndarray  #: (T,)
-    chosen: np.ndarray  #: (T,) hired group
+    fair_regret: np.ndarray  #: (S, T)
+    regret: np.ndarray  #: (S, T)
+    chosen: np.ndarray  #: (S, T) hired group
     cand: np.ndarray  #: (T, K) pool rows of D_t
-    hired: np.ndarray  #: (T,) pool row of the hired candidate
-    ys: np.ndarray  #: (T,) observed rewards
-    true_r: np.ndarray  #: (K,) true rewards of this round's candidates
-    true_f: np.ndarray  #: (K,) their true relative ranks
-    trace_counts: np.ndarray  #: (T, K) noiseless rank counts (trace only, else (0, K))
-    trace_theta: np.ndarray  #: (T, d) theta used in each round (trace only, else (0, d))
+    hired: np.ndarray  #: (S, T) pool row of the hired candidate
+    ys: np.ndarray  #: (S, T) observed rewards
+    trace_counts: np.ndarray  #: (S, T, K) noiseless rank counts (trace only, else (S, 0, K))
+    trace_theta: np.ndarray  #: (S, T, d) theta used in each round (trace only, else (S, 0, d))
 
 
 class Window(NamedTuple):
-    """The rank step's state: the window D_{t~+1:t-1} as a histogram over pool rows.
+    """The rank step's state: the window D_{t~+1:t-1} as a histogram over the distinct pool rows.
 
     Attributes
     ----------
     counts : numpy.ndarray
-        Occurrences of each pool row in the window.
+        ``(S, rows)``: occurrences of each distinct pool row (leaf of the score tree) in the window.
     scores : numpy.ndarray
-        ``<x_r, theta_hat>`` of every pool row.
+        ``(S, rows)``: ``<x_r, theta_hat>`` of each distinct pool row.
     bounds : numpy.ndarray
-        ``[lo, hi)``: the window's rounds (0-based).
+        ``(S, 2)``: ``[lo, hi)``, the window's rounds (0-based).
+    work : numpy.ndarray
+        ``(nodes,)``: the partial sums of the score tree's nodes (one setting at a time).
+    products : numpy.ndarray
+        ``(entries,)``: ``v theta_hat[c]`` of each distinct entry (column c, value v) of the tree.
     est : numpy.ndarray
-        ``(K,)`` estimated relative ranks of this round's candidates.
+        ``(K,)`` estimated relative ranks of this round's candidates (one setting at a time).
     """
 
-    counts: np.ndarray  #: occurrences of each pool row in the window
-    scores: np.ndarray  #: <x_r, theta_hat> of every pool row
-    bounds: np.ndarray  #: [lo, hi): the window's rounds (0-based)
+    counts: np.ndarray  #: (S, rows) occurrences of each distinct pool row in the window
+    scores: np.ndarray  #: (S, rows) <x_r, theta_hat> of each distinct pool row
+    bounds: np.ndarray  #: (S, 2) [lo, hi): the window's rounds (0-based)
+    work: np.ndarray  #: (nodes,) partial sums of the score tree's nodes
+    products: np.ndarray  #: (entries,) v theta_hat[c] of each distinct entry (column c, value v)
     est: np.ndarray  #: (K,) estimated relative ranks of this round's candidates
 
 
+class Draws(NamedTuple):
+    """The random numbers of a block of rounds, drawn once for all settings (:func:`_draw_block`).
+
+    Attributes
+    ----------
+    first : numpy.ndarray
+        ``(2,)``: the block's first round (0-based) and the number of its first tree node (0-based).
+    rank : numpy.ndarray
+        ``(B, K)``: the rank step's numbers of each round (uniforms while the window is empty, then
+        the standard normals of eq. (1) if private).
+    reward : numpy.ndarray
+        ``(B,)``: the standard normal of each round's reward noise.
+    node : numpy.ndarray
+        ``(B // 2 + 1, p (p + 1) / 2)``: the standard normals of the tree nodes closed in the block
+        (``(B // 2 + 1, 0)`` without tree noise).
+    """
+
+    first: np.ndarray  #: (2,) the block's first round (0-based) and its first tree node's number
+    rank: np.ndarray  #: (B, K) the rank step's numbers of each round
+    reward: np.ndarray  #: (B,) the reward noise's standard normal of each round
+    node: np.ndarray  #: (B // 2 + 1, p (p + 1) / 2) the standard normals of the block's tree nodes
+
+
+#: Rounds per block of :func:`_draw_block` (the settings are played one block at a time)
+BLOCK = 64
+
+
 @njit(nogil=True, cache=True)
-def _new_run(env, horizon, trace):  # pragma: no cover - compiled
+def _new_run(env, horizon, n_set, trace):  # pragma: no cover - compiled
     k_groups = env.offsets.shape[0] - 1
     d = env.pool.shape[1]
     return Run(
-        np.zeros(horizon),
-        np.zeros(horizon),
-        np.zeros(horizon, dtype=np.int64),
+        np.zeros((n_set, horizon)),
+        np.zeros((n_set, horizon)),
+        np.zeros((n_set, horizon), dtype=np.int64),
         np.zeros((horizon, k_groups), dtype=np.int64),
-        np.zeros(horizon, dtype=np.int64),
-        np.zeros(horizon),
-        np.zeros(k_groups),
-        np.zeros(k_groups),
-        np.zeros((horizon if trace else 0, k_groups), dtype=np.int64),
-        np.zeros((horizon if trace else 0, d)),
+        np.zeros((n_set, horizon), dtype=np.int64),
+        np.zeros((n_set, horizon)),
+        np.zeros((n_set, horizon if trace else 0, k_groups), dtype=np.int64),
+        np.zeros((n_set, horizon if trace else 0, d)),
     )
 
 
 @njit(nogil=True, cache=True)
-def _new_window(env):  # pragma: no cover - compiled
-    n_pool = env.pool.shape[0]
+def _new_window(env, n_set):  # pragma: no cover - compiled
+    tree = env.score_tree
     return Window(
-        np.zeros(n_pool, dtype=np.int64),
-        np.zeros(n_pool),
-        np.zeros(2, dtype=np.int64),
+        np.zeros((n_set, tree.leaf_offsets[-1]), dtype=np.int32),
+        np.zeros((n_set, tree.leaf_offsets[-1])),
+        np.zeros((n_set, 2), dtype=np.int64),
+        np.zeros(tree.parent.shape[0]),
+        np.zeros(tree.entry_col.shape[0]),
         np.zeros(env.offsets.shape[0] - 1),
     )
 
 
 @njit(nogil=True, cache=True)
-def _cdf(sorted_rewards, lo, hi, value):  # pragma: no cover - compiled
-    """True group CDF: fraction of the group's pool with reward <= value."""
-    return (np.searchsorted(sorted_rewards[lo:hi], value, side="right")) / (hi - lo)
+def _new_draws(env, node_size):  # pragma: no cover - compiled
+    return Draws(
+        np.zeros(2, dtype=np.int64),
+        np.zeros((BLOCK, env.offsets.shape[0] - 1)),
+        np.zeros(BLOCK),
+        np.zeros((BLOCK // 2 + 1, node_size)),
+    )
 
 
 @njit(nogil=True, cache=True)
-def _score_pool(ell_index, ell_value, theta, scores):  # pragma: no cover - compiled
-    """scores[r] = <x_r, theta> for every pool row, rows stored sparsely in ELL form (column q of
-    row r is ``ell_index[q, r]`` with value ``ell_value[q, r]``, zero-padded).  The loop runs over
-    q outside and rows inside, so the inner loop is a vectorisable gather: O(nnz(pool)) per call.
+def _score_pool(tree, theta, work, products, leaf_scores):  # pragma: no cover - compiled
+    """The score ``<x_r, theta>`` of every distinct pool row (``leaf_scores``), through the score tree.
+
+    Node n's partial sum is ``0 + v theta[c]`` on level 0, then ``parent's + v theta[c]``, level by
+    level (inner levels in ``work``; a level whose nodes are the only children of the previous
+    level's is summed in the same pass), with ``v theta[c]`` computed once per distinct entry
+    (``products``): the operations of the row-by-row sparse sum ``s = 0; s += v_q theta[c_q]`` for
+    q = 0, 1, ..., so the same float value.  O(tree nodes).
     """
-    n = scores.shape[0]
-    for r in range(n):
-        scores[r] = 0.0
-    for q in range(ell_index.shape[0]):
-        for r in range(n):
-            scores[r] += ell_value[q, r] * theta[ell_index[q, r]]
+    for e in range(products.shape[0]):
+        products[e] = tree.entry_value[e] * theta[tree.entry_col[e]]
+    lv, unary = tree.level_offsets, tree.unary
+    last = lv.shape[0] - 2  # the leaves' level
+    first = leaf_scores if last == 0 else work[: lv[1]]
+    for n in range(lv[1]):
+        first[n] = 0.0 + products[tree.entry[n]]
+    q = 1
+    while q <= last:
+        prev = work[lv[q - 1] : lv[q]]
+        parent, entry = tree.parent[lv[q] : lv[q + 1]], tree.entry[lv[q] : lv[q + 1]]
+        if q < last and unary[q + 1]:  # levels q and q + 1 in one pass
+            out = leaf_scores if q + 1 == last else work[lv[q + 1] : lv[q + 2]]
+            child = tree.entry[lv[q + 1] : lv[q + 2]]
+            for j in range(out.shape[0]):
+                out[j] = (prev[parent[j]] + products[entry[j]]) + products[child[j]]
+            q += 2
+        else:
+            out = leaf_scores if q == last else work[lv[q] : lv[q + 1]]
+            for j in range(out.shape[0]):
+                out[j] = prev[parent[j]] + products[entry[j]]
+            q += 1
 
 
 @njit(nogil=True, cache=True)
-def _window_count(scores, counts, lo, hi, value):  # pragma: no cover - compiled
+def _window_count(leaf_scores, counts, value):  # pragma: no cover - compiled
     """#{window entries of one group with estimated reward <= value}, from the window's histogram.
 
-    The window D_{t~+1:t-1} of group k is a multiset of pool rows ``lo <= r < hi``; ``counts[r]`` is
-    how many times row r occurs in it and ``scores[r] = <x_r, theta_hat>``.  The sum equals the
-    counting query of Section 4.2 term by term (entries of the same row share the same score).
+    The window D_{t~+1:t-1} of group k is a multiset of the group's distinct pool rows;
+    ``counts[j]`` is how many times row j occurs in it and ``leaf_scores[j] = <x_j, theta_hat>``
+    (the group's slices).  The sum equals the counting query of Section 4.2 term by term (entries of
+    the same row share the same score).  The loop runs from 0 over slices, so that it vectorises.
     """
     c = 0
-    for r in range(lo, hi):
-        if scores[r] <= value:
-            c += counts[r]
-    return c
+    for j in range(counts.shape[0]):
+        if leaf_scores[j] <= value:
+            c += counts[j]
+    return np.int64(c)
 
 
 @njit(nogil=True, cache=True)
-def _draw_candidates(rng, env, run, fixed, i):  # pragma: no cover - compiled
-    """Line 3: receive D_t, one candidate per group (drawn, or given by ``fixed`` in audits), with
-    their true rewards and relative ranks."""
-    pool, offsets = env.pool, env.offsets
-    d = pool.shape[1]
-    for k in range(offsets.shape[0] - 1):
-        if fixed.shape[0] > 0:  # the candidate sequence is given (audits: a fixed dataset)
-            row = offsets[k] + fixed[i, k]
-        else:
-            row = offsets[k] + rng.integers(0, offsets[k + 1] - offsets[k])
-        run.cand[i, k] = row
-        r = 0.0
-        for j in range(d):
-            r += pool[row, j] * env.theta_star[j]
-        run.true_r[k] = r
-        run.true_f[k] = _cdf(env.sorted_rewards, offsets[k], offsets[k + 1], r)
+def _draw_block(rng, env, run, fixed, t0, t1, rank_step, private, tree_noise, draws):  # pragma: no cover
+    """The random numbers of rounds t0 .. t1 - 1 (1-based), in the order one run draws them.
+
+    Round t: line 3, one candidate per group (drawn into ``run.cand``, or given by ``fixed`` in
+    audits); with ``tree_noise``, the standard normals of the tree node closed in round t (line 5:
+    one per odd t >= 3); with ``rank_step``, K uniforms while the window is empty (t = 1), then, if
+    ``private``, the K standard normals of eq. (1) (line 6); the reward noise's standard normal (line 8).
+    """
+    offsets = env.offsets
+    draws.first[0] = t0 - 1
+    draws.first[1] = (t0 - 2) // 2 if t0 > 1 else 0  # tree nodes closed before round t0
+    n_nodes = draws.first[1]
+    for t in range(t0, t1):
+        i = t - 1
+        for k in range(offsets.shape[0] - 1):
+            if fixed.shape[0] > 0:  # the candidate sequence is given (audits: a fixed dataset)
+                run.cand[i, k] = offsets[k] + fixed[i, k]
+            else:
+                run.cand[i, k] = offsets[k] + rng.integers(0, offsets[k + 1] - offsets[k])
+        t_tilde = (t - 1) // 2
+        while n_nodes < t_tilde:
+            if tree_noise:
+                draw_node_noise(rng, draws.node[n_nodes - draws.first[1]])
+            n_nodes += 1
+        if rank_step:
+            _draw_rank_noise(rng, (t - 1) - t_tilde, private, draws.rank[i - draws.first[0]])
+        draws.reward[i - draws.first[0]] = rng.standard_normal()
 
 
 @njit(nogil=True, cache=True)
-def _hire(rng, run, noise_sd, i, kt):  # pragma: no cover - compiled
-    """Line 8: hire group ``kt``'s candidate, observe its noisy reward, record the regrets."""
-    y = run.true_r[kt] + noise_sd * rng.standard_normal()
-    run.hired[i] = run.cand[i, kt]
-    run.ys[i] = y
-    run.chosen[i] = kt
-    fmax = run.true_f.max()
-    run.fair_regret[i] = fmax - run.true_f[kt]
-    run.regret[i] = run.true_r.max() - run.true_r[kt]
+def _hire(env, run, s, noise_sd, z, i, kt):  # pragma: no cover - compiled
+    """Line 8 for setting s: hire group ``kt``'s candidate, observe its reward with noise
+    ``noise_sd * z`` (z: the round's standard normal), record the regrets (true rewards and relative
+    ranks per pool row, :meth:`HiringEnvironment.arrays`)."""
+    cand = run.cand[i]
+    y = env.row_reward[cand[kt]] + noise_sd * z
+    run.hired[s, i] = cand[kt]
+    run.ys[s, i] = y
+    run.chosen[s, i] = kt
+    fmax, rmax = env.row_rank[cand[0]], env.row_reward[cand[0]]
+    for k in range(1, cand.shape[0]):
+        fmax = max(fmax, env.row_rank[cand[k]])
+        rmax = max(rmax, env.row_reward[cand[k]])
+    run.fair_regret[s, i] = fmax - env.row_rank[cand[kt]]
+    run.regret[s, i] = rmax - env.row_reward[cand[kt]]
     return y
 
 
 @njit(nogil=True, cache=True)
-def _add_rows_exact(env, run, n_reg, t_tilde, gram, b):  # pragma: no cover - compiled
-    """Line 5 (Fair-Greedy): add the rows of X_{1:t~} not yet in the exact Gram matrix and X^T y."""
-    d = env.pool.shape[1]
-    while n_reg < t_tilde:
-        x = env.pool[run.hired[n_reg]]
-        y = run.ys[n_reg]
-        for a in range(d):
-            b[a] += x[a] * y
-            for c in range(d):
-                gram[a, c] += x[a] * x[c]
-        n_reg += 1
-    return n_reg
+def _add_row_exact(env, run, s, n_reg, gram, b):  # pragma: no cover - compiled
+    """Line 5 (Fair-Greedy): add row ``n_reg`` of setting s's X_{1:t~} to its exact Gram matrix and
+    X^T y (the row's non-zero entries: the zero ones add nothing)."""
+    row = run.hired[s, n_reg]
+    x = env.pool[row]
+    cols = env.nz_cols[row, : env.nz_count[row]]
+    y = run.ys[s, n_reg]
+    for a in cols:
+        b[a] += x[a] * y
+        for c in cols:
+            gram[a, c] += x[a] * x[c]
 
 
 @njit(nogil=True, cache=True)
-def _add_rows_private(rng, env, run, n_reg, t_tilde, y_clip, sigma, leaf, exact, noisy):  # pragma: no cover
-    """Line 5 (private, Section 4.1): insert the leaves [x, y][x, y]^T of the rows of X_{1:t~} not
-    yet in the tree, the reward clipped to [-y_clip, y_clip]."""
+def _add_row_private(env, run, s, n_reg, y_clip, sigma, noise, leaf, exact, noisy):  # pragma: no cover
+    """Line 5 (private, Section 4.1): insert the leaf [x, y][x, y]^T of row ``n_reg`` of setting s's
+    X_{1:t~} into its tree, the reward clipped to [-y_clip, y_clip] (``leaf``: a (d + 1,) buffer for
+    [x, y]); ``noise``: the node's standard normals
+    (:func:`~privbandits.policies.fair_hiring.tree.draw_node_noise`)."""
     d = env.pool.shape[1]
-    while n_reg < t_tilde:
-        x = env.pool[run.hired[n_reg]]
-        y = run.ys[n_reg]
-        if y > y_clip:
-            y = y_clip
-        elif y < -y_clip:
-            y = -y_clip
-        for a in range(d):
-            leaf[a, d] = x[a] * y
-            leaf[d, a] = x[a] * y
-            for c in range(d):
-                leaf[a, c] = x[a] * x[c]
-        leaf[d, d] = y * y
-        tree_insert(exact, noisy, n_reg + 1, leaf, sigma, rng)
-        n_reg += 1
-    return n_reg
+    x = env.pool[run.hired[s, n_reg]]
+    y = run.ys[s, n_reg]
+    if y > y_clip:
+        y = y_clip
+    elif y < -y_clip:
+        y = -y_clip
+    leaf[:d] = x
+    leaf[d] = y
+    tree_insert(exact, noisy, n_reg + 1, leaf, sigma, noise)
 
 
 @njit(nogil=True, cache=True)
-def _private_theta(noisy, t_tilde, shift, prefix, theta):  # pragma: no cover - compiled
-    """Line 5 (private): theta-hat from the tree's noisy prefix sum, Gram matrix shifted by 2 Gamma I."""
+def _private_theta(noisy, t_tilde, shift, prefix, m, rhs, theta):  # pragma: no cover - compiled
+    """Line 5 (private): theta-hat from the tree's noisy prefix sum (packed), Gram matrix shifted by
+    2 Gamma I (``m``, ``rhs``: (d, d) and (d,) buffers)."""
     d = theta.shape[0]
     tree_prefix(noisy, t_tilde, prefix)
-    m = prefix[:d, :d] + 2.0 * shift * np.eye(d)  # shift by 2 Gamma I
-    theta[:] = np.linalg.solve(m, prefix[:d, d].copy())
+    e = 0
+    for a in range(d):  # unpack row a: the Gram matrix's entries (a, c >= a), then X^T y's entry a
+        m[a, a] = prefix[e] + 2.0 * shift  # shift by 2 Gamma I
+        for c in range(a + 1, d):
+            m[a, c] = prefix[e + c - a]
+            m[c, a] = prefix[e + c - a]
+        e += d - a
+        rhs[a] = prefix[e]
+        e += 1
+    theta[:] = np.linalg.solve(m, rhs)
 
 
 @njit(nogil=True, cache=True)
-def _rank_and_pick(rng, env, run, window, p, private, horizon, i, t, t_tilde, theta, trace):  # pragma: no cover
-    """Lines 4, 6 and 7: slide the window to D_{t~+1:t-1}, estimate each candidate's relative rank
-    on it (plus the Gaussian of eq. (1) if ``private``), return the group with the largest estimate."""
-    cand, counts, scores, bounds, est = run.cand, window.counts, window.scores, window.bounds, window.est
-    offsets = env.offsets
-    k_groups = offsets.shape[0] - 1
-    # Line 4: slide the window to D_{t~+1:t-1} (0-based rounds t~ .. t-2)
+def _slide_window(env, run, window, s, t, t_tilde):  # pragma: no cover - compiled
+    """Line 4: slide setting s's window to D_{t~+1:t-1} (0-based rounds t~ .. t-2)."""
+    cand, counts, bounds, row_leaf = run.cand, window.counts[s], window.bounds[s], env.score_tree.row_leaf
+    k_groups = cand.shape[1]
     while bounds[1] < t - 1:
         for k in range(k_groups):
-            counts[cand[bounds[1], k]] += 1
+            counts[row_leaf[cand[bounds[1], k]]] += 1
         bounds[1] += 1
     while bounds[0] < t_tilde:
         for k in range(k_groups):
-            counts[cand[bounds[0], k]] -= 1
+            counts[row_leaf[cand[bounds[0], k]]] -= 1
         bounds[0] += 1
+
+
+@njit(nogil=True, cache=True)
+def _draw_rank_noise(rng, n_t, private, draws):  # pragma: no cover - compiled
+    """The rank step's random numbers of a round: uniforms (ties broken at random) when the window
+    is empty, else the standard normals of eq. (1) if ``private``."""
+    for k in range(draws.shape[0]):
+        if n_t == 0:
+            draws[k] = rng.random()
+        elif private:
+            draws[k] = rng.standard_normal()
+
+
+@njit(nogil=True, cache=True)
+def _rank_and_pick(
+    env, run, window, s, brute, private, rank_rho, horizon, i, t, t_tilde, theta, trace, draws
+):  # pragma: no cover
+    """Lines 6 and 7 for setting s: estimate each candidate's relative rank on the window (plus the
+    Gaussian of eq. (1), ``0 + sigma_t z``, if ``private``), return the group with the largest
+    (``draws``: the round's K numbers of the rank step)."""
+    cand, est = run.cand, window.est
+    counts, scores = window.counts[s], window.scores[s]
+    row_leaf, leaf_offsets = env.score_tree.row_leaf, env.score_tree.leaf_offsets
+    k_groups = leaf_offsets.shape[0] - 1
     # Line 6: relative ranks on the window, N_t = (t-1) - t~
     n_t = (t - 1) - t_tilde
     for k in range(k_groups):
         if n_t == 0:
-            est[k] = rng.random()
+            est[k] = draws[k]
         else:
-            value = scores[cand[i, k]]
-            if p.rank_brute:  # reference: count entry by entry (O(N_t) per group)
+            value = scores[row_leaf[cand[i, k]]]
+            if brute:  # reference: count entry by entry (O(N_t) per group)
                 c = 0
-                for s in range(t_tilde, t - 1):
-                    if scores[cand[s, k]] <= value:
+                for r in range(t_tilde, t - 1):
+                    if scores[row_leaf[cand[r, k]]] <= value:
                         c += 1
             else:
-                c = _window_count(scores, counts, offsets[k], offsets[k + 1], value)
+                lo, hi = leaf_offsets[k], leaf_offsets[k + 1]
+                c = _window_count(scores[lo:hi], counts[lo:hi], value)
             if trace:
-                run.trace_counts[i, k] = c
+                run.trace_counts[s, i, k] = c
             est[k] = c / n_t
             if private:
                 # eq. (1): sensitivity 1/N_t, sigma_t = sqrt(T / (2 N_t^2 rho_rank))
-                est[k] += rng.normal(0.0, math.sqrt(horizon / (2.0 * n_t * n_t * p.rank_rho)))
+                est[k] += 0.0 + math.sqrt(horizon / (2.0 * n_t * n_t * rank_rho)) * draws[k]
     if trace:
-        run.trace_theta[i, :] = theta
+        run.trace_theta[s, i, :] = theta
     # Line 7: greedy on the estimated relative rank
     kt = 0
     for k in range(1, k_groups):
@@ -333,7 +445,7 @@ def _rank_and_pick(rng, env, run, window, p, private, horizon, i, t, t_tilde, th
 def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cover - compiled
     """OFUL (``abbasi2011improved``, Algorithm 1, radius of Theorem 2) for ``horizon`` rounds.
 
-    Not private, not fair.
+    Not private, not fair. Runs the settings of ``p`` in lockstep on one random stream.
 
     Parameters
     ----------
@@ -346,7 +458,7 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
     noise_sd : float
         Standard deviation of the reward noise.
     p : OFULParams
-        The algorithm's parameters.
+        The settings' parameters (arrays of length S).
     trace : bool
         Allocate the trace arrays (OFUL leaves them at zero: it has no rank step).
     fixed : numpy.ndarray
@@ -355,57 +467,75 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
     Returns
     -------
     Run
-        The trial's records.
+        The trial's records, one row per setting.
     """
-    run = _new_run(env, horizon, trace)
-    pool = env.pool
+    n_set = p.reg.shape[0]
+    run = _new_run(env, horizon, n_set, trace)
+    draws = _new_draws(env, 0)
+    pool, nz_cols, nz_count = env.pool, env.nz_cols, env.nz_count
     k_groups = env.offsets.shape[0] - 1
     d = pool.shape[1]
-    vinv = np.eye(d) / p.reg
-    b = np.zeros(d)
-    theta = np.zeros(d)
-    for t in range(1, horizon + 1):
-        i = t - 1
-        _draw_candidates(rng, env, run, fixed, i)
-        beta = (
-            math.sqrt(noise_sd**2 * (d * math.log((1.0 + (t - 1) / p.reg) / p.delta))) + math.sqrt(p.reg) * p.theta_norm
-        )
-        best = -1e300
-        kt = 0
-        for k in range(k_groups):
-            x = pool[run.cand[i, k]]
-            mean = 0.0
-            for j in range(d):
-                mean += x[j] * theta[j]
-            q = 0.0
-            for a in range(d):
-                acc = 0.0
-                for c in range(d):
-                    acc += vinv[a, c] * x[c]
-                q += x[a] * acc
-            ucb = mean + beta * math.sqrt(max(q, 0.0))
-            if ucb > best:
-                best = ucb
-                kt = k
-        y = _hire(rng, run, noise_sd, i, kt)
-        # Sherman-Morrison update of V^-1 and theta = V^-1 X^T y
-        x = pool[run.hired[i]]
-        u = np.zeros(d)
-        for a in range(d):
-            b[a] += x[a] * y
-            for c in range(d):
-                u[a] += vinv[a, c] * x[c]
-        den = 1.0
-        for a in range(d):
-            den += x[a] * u[a]
-        for a in range(d):
-            for c in range(d):
-                vinv[a, c] -= u[a] * u[c] / den
-        for a in range(d):
-            acc = 0.0
-            for c in range(d):
-                acc += vinv[a, c] * b[c]
-            theta[a] = acc
+    vinv = np.zeros((n_set, d, d))
+    for s in range(n_set):
+        vinv[s] = np.eye(d) / p.reg[s]
+    b = np.zeros((n_set, d))
+    theta = np.zeros(d)  # theta = V^-1 X^T y, entry j computed when a candidate needs it
+    theta_round = np.zeros(d, dtype=np.int64)  # the round theta[j] was computed in (0: never)
+    u = np.zeros(d)
+    for t0 in range(1, horizon + 1, BLOCK):
+        t1 = min(t0 + BLOCK, horizon + 1)
+        _draw_block(rng, env, run, fixed, t0, t1, False, False, False, draws)
+        for s in range(n_set):
+            v, reg = vinv[s], p.reg[s]
+            theta_round[:] = 0
+            for t in range(t0, t1):
+                i = t - 1
+                beta = (
+                    math.sqrt(noise_sd**2 * (d * math.log((1.0 + (t - 1) / reg) / p.delta[s])))
+                    + math.sqrt(reg) * p.theta_norm[s]
+                )
+                best = -1e300
+                kt = 0
+                for k in range(k_groups):
+                    row = run.cand[i, k]
+                    x = pool[row]
+                    cols = nz_cols[row, : nz_count[row]]
+                    mean = 0.0
+                    for j in cols:
+                        if theta_round[j] != t:
+                            acc = 0.0
+                            for c in range(d):
+                                acc += v[j, c] * b[s, c]
+                            theta[j] = acc
+                            theta_round[j] = t
+                        mean += x[j] * theta[j]
+                    q = 0.0
+                    for a in cols:
+                        acc = 0.0
+                        for c in cols:
+                            acc += v[a, c] * x[c]
+                        q += x[a] * acc
+                    ucb = mean + beta * math.sqrt(max(q, 0.0))
+                    if ucb > best:
+                        best = ucb
+                        kt = k
+                y = _hire(env, run, s, noise_sd, draws.reward[i - draws.first[0]], i, kt)
+                # Sherman-Morrison update of V^-1 (theta = V^-1 X^T y follows next round, where needed)
+                row = run.hired[s, i]
+                x = pool[row]
+                cols = nz_cols[row, : nz_count[row]]
+                for a in range(d):
+                    acc = 0.0
+                    for c in cols:
+                        acc += v[a, c] * x[c]
+                    u[a] = acc
+                den = 1.0
+                for a in cols:
+                    b[s, a] += x[a] * y
+                    den += x[a] * u[a]
+                for a in range(d):
+                    for c in range(d):
+                        v[a, c] -= u[a] * u[c] / den
     return run
 
 
@@ -413,7 +543,8 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
 def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cover - compiled
     """Fair-Greedy (``grazzi2022group``): exact ridge on the first half, rank by counting on the second.
 
-    Greedy on the estimated relative rank. Not private.
+    Greedy on the estimated relative rank. Not private. Runs the settings of ``p`` in lockstep on
+    one random stream.
 
     Parameters
     ----------
@@ -426,7 +557,7 @@ def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma:
     noise_sd : float
         Standard deviation of the reward noise.
     p : GreedyParams
-        The algorithm's parameters.
+        The settings' parameters (arrays of length S).
     trace : bool
         Also fill ``trace_counts`` and ``trace_theta``.
     fixed : numpy.ndarray
@@ -435,29 +566,55 @@ def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma:
     Returns
     -------
     Run
-        The trial's records.
+        The trial's records, one row per setting.
     """
-    run = _new_run(env, horizon, trace)
-    window = _new_window(env)
+    n_set = p.reg.shape[0]
+    run = _new_run(env, horizon, n_set, trace)
+    window = _new_window(env, n_set)
+    draws = _new_draws(env, 0)
     d = env.pool.shape[1]
-    gram = p.reg * np.eye(d)
-    b = np.zeros(d)
-    theta = np.zeros(d)
-    n_reg = 0  # rows of X_{1:t~} already added
-    theta_version = -1
-    for t in range(1, horizon + 1):
-        i = t - 1
-        _draw_candidates(rng, env, run, fixed, i)
-        t_tilde = (t - 1) // 2  # line 4
-        n_reg = _add_rows_exact(env, run, n_reg, t_tilde, gram, b)  # line 5
-        # theta-hat and the scores are recomputed when t~ changes (the paper), or, with refresh > 1,
-        # only when t~ is a multiple of refresh
-        if theta_version != t_tilde and t_tilde % p.refresh == 0:
-            theta[:] = np.linalg.solve(gram, b)
-            theta_version = t_tilde
-            _score_pool(env.ell_index, env.ell_value, theta, window.scores)
-        kt = _rank_and_pick(rng, env, run, window, p, False, horizon, i, t, t_tilde, theta, trace)
-        _hire(rng, run, noise_sd, i, kt)
+    gram = np.zeros((n_set, d, d))
+    for s in range(n_set):
+        gram[s] = p.reg[s] * np.eye(d)
+    b = np.zeros((n_set, d))
+    theta = np.zeros((n_set, d))
+    n_reg = np.zeros(n_set, dtype=np.int64)  # rows of X_{1:t~} already added
+    theta_version = np.full(n_set, -1, dtype=np.int64)
+    for t0 in range(1, horizon + 1, BLOCK):
+        t1 = min(t0 + BLOCK, horizon + 1)
+        _draw_block(rng, env, run, fixed, t0, t1, True, False, False, draws)
+        for s in range(n_set):
+            for t in range(t0, t1):
+                i = t - 1
+                t_tilde = (t - 1) // 2  # line 4
+                while n_reg[s] < t_tilde:  # line 5
+                    _add_row_exact(env, run, s, n_reg[s], gram[s], b[s])
+                    n_reg[s] += 1
+                # theta-hat and the scores are recomputed when t~ changes (the paper), or, with
+                # refresh > 1, only when t~ is a multiple of refresh
+                if theta_version[s] != t_tilde and t_tilde % p.refresh[s] == 0:
+                    theta[s] = np.linalg.solve(gram[s], b[s])
+                    theta_version[s] = t_tilde
+                    _score_pool(env.score_tree, theta[s], window.work, window.products, window.scores[s])
+                _slide_window(env, run, window, s, t, t_tilde)
+                b_i = i - draws.first[0]
+                kt = _rank_and_pick(
+                    env,
+                    run,
+                    window,
+                    s,
+                    p.rank_brute[s],
+                    False,
+                    1.0,
+                    horizon,
+                    i,
+                    t,
+                    t_tilde,
+                    theta[s],
+                    trace,
+                    draws.rank[b_i],
+                )
+                _hire(env, run, s, noise_sd, draws.reward[b_i], i, kt)
     return run
 
 
@@ -467,7 +624,9 @@ def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  #
 
     Tree-based private ridge regression (Section 4.1) and the private rank step (Section 4.2,
     eq. (1)). Claimed guarantee: (epsilon, delta)-JDP (Theorem 5.1); the noise is set by
-    :meth:`PrivateFairGreedy.calibration_values`.
+    :meth:`PrivateFairGreedy.calibration_values`. Runs the settings of ``p`` in lockstep on one
+    random stream: a tree node's standard normals are drawn once and scaled by each setting's
+    ``sigma_tree``.
 
     Parameters
     ----------
@@ -480,7 +639,7 @@ def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  #
     noise_sd : float
         Standard deviation of the reward noise.
     p : GreedyParams
-        The algorithm's parameters.
+        The settings' parameters (arrays of length S; ``sigma_tree`` > 0 for all or for none).
     trace : bool
         Also fill ``trace_counts`` and ``trace_theta``.
     fixed : numpy.ndarray
@@ -489,33 +648,62 @@ def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  #
     Returns
     -------
     Run
-        The trial's records.
+        The trial's records, one row per setting.
     """
-    run = _new_run(env, horizon, trace)
-    window = _new_window(env)
+    n_set = p.reg.shape[0]
+    run = _new_run(env, horizon, n_set, trace)
+    window = _new_window(env, n_set)
     d = env.pool.shape[1]
     dim = d + 1
-    theta = np.zeros(d)
+    tree_noise = p.sigma_tree[0] > 0.0
+    size = packed_size(dim)  # the tree's matrices are symmetric: stored as upper triangles
+    draws = _new_draws(env, size if tree_noise else 0)
     levels = 1
     while (1 << levels) <= horizon:
         levels += 1
-    exact = np.zeros((levels + 1, dim, dim))
-    noisy = np.zeros((levels + 1, dim, dim))
-    prefix = np.zeros((dim, dim))
-    leaf = np.zeros((dim, dim))
-    n_reg = 0  # rows of X_{1:t~} already in the tree
-    theta_version = -1
-    for t in range(1, horizon + 1):
-        i = t - 1
-        _draw_candidates(rng, env, run, fixed, i)
-        t_tilde = (t - 1) // 2  # line 4
-        n_reg = _add_rows_private(rng, env, run, n_reg, t_tilde, p.y_clip, p.sigma_tree, leaf, exact, noisy)
-        # theta-hat from the private prefix t~' = refresh*floor(t~/refresh) <= t~: post-processing
-        if theta_version != t_tilde and t_tilde % p.refresh == 0:
-            if t_tilde > 0:
-                _private_theta(noisy, t_tilde, p.shift, prefix, theta)
-            theta_version = t_tilde
-            _score_pool(env.ell_index, env.ell_value, theta, window.scores)
-        kt = _rank_and_pick(rng, env, run, window, p, True, horizon, i, t, t_tilde, theta, trace)
-        _hire(rng, run, noise_sd, i, kt)
+    exact = np.zeros((n_set, levels + 1, size))
+    noisy = np.zeros((n_set, levels + 1, size))
+    prefix, leaf = np.zeros(size), np.zeros(dim)
+    m, rhs = np.zeros((d, d)), np.zeros(d)
+    theta = np.zeros((n_set, d))
+    n_reg = np.zeros(n_set, dtype=np.int64)  # rows of X_{1:t~} already in the tree
+    theta_version = np.full(n_set, -1, dtype=np.int64)
+    for t0 in range(1, horizon + 1, BLOCK):
+        t1 = min(t0 + BLOCK, horizon + 1)
+        _draw_block(rng, env, run, fixed, t0, t1, True, True, tree_noise, draws)
+        for s in range(n_set):
+            for t in range(t0, t1):
+                i = t - 1
+                t_tilde = (t - 1) // 2  # line 4
+                while n_reg[s] < t_tilde:  # line 5: the tree's new leaf, with the block's node noise
+                    noise = draws.node[n_reg[s] - draws.first[1]]
+                    _add_row_private(
+                        env, run, s, n_reg[s], p.y_clip[s], p.sigma_tree[s], noise, leaf, exact[s], noisy[s]
+                    )
+                    n_reg[s] += 1
+                # theta-hat from the private prefix t~' = refresh*floor(t~/refresh) <= t~: post-processing
+                if theta_version[s] != t_tilde and t_tilde % p.refresh[s] == 0:
+                    if t_tilde > 0:
+                        _private_theta(noisy[s], t_tilde, p.shift[s], prefix, m, rhs, theta[s])
+                    theta_version[s] = t_tilde
+                    _score_pool(env.score_tree, theta[s], window.work, window.products, window.scores[s])
+                _slide_window(env, run, window, s, t, t_tilde)
+                b_i = i - draws.first[0]
+                kt = _rank_and_pick(
+                    env,
+                    run,
+                    window,
+                    s,
+                    p.rank_brute[s],
+                    True,
+                    p.rank_rho[s],
+                    horizon,
+                    i,
+                    t,
+                    t_tilde,
+                    theta[s],
+                    trace,
+                    draws.rank[b_i],
+                )
+                _hire(env, run, s, noise_sd, draws.reward[b_i], i, kt)
     return run

@@ -12,7 +12,10 @@
   ``calibration="tight"`` spends exactly the target.
 
 Each runs its own kernel of :mod:`~privbandits.policies.fair_hiring.kernels`; :func:`simulate_hiring`
-runs trials through the package's engine (:mod:`privbandits.engine`).
+runs trials through the package's engine (:mod:`privbandits.engine`). Settings of one algorithm
+with the same seeds can run together, in lockstep on one random stream per trial
+(:func:`run_together`): each gets the run it would get alone, bit for bit, and the random numbers
+(for Private-Fair-Greedy, mostly the tree's Gaussian noise) are drawn once for all of them.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ... import engine
+from ... import cache, engine
 from ..._validation import check_delta, check_epsilon, check_int, check_positive, check_probability
 from ...mechanisms import approx_dp_to_zcdp
 from ..base import ContextualPolicy, Records
@@ -31,7 +34,15 @@ from .calibration import check_calibration, split_budget, tight_noise_scale, tre
 from .environment import HiringEnvironment, check_l_tilde_rule
 from .kernels import GreedyParams, OFULParams, fair_greedy_kernel, oful_kernel, private_fair_greedy_kernel
 
-__all__ = ["HiringPolicy", "OFUL", "FairGreedy", "PrivateFairGreedy", "simulate_hiring", "relative_ranks"]
+__all__ = [
+    "HiringPolicy",
+    "OFUL",
+    "FairGreedy",
+    "PrivateFairGreedy",
+    "run_together",
+    "simulate_hiring",
+    "relative_ranks",
+]
 
 #: How the rank step counts the window: ``"histogram"`` (fast) or ``"brute"`` (reference); both exact
 RANK_METHODS = ("histogram", "brute")
@@ -116,25 +127,24 @@ class HiringPolicy(ContextualPolicy):
         candidate tuples of every round instead of drawing them: the dataset of a joint-DP audit,
         whose neighbours differ in one round's tuple.
         """
-        check_int("horizon", horizon, minimum=1)
-        arrays = env.arrays()
-        offsets = arrays.offsets
-        n_groups = offsets.shape[0] - 1
-        if candidates is None:
-            fixed = np.zeros((0, n_groups), dtype=np.int64)
-        else:
-            fixed = np.asarray(candidates)
-            if fixed.shape != (horizon, n_groups) or not np.issubdtype(fixed.dtype, np.integer):
-                raise ValueError(f"candidates must be an integer array of shape (horizon, K) = ({horizon}, {n_groups})")
-            sizes = np.diff(offsets)
-            if np.any(fixed < 0) or np.any(fixed >= sizes[None, :]):
-                raise ValueError(f"candidates[t, k] must lie in [0, size of group k's pool) = [0, {sizes.tolist()})")
-            fixed = np.ascontiguousarray(fixed, dtype=np.int64)
-        run = self._kernel(rng, arrays, horizon, env.noise_sd, self.kernel_params(env, horizon), bool(trace), fixed)
-        out = {"fair_regret": run.fair_regret, "regret": run.regret, "groups": run.chosen}
-        if trace:
-            out.update(rank_counts=run.trace_counts, theta=run.trace_theta, candidates=run.cand - offsets[:-1])
-        return out
+        return run_together([self], env, horizon, rng, trace=trace, candidates=candidates)[0]
+
+    def stream(self, env: HiringEnvironment, horizon: int) -> tuple:
+        """Which random stream a trial draws: settings with equal streams can run together.
+
+        Parameters
+        ----------
+        env : HiringEnvironment
+            The environment.
+        horizon : int
+            Number of rounds ``T``.
+
+        Returns
+        -------
+        tuple
+            The kernel's name (subclasses add what else decides the draws).
+        """
+        return (self._kernel.__name__,)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -375,11 +385,120 @@ class PrivateFairGreedy(HiringPolicy):
             return GreedyParams(1.0, brute, refresh, 0.0, 1e-12, math.inf, env.y_clip())
         return GreedyParams(1.0, brute, refresh, c["sigma_noise"], c["gamma"], c["rho_rank"], env.y_clip())
 
+    def stream(self, env: HiringEnvironment, horizon: int) -> tuple:
+        """Which random stream a trial draws: the tree draws its node noise only when it has noise.
 
-def _hiring_chunk(policy, env: HiringEnvironment, horizon: int, seeds: list) -> dict[str, np.ndarray]:
-    """Trials ``i = 0 .. len(seeds)-1``, stacked (the engine's batch function)."""
-    out = [policy.run(env, horizon, np.random.default_rng(s)) for s in seeds]
-    return {k: np.stack([r[k] for r in out]) for k in out[0]}
+        Parameters
+        ----------
+        env : HiringEnvironment
+            The environment.
+        horizon : int
+            Number of rounds ``T``.
+
+        Returns
+        -------
+        tuple
+            The kernel's name and ``noise`` (with noise, ``sigma_tree`` > 0: epsilon is finite).
+        """
+        return (self._kernel.__name__, bool(self.noise))
+
+
+def _check_candidates(candidates, horizon: int, offsets: np.ndarray) -> np.ndarray:
+    n_groups = offsets.shape[0] - 1
+    if candidates is None:
+        return np.zeros((0, n_groups), dtype=np.int64)
+    fixed = np.asarray(candidates)
+    if fixed.shape != (horizon, n_groups) or not np.issubdtype(fixed.dtype, np.integer):
+        raise ValueError(f"candidates must be an integer array of shape (horizon, K) = ({horizon}, {n_groups})")
+    sizes = np.diff(offsets)
+    if np.any(fixed < 0) or np.any(fixed >= sizes[None, :]):
+        raise ValueError(f"candidates[t, k] must lie in [0, size of group k's pool) = [0, {sizes.tolist()})")
+    return np.ascontiguousarray(fixed, dtype=np.int64)
+
+
+def run_together(
+    policies,
+    env: HiringEnvironment,
+    horizon: int,
+    rng: np.random.Generator,
+    *,
+    trace: bool = False,
+    candidates: np.ndarray | None = None,
+) -> list[Records]:
+    """One trial of several settings of one algorithm, in lockstep on one random stream.
+
+    A round draws the same random numbers, in the same order, whatever the setting and the history
+    (the candidates' indices; for Private-Fair-Greedy the tree's node noise and the rank noise; the
+    reward noise), and each Gaussian is ``0 + scale * (a standard normal)``; so the kernel draws each
+    number once and every setting gets the run :meth:`HiringPolicy.run` gives it alone with the same
+    generator, bit for bit.
+
+    Parameters
+    ----------
+    policies : sequence of HiringPolicy
+        The settings: one class, one :meth:`HiringPolicy.stream`.
+    env : HiringEnvironment
+        The candidate pools and true parameter.
+    horizon : int
+        Number of rounds (>= 1).
+    rng : numpy.random.Generator
+        The trial's random stream.
+    trace : bool
+        Also return the internals (see :meth:`HiringPolicy.run`).
+    candidates : numpy.ndarray or None
+        Fixed candidate rows (see :meth:`HiringPolicy.run`).
+
+    Returns
+    -------
+    list of dict of numpy.ndarray
+        One :meth:`HiringPolicy.run` record per setting, in order.
+
+    Raises
+    ------
+    ValueError
+        If ``policies`` is empty or mixes classes or streams, if ``horizon`` < 1, or if
+        ``candidates`` has the wrong shape, type or range.
+    """
+    check_int("horizon", horizon, minimum=1)
+    policies = list(policies)
+    if not policies:
+        raise ValueError("policies must hold at least one setting")
+    if len({type(q) for q in policies}) > 1 or len({q.stream(env, horizon) for q in policies}) > 1:
+        raise ValueError("policies must be settings of one class that draw one random stream (HiringPolicy.stream)")
+    arrays = env.arrays()
+    fixed = _check_candidates(candidates, horizon, arrays.offsets)
+    params = [q.kernel_params(env, horizon) for q in policies]
+    stacked = type(params[0])(*(np.array(values) for values in zip(*params)))  # one array per field
+    run = policies[0]._kernel(rng, arrays, horizon, env.noise_sd, stacked, bool(trace), fixed)
+    out = []
+    for s in range(len(policies)):
+        rec = {"fair_regret": run.fair_regret[s], "regret": run.regret[s], "groups": run.chosen[s]}
+        if trace:
+            rec.update(
+                rank_counts=run.trace_counts[s], theta=run.trace_theta[s], candidates=run.cand - arrays.offsets[:-1]
+            )
+        out.append(rec)
+    return out
+
+
+def _hiring_chunk(policies, env: HiringEnvironment, horizon: int, seeds: list) -> dict[str, np.ndarray]:
+    """Trials ``i = 0 .. len(seeds)-1`` of the settings run together, stacked (the engine's batch
+    function): each array has shape ``(trials, settings, ...)``."""
+    out = [run_together(policies, env, horizon, np.random.default_rng(s)) for s in seeds]
+    return {k: np.stack([[rec[k] for rec in trial] for trial in out]) for k in out[0][0]}
+
+
+def _cache_key(policy, env: HiringEnvironment, horizon: int, runs: int, seed: int) -> str:
+    config = {
+        "kind": "hiring",
+        "policy": policy.config(),
+        "env": env.fingerprint(),
+        "noise_sd": env.noise_sd,
+        "horizon": horizon,
+        "runs": runs,
+        "seed": seed,
+    }
+    return cache.cache_key(config, depends_on=(policy, env, _hiring_chunk))
 
 
 def simulate_hiring(
@@ -395,13 +514,17 @@ def simulate_hiring(
 ):
     """Run ``runs`` trials (seeds ``SeedSequence(seed).spawn(runs)``) through the package's engine.
 
-    :func:`privbandits.engine.run_repetitions`: joblib threads (or any joblib backend), a progress
-    bar, and the disk cache keyed by the configuration and the source of Part IV's modules.
+    :func:`privbandits.engine.run_repetitions`: joblib threads (or any joblib backend) over the
+    trials, a progress bar, and the disk cache (:mod:`privbandits.cache`), one entry per setting
+    keyed by its configuration and the source of Part IV's modules. Given several settings, those
+    not in the cache run together where they share a random stream (:func:`run_together`: same
+    class, same :meth:`HiringPolicy.stream`), and each is stored under its own key, so a later call
+    with one of them alone finds it.
 
     Parameters
     ----------
-    policy : HiringPolicy
-        The algorithm.
+    policy : HiringPolicy or sequence of HiringPolicy
+        The algorithm, or several settings.
     env : HiringEnvironment
         The environment.
     horizon, runs : int
@@ -417,37 +540,42 @@ def simulate_hiring(
 
     Returns
     -------
-    dict of numpy.ndarray
+    dict of numpy.ndarray, or list of them
         Stacked ``fair_regret``, ``regret`` (shape ``(runs, horizon)``) and ``groups`` (the hired
-        candidate's group per round).
+        candidate's group per round); a list of these, one per setting, if ``policy`` is a sequence.
 
     Raises
     ------
     ValueError
-        If ``horizon`` or ``runs`` is not an integer >= 1.
+        If ``horizon`` or ``runs`` is not an integer >= 1, or ``policy`` is an empty sequence.
     """
     check_int("horizon", horizon, minimum=1)
     check_int("runs", runs, minimum=1)
-    config = {
-        "kind": "hiring",
-        "policy": policy.config(),
-        "env": env.fingerprint(),
-        "noise_sd": env.noise_sd,
-        "horizon": horizon,
-    }
-    return engine.run_repetitions(
-        _hiring_chunk,
-        (policy, env, horizon),
-        runs,
-        seed,
-        config=config,
-        depends_on=(policy, env),
-        n_jobs=n_jobs,
-        progress=progress,
-        desc=policy.label,
-        cache=use_cache,
-        chunks=runs,
-    )
+    single = isinstance(policy, HiringPolicy)
+    policies = [policy] if single else list(policy)
+    if not policies:
+        raise ValueError("policy must be a HiringPolicy or a non-empty sequence of them")
+    keys = [_cache_key(q, env, horizon, runs, seed) for q in policies]
+    found: dict[str, dict[str, np.ndarray] | None] = {key: None for key in keys}  # equal settings: one run
+    groups: dict[tuple, list[int]] = {}  # the settings to compute, by class and stream
+    for j, (q, key) in enumerate(zip(policies, keys)):
+        if key in found and found[key] is None:
+            found[key] = cache.load(key) if use_cache else None
+            if found[key] is None:
+                groups.setdefault((type(q).__qualname__, *q.stream(env, horizon)), []).append(j)
+                found[key] = {}  # scheduled
+    for members in groups.values():
+        group = [policies[j] for j in members]
+        label = group[0].label if len(group) == 1 else f"{group[0].name} ({len(group)} settings)"
+        stacked = engine.run_repetitions(
+            _hiring_chunk, (group, env, horizon), runs, seed, n_jobs=n_jobs, progress=progress, desc=label, chunks=runs
+        )
+        for s, j in enumerate(members):
+            found[keys[j]] = {name: np.ascontiguousarray(values[:, s]) for name, values in stacked.items()}
+            if use_cache:
+                cache.store(keys[j], found[keys[j]])
+    results = [found[key] for key in keys]
+    return results[0] if single else results
 
 
 def relative_ranks(scores_window: np.ndarray, values: np.ndarray) -> np.ndarray:

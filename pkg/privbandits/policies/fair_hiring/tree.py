@@ -3,7 +3,10 @@ Section 4.1): the binary mechanism of ``chan2011private`` (Algorithm 2) over the
 ``[x, y] [x, y]^T``, with symmetrised Gaussian noise per node.
 
 The scalar continual counters of the bandit chapters are in :mod:`privbandits.mechanisms`; this one
-sums matrices, draws Gaussian noise and keeps its state in two ``(levels, p, p)`` arrays.
+sums matrices, draws Gaussian noise and keeps its state in two ``(levels, p (p + 1) / 2)`` arrays.
+Every matrix here is symmetric (the leaves, so the node sums; the noise Z = Z^T), so a node is
+stored as its upper triangle, row by row (``M[0, 0], M[0, 1], ..., M[1, 1], ...``): half the memory
+and the additions, and the same numbers as the full matrices, entry for entry.
 """
 
 from __future__ import annotations
@@ -13,82 +16,133 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["tree_insert", "tree_prefix", "private_ridge_prefix"]
+__all__ = ["draw_node_noise", "packed_size", "tree_insert", "tree_prefix", "private_ridge_prefix"]
 
 
 @njit(nogil=True, cache=True)
-def tree_insert(exact, noisy, leaf_index, leaf, sigma, rng):  # pragma: no cover - compiled
-    """Insert leaf number ``leaf_index`` (1-based) into the binary tree (CSS11, Algorithm 2).
+def packed_size(p):  # pragma: no cover - compiled
+    """Entries of a packed symmetric ``(p, p)`` matrix (and standard normals of one node): ``p (p + 1) / 2``.
 
-    ``exact[i]`` / ``noisy[i]`` are the exact / noisy sums of the node closing at level i; each
-    closed node gets fresh symmetrised Gaussian noise Z = (Z' + Z'^T)/sqrt(2), Z'_ij ~ N(0, sigma^2).
-    Updates ``exact`` and ``noisy`` in place.
+    Parameters
+    ----------
+    p : int
+        The side of the matrices.
+
+    Returns
+    -------
+    int
+        The entries on and above the diagonal.
+    """
+    return p * (p + 1) // 2
+
+
+def _unpack(packed: np.ndarray, p: int) -> np.ndarray:
+    rows, cols = np.triu_indices(p)
+    out = np.zeros((*packed.shape[:-1], p, p))
+    out[..., rows, cols] = packed
+    out[..., cols, rows] = packed
+    return out
+
+
+@njit(nogil=True, cache=True)
+def draw_node_noise(rng, out):  # pragma: no cover - compiled
+    """Draw one node's standard normals, in the order :func:`tree_insert` reads them (the packed
+    order: row by row, the diagonal entry first, then the entries to its right).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The noise stream.
+    out : numpy.ndarray
+        Buffer of :func:`packed_size` entries (or 0 entries: no noise, nothing drawn).
+    """
+    for e in range(out.shape[0]):
+        out[e] = rng.standard_normal()
+
+
+@njit(nogil=True, cache=True)
+def tree_insert(exact, noisy, leaf_index, v, sigma, noise):  # pragma: no cover - compiled
+    """Insert leaf number ``leaf_index`` (1-based), the matrix ``v v^T``, into the binary tree (CSS11,
+    Algorithm 2).
+
+    ``exact[i]`` / ``noisy[i]`` are the exact / noisy sums of the last node closed at level i, packed
+    (upper triangles, row by row); the new node is ``v v^T`` (entries ``v_i v_j``) plus the nodes
+    below its level, added level by level. Each closed node gets fresh symmetrised Gaussian noise
+    Z = (Z' + Z'^T)/sqrt(2), Z'_ij ~ N(0, sigma^2), made of the standard normals ``noise``
+    (:func:`draw_node_noise`): ``Z_ij = 0 + sigma noise_e`` (``sigma sqrt(2)`` on the diagonal), the
+    very value of ``rng.normal(0, sigma)`` with the same draw. Updates ``exact`` and ``noisy`` in
+    place, one row of the triangle at a time. The nodes below the new one's level are left as they
+    are (not zeroed): they lie inside the new node, and no prefix sum reads them again.
 
     Parameters
     ----------
     exact : numpy.ndarray
-        ``(levels, p, p)`` exact node sums.
+        ``(levels, p (p + 1) / 2)`` exact node sums.
     noisy : numpy.ndarray
-        ``(levels, p, p)`` noisy node sums.
+        ``(levels, p (p + 1) / 2)`` noisy node sums.
     leaf_index : int
         The leaf's 1-based number.
-    leaf : numpy.ndarray
-        The ``(p, p)`` leaf ``[x, y] [x, y]^T``.
+    v : numpy.ndarray
+        ``(p,)``: the leaf is ``v v^T`` (the regression's ``[x, y]``).
     sigma : float
         Standard deviation of the node noise (0: no noise).
-    rng : numpy.random.Generator
-        The noise stream.
+    noise : numpy.ndarray
+        The node's :func:`packed_size` standard normals (read only if ``sigma`` > 0).
     """
     level = 0
     while (leaf_index >> level) & 1 == 0:
         level += 1
-    p = leaf.shape[0]
-    for i in range(p):
-        for j in range(p):
-            acc = leaf[i, j]
-            for lv in range(level):
-                acc += exact[lv, i, j]
-            exact[level, i, j] = acc
-    for lv in range(level):
-        exact[lv, :, :] = 0.0
-        noisy[lv, :, :] = 0.0
-    if sigma > 0.0:
-        # Z = (Z' + Z'^T)/sqrt(2): its entries i < j are (Z'_ij + Z'_ji)/sqrt(2) ~ N(0, sigma^2) and
-        # independent, Z_ji = Z_ij, and Z_ii = sqrt(2) Z'_ii ~ N(0, 2 sigma^2).  We draw Z in that
-        # form (same distribution, half the Gaussian draws).
-        for i in range(p):
-            noisy[level, i, i] = exact[level, i, i] + rng.normal(0.0, sigma * math.sqrt(2.0))
-            for j in range(i + 1, p):
-                z = rng.normal(0.0, sigma)
-                noisy[level, i, j] = exact[level, i, j] + z
-                noisy[level, j, i] = exact[level, j, i] + z
-    else:
-        noisy[level, :, :] = exact[level, :, :]
+    p = v.shape[0]
+    # Z = (Z' + Z'^T)/sqrt(2): its entries i < j are (Z'_ij + Z'_ji)/sqrt(2) ~ N(0, sigma^2) and
+    # independent, Z_ji = Z_ij, and Z_ii = sqrt(2) Z'_ii ~ N(0, 2 sigma^2).  We draw Z in that form
+    # (same distribution, half the Gaussian draws).
+    diag = sigma * math.sqrt(2.0)
+    e = 0
+    for i in range(p):  # row i of the triangle: entries (i, i), (i, i + 1), ..., (i, p - 1)
+        width = p - i
+        node, out = exact[level, e : e + width], noisy[level, e : e + width]
+        for j in range(width):
+            node[j] = v[i] * v[i + j]
+        for lv in range(level):
+            below = exact[lv, e : e + width]
+            for j in range(width):
+                node[j] += below[j]
+        if sigma > 0.0:
+            z = noise[e : e + width]
+            out[0] = node[0] + (0.0 + diag * z[0])
+            for j in range(1, width):
+                out[j] = node[j] + (0.0 + sigma * z[j])
+        else:
+            for j in range(width):
+                out[j] = node[j]
+        e += width
 
 
 @njit(nogil=True, cache=True)
 def tree_prefix(noisy, count, out):  # pragma: no cover - compiled
-    """Noisy prefix sum of leaves 1..count: the nodes of count's binary expansion.
+    """Noisy prefix sum of leaves 1..count: the nodes of count's binary expansion, lowest level first.
 
     Parameters
     ----------
     noisy : numpy.ndarray
-        ``(levels, p, p)`` noisy node sums (:func:`tree_insert`).
+        ``(levels, p (p + 1) / 2)`` noisy node sums (:func:`tree_insert`).
     count : int
         The number of leaves inserted so far.
     out : numpy.ndarray
-        ``(p, p)`` buffer overwritten with the prefix sum.
+        Packed buffer overwritten with the prefix sum.
     """
-    out[:, :] = 0.0
+    out[:] = 0.0
     level = 0
     while (count >> level) > 0:
         if (count >> level) & 1:
-            out += noisy[level]
+            node = noisy[level]
+            for e in range(out.shape[0]):
+                out[e] += node[e]
         level += 1
 
 
-def private_ridge_prefix(leaves: np.ndarray, sigma: float, rng: np.random.Generator) -> np.ndarray:
-    """Noisy prefix sums M_1..M_n of the (p, p) leaves via the tree mechanism (for tests/figures).
+def private_ridge_prefix(rows: np.ndarray, sigma: float, rng: np.random.Generator) -> np.ndarray:
+    """Noisy prefix sums M_1..M_n of the leaves ``v_s v_s^T`` via the tree mechanism (for tests/figures).
 
     The regression tree of ``an2025privatefairgreedy``, Section 4.1 (binary mechanism of
     ``chan2011private``, Algorithm 2, with Gaussian noise): each leaf enters at most
@@ -96,8 +150,8 @@ def private_ridge_prefix(leaves: np.ndarray, sigma: float, rng: np.random.Genera
 
     Parameters
     ----------
-    leaves : numpy.ndarray
-        ``(n, p, p)`` leaves, in insertion order.
+    rows : numpy.ndarray
+        ``(n, p)``: the vectors ``v_s`` of the leaves (``[x, y]`` in the regression), in insertion order.
     sigma : float
         Standard deviation of the node noise (0: exact prefix sums).
     rng : numpy.random.Generator
@@ -108,14 +162,16 @@ def private_ridge_prefix(leaves: np.ndarray, sigma: float, rng: np.random.Genera
     numpy.ndarray
         ``(n, p, p)``: the noisy prefix sum after each leaf.
     """
-    n, p, _ = leaves.shape
+    rows = np.ascontiguousarray(rows, dtype=float)
+    n, p = rows.shape
     levels = max(1, int(n).bit_length()) + 1
-    exact = np.zeros((levels, p, p))
-    noisy = np.zeros((levels, p, p))
-    out = np.zeros((n, p, p))
-    buf = np.zeros((p, p))
+    size = packed_size(p)
+    exact = np.zeros((levels, size))
+    noisy = np.zeros((levels, size))
+    out = np.zeros((n, size))
+    noise = np.zeros(size if sigma > 0 else 0)
     for s in range(n):
-        tree_insert(exact, noisy, s + 1, np.ascontiguousarray(leaves[s], dtype=float), float(sigma), rng)
-        tree_prefix(noisy, s + 1, buf)
-        out[s] = buf
-    return out
+        draw_node_noise(rng, noise)
+        tree_insert(exact, noisy, s + 1, rows[s], float(sigma), noise)
+        tree_prefix(noisy, s + 1, out[s])
+    return _unpack(out, p)
