@@ -550,6 +550,12 @@ def release_points(epsilon: float, v: float, horizon: int, *, simplified: bool =
     epsilon = check_epsilon(epsilon)
     v = _check_v(v)
     horizon = check_int("horizon", horizon, minimum=1)
+    return _release_points(epsilon, v, horizon, bool(simplified)).copy()
+
+
+@functools.lru_cache(maxsize=64)
+def _release_points(epsilon: float, v: float, horizon: int, simplified: bool) -> np.ndarray:
+    """:func:`release_points`, computed once per argument set (every run of a policy asks for them)."""
     if simplified:
         f = math.ceil(1.0 / epsilon)
         return np.arange(f, horizon + 1, f, dtype=np.int64)
