@@ -61,6 +61,16 @@ def test_metrics_on_a_simulation():
     assert metrics.log_nash_social_welfare(res) <= math.log(0.8)
 
 
+def test_final_regret_is_the_last_cumulative_regret_bit_for_bit():
+    # irregular gaps (no two sums agree by accident), K = 5, runs of different arm sequences
+    inst = bernoulli_instance([0.91, 0.3, 0.77, 0.123, 0.456])
+    res = simulate(UCB(), inst, 3_000, runs=6, seed=4, cache=False, progress=False)
+    gaps = inst.gaps
+    expected = np.cumsum(gaps[res.arms], axis=1)  # the whole array at once, as before
+    assert np.array_equal(metrics.cumulative_regret(res), expected)
+    assert np.array_equal(metrics.final_regret(res), expected[:, -1])
+
+
 @pytest.mark.parametrize(
     "call, name",
     [

@@ -327,6 +327,9 @@ def test_private_ucb_width_is_the_binary_counter_bound():
         (lambda: DPUCBBound(1.0, bonus="tight"), "bonus"),
         (lambda: dp_ucb_bound_bonus(0, 10, 1.0), "n"),
         (lambda: dp_ucb_bound_bonus(20, 10, 1.0), "t"),
+        (lambda: dp_ucb_bound_bonus(np.array([0, 1]), 10, 1.0), "n"),
+        (lambda: dp_ucb_bound_bonus(np.array([1.0, 2.0]), 10, 1.0), "n"),
+        (lambda: dp_ucb_bound_bonus(np.array([5, 20]), 10, 1.0), "t"),
         (lambda: dp_ucb_bound_miscoverage(3, 10, 1.0), "n"),
         (lambda: dp_ucb_int_release_counts(np.array([0, 2]), [1], 2), "arms"),
         (lambda: dp_ucb_int_release_counts(np.array([0, 1]), [2, 1], 2), "points"),
@@ -335,3 +338,23 @@ def test_private_ucb_width_is_the_binary_counter_bound():
 def test_bad_input(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_bonus_of_an_array_of_counts_is_the_bonus_of_each():
+    n = np.arange(1, 5_001)
+    for kwargs in ({}, {"bonus": "printed"}, {"hybrid_split": False}):
+        expected = [dp_ucb_bound_bonus(int(m), 5_000, 0.7, **kwargs) for m in n]
+        assert np.array_equal(dp_ucb_bound_bonus(n, 5_000, 0.7, **kwargs), expected)
+
+
+def test_round_terms_table_holds_the_per_round_logarithms():
+    """The kernels read ln t, ln(2/gamma) and ln(4 t^4) from one table per horizon; each entry must be
+    the value the index's formula gives at that round (same operations, so equal, not just close)."""
+    from privbandits.policies.private_ucb import _bonus_log_term, _round_terms
+
+    table = _round_terms(100_000)
+    assert table.shape == (3, 100_001) and not table.flags.writeable
+    for t in (1, 2, 3, 10, 999, 4_096, 65_537, 99_999, 100_000):
+        assert table[0, t] == math.log(t)
+        assert table[1, t] == math.log(2.0 / float(t) ** -4.0)
+        assert table[2, t] == _bonus_log_term(t) == math.log(4.0 * float(t) ** 4)

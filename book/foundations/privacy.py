@@ -45,6 +45,7 @@ import matplotlib.pyplot as plt
 from myst_nb import glue
 
 from privbandits import mechanisms as mech
+from privbandits.engine import parallel_map
 from privbandits.plotting import new_axes, use_book_style
 
 use_book_style()
@@ -182,16 +183,23 @@ for k in (1, 10, 100):
 
 # %%
 N_ITEMS, STREAMS, EPS_COUNT, GAMMA = 1_000_000, 50, 1.0, 0.05
-stream_rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(7).spawn(STREAMS)]
 checkpoints = np.unique(np.geomspace(1, N_ITEMS, 60).astype(int))
-errors = {"binary": [], "hybrid": [], "hybrid, ε to each part": []}
-for r in stream_rngs:
+
+
+def stream_errors(seed):
+    """|release - true sum| at the checkpoints for one stream, by the three counters in turn."""
+    r = np.random.default_rng(seed)
     stream = (r.random(N_ITEMS) < 0.5).astype(float)
     truth = np.cumsum(stream)
-    errors["binary"].append(np.abs(mech.binary_tree_prefix_sums(stream, EPS_COUNT, r) - truth)[checkpoints - 1])
-    errors["hybrid"].append(np.abs(mech.hybrid_prefix_sums(stream, EPS_COUNT, r) - truth)[checkpoints - 1])
-    unsplit = mech.hybrid_prefix_sums(stream, EPS_COUNT, r, split=False)
-    errors["hybrid, ε to each part"].append(np.abs(unsplit - truth)[checkpoints - 1])
+    binary = np.abs(mech.binary_tree_prefix_sums(stream, EPS_COUNT, r) - truth)[checkpoints - 1]
+    hybrid = np.abs(mech.hybrid_prefix_sums(stream, EPS_COUNT, r) - truth)[checkpoints - 1]
+    unsplit = np.abs(mech.hybrid_prefix_sums(stream, EPS_COUNT, r, split=False) - truth)[checkpoints - 1]
+    return binary, hybrid, unsplit
+
+
+# the streams are independent (one generator each), so they run in parallel threads
+per_stream = parallel_map(stream_errors, [(s,) for s in np.random.SeedSequence(7).spawn(STREAMS)], desc="streams")
+errors = dict(zip(["binary", "hybrid", "hybrid, ε to each part"], map(list, zip(*per_stream))))
 q95 = {name: np.quantile(np.array(errs), 0.95, axis=0) for name, errs in errors.items()}
 bound_binary = np.array([mech.binary_counter_error_bound(int(t), EPS_COUNT, N_ITEMS, GAMMA) for t in checkpoints])
 bound_hybrid = np.array([mech.hybrid_counter_error_bound(int(t), EPS_COUNT, GAMMA) for t in checkpoints])

@@ -142,7 +142,7 @@ import numpy as np
 from myst_nb import glue
 
 from privbandits import bernoulli_instance, simulate
-from privbandits.metrics import cumulative_regret
+from privbandits.metrics import cumulative_regret, final_regret
 from privbandits.plotting import color_for, new_axes, plot_runs, use_book_style
 from privbandits.policies import DPUCB, UCB, DPUCBBound, DPUCBInt, PrivateUCB
 from privbandits.policies.private_ucb import (
@@ -194,8 +194,8 @@ glue("p1_rr10_small", 10 * f0_small, display=False)
 # $\gamma = t^{-4}$.
 
 # %%
-ratio = np.array([dp_ucb_bound_bonus(n, HORIZON, 1.0) / dp_ucb_bound_bonus(n, HORIZON, 1.0, bonus="printed")
-                  for n in range(1, HORIZON + 1)])
+pull_counts = np.arange(1, HORIZON + 1)
+ratio = dp_ucb_bound_bonus(pull_counts, HORIZON, 1.0) / dp_ucb_bound_bonus(pull_counts, HORIZON, 1.0, bonus="printed")
 print(f"matched / printed bonus over n <= T (t = T, eps = 1): from {ratio.min():.2f} to {ratio.max():.2f}")
 print(f"{'n':>7s} {'printed':>9s} {'matched':>9s}   P(|error| > bonus): printed, matched, paper's counter + printed   (gamma = t^-4)")
 misses = {}
@@ -255,17 +255,29 @@ results = {
     for scenario, instance in SCENARIOS.items()
     for eps_target in (1.0, 0.1)
 }
-regrets = {key: {name: cumulative_regret(res) for name, res in runs.items()} for key, runs in results.items()}
+# The chapter reads the regret curves at these rounds only: the 400 log-spaced rounds the figure draws
+# (those plot_runs keeps on a log axis), 10^3, 10^4 and T, and the grid of the regret bounds below;
+# 20 curves at all 10^5 rounds would take 1.6 GB.
+PLOT_ROUNDS = np.unique(np.geomspace(1, HORIZON, 400).astype(int))
+t_grid = np.unique(np.geomspace(10, HORIZON, 60).astype(int))
+ROUNDS = np.unique(np.concatenate([PLOT_ROUNDS, [1_000, 10_000, HORIZON], t_grid]))
+
+
+def at(t):
+    """The column of round(s) t in the regret curves."""
+    return np.searchsorted(ROUNDS, t)
+
+
+regrets = {key: {name: cumulative_regret(res)[:, ROUNDS - 1] for name, res in runs.items()} for key, runs in results.items()}
 
 # %%
-t_axis = np.arange(1, HORIZON + 1)
 fig, axes = new_axes(ncols=2, nrows=2, sharex=True)
 panels = [("2 arms", 1.0), ("2 arms", 0.1), ("10 arms", 1.0), ("10 arms", 0.1)]
 for ax, key, letter in zip(axes.flat, panels, "abcd"):
     ax.set_xscale("log")
     ax.set_yscale("log")
     for name, reg in regrets[key].items():
-        plot_runs(ax, t_axis, np.maximum(reg, 1e-1), results[key][name].policy.label, color=None)
+        plot_runs(ax, PLOT_ROUNDS, np.maximum(reg[:, at(PLOT_ROUNDS)], 1e-1), results[key][name].policy.label, color=None)
     ax.set(title=f"({letter}) {key[0]}, ε' = {key[1]:g}", xlabel="time step", ylabel="regret")
 axes[0, 0].legend(fontsize=7)
 axes[1, 0].legend(fontsize=7)
@@ -278,14 +290,14 @@ plt.show()
 # matched bonus of the figure.
 
 # %%
-printed_bound = {
-    key: cumulative_regret(simulate(DPUCBBound(key[1], bonus="printed"), SCENARIOS[key[0]], HORIZON, RUNS, seed=SEED))
+printed_bound = {  # final regret of each run
+    key: final_regret(simulate(DPUCBBound(key[1], bonus="printed"), SCENARIOS[key[0]], HORIZON, RUNS, seed=SEED))
     for key in panels
 }
 print(f"{'panel':16s} {'matched':>9s} {'printed':>9s} {'ratio':>6s}   spread (best-worst): matched, printed")
 bonus_cost = {}
 for key in panels:
-    matched_reg, printed_reg = regrets[key]["DP-UCB-BOUND"][:, -1], printed_bound[key][:, -1]
+    matched_reg, printed_reg = regrets[key]["DP-UCB-BOUND"][:, -1], printed_bound[key]
     bonus_cost[key] = matched_reg.mean() / printed_reg.mean()
     print(f"{key[0]}, ε'={key[1]:<4g} {matched_reg.mean():9.1f} {printed_reg.mean():9.1f} {bonus_cost[key]:6.2f}   "
           f"{np.ptp(matched_reg):7.1f}, {np.ptp(printed_reg):7.1f}")
@@ -358,7 +370,7 @@ for panel, name, mean, spread, guarantee in rows:
 
 # %%
 def final_mean(key, name, t=HORIZON):
-    return regrets[key][name][:, t - 1].mean()
+    return regrets[key][name][:, at(t)].mean()
 
 
 def gap_to_ucb(key, t):
@@ -400,7 +412,7 @@ glue("p1_bound_ahead_panels", panel_list("DP-UCB-BOUND ahead of DP-UCB at T"), d
 glue("p1_dpucb_ahead_panels", panel_list("DP-UCB-BOUND ahead of DP-UCB at T", False), display=False)
 glue("p1_dpucb_early_panels", panel_list("DP-UCB ahead of DP-UCB-BOUND at t = 1,000"), display=False)
 glue("p1_private_not_worst_panels", panel_list("Private-UCB worst", False), display=False)
-printed_ahead = [f"{k[0]} at ε' = {k[1]:g}" for k in panels if printed_bound[k][:, -1].mean() < final_mean(k, "DP-UCB")]
+printed_ahead = [f"{k[0]} at ε' = {k[1]:g}" for k in panels if printed_bound[k].mean() < final_mean(k, "DP-UCB")]
 glue("p1_printed_ahead_panels", ", ".join(printed_ahead) if printed_ahead else "none", display=False)
 
 # %% [markdown]
@@ -466,7 +478,6 @@ assert all(bonus_cost[k] > 1 for k in panels), "the larger (matched) bonus shoul
 # %%
 key = ("2 arms", 1.0)
 gaps = SCENARIOS["2 arms"].gaps
-t_grid = np.unique(np.geomspace(10, HORIZON, 60).astype(int))
 int_policy = results[key]["DP-UCB-INT"].policy
 f0 = int(release_points(int_policy.epsilon, V, HORIZON)[0])
 bounds = {
@@ -485,7 +496,7 @@ for name, bound in bounds.items():
         continue
     line, = ax.plot(t_grid, bound, "--", lw=1.2, label=f"{name}: Theorem bound")
     colors[name] = line.get_color()
-    ax.plot(t_grid, regrets[key][name][:, t_grid - 1].mean(axis=0), color=line.get_color(), label=f"{name}: measured")
+    ax.plot(t_grid, regrets[key][name][:, at(t_grid)].mean(axis=0), color=line.get_color(), label=f"{name}: measured")
 ax.set(xlabel="time step", ylabel="regret", title="Regret bounds vs measured regret (2 arms, ε' = 1)")
 ax.legend(fontsize=7, ncol=2)
 plt.show()
@@ -527,14 +538,14 @@ instance = SCENARIOS["2 arms"]
 ucb_final = regrets[("2 arms", 1.0)]["UCB"][:, -1].mean()
 curves = {}
 for make in (PrivateUCB, DPUCBBound, DPUCB):
-    curves[make.name] = [cumulative_regret(simulate(make(e), instance, HORIZON, RUNS, seed=SEED))[:, -1].mean() for e in EPS_GRID]
+    curves[make.name] = [final_regret(simulate(make(e), instance, HORIZON, RUNS, seed=SEED)).mean() for e in EPS_GRID]
 curves["DP-UCB-BOUND (printed bonus)"] = [
-    cumulative_regret(simulate(DPUCBBound(e, bonus="printed"), instance, HORIZON, RUNS, seed=SEED))[:, -1].mean()
+    final_regret(simulate(DPUCBBound(e, bonus="printed"), instance, HORIZON, RUNS, seed=SEED)).mean()
     for e in EPS_GRID
 ]
 int_grid = [e for e in EPS_GRID if e <= 1.0]
 curves["DP-UCB-INT"] = [
-    cumulative_regret(simulate(DPUCBInt.for_target(e, DELTA_PRIME, V), instance, HORIZON, RUNS, seed=SEED))[:, -1].mean()
+    final_regret(simulate(DPUCBInt.for_target(e, DELTA_PRIME, V), instance, HORIZON, RUNS, seed=SEED)).mean()
     for e in int_grid
 ]
 fig, ax = new_axes()

@@ -624,7 +624,7 @@ def binary_counter_state():  # pragma: no cover - compiled
     return np.zeros(_BIN_SIZE)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def _tree_insert(state, offset, x, scale, rng):  # pragma: no cover - compiled
     # Chan, Shi, Song (2011), Algorithm 2: item t goes into the p-sum of its lowest set bit i,
     # which absorbs the exact p-sums of the levels below; only that p-sum gets fresh noise.
@@ -650,7 +650,7 @@ def _tree_insert(state, offset, x, scale, rng):  # pragma: no cover - compiled
     return state[offset + 1]
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def binary_counter_insert(state, x, scale, rng):  # pragma: no cover - compiled
     """Insert ``x`` and return the noisy prefix sum; every p-sum gets ``Lap(scale)`` noise.
 
@@ -684,7 +684,7 @@ def hybrid_counter_state():  # pragma: no cover - compiled
     return np.zeros(_HYB_SIZE)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def hybrid_counter_insert(state, x, epsilon_log, epsilon_tree, rng):  # pragma: no cover - compiled
     """Insert ``x`` into a hybrid counter and return the noisy prefix sum (``chan2011private``, Sec. 4).
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numba import njit
 from scipy.special import logsumexp
 
 from ._validation import check_finite_array, check_int
@@ -31,6 +32,7 @@ from .simulate import MeanRewards, SimulationResult
 
 __all__ = [
     "cumulative_regret",
+    "final_regret",
     "average_regret",
     "nash_regret",
     "running_average_regret",
@@ -55,7 +57,41 @@ def cumulative_regret(result: SimulationResult) -> np.ndarray:
         Shape ``(runs, horizon)``.
     """
     gaps = result.instance.gaps
-    return np.cumsum(gaps[result.arms], axis=1)
+    arms = result.arms
+    out = np.empty(arms.shape)
+    for run in range(arms.shape[0]):  # one run at a time: the same sums, without a second (runs, horizon) array
+        np.cumsum(gaps[arms[run]], out=out[run])
+    return out
+
+
+def final_regret(result: SimulationResult) -> np.ndarray:
+    """Cumulative pseudo-regret at the horizon of every run: ``cumulative_regret(result)[:, -1]``.
+
+    The same sums in the same order (so the same floating-point numbers), without building the
+    ``(runs, horizon)`` array.
+
+    Parameters
+    ----------
+    result : SimulationResult
+        Runs of one policy on one instance (from :func:`privbandits.simulate.simulate`).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(runs,)``.
+    """
+    return _final_regret(result.instance.gaps, result.arms)
+
+
+@njit(nogil=True, cache=True)
+def _final_regret(gaps, arms):  # pragma: no cover - compiled
+    out = np.empty(arms.shape[0])
+    for run in range(arms.shape[0]):
+        total = 0.0
+        for t in range(arms.shape[1]):
+            total += gaps[arms[run, t]]  # left to right, as np.cumsum adds
+        out[run] = total
+    return out
 
 
 def average_regret_from_rewards(expected_rewards: Any, best_mean: float) -> float:

@@ -21,6 +21,7 @@ only sees the releases). The mapped quantities of Eqs. (4)-(8) are :func:`mapped
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 import numpy as np
@@ -274,9 +275,13 @@ def _check_zeta(zeta: float) -> float:
     return float(zeta)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def _observe(rng, reward, epsilon, mechanism):  # pragma: no cover - compiled
-    """The learner's view of a reward: itself (eps = inf), PrivBern(eps) or reward + Lap(1/eps)."""
+    """The learner's view of a reward: itself (eps = inf), PrivBern(eps) or reward + Lap(1/eps).
+
+    Inlined into the kernels (numba IR): as a call it cost a pair of atomic reference-count
+    updates of ``rng`` per round.
+    """
     if np.isinf(epsilon):
         return reward
     if mechanism == PRIVBERN:
@@ -296,23 +301,26 @@ def _fixed_budget_kernel(
     k = kinds.shape[0]
     pulls = np.zeros(k)
     sums = np.zeros(k)
+    # B_k = sqrt(T_k) (|tau_eps - mu_hat_k| + zeta_eps) of line 6; it does not depend on t, so only
+    # the pulled arm's changes in a round
+    index = np.zeros(k)
     arms = np.empty(horizon, dtype=np.int64)
     answers = np.zeros((checkpoints.shape[0], k), dtype=np.bool_)
     next_checkpoint = 0
     for t in range(horizon):
         if t < k:  # line 2: pull each arm once
             arm = t
-        else:  # line 6: argmin_k sqrt(T_k(t-1)) (|tau_eps - mu_hat_k| + zeta_eps)
+        else:  # line 6: argmin_k B_k
             arm = 0
             best = np.inf
             for a in range(k):
-                b = np.sqrt(pulls[a]) * (abs(tau_eps - sums[a] / pulls[a]) + zeta_eps)
-                if b < best:
-                    best = b
+                if index[a] < best:
+                    best = index[a]
                     arm = a
         reward = draw_reward(rng, kinds, params, table, t, arm)
         sums[arm] += _observe(rng, reward, epsilon, mechanism)  # line 7
         pulls[arm] += 1.0
+        index[arm] = np.sqrt(pulls[arm]) * (abs(tau_eps - sums[arm] / pulls[arm]) + zeta_eps)
         arms[t] = arm
         # the rule above never reads T, so the answer a budget of t + 1 would have returned is the
         # line-9 set now (checkpoints: the budgets at which to record it)
@@ -422,14 +430,18 @@ class FixedBudgetThresholding(Policy):
             return self.tau, self.zeta
         return mapped_mean(self.tau, self.epsilon), _shrink(self.epsilon) * self.zeta
 
+    @functools.cached_property
+    def _kernel_constants(self) -> tuple[np.ndarray, float, float]:
+        # once per policy, not once per run (a chapter's point has 2,000 runs of 10^4 rounds)
+        return np.asarray(self.checkpoints, dtype=np.int64), *self.mapped_threshold()
+
     def _kernel_call(self, instance: BanditInstance, horizon: int):
-        checkpoints = np.asarray(self.checkpoints, dtype=np.int64)
+        checkpoints, tau_eps, zeta_eps = self._kernel_constants
         if checkpoints.size and (checkpoints[0] < self.min_horizon(instance.n_arms) or checkpoints[-1] > horizon):
             raise ValueError(
                 f"checkpoints must lie in [2K, horizon] = [{self.min_horizon(instance.n_arms)}, {horizon}], "
                 f"got {self.checkpoints}"
             )
-        tau_eps, zeta_eps = self.mapped_threshold()
         mechanism = _MECHANISMS[self.mechanism]
         return _fixed_budget_kernel, (
             *instance.kernel_args(),
@@ -455,6 +467,32 @@ class FixedBudgetThresholding(Policy):
 
 
 @njit(nogil=True, cache=True)
+def _log_term(t, k, delta, epsilon, mechanism):  # pragma: no cover - compiled
+    """The logarithm in rad_t(i) at round ``t``: ``log(4 K t^3 / delta)``; ``log(8 K t^3 / delta)`` for Laplace."""
+    if mechanism == LAPLACE and not np.isinf(epsilon):
+        return np.log(8.0 * k * float(t) ** 3 / delta)  # failure probability delta / (8 K t^3), twice
+    return np.log(4.0 * k * float(t) ** 3 / delta)
+
+
+@njit(nogil=True, cache=True)
+def _radius(n, log_term, radius_constant, epsilon, mechanism):  # pragma: no cover - compiled
+    """rad_t(i) of an arm pulled ``n`` times, from the round's ``_log_term`` (increasing in it)."""
+    if mechanism == LAPLACE and not np.isinf(epsilon):
+        # Laplace reports are unbounded: Hoeffding for the rewards plus the Laplace-sum tail bound,
+        # each at half the failure probability
+        return np.sqrt(log_term / (2.0 * n)) + laplace_iid_sum_tail_bound(n, 1.0 / epsilon, log_term + np.log(2.0)) / n
+    return np.sqrt(log_term / (radius_constant * n))  # line 17
+
+
+@njit(nogil=True, cache=True)
+def _undecided(mean, radius, tau_eps):  # pragma: no cover - compiled
+    """Whether the arm is in the symmetric difference of S_t and S~_t (lines 5-14)."""
+    in_s = mean >= tau_eps  # line 5: S_t
+    shifted = mean - radius if in_s else mean + radius  # lines 8-12
+    return in_s != (shifted >= tau_eps)  # line 14: S~_t
+
+
+@njit(nogil=True, cache=True)
 def _fixed_confidence_kernel(
     rng, kinds, params, table, max_rounds, tau_eps, delta, radius_constant, epsilon, mechanism
 ):  # pragma: no cover
@@ -465,43 +503,54 @@ def _fixed_confidence_kernel(
         reward = draw_reward(rng, kinds, params, table, t, t)
         sums[t] += _observe(rng, reward, epsilon, mechanism)
         pulls[t] += 1.0
-    answer = np.zeros(k, dtype=np.bool_)
-    radius = np.zeros(k)
+    # Lines 5-14 test every arm at every round. An arm's mean and count change only when it is
+    # pulled, and its radius grows with t in between, so the outcome of the test moves one way
+    # only: an arm in the symmetric difference stays in it until it is pulled, and an arm outside it
+    # at round u was outside it at every round since its last pull. The kernel therefore tests an
+    # arm only when that outcome can have changed (the round after its pull, and for an arm outside
+    # the difference, the round after the last round it has been shown to be outside it: each time
+    # it is, it is tested at a round twice as far ahead). Every round's S_t, S~_t, the arm pulled
+    # and the stopping time are those of testing every arm at every round.
+    answer = np.zeros(k, dtype=np.bool_)  # S_t
+    undecided = np.zeros(k, dtype=np.bool_)  # in S_t and not S~_t, or the other way round
+    test_at = np.full(k, k, dtype=np.int64)  # the next round at which to test the arm
+    step = np.ones(k, dtype=np.int64)
     t = k
     stopped = False
     while t < max_rounds:  # line 4: for t = K, K+1, ...
-        log_term = np.log(4.0 * k * float(t) ** 3 / delta)
-        # Laplace reports: failure probability split in two halves, delta / (8 K t^3) each
-        log_half = np.log(8.0 * k * float(t) ** 3 / delta)
-        done = True
-        arm = -1
-        widest = -1.0
+        log_term = _log_term(t, k, delta, epsilon, mechanism)
         for i in range(k):
+            if test_at[i] > t:
+                continue
             mean = sums[i] / pulls[i]
-            if mechanism == LAPLACE and not np.isinf(epsilon):
-                # Laplace reports are unbounded: Hoeffding for the rewards plus the Laplace-sum tail
-                # bound, each at half the failure probability
-                radius[i] = (
-                    np.sqrt(log_half / (2.0 * pulls[i]))
-                    + laplace_iid_sum_tail_bound(pulls[i], 1.0 / epsilon, log_half + np.log(2.0)) / pulls[i]
+            answer[i] = mean >= tau_eps  # line 5: S_t
+            undecided[i] = _undecided(mean, _radius(pulls[i], log_term, radius_constant, epsilon, mechanism), tau_eps)
+            test_at[i] = max_rounds  # undecided: stays so until pulled
+            if not undecided[i]:
+                later = min(t + step[i], max_rounds - 1)
+                radius_later = _radius(
+                    pulls[i], _log_term(later, k, delta, epsilon, mechanism), radius_constant, epsilon, mechanism
                 )
-            else:
-                radius[i] = np.sqrt(log_term / (radius_constant * pulls[i]))  # rad_t(i)
-            in_s = mean >= tau_eps  # line 5: S_t
-            shifted = mean - radius[i] if in_s else mean + radius[i]  # lines 8-12
-            in_s_tilde = shifted >= tau_eps  # line 14
-            answer[i] = in_s
-            if in_s != in_s_tilde:  # i in the symmetric difference of S_t and S~_t
-                done = False
-                if radius[i] > widest:  # line 18: argmax rad_t(i)
-                    widest = radius[i]
-                    arm = i
-        if done:  # lines 15-16: S_t = S~_t
+                if later > t and not _undecided(mean, radius_later, tau_eps):
+                    test_at[i] = later + 1
+                    step[i] *= 2
+                else:
+                    test_at[i] = t + 1
+                    step[i] = max(step[i] // 4, 1)
+        # line 18: the undecided arm of largest radius rad_t(i), which is the one with the fewest
+        # pulls (the radius strictly decreases with T_i(t) at a given t; ties go to the lowest index)
+        arm = -1
+        for i in range(k):
+            if undecided[i] and (arm < 0 or pulls[i] < pulls[arm]):
+                arm = i
+        if arm < 0:  # lines 15-16: S_t = S~_t
             stopped = True
             break
         reward = draw_reward(rng, kinds, params, table, t, arm)  # line 19
         sums[arm] += _observe(rng, reward, epsilon, mechanism)  # line 20
         pulls[arm] += 1.0  # line 21
+        test_at[arm] = t + 1
+        step[arm] = 1
         t += 1
     return pulls.astype(np.int64), answer, t, stopped
 
