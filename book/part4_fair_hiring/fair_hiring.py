@@ -265,8 +265,9 @@ direction.round(3)
 # so every score is the same floating-point number. Line 6 then becomes
 # $\sum_{r \in \text{group } k} \texttt{counts}[r]\,\mathbb 1\{\text{score}_r \le \text{score}_{X_{k,t}}\}$,
 # with `counts` kept over the distinct rows. The sum runs over the group's rows and is the same count,
-# term by term. Each round costs $O(\text{pool size})$,
-# independent of $t$, so a run costs $O(T \cdot \text{nnz(pool)})$ instead of $O(T^2 d)$. The tests
+# term by term. A round costs $O(\text{distinct rows})$ for the counts plus, when $\hat\theta$
+# changes, $O(\text{prefix-tree nodes})$ for the re-scoring, both independent of $t$, so a run
+# costs at most $O(T \cdot \text{nnz(pool)})$ instead of $O(T^2 d)$. The tests
 # check, round by round, that these counts equal a brute-force count with numpy dot products. They
 # also check that the `rank_method="brute"` reference gives identical runs.
 #
@@ -321,9 +322,14 @@ glue("p4_breakeven_sparse", float(pool_cost / sparse_coef), display=False)
 # with the exact rank step (`rank_refresh = 1`), as in the paper's Section 6. All three algorithms
 # run here live. Results are cached on disk, keyed by the configuration and the package source.
 #
-# Every run in this chapter uses the same 10 seeds, so trial $i$ of every setting sees the same
-# candidates, and the Private-Fair-Greedy settings also the same standard Gaussian draws, each scaled
-# by the setting's own noise level. That is what makes the comparisons below paired. It also lets
+# Every run in this chapter uses the same 10 seeds. Within one algorithm, trial $i$ of every setting
+# draws the same random numbers in the same order (how many a round draws depends neither on the
+# setting nor on the history), so it sees the same candidates, and the Private-Fair-Greedy settings
+# also the same standard Gaussian draws, each scaled by the setting's own noise level. That is what
+# makes the comparisons below between settings of one algorithm paired. The three algorithms draw
+# different numbers of values per round (OFUL no rank noise, Fair-Greedy no tree noise), so after
+# the first round their candidate streams differ: the comparison of the three algorithms is between
+# independent trials, not paired ones. It also lets
 # `simulate_hiring` run all the Private-Fair-Greedy settings of the chapter together, before their
 # sections need them: it draws each random number once for all of them, and each setting's runs are
 # exactly those it would get alone (the tests check this bit for bit).
