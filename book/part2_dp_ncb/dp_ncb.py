@@ -742,12 +742,12 @@ glue("p2_auth_ncb_run", curve("ncb_authors", T7), display=False)
 if have("gdp_authors_1e8") and have("adap_authors_1e8"):
     g8, a8 = curve("gdp_authors_1e8", 10**8), curve("adap_authors_1e8", 10**8)
     gp8, ap8 = curve("gdp_printed_1e8", 10**8), curve("adap_printed_1e8", 10**8)
-    text_1e8 = (f"at $T_{{\\max}} = 10^8$ the stored runs give GDP-NCB {g8:.4f} as run ({gp8:.4f} printed) "
-                f"against AdaP-UCB {a8:.4f} as run ({ap8:.4f} printed; {a8 + offset:.4f} with $\\mu^* = 1$): "
+    text_1e8 = (f"at T_max = 10⁸ the stored runs give GDP-NCB {g8:.4f} as run ({gp8:.4f} printed) "
+                f"against AdaP-UCB {a8:.4f} as run ({ap8:.4f} printed; {a8 + offset:.4f} with μ* = 1): "
                 f"as run, GDP-NCB is {word[g8 < a8 + offset]} AdaP-UCB's plotted curve and "
                 f"{word[g8 < a8]} its true Nash regret")
 else:
-    text_1e8 = "the $T_{\\max} = 10^8$ runs are not in the stored file yet (see benchmarks/README.md)"
+    text_1e8 = "the T_max = 10⁸ runs are not in the stored file yet (see benchmarks/README.md)"
 glue("p2_auth_1e8", text_1e8, display=False)
 ldp_run, ldpucb_run = curve("ldp_authors", T7), curve("ldpucb_authors", T7)
 glue("p2_auth_ldp_run", ldp_run, display=False)
