@@ -159,6 +159,20 @@ def _run_chunk(
     return stacked
 
 
+def _check_runs(
+    policy: Policy, instance: BanditInstance, horizon: int, runs: int, seed: int, *, need_arms: bool = False
+) -> tuple[int, int, int]:
+    """The arguments shared by :func:`simulate` and :func:`simulate_mean_rewards`, validated."""
+    if not isinstance(policy, Policy):
+        raise ValueError(f"policy must be a privbandits Policy, got {type(policy).__name__}")
+    if not isinstance(instance, BanditInstance):
+        raise ValueError(f"instance must be a BanditInstance, got {type(instance).__name__}")
+    if need_arms and not policy.records_arms:
+        raise ValueError(f"{type(policy).__name__} records no arm sequence (records_arms is False)")
+    horizon = check_int("horizon", horizon, minimum=policy.min_horizon(instance.n_arms))
+    return horizon, check_int("runs", runs, minimum=1), check_int("seed", seed, minimum=0)
+
+
 def simulate(
     policy: Policy,
     instance: BanditInstance,
@@ -214,13 +228,7 @@ def simulate(
         ``horizon``, ``runs``, ``seed`` or ``n_jobs`` is out of range, or ``keep`` is not a non-empty
         tuple of names the policy records.
     """
-    if not isinstance(policy, Policy):
-        raise ValueError(f"policy must be a privbandits Policy, got {type(policy).__name__}")
-    if not isinstance(instance, BanditInstance):
-        raise ValueError(f"instance must be a BanditInstance, got {type(instance).__name__}")
-    horizon = check_int("horizon", horizon, minimum=policy.min_horizon(instance.n_arms))
-    runs = check_int("runs", runs, minimum=1)
-    seed = check_int("seed", seed, minimum=0)
+    horizon, runs, seed = _check_runs(policy, instance, horizon, runs, seed)
     if n_jobs is not None:
         n_jobs = check_int("n_jobs", n_jobs)
     if keep is not None:
@@ -362,22 +370,23 @@ def _mean_reward_chunk(policy: Policy, instance: BanditInstance, horizon: int, s
     return {"top": top, "scaled": scaled, **stacked}
 
 
-def _merge_chunks(left: dict[str, np.ndarray], right: dict[str, np.ndarray], log_means: np.ndarray):
-    _merge(left["top"], left["scaled"], right["top"], right["scaled"], log_means, _ratio_table(log_means))
-    for name in left:
-        if name.startswith("record:"):
-            left[name] = np.concatenate([left[name], right[name]])
-    return left
-
-
 class _MergeFor:
-    """``combine`` for :func:`privbandits.engine.run_repetitions`, bound to an instance's log means (picklable)."""
+    """``combine`` for :func:`privbandits.engine.run_repetitions`, bound to an instance's log means (picklable).
+
+    Merges two chunks' ``(top, scaled)`` accumulations and concatenates their other records; the
+    ratio table is made once here, not once per merge.
+    """
 
     def __init__(self, log_means: np.ndarray) -> None:
         self.log_means = log_means
+        self.ratio = _ratio_table(log_means)
 
     def __call__(self, left: dict[str, np.ndarray], right: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        return _merge_chunks(left, right, self.log_means)
+        _merge(left["top"], left["scaled"], right["top"], right["scaled"], self.log_means, self.ratio)
+        for name in left:
+            if name.startswith("record:"):
+                left[name] = np.concatenate([left[name], right[name]])
+        return left
 
 
 def simulate_mean_rewards(
@@ -432,15 +441,7 @@ def simulate_mean_rewards(
     ValueError
         As :func:`simulate`; also if the policy records no arm sequence.
     """
-    if not isinstance(policy, Policy):
-        raise ValueError(f"policy must be a privbandits Policy, got {type(policy).__name__}")
-    if not isinstance(instance, BanditInstance):
-        raise ValueError(f"instance must be a BanditInstance, got {type(instance).__name__}")
-    if not policy.records_arms:
-        raise ValueError(f"{type(policy).__name__} records no arm sequence (records_arms is False)")
-    horizon = check_int("horizon", horizon, minimum=policy.min_horizon(instance.n_arms))
-    runs = check_int("runs", runs, minimum=1)
-    seed = check_int("seed", seed, minimum=0)
+    horizon, runs, seed = _check_runs(policy, instance, horizon, runs, seed, need_arms=True)
     config = {
         "kind": "mean-rewards",
         "policy": policy.config(),
