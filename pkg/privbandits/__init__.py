@@ -8,7 +8,11 @@ Nash regret), :mod:`~privbandits.plotting` (the book's figure style), :mod:`~pri
 
 __version__ = "0.1.0"
 
+from . import _compile_cache
 from .environments import BanditInstance, bernoulli_instance, mixed_instance
 from .simulate import SimulationResult, simulate
+
+# before any kernel is called (numba compiles on first call): its cache index is not safe across processes
+_compile_cache.install()
 
 __all__ = ["__version__", "BanditInstance", "bernoulli_instance", "mixed_instance", "SimulationResult", "simulate"]

@@ -1,0 +1,88 @@
+"""numba's on-disk kernel cache under concurrent workers (privbandits._compile_cache).
+
+Two processes compile two signatures of one ``@njit(cache=True)`` function at the same moment into
+one cache directory. numba's ``save`` reads the index, then writes it; a one-second sleep before the
+write (patched into both processes) makes each read the empty index before the other writes, which
+is the window the engine's workers hit by chance on a cold cache. Without the lock one signature is
+lost from the index and the surviving entry's data file may hold the other signature's code; with
+the lock both entries survive and each names its own code. Deterministic: the sleep is 10x longer
+than the spread of the two compile times.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import pickle
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fcntl")
+
+KERNEL = textwrap.dedent(
+    """
+    from numba import njit
+
+    @njit(cache=True)
+    def plus_one(x):
+        return x + 1
+    """
+)
+
+
+def _compile(directory: str, value, locked: bool, barrier) -> None:
+    sys.path.insert(0, directory)
+    import time
+
+    from numba.core.caching import IndexDataCacheFile
+
+    original = IndexDataCacheFile._save_index
+
+    def slow_save_index(self, overloads):
+        time.sleep(1.0)  # widen the window between reading and writing the index
+        original(self, overloads)
+
+    IndexDataCacheFile._save_index = slow_save_index
+    if locked:
+        from privbandits import _compile_cache
+
+        assert _compile_cache.install()
+    import racy_kernel
+
+    barrier.wait()
+    assert racy_kernel.plus_one(value) == value + 1
+
+
+def _index_entries(directory: Path) -> dict:
+    (index,) = (directory / "__pycache__").glob("racy_kernel.plus_one-*.nbi")
+    with open(index, "rb") as f:
+        pickle.load(f)  # numba's version
+        _stamp, overloads = pickle.loads(f.read())
+    return overloads
+
+
+def _race(tmp_path: Path, locked: bool) -> dict:
+    (tmp_path / "racy_kernel.py").write_text(KERNEL)
+    ctx = mp.get_context("spawn")
+    barrier = ctx.Barrier(2)
+    procs = [ctx.Process(target=_compile, args=(str(tmp_path), v, locked, barrier)) for v in (1, 1.5)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+        assert p.exitcode == 0
+    return _index_entries(tmp_path)
+
+
+def test_concurrent_saves_of_two_signatures_keep_both(tmp_path):
+    overloads = _race(tmp_path, locked=True)
+    assert len(overloads) == 2, overloads
+    assert len(set(overloads.values())) == 2, "two signatures must name two data files"
+
+
+def test_without_the_lock_numba_loses_a_signature(tmp_path):
+    """The control: the harness does reproduce the race the lock prevents (numba 0.68.1, pinned)."""
+    overloads = _race(tmp_path, locked=False)
+    assert len(overloads) == 1, overloads
