@@ -95,6 +95,44 @@ def test_module_closure_follows_imports():
         cache.module_closure([np.mean])
 
 
+def test_cache_keys_from_many_threads_parse_one_file_at_a_time(monkeypatch):
+    """The engine's threads compute cache keys at once; CPython 3.11's ``ast.parse`` is not thread-safe.
+
+    A Part V build failed with "SystemError: AST constructor recursion depth mismatch" from two
+    threads parsing at once. With a parse slowed to 20 ms, eight threads computing keys from an
+    empty import-graph cache would overlap for certain without the lock; the test records the
+    largest number of parses in flight.
+    """
+    import ast
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    in_flight, peak, guard = [0], [0], threading.Lock()
+    real_parse = ast.parse
+
+    def slow_parse(source, *args, **kwargs):
+        with guard:
+            in_flight[0] += 1
+            peak[0] = max(peak[0], in_flight[0])
+        time.sleep(0.02)
+        try:
+            return real_parse(source, *args, **kwargs)
+        finally:
+            with guard:
+                in_flight[0] -= 1
+
+    monkeypatch.setattr(cache.ast, "parse", slow_parse)
+    cache._direct_imports.cache_clear()
+    try:
+        with ThreadPoolExecutor(8) as pool:
+            keys = list(pool.map(lambda p: cache.cache_key({"i": 0}, [p]), [GDPNCB, NCB, DPUCBBound] * 3))
+    finally:
+        cache._direct_imports.cache_clear()
+    assert peak[0] == 1
+    assert len(set(keys)) == 2  # GDPNCB and NCB share a module; each key is computed consistently
+
+
 def test_editing_one_policy_module_invalidates_only_its_results(tmp_path, monkeypatch):
     """Keys are computed against a copy of the package; editing the copy's ``private_ucb.py``
     changes DP-UCB-BOUND's simulation key and leaves NCB's and GDP-NCB's unchanged; editing

@@ -2,15 +2,15 @@
 
 Every kernel of the package is ``@njit(cache=True)``: the first process that compiles it writes the
 machine code next to the source (``__pycache__/<module>.<function>-<line>.py311.nbi`` for the index,
-``...<n>.nbc`` for each compiled signature), and later processes load it. The engine runs kernels in
-several worker processes at once, so on a cold cache two workers can compile and save the *same*
-function at the same time. numba 0.68's ``IndexDataCacheFile.save`` reads the index, picks a data file
-name, writes the index, then the data, without a lock: when the two workers compile *different*
-signatures of one function (``dp_ncb._block`` has three, one per record layout), both read the empty
-index, both choose data file 1, and the index that survives can name the other signature's code.
-A later process then loads machine code compiled for other argument types: a crashed worker or wrong
-numbers (numba issue 10128 describes the race). Part V's audits, which sample five DP-NCB variants in
-parallel, are where this can happen in the book.
+``...<n>.nbc`` for each compiled signature), and later processes load it. Several *processes* can
+compile the same function at once on a cold cache: Dask workers (the engine on a cluster), a test run
+beside a book build, two notebooks. (The engine's own workers are threads of one process, which
+numba's compiler lock serialises.) numba 0.68's ``IndexDataCacheFile.save`` reads the index, picks a
+data file name, writes the index, then the data, without a lock: when two processes compile
+*different* signatures of one function (``dp_ncb._block`` has three, one per record layout), both read
+the empty index, both choose data file 1, and the index that survives can name the other signature's
+code. A later process then loads machine code compiled for other argument types: a crash or wrong
+numbers (numba issue 10128 describes the race; ``tests/test_compile_cache.py`` reproduces it).
 
 :func:`install` wraps ``save`` (read the index, write index and data) in an exclusive ``flock`` and
 ``load`` in a shared one, on a lock file next to the index, so that saves are serialised and a load

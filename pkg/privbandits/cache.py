@@ -21,6 +21,7 @@ import json
 import os
 import shutil
 import sys
+import threading
 import types
 from collections.abc import Iterable
 from pathlib import Path
@@ -57,6 +58,10 @@ def cache_dir() -> Path:
 
 _ROOT = Path(__file__).resolve().parent
 _PACKAGE = _ROOT.name
+# CPython 3.11's parser is not thread-safe: two threads in ``ast.parse`` at once can fail with
+# "SystemError: AST constructor recursion depth mismatch" (CPython issue gh-106905). The engine runs
+# tasks in threads, and each computes its cache key, so the parse is serialised.
+_PARSE_LOCK = threading.Lock()
 
 
 def _module_path(name: str) -> Path | None:
@@ -76,7 +81,9 @@ def _direct_imports(name: str, path: Path, mtime_ns: int) -> tuple[str, ...]:
     """Package modules that module ``name`` (file ``path``, as of ``mtime_ns``) imports, anywhere in its source."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_bytes())):
+    with _PARSE_LOCK:
+        tree = ast.parse(path.read_bytes())
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             candidates = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
