@@ -13,7 +13,8 @@ printed algorithms, the authors' configuration (``as_run_by_authors``) and the d
 on one at a time (``+flag``) or off one at a time from the authors' configuration (``-flag``).
 Groups: ``b7`` (Figure 1(b)'s five algorithms and the departure table, T_max = 10^7), ``c7``
 (GDP-NCB as run for eps in {0.5, 1, 2}), ``b8`` (GDP-NCB and AdaP-UCB, printed and as run, at
-T_max = 10^8), ``d7`` (LDP-NCB as run for eps in {0.5, 1, 2}). The file
+T_max = 10^8), ``d7`` (LDP-NCB as run for eps in {0.5, 1, 2}), ``p8`` (NCB, LDP-NCB and LDP-UCB, printed
+and as run, at T_max = 10^8: about an hour on 2 cores, not in the default groups). The file
 ``book/part2_dp_ncb/results_authors.npz`` is rewritten after every setting (so an interrupted run
 keeps what finished; ``--resume`` skips the settings already stored).
 """
@@ -98,6 +99,14 @@ def settings():
         ("b8", "adap_authors_1e8", a_a, 10**8),
     ]
     out += [("d7", f"ldp_authors_eps{e:g}", LDPNCB.as_run_by_authors(e), 10**7) for e in (0.5, 1.0, 2.0)]
+    out += [  # Figure 1(b)'s per-round algorithms at the authors' T_max = 10^8 (5 x 10^9 rounds each)
+        ("p8", "ncb_authors_1e8", NCB.as_run_by_authors(), 10**8),
+        ("p8", "ldp_authors_1e8", l_a, 10**8),
+        ("p8", "ncb_printed_1e8", NCB(), 10**8),
+        ("p8", "ldp_printed_1e8", LDPNCB(epsilon=EPS), 10**8),
+        ("p8", "ldpucb_authors_1e8", LDPUCB.as_run_by_authors(EPS), 10**8),
+        ("p8", "ldpucb_printed_1e8", LDPUCB(epsilon=EPS), 10**8),
+    ]
     return out
 
 
