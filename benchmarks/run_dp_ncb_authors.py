@@ -2,7 +2,7 @@
 
 Usage (from the repository root; tens of minutes on 2 free cores, see benchmarks/README.md):
 
-    python benchmarks/run_dp_ncb_authors.py [--groups b7 c7 b8 d7] [--runs 50] [--jobs 2] [--resume]
+    python benchmarks/run_dp_ncb_authors.py [--groups b7 c7 b8 d7 f7 p8] [--runs 50] [--jobs 2] [--resume]
 
 The authors' experiment code (``NP-Hardest/DP-NCB``, ``main.py``) runs one set of 50 runs told
 ``T_max`` (10^8 for Figure 1(b), 10^7 for (c)-(f)) and plots the running Nash regret over ``t`` of
@@ -14,7 +14,9 @@ on one at a time (``+flag``) or off one at a time from the authors' configuratio
 Groups: ``b7`` (Figure 1(b)'s five algorithms and the departure table, T_max = 10^7), ``c7``
 (GDP-NCB as run for eps in {0.5, 1, 2}), ``b8`` (GDP-NCB and AdaP-UCB, printed and as run, at
 T_max = 10^8), ``d7`` (LDP-NCB as run for eps in {0.5, 1, 2}), ``p8`` (NCB, LDP-NCB and LDP-UCB, printed
-and as run, at T_max = 10^8: about an hour on 2 cores, not in the default groups). The file
+and as run, at T_max = 10^8: about an hour on 2 cores, not in the default groups), ``f7`` (Figure 1(f) as
+run: NCB, GDP-NCB and LDP-NCB as run on the literal mixed laws, scored with the sampled means as the
+code scores them, ``f_run_*``, and with the laws' own means, ``f_true_*``). The file
 ``book/part2_dp_ncb/results_authors.npz`` is rewritten after every setting (so an interrupted run
 keeps what finished; ``--resume`` skips the settings already stored).
 """
@@ -30,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from privbandits import cache
-from privbandits.environments import bernoulli_instance
+from privbandits.environments import bernoulli_instance, mixed_instance
 from privbandits.metrics import running_average_regret, running_nash_regret
 from privbandits.policies import LDPUCB, AdaPUCB
 from privbandits.policies.dp_ncb import GDPNCB, LDPNCB, NCB, PAPER_PHASE1_CONSTANT
@@ -107,12 +109,31 @@ def settings():
         ("p8", "ldpucb_authors_1e8", LDPUCB.as_run_by_authors(EPS), 10**8),
         ("p8", "ldpucb_printed_1e8", LDPUCB(epsilon=EPS), 10**8),
     ]
+    out = [(*setting, "fig1b") for setting in out]
+    # Figure 1(f) as run (main.py lines 171-184, test_type = 1): every arm's reward law chosen by its
+    # sampled mean and taken literally (GDPNCB.py lines 17-45), and the Nash regret computed from the
+    # sampled means (line 156: means[arms]), not from the laws' means. "f_run" is that metric, "f_true"
+    # the same runs scored with the laws' own means.
+    for instance_name in ("f_run", "f_true"):
+        out += [
+            ("f7", f"{instance_name}_ncb_authors", NCB.as_run_by_authors(), 10**7, instance_name),
+            ("f7", f"{instance_name}_gdp_authors", g_a, 10**7, instance_name),
+            ("f7", f"{instance_name}_ldp_authors", l_a, 10**7, instance_name),
+        ]
     return out
+
+
+def instances(means: np.ndarray) -> dict:
+    """The instances the settings name: Figure 1(b)'s, and Figure 1(f)'s as run (two metrics)."""
+    literal = mixed_instance(means, match_means=False, name="fig1f-literal")
+    # the same reward laws, scored with the sampled means (as the authors' code scores them)
+    as_run = dataclasses.replace(literal, log_means=np.log(means), name="fig1f-as-run")
+    return {"fig1b": bernoulli_instance(means, name="fig1b"), "f_run": as_run, "f_true": literal}
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--groups", nargs="+", default=["b7", "c7", "b8", "d7"])
+    ap.add_argument("--groups", nargs="+", default=["b7", "c7", "b8", "d7", "f7"])
     ap.add_argument("--runs", type=int, default=50)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=None, help="workers (default: the engine's)")
@@ -121,7 +142,7 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     assert PAPER_PHASE1_CONSTANT == 1600.0
     means = np.random.default_rng(2026).uniform(0.005, 1.0, 50)  # the chapter's instance of Figure 1(b)
-    instance = bernoulli_instance(means, name="fig1b")
+    by_name = instances(means)
     arrays: dict[str, np.ndarray] = {}
     if args.resume and args.out.exists():
         arrays = dict(np.load(args.out))
@@ -132,7 +153,8 @@ def main(argv=None) -> None:
     except (OSError, subprocess.CalledProcessError):
         commit = "unknown"
     command = "python benchmarks/run_dp_ncb_authors.py " + " ".join(sys.argv[1:] if argv is None else argv)
-    for group, key, policy, t_max in settings():
+    for group, key, policy, t_max, instance_name in settings():
+        instance = by_name[instance_name]
         if group not in args.groups or f"{key}_nash" in arrays:
             continue
         clock = Stopwatch()
