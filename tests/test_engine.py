@@ -218,7 +218,7 @@ def test_entry_points_are_bit_identical_on_a_dask_cluster(dask_cluster):
 
     def run_all():
         return (
-            simulate(GDPNCB(epsilon=0.5), inst, 3_000, runs=6, seed=4, cache=False).records,
+            simulate(GDPNCB(epsilon=0.5), inst, 3_000, runs=6, seed=4, cache=False, n_jobs=2).records,
             simulate_hiring(FairGreedy(), env, 100, 4, seed=2, use_cache=False),
             audit.audit(sampler, pairs, epsilon=1.0, n_samples=500, seed=3),
         )

@@ -159,6 +159,20 @@ def _run_chunk(
     return stacked
 
 
+SMALL_SIMULATION = 200_000
+"""Rounds (runs x horizon) up to which a simulation with ``n_jobs=None`` runs in the calling thread.
+
+Starting a pool of workers costs tens of milliseconds, more than such a simulation takes; the result
+does not depend on the number of workers, so only the wall time changes."""
+
+
+def _workers(n_jobs: int | None, runs: int, horizon: int) -> int | None:
+    """``n_jobs`` validated; ``None`` becomes 1 for a simulation of at most :data:`SMALL_SIMULATION` rounds."""
+    if n_jobs is not None:
+        return check_int("n_jobs", n_jobs)
+    return 1 if runs * horizon <= SMALL_SIMULATION else None
+
+
 def _check_runs(
     policy: Policy, instance: BanditInstance, horizon: int, runs: int, seed: int, *, need_arms: bool = False
 ) -> tuple[int, int, int]:
@@ -205,8 +219,8 @@ def simulate(
         Seed of the runs' generators (>= 0).
     n_jobs : int or None
         joblib workers (default :func:`privbandits.engine.default_n_jobs`: ``$PRIVBANDITS_N_JOBS``
-        or -1, every core). Threads are preferred; ``joblib.parallel_config`` can select another
-        backend, e.g. a Dask cluster.
+        or -1, every core; 1 for at most :data:`SMALL_SIMULATION` rounds in all). Threads are
+        preferred; ``joblib.parallel_config`` can select another backend, e.g. a Dask cluster.
     cache : bool
         Read and write the on-disk cache (:mod:`privbandits.cache`).
     progress : bool or None
@@ -229,8 +243,7 @@ def simulate(
         tuple of names the policy records.
     """
     horizon, runs, seed = _check_runs(policy, instance, horizon, runs, seed)
-    if n_jobs is not None:
-        n_jobs = check_int("n_jobs", n_jobs)
+    n_jobs = _workers(n_jobs, runs, horizon)
     if keep is not None:
         if isinstance(keep, str) or not all(isinstance(name, str) for name in keep) or not keep:
             raise ValueError(f"keep must be a non-empty tuple of record names, got {keep!r}")
@@ -425,7 +438,8 @@ def simulate_mean_rewards(
     seed : int
         Seed of the runs' generators (>= 0).
     n_jobs : int or None
-        Workers (default :func:`privbandits.engine.default_n_jobs`).
+        Workers (default :func:`privbandits.engine.default_n_jobs`; 1 for at most
+        :data:`SMALL_SIMULATION` rounds in all).
     cache : bool
         Read and write the on-disk cache.
     progress : bool or None
@@ -442,6 +456,7 @@ def simulate_mean_rewards(
         As :func:`simulate`; also if the policy records no arm sequence.
     """
     horizon, runs, seed = _check_runs(policy, instance, horizon, runs, seed, need_arms=True)
+    n_jobs = _workers(n_jobs, runs, horizon)
     config = {
         "kind": "mean-rewards",
         "policy": policy.config(),
