@@ -336,27 +336,3 @@ def test_leak_does_not_need_a_small_constant():
     law = leading_run_law(10**6, EPS, 1600.0)
     assert np.isfinite(law["loss"][-1]) and law["loss"][-1] > 1000 * EPS
     assert law["log_p1"][-1] < -(10**6) * math.log(2) * 0.99
-
-
-def _first_argmax_scan(values):
-    best, a = -np.inf, 0
-    for i, v in enumerate(values):
-        if v > best:
-            best, a = v, i
-    return a
-
-
-@pytest.mark.parametrize("k", [1, 2, 3, 5, 50, 64, 65])
-def test_argmax_tree_is_the_linear_scan(k):
-    """NCB's and LDP-NCB's Phase II keep their argmax in a tournament tree: the same arm as the scan."""
-    from privbandits.policies.argmax_tree import build_tree, update_tree
-
-    rng = np.random.default_rng(k)
-    pool = np.array([0.0, 0.5, 1.0, np.inf, -np.inf, np.nan, 0.25])  # ties, infinities and NaN
-    values = rng.choice(pool, size=k)
-    tree = build_tree(values)
-    assert tree[1] == _first_argmax_scan(values)
-    for _ in range(2000):
-        i = int(rng.integers(k))
-        values[i] = rng.choice(pool) if rng.random() < 0.5 else rng.random()
-        assert update_tree(tree, values, i) == _first_argmax_scan(values)

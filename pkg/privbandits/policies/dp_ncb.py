@@ -30,7 +30,6 @@ from numba import njit
 from .._validation import check_epsilon, check_int, check_positive
 from ..environments import BanditInstance, draw_reward, draw_reward_sum
 from ..mechanisms import laplace_draw, laplace_logcdf
-from .argmax_tree import build_tree, update_tree
 from .base import Policy, Records
 
 __all__ = [
@@ -360,22 +359,24 @@ def _ncb_block(rng, kinds, params, table, arms, t0, n_play, big_t, k_consts, cap
             break
     phase1 = t
     # Phase II: play argmax NCB(i, t) = mu_hat + 4 sqrt(mu_hat log T / n_i)   (Eq. 3). The index uses
-    # log T, not log t, so only the pulled arm's index changes: it is kept per arm, recomputed for
-    # that arm alone (the same formula, so the same numbers as recomputing every arm), and the first
-    # maximiser is kept in a tournament tree (O(log k) per round, the same arm as a linear scan).
+    # log T, not log t, so only the pulled arm's index changes: it is kept per arm and recomputed
+    # for that arm alone (the same formula, so the same numbers as recomputing every arm).
     idx = np.empty(k)
     for i in range(k):
         idx[i] = _ncb_index(mean[i], n[i], log_t, c, bonus)
-    tree = build_tree(idx)
-    a = tree[1]
     while t < n_play:
+        best = -np.inf
+        a = 0
+        for i in range(k):
+            if idx[i] > best:
+                best = idx[i]
+                a = i
         x = draw_reward(rng, kinds, params, table, t0 + t, a)
         n[a] += 1.0
         mean[a] += (x - mean[a]) / n[a]
         idx[a] = _ncb_index(mean[a], n[a], log_t, c, bonus)
         arms[t0 + t] = a
         t += 1
-        a = update_tree(tree, idx, a)
     return phase1, 0
 
 
@@ -599,20 +600,22 @@ def _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts
             if s_prod >= dev + const * (c * c * log_t + extra):
                 break
     phase1 = t
-    # The index uses log T, so only the pulled arm's index changes between rounds: kept per arm,
-    # recomputed for that arm alone (the same formula, so the same numbers as a full recomputation),
-    # its first maximiser kept in a tournament tree (O(log k) per round, the linear scan's arm).
+    # The index uses log T, so only the pulled arm's index changes between rounds: kept per arm and
+    # recomputed for that arm alone (the same formula, so the same numbers as a full recomputation).
     idx = np.empty(k)
     for i in range(k):
         idx[i] = _ldp_index(mu_tilde[i], n[i], log_t, log_w, eps, c, alpha)
-    tree = build_tree(idx)
     while t < n_play:  # line 8
-        a = tree[1]  # line 9: argmax NCB_LDP (Eq. 5) of the clipped means
+        best = -np.inf  # line 9: argmax NCB_LDP (Eq. 5) of the clipped means
+        a = 0
+        for i in range(k):
+            if idx[i] > best:
+                best = idx[i]
+                a = i
         x = draw_reward(rng, kinds, params, table, t0 + t, a) + laplace_draw(rng, noise)  # line 10
         n[a] += 1.0  # line 11
         mu_tilde[a] = (n[a] - 1.0) / n[a] * mu_tilde[a] + x / n[a]
         idx[a] = _ldp_index(mu_tilde[a], n[a], log_t, log_w, eps, c, alpha)
-        update_tree(tree, idx, a)
         arms[t0 + t] = a
         t += 1  # line 13
     return phase1, 0
