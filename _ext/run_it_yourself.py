@@ -77,8 +77,13 @@ def _ship(app) -> None:
     logger.info(f"run_it_yourself: wrote {wheel.relative_to(app.outdir)} and {', '.join(SHIPPED)}")
 
 
+# Jupyter Book's default ``repository: url:``, taken when _config.yml has no ``repository:`` block
+JUPYTER_BOOK_DEFAULT_URL = "https://github.com/executablebooks/jupyter-book"
+
+
 def _repository_url(config) -> str:
-    return str((config.html_theme_options or {}).get("repository_url") or "").strip()
+    url = str((config.html_theme_options or {}).get("repository_url") or "").strip()
+    return "" if url.rstrip("/") == JUPYTER_BOOK_DEFAULT_URL else url
 
 
 def _repository_button(app, config) -> None:
