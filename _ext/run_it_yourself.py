@@ -91,6 +91,7 @@ def _repository_button(app, config) -> None:
     options = dict(config.html_theme_options or {})
     url = _repository_url(config)
     options["use_repository_button"] = bool(url)
+    config.run_it_yourself_repository = url  # an "env" value: a new URL re-reads the intro
     if not url:
         # no repository: no button may link anywhere (Jupyter Book's default URL is its own repository)
         options.pop("repository_url", None)
@@ -144,7 +145,7 @@ class RunItYourself(SphinxDirective):
             nodes.paragraph("", "and run, in that folder:"),
             block,
         ]
-        url = _repository_url(self.config)
+        url = self.config.run_it_yourself_repository
         if url:
             out.append(
                 nodes.paragraph(
@@ -159,6 +160,7 @@ class RunItYourself(SphinxDirective):
 
 
 def setup(app):
+    app.add_config_value("run_it_yourself_repository", "", "env")
     app.connect("config-inited", _repository_button)
     app.connect("builder-inited", _ship)
     app.add_directive("run-it-yourself", RunItYourself)
