@@ -104,9 +104,9 @@ def settings():
     out += [  # Figure 1(b)'s per-round algorithms at the authors' T_max = 10^8 (5 x 10^9 rounds each)
         ("p8", "ncb_authors_1e8", NCB.as_run_by_authors(), 10**8),
         ("p8", "ldp_authors_1e8", l_a, 10**8),
+        ("p8", "ldpucb_authors_1e8", LDPUCB.as_run_by_authors(EPS), 10**8),
         ("p8", "ncb_printed_1e8", NCB(), 10**8),
         ("p8", "ldp_printed_1e8", LDPNCB(epsilon=EPS), 10**8),
-        ("p8", "ldpucb_authors_1e8", LDPUCB.as_run_by_authors(EPS), 10**8),
         ("p8", "ldpucb_printed_1e8", LDPUCB(epsilon=EPS), 10**8),
     ]
     out = [(*setting, "fig1b") for setting in out]
