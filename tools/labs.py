@@ -91,6 +91,13 @@ def assign(name: str, dest: Path, *, run_tests: bool = True, root: Path = LABS) 
                 otter_assign(str(copy), str(dest.resolve()), no_pdfs=True, no_run_tests=not run_tests)
         except BaseException as exc:
             raise RuntimeError(f"otter assign failed on {master}:\n{log.getvalue()}") from exc
+    for version in ("student", "autograder"):  # otter puts its init cell above the title: move it below
+        path = dest / version / master.name
+        nb = json.loads(path.read_text())
+        cells = nb["cells"]
+        if len(cells) > 1 and "otter.Notebook(" in "".join(cells[0]["source"]) and cells[1]["cell_type"] == "markdown":
+            cells[0], cells[1] = cells[1], cells[0]
+            path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
     return dest
 
 

@@ -16,7 +16,7 @@
 # An item enters both parts, so by basic composition the counter is $(\eps_{\log} + \eps_{\rm
 # tree})$-DP: the $\eps$-DP counter gives $\eps/2$ to each. For the binary mechanism use the
 # package's `privbandits.mechanisms.binary_tree_prefix_sums(block, epsilon, rng, horizon)`, which
-# adds $\mathrm{Lap}(\lfloor\log_2 \mathrm{horizon}\rfloor + 1)/\eps)$ noise to each node.
+# adds $\mathrm{Lap}\big((\lfloor\log_2 \mathrm{horizon}\rfloor + 1)/\eps\big)$ noise to each node.
 #
 # Fill in every `...`, run the notebook top to bottom, and run each `grader.check` cell.
 
