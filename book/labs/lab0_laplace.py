@@ -1,0 +1,160 @@
+# %% [markdown]
+# # Lab 0: the Laplace mechanism and its noise scale
+#
+# *Part 0, {doc}`../foundations/privacy`. Prerequisites: the definition of $\eps$-differential
+# privacy and the Laplace mechanism (Theorem "Laplace mechanism" of that chapter).*
+#
+# A query $f$ with $L_1$ sensitivity $\Delta$ is released as $f(D) + \mathrm{Lap}(b)$. In this lab
+# you choose the scale $b$ and write the release; the autograder checks the scale, the noise's
+# distribution, and runs the book's privacy auditor ({doc}`../part5_audit/audit`) on your release:
+# a release with too little noise is caught.
+#
+# Fill in every `...` below, run the notebook top to bottom, and run each `grader.check` cell.
+
+# %% [raw]
+# # ASSIGNMENT CONFIG
+# name: lab0_laplace
+# init_cell: true
+# check_all_cell: false
+# export_cell: false
+# strip_solutions_from_all_cells: true
+# run_tests: true
+# tests:
+#   ok_format: false
+
+# %%
+import numpy as np
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q1_scale
+# points: 2
+
+# %% [markdown]
+# **Question 1.** Write `laplace_scale(sensitivity, epsilon)`: the scale $b$ of the Laplace noise
+# that makes the release of a query of $L_1$ sensitivity `sensitivity` exactly $\eps$-DP (the
+# smallest scale the theorem allows).
+
+
+# %%
+def laplace_scale(sensitivity, epsilon):
+    # BEGIN SOLUTION
+    return sensitivity / epsilon
+    # END SOLUTION
+
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+def test_scale_values(laplace_scale):
+    assert laplace_scale(1.0, 1.0) == 1.0
+    assert laplace_scale(2.0, 0.5) == 4.0
+
+
+test_scale_values(laplace_scale)
+
+
+# %%
+""" # BEGIN TEST CONFIG
+hidden: true
+""" # END TEST CONFIG
+def test_scale_grid(laplace_scale):
+    import math
+
+    for sensitivity in (0.1, 1.0, 3.0):
+        for epsilon in (0.05, 0.5, 1.0, 4.0):
+            assert math.isclose(laplace_scale(sensitivity, epsilon), sensitivity / epsilon, rel_tol=1e-12)
+
+
+test_scale_grid(laplace_scale)
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q2_release
+# points: 4
+
+# %% [markdown]
+# **Question 2.** Write `laplace_release(value, sensitivity, epsilon, rng)`: the $\eps$-DP release of
+# `value` (a float or an array; independent noise for each entry), drawing the noise from the
+# `numpy.random.Generator` `rng` and using your `laplace_scale`. It must return an array of the shape
+# of `value` (a float for a float).
+
+
+# %%
+def laplace_release(value, sensitivity, epsilon, rng):
+    # BEGIN SOLUTION
+    value = np.asarray(value, dtype=float)
+    out = value + rng.laplace(0.0, laplace_scale(sensitivity, epsilon), size=value.shape)
+    return float(out) if out.ndim == 0 else out
+    # END SOLUTION
+
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+def test_release_shape(laplace_release):
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    assert np.shape(laplace_release(np.zeros(5), 1.0, 1.0, rng)) == (5,)
+    assert np.isfinite(laplace_release(3.0, 1.0, 1.0, rng))
+
+
+test_release_shape(laplace_release)
+
+
+# %%
+""" # BEGIN TEST CONFIG
+hidden: true
+""" # END TEST CONFIG
+def test_release_noise_law(laplace_release):
+    # The noise is Lap(sensitivity / epsilon): Kolmogorov-Smirnov test of 20,000 draws at a fixed
+    # seed; a correct release fails with probability 1e-4 (over the seed).
+    import numpy as np
+    from scipy import stats
+
+    noise = laplace_release(np.full(20_000, 5.0), 2.0, 0.5, np.random.default_rng(1)) - 5.0
+    assert stats.kstest(noise, stats.laplace(scale=4.0).cdf).pvalue > 1e-4, "the noise is not Lap(sensitivity/epsilon)"
+
+
+test_release_noise_law(laplace_release)
+
+
+# %%
+""" # BEGIN TEST CONFIG
+hidden: true
+""" # END TEST CONFIG
+def test_release_audit(laplace_release):
+    # The book's auditor (privbandits.audit) on the neighbouring values 0 and 1 (sensitivity 1),
+    # claim eps = 1. A violation is reported with probability <= alpha = 1e-3 for any 1-DP
+    # release; a release with half the noise (true loss 2) is caught at this sample size.
+    import numpy as np
+    from privbandits.audit import audit
+
+    def sampler(x, rng, n):
+        return laplace_release(np.full(n, float(x)), 1.0, 1.0, rng)
+
+    result = audit(sampler, [(0.0, 1.0)], epsilon=1.0, n_samples=200_000, alpha=1e-3, seed=7, n_jobs=1)
+    assert not result.violation, f"the auditor found a privacy violation: {result.verdict}"
+
+
+test_release_audit(laplace_release)
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [markdown]
+# **To think about.** The package's `privbandits.mechanisms.laplace_mechanism` is the same
+# release. How many times the noise scale does the binary-tree counter of the privacy chapter give
+# each of its noisy partial sums, and why?

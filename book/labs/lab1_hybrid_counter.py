@@ -1,0 +1,171 @@
+# %% [markdown]
+# # Lab 1: the hybrid counter's release
+#
+# *Part I, {doc}`../part1_private_ucb/private_ucb`. Prerequisites: the binary and the hybrid
+# mechanism of {doc}`../foundations/privacy`, and basic composition.*
+#
+# Private UCB keeps, for each arm, a private running sum of its rewards: a stream of unknown length
+# released after every insertion. The hybrid mechanism of Chan, Shi and Song does this at total
+# cost $\eps$ for a stream of any length:
+#
+# * at $t = 2^k$ (logarithmic part) it releases the prefix sum as its previous logarithmic release
+#   plus the items since then plus fresh $\mathrm{Lap}(1/\eps_{\log})$ noise;
+# * for $2^k < t < 2^{k+1}$ it releases the last logarithmic release plus a binary mechanism run on
+#   the items after $2^k$ (a block of at most $2^k - 1$ items, so $k$ levels of the tree).
+#
+# An item enters both parts, so by basic composition the counter is $(\eps_{\log} + \eps_{\rm
+# tree})$-DP: the $\eps$-DP counter gives $\eps/2$ to each. For the binary mechanism use the
+# package's `privbandits.mechanisms.binary_tree_prefix_sums(block, epsilon, rng, horizon)`, which
+# adds $\mathrm{Lap}\big((\lfloor\log_2 \mathrm{horizon}\rfloor + 1)/\eps\big)$ noise to each node.
+#
+# Fill in every `...`, run the notebook top to bottom, and run each `grader.check` cell.
+
+# %% [raw]
+# # ASSIGNMENT CONFIG
+# name: lab1_hybrid_counter
+# init_cell: true
+# check_all_cell: false
+# export_cell: false
+# strip_solutions_from_all_cells: true
+# run_tests: true
+# tests:
+#   ok_format: false
+
+# %%
+import numpy as np
+
+from privbandits.mechanisms import binary_tree_prefix_sums
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q1_scales
+# points: 2
+
+# %% [markdown]
+# **Question 1.** Write `hybrid_scales(k, epsilon)`: the pair `(log_scale, tree_scale)` of Laplace
+# scales of the $\eps$-DP hybrid counter: the noise of a logarithmic release, and the noise of each
+# node of the binary tree of block $k \ge 1$ (the items $2^k < t < 2^{k+1}$).
+
+
+# %%
+def hybrid_scales(k, epsilon):
+    # BEGIN SOLUTION
+    half = epsilon / 2
+    return 1 / half, k / half
+    # END SOLUTION
+
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+def test_scales_public(hybrid_scales):
+    assert len(hybrid_scales(1, 1.0)) == 2
+
+
+test_scales_public(hybrid_scales)
+
+
+# %%
+""" # BEGIN TEST CONFIG
+hidden: true
+""" # END TEST CONFIG
+def test_scales_values(hybrid_scales):
+    import math
+
+    for k in (1, 2, 5):
+        for epsilon in (0.5, 1.0, 2.0):
+            log_scale, tree_scale = hybrid_scales(k, epsilon)
+            assert math.isclose(log_scale, 2 / epsilon) and math.isclose(tree_scale, 2 * k / epsilon)
+
+
+test_scales_values(hybrid_scales)
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q2_release
+# points: 4
+
+# %% [markdown]
+# **Question 2.** Write `hybrid_release(stream, epsilon, rng)`: all the noisy prefix sums of
+# `stream` (a 1-D array of items in $[0, 1]$) released by the $\eps$-DP hybrid counter, as an array
+# whose entry `t - 1` is the release after item $t$. Draw the logarithmic noise from `rng`
+# (`rng.laplace`) and run each block's tree with `binary_tree_prefix_sums(block, eps_tree, rng,
+# horizon=2**k - 1)`, which gives it $k$ levels.
+
+
+# %%
+def hybrid_release(stream, epsilon, rng):
+    # BEGIN SOLUTION
+    stream = np.asarray(stream, dtype=float)
+    n = stream.size
+    out = np.empty(n)
+    log_release, done, k = 0.0, 0, 0
+    while 2**k <= n:
+        t0 = 2**k  # logarithmic release at t = 2^k: previous release + items since + fresh noise
+        log_release += stream[done:t0].sum() + rng.laplace(0.0, 2 / epsilon)
+        out[t0 - 1] = log_release
+        block = stream[t0 : min(2 * t0 - 1, n)]  # items 2^k < t < 2^(k+1)
+        if block.size:
+            out[t0 : t0 + block.size] = log_release + binary_tree_prefix_sums(block, epsilon / 2, rng, horizon=t0 - 1)
+        done, k = t0, k + 1
+    return out
+    # END SOLUTION
+
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+def test_release_public(hybrid_release):
+    import numpy as np
+
+    stream = np.random.default_rng(0).random(20)
+    out = hybrid_release(stream, 1e9, np.random.default_rng(1))  # (almost) no noise
+    assert np.shape(out) == (20,)
+    assert np.allclose(out, np.cumsum(stream), atol=1e-6), "without noise the releases are the prefix sums"
+
+
+test_release_public(hybrid_release)
+
+
+# %%
+""" # BEGIN TEST CONFIG
+hidden: true
+""" # END TEST CONFIG
+def test_release_matches_package(hybrid_release):
+    # Same law as the package's hybrid_prefix_sums (the eps-DP hybrid counter): a two-sample
+    # Kolmogorov-Smirnov test at each t = 1..8 on 3,000 releases each, fixed seeds. A correct
+    # release fails with probability <= 8 * 1e-4 (Bonferroni); giving eps (not eps/2) to each part
+    # halves the noise and is rejected.
+    import numpy as np
+    from scipy import stats
+
+    from privbandits.mechanisms import hybrid_prefix_sums
+
+    stream = np.array([1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0])
+    rng = np.random.default_rng(3)
+    mine = np.array([hybrid_release(stream, 1.0, rng) for _ in range(3_000)])
+    package = hybrid_prefix_sums(stream, 1.0, np.random.default_rng(4), runs=3_000)
+    for t in range(stream.size):
+        p = stats.ks_2samp(mine[:, t], package[:, t]).pvalue
+        assert p > 1e-4, f"the release at t = {t + 1} does not have the hybrid counter's law (p = {p:.1e})"
+
+
+test_release_matches_package(hybrid_release)
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [markdown]
+# **To think about.** Tossou and Dimitrakakis give $\eps$ to *each* part. Which privacy level does
+# that counter have, and what does it do to the confidence bonus of DP-UCB-BOUND?

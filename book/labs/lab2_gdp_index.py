@@ -1,0 +1,163 @@
+# %% [markdown]
+# # Lab 2: GDP-NCB's Phase I test and its index (Eq. 4)
+#
+# *Part II, {doc}`../part2_dp_ncb/dp_ncb`. Prerequisites: the Nash confidence bound NCB (Eq. 3)
+# and Algorithm 1 (GDP-NCB) of that chapter.*
+#
+# GDP-NCB explores uniformly (Phase I) until some arm's private reward sum $N_{1,i}\tilde\mu_i$
+# passes a threshold, then plays, in episodes, the arm with the largest private Nash confidence
+# bound. You write both formulas as the chapter states them; the autograder compares them with the
+# package's implementation (`privbandits.policies.dp_ncb`) on a grid of inputs.
+#
+# Fill in every `...`, run the notebook top to bottom, and run each `grader.check` cell.
+
+# %% [raw]
+# # ASSIGNMENT CONFIG
+# name: lab2_gdp_index
+# init_cell: true
+# check_all_cell: false
+# export_cell: false
+# strip_solutions_from_all_cells: true
+# run_tests: true
+# tests:
+#   ok_format: false
+
+# %%
+import math
+
+import numpy as np
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q1_threshold
+# points: 2
+
+# %% [markdown]
+# **Question 1.** Write `phase1_threshold(horizon, epsilon, c=3.0, constant=1600.0)`: the right-hand
+# side of Algorithm 1, line 2, $C\,(c^2 \log T + (\log T)^2/\eps)$ (natural logarithm), with
+# `epsilon = math.inf` dropping the privacy term.
+
+
+# %%
+def phase1_threshold(horizon, epsilon, c=3.0, constant=1600.0):
+    # BEGIN SOLUTION
+    log_t = math.log(horizon)
+    return constant * (c * c * log_t + log_t * log_t / epsilon)
+    # END SOLUTION
+
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+def test_threshold_public(phase1_threshold):
+    import math
+
+    assert math.isclose(phase1_threshold(math.e, math.inf, c=1.0, constant=1.0), 1.0)
+
+
+test_threshold_public(phase1_threshold)
+
+
+# %%
+""" # BEGIN TEST CONFIG
+hidden: true
+""" # END TEST CONFIG
+def test_threshold_matches_package(phase1_threshold):
+    import math
+
+    from privbandits.policies.dp_ncb import phase1_threshold_gdp
+
+    for horizon in (10, 10**4, 10**7):
+        for epsilon in (0.1, 0.2, 1.0, math.inf):
+            for c, constant in ((3.0, 1600.0), (1.0, 1.0)):
+                expected = phase1_threshold_gdp(horizon, epsilon, c, constant)
+                got = phase1_threshold(horizon, epsilon, c=c, constant=constant)
+                assert math.isclose(got, expected, rel_tol=1e-12), (horizon, epsilon, c, constant)
+
+
+test_threshold_matches_package(phase1_threshold)
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q2_index
+# points: 4
+
+# %% [markdown]
+# **Question 2.** Write `gdp_index(mu_tilde, n, log_t, epsilon, c, alpha)`, the index
+# $\mathrm{NCB}_{\rm GDP}(i, t)$ of Eq. (4):
+#
+# $$\tilde\mu_i + 2c\sqrt{\frac{2\tilde\mu_i \log T}{n_i}} + \frac{\alpha (\log T)^2}{\eps\, n_i}
+#   + \frac{4\sqrt{2\alpha/\eps}\,(\log T)^{3/2}}{n_i},$$
+#
+# where `log_t` is $\log T$ ($T$ the horizon the algorithm is told) and `mu_tilde` $\ge 0$ is the
+# arm's private (clipped) mean. At `epsilon = math.inf` the two privacy terms vanish.
+
+
+# %%
+def gdp_index(mu_tilde, n, log_t, epsilon, c, alpha):
+    # BEGIN SOLUTION
+    index = mu_tilde + 2 * c * math.sqrt(2 * mu_tilde * log_t / n)
+    if math.isfinite(epsilon):
+        index += alpha * log_t**2 / (epsilon * n) + 4 * math.sqrt(2 * alpha / epsilon) * log_t**1.5 / n
+    return index
+    # END SOLUTION
+
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+def test_index_public(gdp_index):
+    import math
+
+    assert math.isclose(gdp_index(0.5, 4.0, 2.0, math.inf, 1.0, 1.0), 0.5 + 2 * math.sqrt(0.5))
+
+
+test_index_public(gdp_index)
+
+
+# %%
+""" # BEGIN TEST CONFIG
+hidden: true
+""" # END TEST CONFIG
+def test_index_matches_package(gdp_index):
+    import math
+
+    from privbandits.policies import dp_ncb
+
+    for mu in (0.0, 0.1, 0.6, 1.0):
+        for n in (1.0, 7.0, 1e4):
+            for log_t in (math.log(100), math.log(1e6)):
+                for epsilon in (0.05, 0.2, 1.0, math.inf):
+                    expected = dp_ncb.gdp_index(mu, n, log_t, epsilon, 3.0, 3.1)
+                    got = gdp_index(mu, n, log_t, epsilon, 3.0, 3.1)
+                    assert math.isclose(got, expected, rel_tol=1e-12), (mu, n, log_t, epsilon)
+
+
+test_index_matches_package(gdp_index)
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [markdown]
+# **To use it.** With $T = 10^6$, $\eps = 0.2$, $c = 3$, $\alpha = 3.1$: after how many pulls does
+# the privacy part of the index (its last two terms) fall below the Nash confidence term for an arm
+# of private mean 0.6?
+
+# %%
+log_t = math.log(10**6)
+pulls = np.unique(np.geomspace(1, 10**6, 200).astype(int)).astype(float)
+privacy = np.array([gdp_index(0.6, n, log_t, 0.2, 3.0, 3.1) - gdp_index(0.6, n, log_t, math.inf, 3.0, 3.1) for n in pulls])
+confidence = np.array([gdp_index(0.6, n, log_t, math.inf, 3.0, 3.1) - 0.6 for n in pulls])
+crossing = pulls[np.argmax(privacy < confidence)] if (privacy < confidence).any() else None
+crossing

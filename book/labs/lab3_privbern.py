@@ -1,0 +1,194 @@
+# %% [markdown]
+# # Lab 3: PrivBern and its debiasing
+#
+# *Part III, {doc}`../part3_thresholding/thresholding`. Prerequisites: local differential privacy,
+# randomized response ({doc}`../foundations/privacy`) and the Bernoulli mechanism PrivBern of
+# Part III.*
+#
+# Under local privacy each reward $r \in [0, 1]$ leaves the user as one bit, drawn
+# $\mathrm{Bernoulli}\big((r e^\eps + 1 - r)/(1 + e^\eps)\big)$. The bits are $\eps$-LDP, but their
+# mean is not the mean reward: it is pulled towards $1/2$. In this lab you write the mechanism and
+# the estimator that undoes the pull. The autograder checks your formulas against the package
+# (`privbandits.mechanisms.privbern_mean`) and runs the book's privacy auditor on your release.
+#
+# Fill in every `...`, run the notebook top to bottom, and run each `grader.check` cell.
+
+# %% [raw]
+# # ASSIGNMENT CONFIG
+# name: lab3_privbern
+# init_cell: true
+# check_all_cell: false
+# export_cell: false
+# strip_solutions_from_all_cells: true
+# run_tests: true
+# tests:
+#   ok_format: false
+
+# %%
+import numpy as np
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q1_release
+# points: 3
+
+# %% [markdown]
+# **Question 1.** Write `privbern_release(rewards, epsilon, rng)`: one PrivBern bit (0 or 1, an
+# integer array of the shape of `rewards`) per reward, drawn with `rng`.
+
+
+# %%
+def privbern_release(rewards, epsilon, rng):
+    # BEGIN SOLUTION
+    r = np.asarray(rewards, dtype=float)
+    p = (r * np.exp(epsilon) + 1 - r) / (1 + np.exp(epsilon))
+    return (rng.random(r.shape) < p).astype(np.int64)
+    # END SOLUTION
+
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+def test_release_public(privbern_release):
+    import numpy as np
+
+    bits = privbern_release(np.array([0.0, 0.5, 1.0]), 1.0, np.random.default_rng(0))
+    assert np.shape(bits) == (3,) and set(np.unique(bits)) <= {0, 1}
+
+
+test_release_public(privbern_release)
+
+
+# %%
+""" # BEGIN TEST CONFIG
+hidden: true
+""" # END TEST CONFIG
+def test_release_frequency(privbern_release):
+    # The frequency of 1s for reward r is privbern_mean(r, eps): a two-sided binomial test on
+    # 100,000 bits per reward at a fixed seed; a correct release fails with probability
+    # <= 3 * 1e-4 (three rewards, Bonferroni).
+    import numpy as np
+    from scipy import stats
+
+    from privbandits.mechanisms import privbern_mean
+
+    rng = np.random.default_rng(5)
+    for r in (0.0, 0.3, 1.0):
+        bits = privbern_release(np.full(100_000, r), 1.0, rng)
+        p = stats.binomtest(int(bits.sum()), bits.size, privbern_mean(r, 1.0)).pvalue
+        assert p > 1e-4, f"reward {r}: the frequency of 1s is not PrivBern's (p = {p:.1e})"
+
+
+test_release_frequency(privbern_release)
+
+
+# %%
+""" # BEGIN TEST CONFIG
+hidden: true
+""" # END TEST CONFIG
+def test_release_audit(privbern_release):
+    # The book's auditor on the rewards 0 and 1, claim eps = 1: a violation is reported with
+    # probability <= alpha = 1e-3 for any 1-DP release; a release at 2 eps (noise halved) is caught.
+    import numpy as np
+
+    from privbandits.audit import audit
+
+    def sampler(x, rng, n):
+        return np.asarray(privbern_release(np.full(n, float(x)), 1.0, rng), dtype=np.int64)
+
+    result = audit(sampler, [(0.0, 1.0)], epsilon=1.0, n_samples=200_000, alpha=1e-3, seed=7, n_jobs=1)
+    assert not result.violation, f"the auditor found a privacy violation: {result.verdict}"
+
+
+test_release_audit(privbern_release)
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q2_debias
+# points: 3
+
+# %% [markdown]
+# **Question 2.** The mean of the bits of an arm of mean $\mu$ is
+# $\frac12 + (2\mu - 1)\frac{e^\eps - 1}{2(e^\eps + 1)}$. Write `debias(bit_mean, epsilon)`: the
+# unbiased estimate of $\mu$ from the mean of the bits (an array or a float).
+
+
+# %%
+def debias(bit_mean, epsilon):
+    # BEGIN SOLUTION
+    factor = (np.exp(epsilon) - 1) / (np.exp(epsilon) + 1)
+    return 0.5 + (np.asarray(bit_mean, dtype=float) - 0.5) / factor
+    # END SOLUTION
+
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+def test_debias_public(debias):
+    import math
+
+    assert math.isclose(float(debias(0.5, 1.0)), 0.5)
+
+
+test_debias_public(debias)
+
+
+# %%
+""" # BEGIN TEST CONFIG
+hidden: true
+""" # END TEST CONFIG
+def test_debias_inverts_privbern(debias):
+    import numpy as np
+
+    from privbandits.mechanisms import privbern_mean
+
+    mu = np.linspace(0.0, 1.0, 11)
+    for epsilon in (0.1, 0.5, 1.0, 3.0):
+        assert np.allclose(debias(privbern_mean(mu, epsilon), epsilon), mu, atol=1e-10), epsilon
+
+
+test_debias_inverts_privbern(debias)
+
+
+# %%
+""" # BEGIN TEST CONFIG
+hidden: true
+""" # END TEST CONFIG
+def test_debias_unbiased(debias):
+    # 2,000 arms of mean 0.7, 500 PrivBern(0.5) bits each (package's mechanism): the mean of the
+    # 2,000 estimates is within 4.5 standard errors of 0.7 (fails with probability < 1e-5).
+    import numpy as np
+
+    from privbandits.mechanisms import privbern
+
+    bits = privbern(np.full((2_000, 500), 0.7), 0.5, np.random.default_rng(9))
+    estimates = np.asarray(debias(bits.mean(axis=1), 0.5))
+    se = estimates.std(ddof=1) / np.sqrt(estimates.size)
+    assert abs(estimates.mean() - 0.7) < 4.5 * se, f"mean estimate {estimates.mean():.4f}, not 0.7"
+
+
+test_debias_unbiased(debias)
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [markdown]
+# **To use it.** How much larger is the standard deviation of the debiased estimate than that of the
+# mean of $n$ raw rewards, at $\eps = 1$ and $\mu = 1/2$?
+
+# %%
+rng = np.random.default_rng(0)
+raw = rng.random((2_000, 500)) < 0.5
+private = debias(privbern_release(np.full((2_000, 500), 0.5), 1.0, rng).mean(axis=1), 1.0)
+float(np.std(private) / np.std(raw.mean(axis=1)))

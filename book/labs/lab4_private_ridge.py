@@ -1,0 +1,236 @@
+# %% [markdown]
+# # Lab 4: noise calibration and a private ridge-regression step
+#
+# *Part IV, {doc}`../part4_fair_hiring/fair_hiring`. Prerequisites: the Gaussian mechanism and
+# $(\eps, \delta)$-DP ({doc}`../foundations/privacy`), least squares, and Section 4.1 of the
+# fair-hiring chapter (the tree-based private regression).*
+#
+# Private-Fair-Greedy estimates its score vector $\hat\theta$ by ridge regression on noisy sufficient
+# statistics: a binary tree releases noisy prefix sums $M = \sum_s v_s v_s^\top + \text{noise}$ of
+# the leaves $v_s = [x_s, y_s]$, and $\hat\theta$ solves the noisy normal equations, with the Gram
+# matrix shifted by $2\Gamma I$ to keep it positive definite. You write the Gaussian calibration,
+# the tree's node noise as printed, and the regression step; the autograder compares them with the
+# package (`privbandits.mechanisms`, `privbandits.policies.fair_hiring.calibration`) and runs the
+# book's privacy auditor on your Gaussian release.
+#
+# Fill in every `...`, run the notebook top to bottom, and run each `grader.check` cell.
+
+# %% [raw]
+# # ASSIGNMENT CONFIG
+# name: lab4_private_ridge
+# init_cell: true
+# check_all_cell: false
+# export_cell: false
+# strip_solutions_from_all_cells: true
+# run_tests: true
+# tests:
+#   ok_format: false
+
+# %%
+import math
+
+import numpy as np
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q1_gaussian
+# points: 3
+
+# %% [markdown]
+# **Question 1.** Write `gaussian_sigma(sensitivity, epsilon, delta)`: the classical calibration of
+# the Gaussian mechanism (Dwork and Roth, Theorem A.1), the standard deviation that makes the
+# release of a query of $L_2$ sensitivity `sensitivity` $(\eps, \delta)$-DP for $\eps < 1$.
+
+
+# %%
+def gaussian_sigma(sensitivity, epsilon, delta):
+    # BEGIN SOLUTION
+    return sensitivity * math.sqrt(2 * math.log(1.25 / delta)) / epsilon
+    # END SOLUTION
+
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+def test_sigma_public(gaussian_sigma):
+    assert gaussian_sigma(1.0, 0.5, 1e-5) > 0
+
+
+test_sigma_public(gaussian_sigma)
+
+
+# %%
+""" # BEGIN TEST CONFIG
+hidden: true
+""" # END TEST CONFIG
+def test_sigma_matches_package(gaussian_sigma):
+    import math
+
+    from privbandits import mechanisms
+
+    for sensitivity in (0.5, 1.0, 2.0):
+        for epsilon in (0.1, 0.5, 0.9):
+            for delta in (1e-3, 1e-6):
+                expected = mechanisms.gaussian_sigma(sensitivity, epsilon, delta)
+                assert math.isclose(gaussian_sigma(sensitivity, epsilon, delta), expected, rel_tol=1e-12)
+
+
+test_sigma_matches_package(gaussian_sigma)
+
+
+# %%
+""" # BEGIN TEST CONFIG
+hidden: true
+""" # END TEST CONFIG
+def test_sigma_audit(gaussian_sigma):
+    # The book's auditor on x + N(0, sigma^2) for x in {0, 1} (sensitivity 1), claim
+    # (0.9, 1e-3)-DP: a violation is reported with probability <= alpha = 1e-3 for any
+    # (0.9, 1e-3)-DP release; half the sigma is caught.
+
+    from privbandits.audit import audit
+
+    sigma = gaussian_sigma(1.0, 0.9, 1e-3)
+
+    def sampler(x, rng, n):
+        return float(x) + rng.normal(0.0, sigma, n)
+
+    result = audit(sampler, [(0.0, 1.0)], epsilon=0.9, delta=1e-3, n_samples=400_000, alpha=1e-3, seed=11, n_jobs=1)
+    assert not result.violation, f"the auditor found a privacy violation: {result.verdict}"
+
+
+test_sigma_audit(gaussian_sigma)
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q2_tree_sigma
+# points: 2
+
+# %% [markdown]
+# **Question 2.** Write `tree_sigma(epsilon_reg, delta_reg, horizon, l_tilde)`: the node noise of
+# Section 4.1 as printed, $\sigma_{\rm noise} = \sqrt{16\, m\, \tilde L^4 \ln(4/\delta)^2/\eps^2}$
+# with $m = 1 + \lceil \log_2(T/2) \rceil$ nodes per prefix sum (at least 1, for $T \le 2$).
+
+
+# %%
+def tree_sigma(epsilon_reg, delta_reg, horizon, l_tilde):
+    # BEGIN SOLUTION
+    m = 1 + max(0, math.ceil(math.log2(max(horizon / 2, 1))))
+    return math.sqrt(16 * m * l_tilde**4 * math.log(4 / delta_reg) ** 2 / epsilon_reg**2)
+    # END SOLUTION
+
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+def test_tree_sigma_public(tree_sigma):
+    assert tree_sigma(1.0, 0.1, 1000, 1.0) > 0
+
+
+test_tree_sigma_public(tree_sigma)
+
+
+# %%
+""" # BEGIN TEST CONFIG
+hidden: true
+""" # END TEST CONFIG
+def test_tree_sigma_matches_package(tree_sigma):
+    import math
+
+    from privbandits.policies.fair_hiring import calibration
+
+    for horizon in (1, 2, 3, 1000, 500_000):
+        for epsilon, delta in ((0.5, 1e-3), (2.0, 0.05)):
+            expected = calibration.tree_sigma(epsilon, delta, horizon, 1.5)
+            assert math.isclose(tree_sigma(epsilon, delta, horizon, 1.5), expected, rel_tol=1e-12), horizon
+
+
+test_tree_sigma_matches_package(tree_sigma)
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q3_ridge
+# points: 3
+
+# %% [markdown]
+# **Question 3.** Write `private_theta(M, gamma)`: given the tree's noisy prefix sum `M`, a
+# $(d+1) \times (d+1)$ symmetric matrix whose top-left $d \times d$ block is the noisy Gram matrix
+# $\sum_s x_s x_s^\top$ and whose last column holds $\sum_s y_s x_s$ in its first $d$ entries, return
+# $\hat\theta$, the solution of the normal equations with the Gram matrix shifted by $2\Gamma I$
+# (`gamma` is $\Gamma$).
+
+
+# %%
+def private_theta(M, gamma):
+    # BEGIN SOLUTION
+    M = np.asarray(M, dtype=float)
+    d = M.shape[0] - 1
+    return np.linalg.solve(M[:d, :d] + 2 * gamma * np.eye(d), M[:d, d])
+    # END SOLUTION
+
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+def test_theta_public(private_theta):
+    import numpy as np
+
+    M = np.array([[2.0, 0.0, 2.0], [0.0, 4.0, 2.0], [2.0, 2.0, 3.0]])
+    assert np.allclose(private_theta(M, 0.0), [1.0, 0.5])
+
+
+test_theta_public(private_theta)
+
+
+# %%
+""" # BEGIN TEST CONFIG
+hidden: true
+""" # END TEST CONFIG
+def test_theta_from_the_package_tree(private_theta):
+    # The package's tree mechanism (private_ridge_prefix) gives the prefix sums; without noise and
+    # shift the answer is least squares, and with a shift it solves (X^T X + 2 Gamma I) theta = X^T y.
+    import numpy as np
+
+    from privbandits.policies.fair_hiring.tree import private_ridge_prefix
+
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(200, 3))
+    y = x @ np.array([0.5, -1.0, 2.0]) + 0.1 * rng.normal(size=200)
+    rows = np.column_stack([x, y])
+    exact = private_ridge_prefix(rows, 0.0, rng)[-1]
+    assert np.allclose(private_theta(exact, 0.0), np.linalg.lstsq(x, y, rcond=None)[0])
+    shifted = np.linalg.solve(x.T @ x + 2 * 5.0 * np.eye(3), x.T @ y)
+    assert np.allclose(private_theta(exact, 5.0), shifted)
+    noisy = private_ridge_prefix(rows, 0.5, rng)[-1]
+    assert np.allclose(private_theta(noisy, 5.0), np.linalg.solve(noisy[:3, :3] + 10.0 * np.eye(3), noisy[:3, 3]))
+
+
+test_theta_from_the_package_tree(private_theta)
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [markdown]
+# **To use it.** At $T = 500{,}000$ with $\eps_{\rm reg} = 1$, $\delta_{\rm reg} = 10^{-3}$ and
+# $\tilde L = 1$, how large is the node noise, compared with a Gram matrix of 1,000 unit-norm
+# contexts?
+
+# %%
+tree_sigma(1.0, 1e-3, 500_000, 1.0)

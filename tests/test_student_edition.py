@@ -1,0 +1,170 @@
+"""The student edition (``python tools/student_edition.py``) carries no solution anywhere.
+
+* Unit tests of the stripping (``strip_solutions``, ``strip_notebook``): blocks removed, fences
+  inside a solution respected, other forms of solution refused.
+* The stripped source tree (``write_stripped_tree``): no ``{solution}`` directive, no code cell
+  that only feeds solutions, and each lab replaced by its otter student version.
+* A build of that tree with execution off (the same pages, search index, ``_sources`` and
+  ``_downloads`` the real command writes, without outputs): every file under the output is
+  searched for distinctive sentences of every solution of the book and for the labs' reference
+  solution lines. The real command executes every notebook (several minutes), which is what
+  ``--no-execute`` saves here; the stripping is the same.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("student_edition", ROOT / "tools" / "student_edition.py")
+edition = importlib.util.module_from_spec(_spec)
+sys.modules["student_edition"] = edition
+_spec.loader.exec_module(edition)
+
+
+def test_strip_removes_blocks_and_keeps_the_rest():
+    text = (
+        "Intro.\n\n:::{exercise}\n:label: ex\n\nDo it.\n:::\n\n:::{solution} ex\n:label: sol\n:class: dropdown\n\n"
+        "The answer is 42.\n\n```python\n:::\n```\n\nStill the solution.\n:::\n\nAfter.\n"
+    )
+    stripped, removed = edition.strip_solutions(text)
+    assert "42" not in stripped and "Still the solution" not in stripped
+    assert "Do it." in stripped and "After." in stripped and "Intro." in stripped
+    assert len(removed) == 1 and "Still the solution" in removed[0]
+
+
+def test_strip_handles_longer_fences():
+    text = "::::{solution} ex\nA.\n:::{note}\nB.\n:::\nC.\n::::\nD."
+    stripped, removed = edition.strip_solutions(text)
+    assert stripped.strip() == "D." and len(removed) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["```{solution} ex\nA.\n```\n", ":::{solution-start} ex\nA.\n:::{solution-end}\n:::\n", ":::{solution} ex\nA.\n"],
+)
+def test_strip_refuses_what_it_cannot_strip(text):
+    with pytest.raises(ValueError, match="text"):
+        edition.strip_solutions(text)
+
+
+def test_strip_notebook_removes_cells_feeding_only_solutions():
+    def cell(kind, source):
+        return {"cell_type": kind, "source": source, "metadata": {}, **({"outputs": []} if kind == "code" else {})}
+
+    nb = {
+        "cells": [
+            cell("code", 'a = 1\nglue("kept", a, display=False)'),
+            cell(
+                "markdown", "Text {glue:text}`kept`.\n\nThe cell below computes the numbers that the solutions quote."
+            ),
+            cell("code", '# secret hint\nb = 2\nglue("only_sol", b, display=False)'),
+            cell("code", '# hint\nc = 3\nglue("only_sol2", c, display=False)'),
+            cell("markdown", ":::{solution} ex\nValue {glue:text}`only_sol` and {glue:text}`only_sol2`.\n:::"),
+            cell("code", "print(c)"),
+        ],
+        "metadata": {},
+    }
+    out, removed = edition.strip_notebook(nb)
+    sources = ["".join(c["source"]) for c in out["cells"]]
+    assert not any('only_sol"' in s or "secret" in s for s in sources)  # b is read by no later cell: removed
+    assert "c = 3" in sources[-2] and "# hint" not in sources[-2]  # c is read later: kept, comments dropped
+    assert sources[1] == "Text {glue:text}`kept`." and sources[-1] == "print(c)"
+    assert len(removed) == 3
+
+
+def _distinctive_sentences(block: str) -> list[str]:
+    """Runs of 6 or more plain words from a solution (no markup), long enough to be unique to it."""
+    body = "\n".join(line for line in block.split("\n")[1:] if not line.startswith(":"))
+    body = re.sub(r"\{[^}]*\}`[^`]*`|`[^`]*`|\$[^$]*\$", "|", body)
+    runs = re.findall(r"[A-Za-z][A-Za-z0-9 ,'.:;()-]{35,}", body.replace("\n", " "))
+    sentences = [" ".join(r.split()) for r in runs if len(r.split()) >= 6]
+    if not sentences:  # a solution that is mostly mathematics: its longest formula
+        raw = "\n".join(line for line in block.split("\n")[1:] if not line.startswith(":"))
+        sentences = sorted(re.findall(r"\$([^$]{25,})\$", raw), key=len)[-1:]
+    return sentences
+
+
+@pytest.fixture(scope="module")
+def stripped(tmp_path_factory):
+    dest = tmp_path_factory.mktemp("student") / "src"
+    removed = edition.write_stripped_tree(dest)
+    return dest, removed
+
+
+def test_every_solution_of_the_book_is_stripped(stripped):
+    dest, removed = stripped
+    n_sources = sum(len(re.findall(r"^:{3,}\{solution\}", p.read_text(), re.M)) for p in (ROOT / "book").rglob("*.md"))
+    n_sources += sum(
+        len(re.findall(r"^:{3,}\{solution\}", "".join(c["source"]), re.M))
+        for p in (ROOT / "book").rglob("*.ipynb")
+        if ".ipynb_checkpoints" not in p.parts
+        for c in json.loads(p.read_text())["cells"]
+        if c["cell_type"] == "markdown"
+    )
+    n_removed = sum(1 for blocks in removed.values() for b in blocks if re.match(r":{3,}\{solution\}", b))
+    assert n_sources >= 25 and n_removed == n_sources
+    for path in dest.rglob("*"):
+        if path.suffix in (".md", ".ipynb"):
+            assert "{solution}" not in path.read_text(), path
+    assert not list(dest.rglob("*.py")) or all("_ext" in p.parts for p in dest.rglob("*.py"))
+    assert not (dest / "book" / "labs" / "instructors.md").exists()
+
+
+@pytest.mark.slow
+def test_student_build_has_no_solution_text(stripped, tmp_path):
+    """Build the stripped tree (execution off) and grep every output file for every solution."""
+    if shutil.which("jupyter-book") is None:
+        pytest.skip("jupyter-book is not installed")
+    dest, removed = stripped
+    src = tmp_path / "src"
+    shutil.copytree(dest, src)
+    config = (src / "_config.yml").read_text().replace("execute_notebooks: force", "execute_notebooks: 'off'")
+    (src / "_config.yml").write_text(config)
+    done = subprocess.run(["jupyter-book", "build", str(src), "--keep-going"], capture_output=True, text=True)
+    html = src / "_build" / "html"
+    assert done.returncode == 0 and (html / "index.html").exists(), done.stdout[-3000:] + done.stderr[-3000:]
+    assert (html / "searchindex.js").exists() and list((html / "_sources").rglob("*.ipynb"))
+
+    needles: dict[str, str] = {}
+    for source, blocks in removed.items():
+        for block in blocks:
+            if re.match(r":{3,}\{solution\}", block):
+                sentences = _distinctive_sentences(block)
+                assert sentences, f"no distinctive sentence found in a solution of {source}: {block[:200]}"
+                needles.update({s: source for s in sentences})
+            elif source.startswith("book/labs/"):  # the labs' reference solution lines
+                line = block.strip()
+                if len(line) > 25:
+                    needles[line] = source
+            else:  # a removed code cell: its longest line
+                line = max((x.strip() for x in block.split("\n")), key=len)
+                needles[line] = source
+    assert len(needles) >= 40
+    # compare on words only: the HTML and the search index escape quotes, Sphinx turns ' into
+    # a typographic quote, and the notebooks' JSON splits sentences over lines
+    originals = _norm(
+        " ".join(p.read_text().replace("\\n", " ") for p in (ROOT / "book").rglob("*") if p.suffix in (".md", ".ipynb"))
+    )
+    assert all(_norm(n) in originals for n in needles), "a needle is not in the book's sources"
+    hits, found_exercise = [], False
+    for path in html.rglob("*"):
+        if not path.is_file() or path.suffix in (".png", ".svg", ".ico", ".woff", ".woff2", ".ttf", ".eot", ".gif"):
+            continue
+        text = _norm(path.read_text(errors="ignore").replace("\\n", " "))
+        hits += [(str(path.relative_to(html)), n) for n in needles if _norm(n) in text]
+        found_exercise |= _norm("Halve the noise of the binary mechanism") in text  # positive control
+    assert found_exercise, "the search does not find the text of an exercise, which the edition keeps"
+    assert not hits, hits[:10]
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.findall(r"[A-Za-z0-9]+", text))
