@@ -7,6 +7,21 @@
 # {cite:t}`barman2023fairness`, and meet UCB {cite}`auer2002finite`, the algorithm every private
 # variant in this book starts from.
 #
+# :::{admonition} Learning objectives and prerequisites
+# :class: tip
+#
+# After this chapter you can:
+#
+# - state the stochastic $K$-armed bandit problem and define regret, average regret and Nash regret;
+# - run UCB1 with the companion package and compare its measured regret with the bound of Auer et
+#   al.;
+# - explain why a few bad rounds cost far more Nash regret than average regret, and compute Nash
+#   regret in log space without underflow.
+#
+# **Prerequisites:** none from this book. Mathematics: discrete probability and expectation,
+# logarithms, the inequality of arithmetic and geometric means (stated here). Python with NumPy.
+# :::
+#
 # ## The stochastic bandit problem
 #
 # :::{prf:definition} Stochastic $K$-armed bandit

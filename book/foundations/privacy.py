@@ -6,6 +6,23 @@
 # this dependence be so weak that the actions (everything the algorithm releases) would be almost
 # equally likely had any single person's reward been different.
 #
+# :::{admonition} Learning objectives and prerequisites
+# :class: tip
+#
+# After this chapter you can:
+#
+# - define $(\eps, \delta)$-differential privacy and say what neighbouring datasets are in the
+#   global and the local model;
+# - calibrate the Laplace mechanism, randomized response and PrivBern, and compute how PrivBern
+#   contracts the arms' means;
+# - account for repeated releases with basic composition and with zero-concentrated DP;
+# - explain how the binary-tree and hybrid counters release running sums with polylogarithmic error,
+#   and compare their measured error with the published bounds.
+#
+# **Prerequisites:** {doc}`bandits` (the bandit notation). Mathematics: probability densities, the
+# Laplace and Gaussian distributions, the union bound, exponentials and logarithms.
+# :::
+#
 # :::{prf:definition} Differential privacy
 # :label: def-dp
 #

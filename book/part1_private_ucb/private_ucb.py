@@ -8,6 +8,23 @@
 # (100 runs of 100,000 steps), checks each claim of its experiment section against the numbers, and
 # then goes further: the regret bounds against the measured regret, and the privacy-utility curve.
 #
+# :::{admonition} Learning objectives and prerequisites
+# :class: tip
+#
+# After this chapter you can:
+#
+# - implement Private-UCB, DP-UCB-BOUND, DP-UCB and DP-UCB-INT, the global-model private versions of
+#   UCB, and say how each privatizes the means;
+# - reproduce the paper's Figure 2 and test each claim of its experiment section against the
+#   measured regret;
+# - check a confidence bonus against the exact error probability of the counter behind it;
+# - compare theorem bounds with measured regret, and read a privacy-utility curve.
+#
+# **Prerequisites:** {doc}`../foundations/bandits` (UCB, regret) and {doc}`../foundations/privacy`
+# (Laplace mechanism, composition, the hybrid counter). Mathematics: Hoeffding's inequality, the
+# union bound, reading log-log plots.
+# :::
+#
 # ## The mechanisms
 #
 # All three algorithms privatize the *means* that UCB's index uses; the action is then a

@@ -14,6 +14,23 @@
 # 1600 in the Phase I tests, and the privacy of Phase I. The closing section lists what changed in
 # the last revision of this chapter (a bug in GDP-NCB, the baselines' constants, Figure 1(e) to
 # $T = 10^7$).
+#
+# :::{admonition} Learning objectives and prerequisites
+# :class: tip
+#
+# After this chapter you can:
+#
+# - explain the two phases of NCB and how GDP-NCB (global model) and LDP-NCB (local model) make them
+#   private;
+# - reproduce Figure 1 of the paper and judge which of its claims the numbers support;
+# - recognise when a published constant (1600) cannot have been the one the experiments used, and
+#   compare the printed algorithms with the authors' code;
+# - bound the privacy loss of a data-dependent stopping rule by composition.
+#
+# **Prerequisites:** {doc}`../foundations/bandits` (Nash regret) and {doc}`../foundations/privacy`
+# (Laplace mechanism, local model, composition); {doc}`../part1_private_ucb/private_ucb` helps.
+# Mathematics: geometric means and logarithms, multiplicative confidence intervals.
+# :::
 
 # %%
 import math
@@ -386,7 +403,7 @@ for e in (0.1, 2.0):
 #
 # NCB plays every one of the $10^7$ rounds over 50 arms, and the engine keeps the $(50, T)$ array of
 # arms (and the Nash regret a $(50, T)$ array of log-means, 4 GB at $T = 10^7$); the runs take several
-# minutes on the book's machine, well over the chapter's time budget. So the points $T = 3\cdot 10^6$
+# minutes, well over the chapter's time budget. So the points $T = 3\cdot 10^6$
 # and $10^7$ of NCB and GDP-NCB come from a **stored run**, `results_1e7.npz` next to this chapter,
 # made by `python benchmarks/run_dp_ncb_1e7.py` with the same 50 seeds as `simulate(..., seed=0)`;
 # that script adds each run's $\mu_{I_t}$ into one length-$T$ array instead of keeping the arms. The

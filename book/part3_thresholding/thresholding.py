@@ -9,6 +9,23 @@
 # experiments; this chapter implements its two algorithms and designs the experiments that test the
 # theorems.
 #
+# :::{admonition} Learning objectives and prerequisites
+# :class: tip
+#
+# After this chapter you can:
+#
+# - reduce locally private thresholding with PrivBern to a non-private problem on contracted means,
+#   and compute its complexity $H_\eps$;
+# - run the fixed-budget and fixed-confidence algorithms and test their theorems against the
+#   measurements;
+# - measure the price of privacy $H_\eps / H$ and explain why measured stopping times exceed it;
+# - compare PrivBern with the Laplace mechanism by a variance count.
+#
+# **Prerequisites:** {doc}`../foundations/privacy` (randomized response, PrivBern, the local model)
+# and {doc}`../foundations/bandits`. Mathematics: Bernoulli and binomial distributions, Hoeffding's
+# inequality, exponential error bounds; binomial confidence intervals are used as a tool.
+# :::
+#
 # ## The private problem is a non-private problem with contracted means
 #
 # PrivBern turns a reward of mean $\mu$ into a Bernoulli variable of mean

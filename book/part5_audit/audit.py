@@ -9,6 +9,23 @@
 # under one than under the other. The tool is `privbandits.audit`, in the spirit of StatDP
 # {cite}`ding2018detecting` and DP-Sniper {cite}`bichsel2021dpsniper`.
 #
+# :::{admonition} Learning objectives and prerequisites
+# :class: tip
+#
+# After this chapter you can:
+#
+# - turn an event whose probability differs between neighbouring datasets into a certified lower
+#   bound on $\eps$;
+# - audit a mechanism or a bandit algorithm as a black box with `privbandits.audit`, and size the
+#   sample needed to catch a broken one;
+# - design a neighbouring pair that exposes GDP-NCB's Phase I leak, and confirm it exactly;
+# - prove a sparse-vector repair $\eps$-DP and measure what it costs in Nash regret.
+#
+# **Prerequisites:** {doc}`../foundations/privacy` (the definition, composition) and
+# {doc}`../part2_dp_ncb/dp_ncb` (GDP-NCB); Parts I, III and IV for the other algorithms audited.
+# Mathematics: confidence intervals for a binomial proportion, hypothesis tests, the union bound.
+# :::
+#
 # The short answer: every mechanism and every algorithm passes, **except GDP-NCB**
 # {cite}`sarkar2026dpncb`, whose Phase I stopping rule leaks more than its claimed $\eps$. The
 # audit certifies the violation at 95% confidence from the actions alone, an exact computation
