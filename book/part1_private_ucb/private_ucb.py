@@ -384,9 +384,9 @@ for key in panels:
         policy = results[key][name].policy
         guarantee = ""
         if isinstance(policy, DPUCBInt):
-            guarantee = f"(ε'={dp_ucb_int_privacy(HORIZON, policy.epsilon, V, DELTA_PRIME):.3g}, δ'=e^-10)"
+            guarantee = f"(ε' = {dp_ucb_int_privacy(HORIZON, policy.epsilon, V, DELTA_PRIME):.3g}, δ' = e⁻¹⁰)"
         elif policy.private:
-            guarantee = f"ε={policy.epsilon:g}"
+            guarantee = f"ε = {policy.epsilon:g}"
         final = reg[:, -1]
         rows.append({"panel": f"{key[0]}, ε' = {key[1]:g}", "algorithm": name, "mean regret": f"{final.mean():.1f}",
                      "best-worst": f"{final.max() - final.min():.1f}", "guarantee": guarantee})
@@ -407,7 +407,7 @@ for key in panels:
     verdicts[key] = {
         "DP-UCB-INT below the other private algorithms": final_mean(key, "DP-UCB-INT") < min(others),
         "Private-UCB worst": final_mean(key, "Private-UCB") >= max(final_mean(key, n) for n in ("DP-UCB-BOUND", "DP-UCB", "DP-UCB-INT")),
-        "gap DP-UCB-INT - UCB not growing (t = 10^4 -> 10^5)": gap_to_ucb(key, 100_000) <= 1.25 * gap_to_ucb(key, 10_000) + 10,
+        "gap DP-UCB-INT - UCB not growing (t = 10⁴ → 10⁵)": gap_to_ucb(key, 100_000) <= 1.25 * gap_to_ucb(key, 10_000) + 10,
         "best-worst spread < 664.5 (ours and UCB)": all(
             np.ptp(regrets[key][n][:, -1]) < 664.5 for n in ("UCB", "DP-UCB-BOUND", "DP-UCB", "DP-UCB-INT")
         ),
@@ -480,7 +480,7 @@ glue("p1_printed_ahead_panels", ", ".join(printed_ahead) if printed_ahead else "
 assert all(verdicts[(s, 1.0)]["DP-UCB-INT below the other private algorithms"] for s in SCENARIOS), \
     "DP-UCB-INT should beat the other private algorithms at eps' = 1"
 assert all(verdicts[(s, 1.0)]["Private-UCB worst"] for s in SCENARIOS), "Private-UCB should be worst at eps' = 1"
-assert all(verdicts[(s, 1.0)]["gap DP-UCB-INT - UCB not growing (t = 10^4 -> 10^5)"] for s in SCENARIOS), \
+assert all(verdicts[(s, 1.0)]["gap DP-UCB-INT - UCB not growing (t = 10⁴ → 10⁵)"] for s in SCENARIOS), \
     "DP-UCB-INT's gap to UCB should not grow at eps' = 1"
 assert not verdicts[("10 arms", 0.1)]["DP-UCB-INT below the other private algorithms"], \
     "the round-robin phase should make DP-UCB-INT lose at eps' = 0.1 with 10 arms"
@@ -533,8 +533,8 @@ for name, bound in bounds.items():
 display(pd.DataFrame(bound_rows).style.hide(axis="index"))
 eps_thm = dp_ucb_bound_theorem_epsilon(1.0)
 b_T = np.sqrt(8.0) * np.log(4.0 * HORIZON**4) / eps_thm  # B of Theorem 3.2 at t = T, lambda0 -> 0
-print(f"Theorem 3.2 at eps = ln(2)/2 = {eps_thm:.3f}: B = {b_T:.1f}, B (ln B + 7) = {b_T * (np.log(b_T) + 7):.1f}, "
-      f"exact -B W_-1(-1/(eB)) = {float(lambert_pull_threshold(b_T)):.1f}")
+print(f"Theorem 3.2 at ε = ln(2)/2 = {eps_thm:.3f}: B = {b_T:.1f}, B (ln B + 7) = {b_T * (np.log(b_T) + 7):.1f}, "
+      f"exact -B W₋₁(-1/(eB)) = {float(lambert_pull_threshold(b_T)):.1f}.")
 c_T = 56.0 * (2.0 + np.sqrt(3.5)) * np.sqrt(np.log(HORIZON)) / 1.0
 glue("p1_thm33_term", sci(float(c_T**2 * (np.log(c_T) + 7.0) ** 2)), display=False)
 glue("p1_thm33_orders", int(math.floor(math.log10(bound_ratio["DP-UCB"]))), display=False)

@@ -340,8 +340,8 @@ assert abs(res_b["LDP-UCB"]["nash"][0] - round_robin_nr) < 0.02, "LDP-UCB at T =
 gdp_1e5 = simulate(GDPNCB(epsilon=EPS), inst_b, 10**5, runs=RUNS, seed=0, cache=False, progress=False)
 phase2_arms = np.array([np.unique(arms[int(p1):]).size
                         for arms, p1 in zip(gdp_1e5.arms, gdp_1e5.records["phase1_end"])])
-print(f"GDP-NCB at T = 100,000, {RUNS} runs: every run plays between {phase2_arms.min()} and {phase2_arms.max()} "
-      f"of the {K} arms in Phase II.")
+played = f"{phase2_arms.min()}" if phase2_arms.min() == phase2_arms.max() else f"{phase2_arms.min()} to {phase2_arms.max()}"
+print(f"GDP-NCB at T = 100,000, {RUNS} runs: every run plays {played} of the {K} arms in Phase II.")
 assert np.all(phase2_arms == K), "every arm must be played in Phase II"
 assert math.isclose(nash_regret(gdp_1e5), res_b["GDP-NCB"]["nash"][grid_b == 10**5][0], rel_tol=1e-9)
 glue("p2_phase2_min_arms", int(phase2_arms.min()), display=False)
@@ -445,7 +445,8 @@ def decade_slopes(grid, values):
 
 def power_label(h):
     k = int(np.floor(np.log10(h) + 1e-9))
-    return f"10^{k}" if h == 10**k else f"{h // 10**k}·10^{k}"
+    power = f"10{str(k).translate(str.maketrans('0123456789', '⁰¹²³⁴⁵⁶⁷⁸⁹'))}"
+    return power if h == 10**k else f"{h // 10**k}·{power}"
 
 
 slope_rows = {f"{name}, (e)": decade_slopes(grid_e[: res.size], res) for name, res in res_e.items()}

