@@ -434,7 +434,7 @@ for key, name in (("ncb", "NCB"), ("gdp_ncb", "GDP-NCB")):
     res_e[name] = np.r_[res_b[name]["nash"], stored[f"{key}_nash"][stored_h > grid_b[-1]]]
 res_e["LDP-NCB"] = res_b["LDP-NCB"]["nash"]
 print(f"Stored run: {int(stored['runs'])} runs per horizon at T = {', '.join(f'{int(h):,}' for h in stored_h)} "
-      f"(made by `{str(stored['command'])}`); it equals the chapter's own run at T = 1,000,000.")
+      f"(made by: {str(stored['command']).strip()}); it equals the chapter's own run at T = 1,000,000.")
 
 
 def decade_slopes(grid, values):
@@ -629,7 +629,7 @@ check = nash_regret(simulate_mean_rewards(adap_as_run, inst_b, 10**6, RUNS, 0, p
 stored_at = float(auth["adap_authors_nash"][auth["adap_authors_t"] == 10**6][0])
 assert math.isclose(check, stored_at, rel_tol=1e-9), "stored run of the authors' configuration is stale"
 offset = 1.0 - float(means_b.max())  # AdaPUCB.py line 134: mu* = 1
-print(f"Stored run made by `{str(auth['command'])}`. AdaP-UCB as run, recomputed at t = 10⁶: {check:.6f} "
+print(f"Stored run made by: {str(auth['command']).strip()}. AdaP-UCB as run, recomputed at t = 10⁶: {check:.6f} "
       f"(stored: {stored_at:.6f}); 1 - μ* = {offset:.4f}.")
 
 

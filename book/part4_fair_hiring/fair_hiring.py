@@ -762,7 +762,7 @@ glue("p4_authors_tree_ratio", float(tree_sigma(15.0, 0.1, T, 1.0) / tree_sigma(1
 stored = np.load("results_500k.npz")
 t_pts = stored["t"]
 print(f"Stored run: T = {int(stored['horizon']):,}, {int(stored['runs'])} trials, rank_refresh = {int(stored['rank_refresh'])} "
-      f"(made by `{str(stored['command'])}`).")
+      f"(made by: {str(stored['command']).strip()}).")
 names = {"oful": "OFUL", "fair_greedy": "Fair-Greedy", "private_fair_greedy": "Private-Fair-Greedy (ε=15)"}
 last_decade = t_pts >= t_pts[-1] / 10
 slopes, slope_sd = {}, {}
