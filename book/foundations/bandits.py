@@ -7,6 +7,21 @@
 # {cite:t}`barman2023fairness`, and meet UCB {cite}`auer2002finite`, the algorithm every private
 # variant in this book starts from.
 #
+# :::{admonition} Learning objectives and prerequisites
+# :class: tip
+#
+# After this chapter you can:
+#
+# - state the stochastic $K$-armed bandit problem and define regret, average regret and Nash regret;
+# - run UCB1 with the companion package and compare its measured regret with the bound of Auer et
+#   al.;
+# - explain why a few bad rounds cost far more Nash regret than average regret, and compute Nash
+#   regret in log space without underflow.
+#
+# **Prerequisites:** none from this book. Mathematics: discrete probability and expectation,
+# logarithms, the inequality of arithmetic and geometric means (stated here). Python with NumPy.
+# :::
+#
 # ## The stochastic bandit problem
 #
 # :::{prf:definition} Stochastic $K$-armed bandit
@@ -57,8 +72,11 @@
 # seeded runs.
 
 # %%
-import numpy as np
+import matplotlib as mpl
 import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from IPython.display import display
 from myst_nb import glue
 
 from privbandits import bernoulli_instance, simulate
@@ -92,12 +110,11 @@ fig, ax = new_axes()
 ax.set_xscale("log")
 plot_runs(ax, t_grid, regret, "UCB")
 ax.plot(t_grid, bound, "k--", lw=1, label="Theorem bound (Auer et al. 2002)")
-ax.set(xlabel="round $t$", ylabel="cumulative regret", title="UCB on the 10-armed instance (100 runs, 5-95% band)")
+ax.set(xlabel="round $t$", ylabel="cumulative regret", title=f"UCB on the {instance.n_arms}-armed instance ({RUNS} runs, 5-95% band)")
 ax.legend()
 plt.show()
-print(f"final regret: mean {regret[:, -1].mean():.1f}, 5-95% range "
-      f"[{np.quantile(regret[:, -1], 0.05):.1f}, {np.quantile(regret[:, -1], 0.95):.1f}]; "
-      f"bound at T: {bound[-1]:.1f}")
+print(f"Regret at T = {HORIZON:,}: mean {regret[:, -1].mean():.1f} over the {RUNS} runs, 5-95% range "
+      f"{np.quantile(regret[:, -1], 0.05):.1f} to {np.quantile(regret[:, -1], 0.95):.1f}; the bound: {bound[-1]:.1f}.")
 glue("p0_ucb10_regret", float(regret[:, -1].mean()), display=False)
 glue("p0_ucb10_bound", float(bound[-1]), display=False)
 glue("p0_ucb10_slack", float(bound[-1] / regret[:, -1].mean()), display=False)
@@ -138,8 +155,9 @@ assert np.all(regret[:, -1] < bound[-1]), "UCB's regret exceeded its bound in so
 # $\mu^* = 0.9$, and a learner that plays a bad arm of mean $\mu_{\text{bad}}$ in its first 10
 # rounds and the best arm afterwards. The average regret is $10 (0.9 - \mu_\text{bad}) / 1000
 # \le 0.009$ whatever $\mu_\text{bad}$ is. The Nash regret is
-# $0.9 - 0.9^{0.99}\mu_\text{bad}^{0.01}$, which grows without bound in $\log(1/\mu_\text{bad})$
-# until it reaches $\mu^*$.
+# $0.9 - 0.9^{0.99}\mu_\text{bad}^{0.01}$: it keeps growing as $\mu_\text{bad}$ falls and tends
+# to $\mu^* = 0.9$, the largest value any regret can take, as $\mu_\text{bad} \to 0$: a hundred
+# times the average regret's ceiling of 0.009.
 
 # %%
 T_SMALL, EARLY, BEST = 1_000, 10, 0.9
@@ -160,13 +178,18 @@ fig, ax = new_axes()
 ax.set_xscale("log")
 ax.plot(bad_means, nash, label="Nash regret $R_N$", color="#0072B2")
 ax.plot(bad_means, avg, label="average regret $R_A$", color="#D55E00")
-ax.set(xlabel=r"mean of the arm played in the first 10 of 1,000 rounds, $\mu_\mathrm{bad}$", ylabel="regret",
-       title="One unfair start: average regret stays below 0.009, Nash regret does not")
+ax.set(xlabel=rf"mean of the arm played in the first {EARLY} of {T_SMALL:,} rounds, $\mu_\mathrm{{bad}}$",
+       ylabel="regret", xlim=(bad_means[0], 1), ylim=(0, 1),
+       title=f"One unfair start: average regret stays below {EARLY * BEST / T_SMALL:g}, Nash regret does not")
+ax.xaxis.set_major_locator(mpl.ticker.LogLocator(numticks=7))
+ax.xaxis.set_minor_locator(mpl.ticker.NullLocator())
 ax.legend()
 plt.show()
+table = {}
 for bad in (0.5, 1e-3, 1e-10, 1e-100):
     a, n = unfair_start_regrets(bad)
-    print(f"mu_bad = {bad:8.1e}: average regret {a:.4f}, Nash regret {n:.4f} ({n / a:5.1f} x)")
+    table[f"{bad:.0e}"] = {"average regret": f"{a:.4f}", "Nash regret": f"{n:.4f}", "Nash / average": f"{n / a:.1f}"}
+display(pd.DataFrame(table).rename_axis("μ_bad", axis=1))
 
 # %%
 assert np.all(nash >= avg - 1e-12), "AM-GM: Nash regret must dominate average regret"
@@ -177,7 +200,7 @@ assert avg.max() <= EARLY * BEST / T_SMALL + 1e-12 and nash[0] > 0.8, "the examp
 # once, so rounds $1, \dots, K$ have a small expected reward in *every* run.
 
 # %%
-print(f"UCB, T = {HORIZON:,}: average regret {average_regret(ucb):.5f}, Nash regret {nash_regret(ucb):.5f}")
+print(f"UCB at T = {HORIZON:,}: average regret {average_regret(ucb):.5f}, Nash regret {nash_regret(ucb):.5f}.")
 assert nash_regret(ucb) >= average_regret(ucb)
 
 # %% [markdown]

@@ -6,6 +6,23 @@
 # this dependence be so weak that the actions (everything the algorithm releases) would be almost
 # equally likely had any single person's reward been different.
 #
+# :::{admonition} Learning objectives and prerequisites
+# :class: tip
+#
+# After this chapter you can:
+#
+# - define $(\eps, \delta)$-differential privacy and say what neighbouring datasets are in the
+#   global and the local model;
+# - calibrate the Laplace mechanism, randomized response and PrivBern, and compute how PrivBern
+#   contracts the arms' means;
+# - account for repeated releases with basic composition and with zero-concentrated DP;
+# - explain how the binary-tree and hybrid counters release running sums with polylogarithmic error,
+#   and compare their measured error with the published bounds.
+#
+# **Prerequisites:** {doc}`bandits` (the bandit notation). Mathematics: probability densities, the
+# Laplace and Gaussian distributions, the union bound, exponentials and logarithms.
+# :::
+#
 # :::{prf:definition} Differential privacy
 # :label: def-dp
 #
@@ -40,8 +57,10 @@
 # leaves $[-\eps, \eps]$.
 
 # %%
-import numpy as np
 import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from IPython.display import display
 from myst_nb import glue
 
 from privbandits import mechanisms as mech
@@ -61,7 +80,7 @@ ax1.plot(grid, density(grid, 11), label="$M(D')$, $f(D') = 11$")
 samples = mech.laplace_mechanism(np.full(100_000, 10.0), 1.0, EPS, rng)
 ax1.hist(samples, bins=np.linspace(0, 21, 85), density=True, alpha=0.3, color="C0", label="100,000 draws of $M(D)$")
 ax1.set(xlabel="released value", ylabel="density", title=f"Laplace mechanism, ε = {EPS}")
-ax1.legend()
+ax1.legend(loc="upper left")
 ax2.plot(grid, np.log(density(grid, 10) / density(grid, 11)))
 ax2.axhline(EPS, color="k", ls="--", lw=1)
 ax2.axhline(-EPS, color="k", ls="--", lw=1)
@@ -134,10 +153,9 @@ plt.show()
 
 # %%
 rho = mech.approx_dp_to_zcdp(1.0, 1e-6)
-print(f"(ε=1, δ=1e-6)-DP budget  ->  ρ = {rho:.5f} zCDP  ->  back: ε = {mech.zcdp_to_approx_dp(rho, 1e-6):.6f}")
-for k in (1, 10, 100):
-    sigma = mech.gaussian_sigma_zcdp(1.0, rho / k)
-    print(f"{k:4d} Gaussian releases sharing that budget: σ = {sigma:7.2f} each")
+print(f"An (ε = 1, δ = 10⁻⁶)-DP budget is ρ = {rho:.5f} in zCDP (converted back: ε = {mech.zcdp_to_approx_dp(rho, 1e-6):.6f}).")
+display(pd.DataFrame({"σ of each release (sensitivity 1)": [f"{mech.gaussian_sigma_zcdp(1.0, rho / k):.2f}" for k in (1, 10, 100)]},
+                     index=pd.Index([1, 10, 100], name="Gaussian releases sharing the budget")))
 
 # %% [markdown]
 # ## Continual release: the binary-tree and hybrid mechanisms
@@ -209,27 +227,29 @@ fig, (ax1, ax2) = new_axes(ncols=2, sharey=True)
 ax1.loglog(checkpoints, q95["binary"], "o-", ms=3, label="empirical 95% quantile")
 ax1.loglog(checkpoints, bound_binary, "k--", lw=1, label="Chan et al. tail bound, γ = 0.05")
 ax1.set(xlabel="items seen $t$", ylabel="|error| of the released sum", title=f"binary mechanism (n = 10⁶, ε = {EPS_COUNT:g})")
-ax1.legend()
 ax2.loglog(checkpoints, q95["hybrid"], "o-", ms=3, label="empirical 95% quantile")
 ax2.loglog(checkpoints, bound_hybrid, "k--", lw=1, label="Chan et al. tail bound, γ = 0.05")
 ax2.loglog(checkpoints, q95["hybrid, ε to each part"], "s-", ms=3, color="C3", label="95% quantile, ε to each part")
 ax2.loglog(checkpoints, bound_tossou, ":", color="C3", label="Tossou-Dimitrakakis Eq. (2.2)")
 ax2.set(xlabel="items seen $t$", title=f"hybrid mechanism (ε = {EPS_COUNT:g})")
-ax2.legend()
+fig.legend(*ax2.get_legend_handles_labels(), loc="outside lower center", ncol=2)
 plt.show()
 frac_binary = np.mean(np.array(errors["binary"]) > bound_binary)
 frac_hybrid = np.mean(np.array(errors["hybrid"]) > bound_hybrid)
-print(f"fraction of (stream, t) whose error exceeds the γ = 0.05 bound: binary {frac_binary:.4f}, hybrid {frac_hybrid:.4f}")
-print(f"t = 10^6: Eq. (2.2) bound {bound_tossou[-1]:.0f}; 95% error of the ε-DP hybrid {q95['hybrid'][-1]:.0f}, "
-      f"of the variant with ε to each part {q95['hybrid, ε to each part'][-1]:.0f}")
 over_hybrid = q95["hybrid"] > bound_tossou
 over_unsplit = q95["hybrid, ε to each part"] > bound_tossou
 # the first checkpoint from which the ε-DP hybrid's 95% error exceeds Eq. (2.2) at every later checkpoint
 trailing = len(over_hybrid) if over_hybrid.all() else int(np.argmin(over_hybrid[::-1]))
 always_over_from = int(checkpoints[len(over_hybrid) - trailing]) if trailing else None
-print(f"checkpoints where the 95% error exceeds Eq. (2.2): ε-DP hybrid {over_hybrid.sum()} of {len(checkpoints)} "
-      f"(every one from t = {always_over_from:,}), variant with ε to each part {over_unsplit.sum()} "
-      f"(at t = {', '.join(f'{t:,}' for t in checkpoints[over_unsplit])})")
+display(pd.DataFrame({
+    "binary": [f"{frac_binary:.4f}", "—", "—"],
+    "hybrid (ε-DP)": [f"{frac_hybrid:.4f}", f"{q95['hybrid'][-1]:.0f} (bound {bound_tossou[-1]:.0f})",
+                      f"{over_hybrid.sum()} of {len(checkpoints)}, every one from t = {always_over_from:,}"],
+    "hybrid, ε to each part (2ε-DP)": ["—", f"{q95['hybrid, ε to each part'][-1]:.0f} (bound {bound_tossou[-1]:.0f})",
+                                        f"{over_unsplit.sum()} of {len(checkpoints)}, at t = "
+                                        + ", ".join(f"{t:,}" for t in checkpoints[over_unsplit])],
+}, index=[f"fraction of (stream, t) above the Chan et al. bound (γ = {GAMMA:g})", "95% error at t = 10⁶, against Eq. (2.2)",
+          "checkpoints where the 95% error exceeds Eq. (2.2)"]))
 glue("p0_frac_binary", float(frac_binary), display=False)
 glue("p0_frac_hybrid", float(frac_hybrid), display=False)
 glue("p0_n_checkpoints", int(len(checkpoints)), display=False)

@@ -8,6 +8,23 @@
 # (100 runs of 100,000 steps), checks each claim of its experiment section against the numbers, and
 # then goes further: the regret bounds against the measured regret, and the privacy-utility curve.
 #
+# :::{admonition} Learning objectives and prerequisites
+# :class: tip
+#
+# After this chapter you can:
+#
+# - implement Private-UCB, DP-UCB-BOUND, DP-UCB and DP-UCB-INT, the global-model private versions of
+#   UCB, and say how each privatizes the means;
+# - reproduce the paper's Figure 2 and test each claim of its experiment section against the
+#   measured regret;
+# - check a confidence bonus against the exact error probability of the counter behind it;
+# - compare theorem bounds with measured regret, and read a privacy-utility curve.
+#
+# **Prerequisites:** {doc}`../foundations/bandits` (UCB, regret) and {doc}`../foundations/privacy`
+# (Laplace mechanism, composition, the hybrid counter). Mathematics: Hoeffding's inequality, the
+# union bound, reading log-log plots.
+# :::
+#
 # ## The mechanisms
 #
 # All three algorithms privatize the *means* that UCB's index uses; the action is then a
@@ -139,6 +156,8 @@ import math
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
+from IPython.display import display
 from myst_nb import glue
 
 from privbandits import bernoulli_instance, simulate
@@ -172,14 +191,15 @@ def sci(x, digits=2):
 
 
 # %%
-int_setup = {}
+int_setup, rr_rows = {}, []
 for eps_target in (1.0, 0.1):
     eps_in = dp_ucb_int_input_epsilon(eps_target, DELTA_PRIME, V)
     points = release_points(eps_in, V, HORIZON)
     int_setup[eps_target] = (eps_in, points)
-    print(f"eps' = {eps_target:g}: input eps = {eps_in:.3e}, ceil(1/eps) = {math.ceil(1 / eps_in):,}, "
-          f"Lemma B.1 release points {points[:4].tolist()}..., f0 = {points[0]:,}; "
-          f"round robin lasts K*f0 = {2 * points[0]:,} rounds (K=2), {10 * points[0]:,} (K=10)")
+    rr_rows.append({"target ε'": f"{eps_target:g}", "input ε": f"{eps_in:.3e}", "⌈1/ε⌉": f"{math.ceil(1 / eps_in):,}",
+                    "first release points (Lemma B.1)": ", ".join(f"{x:,}" for x in points[:4]) + ", …",
+                    "round robin, K = 2": f"{2 * points[0]:,} rounds", "round robin, K = 10": f"{10 * points[0]:,} rounds"})
+display(pd.DataFrame(rr_rows).style.hide(axis="index"))
 f0_small = int(int_setup[0.1][1][0])
 glue("p1_rr10_small", 10 * f0_small, display=False)
 
@@ -196,15 +216,18 @@ glue("p1_rr10_small", 10 * f0_small, display=False)
 # %%
 pull_counts = np.arange(1, HORIZON + 1)
 ratio = dp_ucb_bound_bonus(pull_counts, HORIZON, 1.0) / dp_ucb_bound_bonus(pull_counts, HORIZON, 1.0, bonus="printed")
-print(f"matched / printed bonus over n <= T (t = T, eps = 1): from {ratio.min():.2f} to {ratio.max():.2f}")
-print(f"{'n':>7s} {'printed':>9s} {'matched':>9s}   P(|error| > bonus): printed, matched, paper's counter + printed   (gamma = t^-4)")
-misses = {}
+print(f"Over n ≤ T (at t = T, ε = 1) the matched bonus is {ratio.min():.2f} to {ratio.max():.2f} times the printed one.")
+misses, bonus_rows = {}, []
 for t, n in ((1_000, 2**9), (HORIZON, 2**9), (HORIZON, 2**16)):
     row = [dp_ucb_bound_miscoverage(n, t, 1.0, bonus="printed"), dp_ucb_bound_miscoverage(n, t, 1.0),
            dp_ucb_bound_miscoverage(n, t, 1.0, hybrid_split=False, bonus="printed")]
     misses[(t, n)] = row
-    print(f"{n:7,d} {dp_ucb_bound_bonus(n, t, 1.0, bonus='printed'):9.1f} {dp_ucb_bound_bonus(n, t, 1.0):9.1f}   "
-          f"{row[0]:.1e}, {row[1]:.1e}, {row[2]:.1e}   (t = {t:,}: {float(t) ** -4:.0e})")
+    bonus_rows.append({"t": f"{t:,}", "n": f"{n:,}", "printed bonus": f"{dp_ucb_bound_bonus(n, t, 1.0, bonus='printed'):.1f}",
+                       "matched bonus": f"{dp_ucb_bound_bonus(n, t, 1.0):.1f}", "P(miss), printed": f"{row[0]:.1e}",
+                       "P(miss), matched": f"{row[1]:.1e}", "P(miss), paper's counter + printed": f"{row[2]:.1e}",
+                       "nominal γ = t⁻⁴": f"{float(t) ** -4:.0e}"})
+display(pd.DataFrame(bonus_rows).style.hide(axis="index").set_caption(
+    "P(miss): the exact probability that the counter's error exceeds the bonus"))
 glue("p1_bonus_ratio_min", float(ratio.min()), display=False)
 glue("p1_bonus_ratio_max", float(ratio.max()), display=False)
 miss_printed = misses[(HORIZON, 2**16)][0]
@@ -279,8 +302,9 @@ for ax, key, letter in zip(axes.flat, panels, "abcd"):
     for name, reg in regrets[key].items():
         plot_runs(ax, PLOT_ROUNDS, np.maximum(reg[:, at(PLOT_ROUNDS)], 1e-1), results[key][name].policy.label, color=None)
     ax.set(title=f"({letter}) {key[0]}, ε' = {key[1]:g}", xlabel="time step", ylabel="regret")
-axes[0, 0].legend(fontsize=7)
-axes[1, 0].legend(fontsize=7)
+# one legend for the four panels: each algorithm has one colour (its ε is in the panel title)
+handles, labels = axes[0, 0].get_legend_handles_labels()
+fig.legend(handles, [label.split(" (")[0] for label in labels], loc="outside lower center", ncol=len(labels))
 plt.show()
 
 # %% [markdown]
@@ -294,13 +318,14 @@ printed_bound = {  # final regret of each run
     key: final_regret(simulate(DPUCBBound(key[1], bonus="printed"), SCENARIOS[key[0]], HORIZON, RUNS, seed=SEED))
     for key in panels
 }
-print(f"{'panel':16s} {'matched':>9s} {'printed':>9s} {'ratio':>6s}   spread (best-worst): matched, printed")
-bonus_cost = {}
+bonus_cost, cost_rows = {}, []
 for key in panels:
     matched_reg, printed_reg = regrets[key]["DP-UCB-BOUND"][:, -1], printed_bound[key]
     bonus_cost[key] = matched_reg.mean() / printed_reg.mean()
-    print(f"{key[0]}, ε'={key[1]:<4g} {matched_reg.mean():9.1f} {printed_reg.mean():9.1f} {bonus_cost[key]:6.2f}   "
-          f"{np.ptp(matched_reg):7.1f}, {np.ptp(printed_reg):7.1f}")
+    cost_rows.append({"panel": f"{key[0]}, ε' = {key[1]:g}", "mean regret, matched": f"{matched_reg.mean():.1f}",
+                      "mean regret, printed": f"{printed_reg.mean():.1f}", "ratio": f"{bonus_cost[key]:.2f}",
+                      "best-worst, matched": f"{np.ptp(matched_reg):.1f}", "best-worst, printed": f"{np.ptp(printed_reg):.1f}"})
+display(pd.DataFrame(cost_rows).style.hide(axis="index").set_caption("DP-UCB-BOUND's final regret with the two bonuses"))
 glue("p1_bonus_cost_min", float(min(bonus_cost.values())), display=False)
 glue("p1_bonus_cost_max", float(max(bonus_cost.values())), display=False)
 lockstep = regrets[("2 arms", 1.0)]["DP-UCB-BOUND"][:, -1]
@@ -359,14 +384,13 @@ for key in panels:
         policy = results[key][name].policy
         guarantee = ""
         if isinstance(policy, DPUCBInt):
-            guarantee = f"(ε'={dp_ucb_int_privacy(HORIZON, policy.epsilon, V, DELTA_PRIME):.3g}, δ'=e^-10)"
+            guarantee = f"(ε' = {dp_ucb_int_privacy(HORIZON, policy.epsilon, V, DELTA_PRIME):.3g}, δ' = e⁻¹⁰)"
         elif policy.private:
-            guarantee = f"ε={policy.epsilon:g}"
+            guarantee = f"ε = {policy.epsilon:g}"
         final = reg[:, -1]
-        rows.append((f"{key[0]}, ε'={key[1]:g}", name, final.mean(), final.max() - final.min(), guarantee))
-print(f"{'panel':16s} {'algorithm':14s} {'mean regret':>12s} {'best-worst':>11s}  guarantee")
-for panel, name, mean, spread, guarantee in rows:
-    print(f"{panel:16s} {name:14s} {mean:12.1f} {spread:11.1f}  {guarantee}")
+        rows.append({"panel": f"{key[0]}, ε' = {key[1]:g}", "algorithm": name, "mean regret": f"{final.mean():.1f}",
+                     "best-worst": f"{final.max() - final.min():.1f}", "guarantee": guarantee})
+display(pd.DataFrame(rows).style.hide(axis="index"))
 
 # %%
 def final_mean(key, name, t=HORIZON):
@@ -383,15 +407,15 @@ for key in panels:
     verdicts[key] = {
         "DP-UCB-INT below the other private algorithms": final_mean(key, "DP-UCB-INT") < min(others),
         "Private-UCB worst": final_mean(key, "Private-UCB") >= max(final_mean(key, n) for n in ("DP-UCB-BOUND", "DP-UCB", "DP-UCB-INT")),
-        "gap DP-UCB-INT - UCB not growing (t = 10^4 -> 10^5)": gap_to_ucb(key, 100_000) <= 1.25 * gap_to_ucb(key, 10_000) + 10,
+        "gap DP-UCB-INT - UCB not growing (t = 10⁴ → 10⁵)": gap_to_ucb(key, 100_000) <= 1.25 * gap_to_ucb(key, 10_000) + 10,
         "best-worst spread < 664.5 (ours and UCB)": all(
             np.ptp(regrets[key][n][:, -1]) < 664.5 for n in ("UCB", "DP-UCB-BOUND", "DP-UCB", "DP-UCB-INT")
         ),
         "DP-UCB ahead of DP-UCB-BOUND at t = 1,000": final_mean(key, "DP-UCB", 1_000) < final_mean(key, "DP-UCB-BOUND", 1_000),
         "DP-UCB-BOUND ahead of DP-UCB at T": final_mean(key, "DP-UCB-BOUND") < final_mean(key, "DP-UCB"),
     }
-for key, checks in verdicts.items():
-    print(f"{key[0]}, ε' = {key[1]:g}: " + "; ".join(f"{claim}: {'yes' if ok else 'NO'}" for claim, ok in checks.items()))
+display(pd.DataFrame({f"{key[0]}, ε' = {key[1]:g}": {claim: "yes" if ok else "NO" for claim, ok in checks.items()}
+                      for key, checks in verdicts.items()}).rename_axis("the paper's claim"))
 
 
 def panel_list(claim, value=True):
@@ -456,7 +480,7 @@ glue("p1_printed_ahead_panels", ", ".join(printed_ahead) if printed_ahead else "
 assert all(verdicts[(s, 1.0)]["DP-UCB-INT below the other private algorithms"] for s in SCENARIOS), \
     "DP-UCB-INT should beat the other private algorithms at eps' = 1"
 assert all(verdicts[(s, 1.0)]["Private-UCB worst"] for s in SCENARIOS), "Private-UCB should be worst at eps' = 1"
-assert all(verdicts[(s, 1.0)]["gap DP-UCB-INT - UCB not growing (t = 10^4 -> 10^5)"] for s in SCENARIOS), \
+assert all(verdicts[(s, 1.0)]["gap DP-UCB-INT - UCB not growing (t = 10⁴ → 10⁵)"] for s in SCENARIOS), \
     "DP-UCB-INT's gap to UCB should not grow at eps' = 1"
 assert not verdicts[("10 arms", 0.1)]["DP-UCB-INT below the other private algorithms"], \
     "the round-robin phase should make DP-UCB-INT lose at eps' = 0.1 with 10 arms"
@@ -498,17 +522,19 @@ for name, bound in bounds.items():
     colors[name] = line.get_color()
     ax.plot(t_grid, regrets[key][name][:, at(t_grid)].mean(axis=0), color=line.get_color(), label=f"{name}: measured")
 ax.set(xlabel="time step", ylabel="regret", title="Regret bounds vs measured regret (2 arms, ε' = 1)")
-ax.legend(fontsize=7, ncol=2)
+fig.legend(loc="outside lower center", ncol=2)
 plt.show()
-bound_ratio = {}
+bound_ratio, bound_rows = {}, []
 for name, bound in bounds.items():
     measured = regrets[key][name.split(" (")[0]][:, -1].mean()
     bound_ratio[name] = bound[-1] / measured
-    print(f"{name:31s} bound at T: {bound[-1]:12.4g}   measured: {measured:8.1f}   ratio {bound_ratio[name]:10.3g}")
+    bound_rows.append({"algorithm": name, "bound at T": f"{bound[-1]:.4g}", "measured at T": f"{measured:.1f}",
+                       "bound / measured": f"{bound_ratio[name]:.3g}"})
+display(pd.DataFrame(bound_rows).style.hide(axis="index"))
 eps_thm = dp_ucb_bound_theorem_epsilon(1.0)
 b_T = np.sqrt(8.0) * np.log(4.0 * HORIZON**4) / eps_thm  # B of Theorem 3.2 at t = T, lambda0 -> 0
-print(f"Theorem 3.2 at eps = ln(2)/2 = {eps_thm:.3f}: B = {b_T:.1f}, B (ln B + 7) = {b_T * (np.log(b_T) + 7):.1f}, "
-      f"exact -B W_-1(-1/(eB)) = {float(lambert_pull_threshold(b_T)):.1f}")
+print(f"Theorem 3.2 at ε = ln(2)/2 = {eps_thm:.3f}: B = {b_T:.1f}, B (ln B + 7) = {b_T * (np.log(b_T) + 7):.1f}, "
+      f"exact -B W₋₁(-1/(eB)) = {float(lambert_pull_threshold(b_T)):.1f}.")
 c_T = 56.0 * (2.0 + np.sqrt(3.5)) * np.sqrt(np.log(HORIZON)) / 1.0
 glue("p1_thm33_term", sci(float(c_T**2 * (np.log(c_T) + 7.0) ** 2)), display=False)
 glue("p1_thm33_orders", int(math.floor(math.log10(bound_ratio["DP-UCB"]))), display=False)
@@ -559,12 +585,12 @@ ax.set(xlabel="privacy level ε' (ε for the hybrid/tree algorithms)", ylabel=f"
        title="Privacy-utility trade-off, 2 arms {0.9, 0.6}")
 ax.legend()
 plt.show()
-for name, values in curves.items():
-    print(f"{name:28s} " + "  ".join(f"ε={e:g}: {r:8.0f}" for e, r in zip(EPS_GRID, values)))
+display(pd.DataFrame({name: [f"{r:,.0f}" for r in values] + [""] * (len(EPS_GRID) - len(values)) for name, values in curves.items()},
+                     index=pd.Index([f"{e:g}" for e in EPS_GRID], name="ε'")).style.set_caption(f"Mean regret at T = {HORIZON:,}"))
 mid = [i for i, e in enumerate(EPS_GRID) if 0.03 <= e <= 1.0]
 slopes = {name: float(np.polyfit(np.log([EPS_GRID[i] for i in mid]), np.log([curves[name][i] for i in mid]), 1)[0])
           for name in ("DP-UCB-BOUND", "DP-UCB")}
-print("log-log slope of regret against eps over [0.03, 1]: " + ", ".join(f"{n} {v:.2f}" for n, v in slopes.items()))
+print("Slope of log regret against log ε over [0.03, 1]: " + ", ".join(f"{n} {v:.2f}" for n, v in slopes.items()) + ".")
 glue("p1_slope_bound", slopes["DP-UCB-BOUND"], display=False)
 glue("p1_slope_dpucb", slopes["DP-UCB"], display=False)
 int_excess = [curves["DP-UCB-INT"][int_grid.index(e)] - ucb_final for e in (0.3, 1.0)]

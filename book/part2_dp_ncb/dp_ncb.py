@@ -7,13 +7,30 @@
 # close to 0 is enough to make it large: it rewards algorithms that treat every round (every user)
 # fairly. {cite:t}`barman2023fairness` designed the Nash Confidence Bound algorithm (NCB) for it;
 # {cite:t}`sarkar2026dpncb` make NCB differentially private, in the global model (GDP-NCB, the learner
-# sees the rewards and its actions must be $\varepsilon$-DP) and in the local model (LDP-NCB, every
+# sees the rewards and its actions must be $\eps$-DP) and in the local model (LDP-NCB, every
 # reward is privatised before the learner sees it). This chapter implements both, the anytime
 # wrapper, and the two baselines of the paper (AdaP-UCB of {cite:t}`azize2022privacy` and LDP-UCB of
 # {cite:t}`ren2020multi`), reproduces Figure 1 and examines two weak points of the paper: the constant
 # 1600 in the Phase I tests, and the privacy of Phase I. The closing section lists what changed in
 # the last revision of this chapter (a bug in GDP-NCB, the baselines' constants, Figure 1(e) to
 # $T = 10^7$).
+#
+# :::{admonition} Learning objectives and prerequisites
+# :class: tip
+#
+# After this chapter you can:
+#
+# - explain the two phases of NCB and how GDP-NCB (global model) and LDP-NCB (local model) make them
+#   private;
+# - reproduce Figure 1 of the paper and judge which of its claims the numbers support;
+# - recognise when a published constant (1600) cannot have been the one the experiments used, and
+#   compare the printed algorithms with the authors' code;
+# - bound the privacy loss of a data-dependent stopping rule by composition.
+#
+# **Prerequisites:** {doc}`../foundations/bandits` (Nash regret) and {doc}`../foundations/privacy`
+# (Laplace mechanism, local model, composition); {doc}`../part1_private_ucb/private_ucb` helps.
+# Mathematics: geometric means and logarithms, multiplicative confidence intervals.
+# :::
 
 # %%
 import dataclasses
@@ -21,12 +38,14 @@ import math
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
+from IPython.display import display
 from myst_nb import glue
 
 from privbandits import engine
 from privbandits.environments import bernoulli_instance, mixed_instance
 from privbandits.metrics import average_regret, nash_regret
-from privbandits.plotting import color_for, use_book_style
+from privbandits.plotting import PAGE_WIDTH, color_for, use_book_style
 from privbandits.policies import GDPNCB, LDPNCB, LDPUCB, NCB, AdaPUCB, AnytimeDPNCB
 from privbandits.policies.dp_ncb import PAPER_PHASE1_CONSTANT, leading_run_law, phase1_threshold_gdp
 from privbandits.simulate import simulate, simulate_mean_rewards
@@ -47,26 +66,26 @@ EPS = 0.2  # the paper's privacy level
 # :::{prf:algorithm} GDP-NCB {cite}`sarkar2026dpncb`, Algorithm 1
 # :label: p2-alg-gdp
 #
-# **Input:** $k$, $T$, $\varepsilon$; $c = 3$, $\alpha = 3.1$, Phase I constant $C$ (1600 in the paper).
+# **Input:** $k$, $T$, $\eps$; $c = 3$, $\alpha = 3.1$, Phase I constant $C$ (1600 in the paper).
 #
-# 1. **Phase I.** While $\max_i n_i\tilde\mu_i \le C\big(c^2\log T + (\log T)^2/\varepsilon\big)$:
+# 1. **Phase I.** While $\max_i n_i\tilde\mu_i \le C\big(c^2\log T + (\log T)^2/\eps\big)$:
 #    pull $I_t \sim \mathrm{Unif}([k])$, update $\hat\mu_{I_t}$ and release
-#    $\tilde\mu_{I_t} = \hat\mu_{I_t} + \mathrm{Lap}\big(\log T / (\varepsilon N_{1,I_t})\big)$.
+#    $\tilde\mu_{I_t} = \hat\mu_{I_t} + \mathrm{Lap}\big(\log T / (\eps N_{1,I_t})\big)$.
 # 2. **Phase II.** Clip the Phase I means to $[0, 1]$; $N_{2,i} \gets 1$. For episodes $\ell = 1, 2, \dots$: pick
 #    $A = \arg\max_i \mathrm{NCB}_{\mathrm{GDP}}(i)$ with
-#    $\mathrm{NCB}_{\mathrm{GDP}}(i) = \tilde\mu_i + 2c\sqrt{\frac{2\tilde\mu_i\log T}{n_i}} + \frac{\alpha(\log T)^2}{\varepsilon n_i} + 4\sqrt{\frac{2\alpha}{\varepsilon}\frac{(\log T)^{3/2}}{n_i}}$ (Eq. (4)), $n_i = N_{1,i} + N_{2,i}$;
+#    $\mathrm{NCB}_{\mathrm{GDP}}(i) = \tilde\mu_i + 2c\sqrt{\frac{2\tilde\mu_i\log T}{n_i}} + \frac{\alpha(\log T)^2}{\eps n_i} + 4\sqrt{\frac{2\alpha}{\eps}\frac{(\log T)^{3/2}}{n_i}}$ (Eq. (4)), $n_i = N_{1,i} + N_{2,i}$;
 #    pull $A$ for $2N_{2,A}$ rounds, its mean restarted from the Phase I mean $\hat\mu_A$;
-#    release $\tilde\mu_A = \mathrm{clip}_{[0,1]}\big(\hat\mu^\ell_A + \mathrm{Lap}(\log T/(\varepsilon n_A))\big)$.
+#    release $\tilde\mu_A = \mathrm{clip}_{[0,1]}\big(\hat\mu^\ell_A + \mathrm{Lap}(\log T/(\eps n_A))\big)$.
 # :::
 #
 # :::{prf:algorithm} LDP-NCB {cite}`sarkar2026dpncb`, Algorithm 2
 # :label: p2-alg-ldp
 #
-# Every reward reaches the learner as $\tilde X_t = X_t + \mathrm{Lap}(1/\varepsilon)$.
-# Phase I pulls uniformly until, for some arm, with $A_i = \frac1\varepsilon\sqrt{8 n_i\alpha\log T}$,
-# $n_i\tilde\mu_i \ge \max\Big\{A_i,\ A_i + C\Big(c^2\log T + \frac{n_i(\log T)^2}{(n_i\tilde\mu_i - A_i)\varepsilon^2}\Big)\Big\}$.
+# Every reward reaches the learner as $\tilde X_t = X_t + \mathrm{Lap}(1/\eps)$.
+# Phase I pulls uniformly until, for some arm, with $A_i = \frac1\eps\sqrt{8 n_i\alpha\log T}$,
+# $n_i\tilde\mu_i \ge \max\Big\{A_i,\ A_i + C\Big(c^2\log T + \frac{n_i(\log T)^2}{(n_i\tilde\mu_i - A_i)\eps^2}\Big)\Big\}$.
 # Phase II plays, every round, the arm maximising
-# $\mathrm{NCB}_{\mathrm{LDP}}(i) = \tilde\mu_i + 2c\sqrt{\frac{2\tilde\mu_i\log T}{n_i}} + \frac1\varepsilon\sqrt{\frac{8\alpha\log T}{n_i}} + 4c\frac{(2\alpha)^{1/4}(\log T)^{3/4}}{\sqrt\varepsilon\, n_i^{3/4}}$ (Eq. (5)) of the clipped private mean.
+# $\mathrm{NCB}_{\mathrm{LDP}}(i) = \tilde\mu_i + 2c\sqrt{\frac{2\tilde\mu_i\log T}{n_i}} + \frac1\eps\sqrt{\frac{8\alpha\log T}{n_i}} + 4c\frac{(2\alpha)^{1/4}(\log T)^{3/4}}{\sqrt\eps\, n_i^{3/4}}$ (Eq. (5)) of the clipped private mean.
 # :::
 #
 # :::{prf:algorithm} Anytime DP-NCB {cite}`sarkar2026dpncb`, Algorithm 3
@@ -79,8 +98,8 @@ EPS = 0.2  # the paper's privacy level
 # :::{prf:theorem} Nash regret {cite}`sarkar2026dpncb`, Theorems 1 and 3
 # :label: p2-thm-regret
 #
-# GDP-NCB is $\varepsilon$-global DP and $\mathrm{NR}_T = O\big(\sqrt{k\log T/T} + k(\log T)^2/(\varepsilon T)\big)$;
-# LDP-NCB is $\varepsilon$-local DP and $\mathrm{NR}_T = \tilde O\big(\sqrt{k/T} + \frac1\varepsilon\sqrt{k/T}\big)$.
+# GDP-NCB is $\eps$-global DP and $\mathrm{NR}_T = O\big(\sqrt{k\log T/T} + k(\log T)^2/(\eps T)\big)$;
+# LDP-NCB is $\eps$-local DP and $\mathrm{NR}_T = \tilde O\big(\sqrt{k/T} + \frac1\eps\sqrt{k/T}\big)$.
 # :::
 #
 # The implementation is in `privbandits.policies.dp_ncb` (numba kernels that follow the line
@@ -97,17 +116,17 @@ EPS = 0.2  # the paper's privacy level
 # :label: p2-alg-adap
 #
 # Pull each arm once. At the start $t_\ell$ of episode $\ell$ play
-# $A_\ell = \arg\max_a \tilde\mu_a + \sqrt{\frac{\alpha\log(2t_\ell)}{2 f_a}} + \frac{\alpha\log t_\ell}{\varepsilon f_a}$
+# $A_\ell = \arg\max_a \tilde\mu_a + \sqrt{\frac{\alpha\log(2t_\ell)}{2 f_a}} + \frac{\alpha\log t_\ell}{\eps f_a}$
 # until its number of pulls doubles, where $f_a = N_a(t_\ell - 1)/2$ is the length of the arm's last
-# episode and $\tilde\mu_a$ is the mean of that episode's rewards plus $\mathrm{Lap}(1/(\varepsilon f_a))$
-# (the paper's $\mathrm{Lap}(2/(\varepsilon N_a))$). Older rewards are forgotten. $\varepsilon$-global DP
+# episode and $\tilde\mu_a$ is the mean of that episode's rewards plus $\mathrm{Lap}(1/(\eps f_a))$
+# (the paper's $\mathrm{Lap}(2/(\eps N_a))$). Older rewards are forgotten. $\eps$-global DP
 # (Theorems 6 and 7 of the paper): each reward enters one release of sensitivity $1/f_a$ (Lemma 1).
 # $\alpha > 3$ for the regret bound; $\alpha = 3.1$ in both papers' experiments.
 # :::
 #
 # We checked every constant of AdaP-UCB against the text of {cite:t}`azize2022privacy` (the version
 # we could read is the anonymised submission): Algorithm 1 (episodes that double an arm's count),
-# Lemma 1 (Laplace scale $1/((j-i)\varepsilon)$ for a mean of $j - i$ rewards) and Eq. (7). One constant
+# Lemma 1 (Laplace scale $1/((j-i)\eps)$ for a mean of $j - i$ rewards) and Eq. (7). One constant
 # differed: **the square root of Eq. (7) has $\log(2t_\ell)$; the package had $\log t_\ell$**. It is
 # now $\log(2t_\ell)$ (test `test_adap_ucb_follows_eq_7_of_azize_basu` compares the kernel with a
 # line-by-line transcription). One reading is ours: right after the initial pull,
@@ -117,10 +136,10 @@ EPS = 0.2  # the paper's privacy level
 # :::{prf:algorithm} LDP-UCB (LDP-UCB-L) {cite}`ren2020multi`
 # :label: p2-alg-ldpucb
 #
-# Every reward reaches the learner as $X_t + \mathrm{Lap}(1/\varepsilon)$ ($\varepsilon$-local DP: the
+# Every reward reaches the learner as $X_t + \mathrm{Lap}(1/\eps)$ ($\eps$-local DP: the
 # Laplace mechanism on one reward in $[0, 1]$). At round $t$, if some arm has $N_a \le 4\log t$,
 # pull the least-pulled such arm; otherwise pull
-# $\arg\max_a \tilde\mu_a + \sqrt{2\log t/N_a} + \sqrt{32\log t/(\varepsilon^2 N_a)}$, with
+# $\arg\max_a \tilde\mu_a + \sqrt{2\log t/N_a} + \sqrt{32\log t/(\eps^2 N_a)}$, with
 # $\tilde\mu_a$ the mean of the privatised rewards.
 # :::
 #
@@ -141,7 +160,7 @@ EPS = 0.2  # the paper's privacy level
 # %% [markdown]
 # ## The constant 1600
 #
-# Phase I of GDP-NCB stops once $n_i\tilde\mu_i$ exceeds $C(c^2\log T + (\log T)^2/\varepsilon)$ for
+# Phase I of GDP-NCB stops once $n_i\tilde\mu_i$ exceeds $C(c^2\log T + (\log T)^2/\eps)$ for
 # some arm. With uniform pulls every arm gets about $t/k$ pulls by round $t$, so Phase I lasts about
 # $k\cdot\mathrm{threshold}/\mu^*$ rounds. On the instance of Figure 1(b) ($k = 50$, $\mu^* \approx 1$):
 
@@ -149,13 +168,15 @@ EPS = 0.2  # the paper's privacy level
 K = 50
 means_b = np.random.default_rng(2026).uniform(0.005, 1.0, K)
 inst_b = bernoulli_instance(means_b, name="fig1b")
-phase1_over_T = {}
+phase1_over_T, c_rows = {}, []
 for horizon in (10**5, 10**6):
     for const in (PAPER_PHASE1_CONSTANT, 1.0):
         thr = phase1_threshold_gdp(horizon, EPS, constant=const)
         phase1_over_T[(horizon, const)] = K * thr / means_b.max() / horizon
-        print(f"T = {horizon:>9,}, C = {const:>6g}: threshold {thr:11,.0f}, "
-              f"Phase I ~ {K * thr / means_b.max():13,.0f} rounds = {phase1_over_T[(horizon, const)]:8.3f} T")
+        c_rows.append({"T": f"{horizon:,}", "C": f"{const:g}", "threshold": f"{thr:,.0f}",
+                       "Phase I, rounds (about)": f"{K * thr / means_b.max():,.0f}",
+                       "Phase I / T": f"{phase1_over_T[(horizon, const)]:.3f}"})
+display(pd.DataFrame(c_rows).style.hide(axis="index"))
 glue("p2_c1600_1e5", float(phase1_over_T[(10**5, PAPER_PHASE1_CONSTANT)]), display=False)
 glue("p2_c1600_1e6", float(phase1_over_T[(10**6, PAPER_PHASE1_CONSTANT)]), display=False)
 glue("p2_c1_1e6", float(phase1_over_T[(10**6, 1.0)]), display=False)
@@ -177,8 +198,8 @@ glue("p2_c1_1e6", float(phase1_over_T[(10**6, 1.0)]), display=False)
 paper_c = simulate(GDPNCB(epsilon=EPS, phase1_constant=PAPER_PHASE1_CONSTANT), inst_b, 10**5, runs=5, seed=1)
 book_c = simulate(GDPNCB(epsilon=EPS), inst_b, 10**5, runs=5, seed=1)
 for label, res in (("C = 1600", paper_c), ("C = 1", book_c)):
-    print(f"{label:>9}: Phase I ends at {res.records['phase1_end'].mean():8.0f} of 100000, "
-          f"Nash regret {nash_regret(res):.3f}")
+    print(f"{label}: Phase I ends at round {res.records['phase1_end'].mean():,.0f} of 100,000 (mean of the runs), "
+          f"Nash regret {nash_regret(res):.3f}.")
 assert np.all(paper_c.records["phase1_end"] == 10**5), "with C = 1600 Phase I must fill the horizon"
 assert nash_regret(book_c) < nash_regret(paper_c), "with C = 1 Phase II must help"
 
@@ -243,7 +264,7 @@ for name, values in res_a.items():
 ax.set(xlabel="T", ylabel="Nash regret", title=f"Figure 1(a), ε = {EPS}")
 ax.legend()
 plt.show()
-print("Nash regret at T = 1000: " + ", ".join(f"{name} {v[-1]:.3f}" for name, v in res_a.items()))
+print("Nash regret at T = 1,000: " + ", ".join(f"{name} {v[-1]:.3f}" for name, v in res_a.items()) + ".")
 glue("p2_a_adap", float(res_a["AdaP-UCB"][-1]), display=False)
 glue("p2_a_one_pull", 1 - math.exp(-(1 + math.log(2))), display=False)
 glue("p2_a_gdp", float(res_a["GDP-NCB"][-1]), display=False)
@@ -255,7 +276,7 @@ assert res_a["GDP-NCB"][-1] < res_a["AdaP-UCB"][-1], "paper's claim (a): GDP-NCB
 # %% [markdown]
 # ## Figure 1(b): five algorithms, $k = 50$
 #
-# Means uniform on $(0.005, 1)$ (one draw, seed 2026), $\varepsilon = 0.2$, 50 runs per horizon, horizons
+# Means uniform on $(0.005, 1)$ (one draw, seed 2026), $\eps = 0.2$, 50 runs per horizon, horizons
 # from $10^3$ to $10^6$.
 
 # %%
@@ -273,10 +294,10 @@ for name, r in res_cap.items():
 ax.set(xscale="log", xlabel="T", ylabel="Nash regret", title=f"Figure 1(b), k = {K}, ε = {EPS}")
 ax.legend()
 plt.show()
-print(f"{'Nash regret at T =':>18} " + " ".join(f"{h:>9,}" for h in grid_b))
-for name, r in {**res_b, **{n + " (cap)": r for n, r in res_cap.items()}}.items():
-    print(f"{name:>18} " + " ".join(f"{v:9.3f}" for v in r["nash"]))
-print(f"{'Phase I / T, LDP-NCB':>18} " + " ".join(f"{v:9.3f}" for v in res_b["LDP-NCB"]["phase1"]))
+table_b = {name: r["nash"] for name, r in {**res_b, **{n + ", Phase I ≤ √T": r for n, r in res_cap.items()}}.items()}
+table_b["Phase I / T, LDP-NCB"] = res_b["LDP-NCB"]["phase1"]
+display(pd.DataFrame(table_b, index=pd.Index([f"{h:,}" for h in grid_b], name="T")).T.style.format("{:.3f}")
+        .set_caption("Nash regret at each horizon T (last row: LDP-NCB's Phase I as a fraction of T)"))
 uniform_nr = float(means_b.max() - means_b.mean())  # every round a uniformly random arm
 round_robin_nr = float(means_b.max() - np.exp(np.mean(np.log(means_b))))  # the same arms in a fixed cycle
 for key, name in (("ncb", "NCB"), ("adap", "AdaP-UCB"), ("ldpucb", "LDP-UCB"), ("gdp", "GDP-NCB"), ("ldp", "LDP-NCB")):
@@ -304,8 +325,8 @@ assert abs(res_b["LDP-UCB"]["nash"][0] - round_robin_nr) < 0.02, "LDP-UCB at T =
 #
 # Line 21 of Algorithm 1 clips each Phase II release to $[0, 1]$, and the paper says the private
 # means are clipped "for both algorithms". The package clipped the Phase II releases but not the
-# Phase I means $\tilde\mu_i = \hat\mu_i + \mathrm{Lap}(\log T/(\varepsilon N_{1,i}))$, which are the
-# means Eq. (4) uses for an arm until its first Phase II episode. With $\varepsilon = 0.2$ that noise is
+# Phase I means $\tilde\mu_i = \hat\mu_i + \mathrm{Lap}(\log T/(\eps N_{1,i}))$, which are the
+# means Eq. (4) uses for an arm until its first Phase II episode. With $\eps = 0.2$ that noise is
 # large, and a low-mean arm's Phase I mean often came out negative; then
 # $\sqrt{\tilde\mu_i}$ in Eq. (4) was NaN, the arm lost every argmax, and **it was never played in
 # Phase II**: on this instance at $T = 10^5$, a few arms in every run, sometimes the best one. The
@@ -320,8 +341,8 @@ assert abs(res_b["LDP-UCB"]["nash"][0] - round_robin_nr) < 0.02, "LDP-UCB at T =
 gdp_1e5 = simulate(GDPNCB(epsilon=EPS), inst_b, 10**5, runs=RUNS, seed=0, cache=False, progress=False)
 phase2_arms = np.array([np.unique(arms[int(p1):]).size
                         for arms, p1 in zip(gdp_1e5.arms, gdp_1e5.records["phase1_end"])])
-print(f"GDP-NCB, T = 100,000, {RUNS} runs: arms played in Phase II per run, "
-      f"min {phase2_arms.min()}, max {phase2_arms.max()} (of {K})")
+played = f"{phase2_arms.min()}" if phase2_arms.min() == phase2_arms.max() else f"{phase2_arms.min()} to {phase2_arms.max()}"
+print(f"GDP-NCB at T = 100,000, {RUNS} runs: every run plays {played} of the {K} arms in Phase II.")
 assert np.all(phase2_arms == K), "every arm must be played in Phase II"
 assert math.isclose(nash_regret(gdp_1e5), res_b["GDP-NCB"]["nash"][grid_b == 10**5][0], rel_tol=1e-9)
 glue("p2_phase2_min_arms", int(phase2_arms.min()), display=False)
@@ -330,7 +351,7 @@ glue("p2_b_runs", int(RUNS), display=False)
 # %% [markdown]
 # ## Figures 1(c) and 1(d): the privacy level
 #
-# GDP-NCB and LDP-NCB for $\varepsilon \in \{0.1, 0.2, 0.5, 1, 2\}$, with NCB as reference. LDP-NCB is a
+# GDP-NCB and LDP-NCB for $\eps \in \{0.1, 0.2, 0.5, 1, 2\}$, with NCB as reference. LDP-NCB is a
 # per-round algorithm; its sweep stops at $T = 3\cdot 10^5$ to stay in the chapter's time budget.
 
 # %%
@@ -339,23 +360,25 @@ grid_d = grid_b[grid_b <= 3 * 10**5]
 res_c = {e: sweep(GDPNCB(epsilon=e), inst_b, grid_b)["nash"] for e in EPS_GRID}
 sweeps_d = {e: sweep(LDPNCB(epsilon=e), inst_b, grid_d) for e in EPS_GRID}
 res_d = {e: r["nash"] for e, r in sweeps_d.items()}
-fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+fig, axes = plt.subplots(2, 1, figsize=(PAGE_WIDTH, 6.0), sharex=True)
 for ax, res, grid, name in ((axes[0], res_c, grid_b, "GDP-NCB"), (axes[1], res_d, grid_d, "LDP-NCB")):
     for e, values in res.items():
         ax.plot(grid, values, "o-", label=f"{name} (ε={e:g})", alpha=0.4 + 0.3 * math.log10(10 * e) / 1.3)
     ax.plot(grid_b, res_b["NCB"]["nash"], "k--", label="NCB")
-    ax.set(xscale="log", xlabel="T", ylabel="Nash regret")
-    ax.legend(fontsize=8)
+    ax.set(xscale="log", ylabel="Nash regret")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
+axes[1].set_xlabel("T")
 axes[0].set_title("Figure 1(c)")
 axes[1].set_title("Figure 1(d)")
 plt.show()
 
 # %%
-print(f"{'ε':>22} " + " ".join(f"{e:>7g}" for e in EPS_GRID))
-print(f"{'GDP-NCB, T = 10^6':>22} " + " ".join(f"{res_c[e][-1]:7.3f}" for e in EPS_GRID)
-      + f"   (NCB {res_b['NCB']['nash'][-1]:.3f})")
-print(f"{'LDP-NCB, T = 3·10^5':>22} " + " ".join(f"{res_d[e][-1]:7.3f}" for e in EPS_GRID))
-print(f"{'Phase I / T, LDP-NCB':>22} " + " ".join(f"{sweeps_d[e]['phase1'][-1]:7.3f}" for e in EPS_GRID))
+display(pd.DataFrame({
+    "GDP-NCB, Nash regret at T = 10⁶": [res_c[e][-1] for e in EPS_GRID],
+    "LDP-NCB, Nash regret at T = 3·10⁵": [res_d[e][-1] for e in EPS_GRID],
+    "LDP-NCB, Phase I / T": [sweeps_d[e]["phase1"][-1] for e in EPS_GRID],
+}, index=pd.Index([f"{e:g}" for e in EPS_GRID], name="ε")).T.style.format("{:.3f}").set_caption(
+    f"NCB's Nash regret at T = 10⁶: {res_b['NCB']['nash'][-1]:.3f}"))
 assert res_c[0.1][-1] > res_c[2.0][-1], "paper's claim (c): more privacy, more Nash regret"
 assert all(v[-1] > res_b["NCB"]["nash"][-1] for v in res_c.values()), "paper's claim (c): NCB lowest"
 ldp_stuck = [e for e in EPS_GRID if sweeps_d[e]["phase1"][-1] == 1.0]
@@ -381,7 +404,7 @@ for e in (0.1, 2.0):
 #
 # NCB plays every one of the $10^7$ rounds over 50 arms, and the engine keeps the $(50, T)$ array of
 # arms (and the Nash regret a $(50, T)$ array of log-means, 4 GB at $T = 10^7$); the runs take several
-# minutes on the book's machine, well over the chapter's time budget. So the points $T = 3\cdot 10^6$
+# minutes, well over the chapter's time budget. So the points $T = 3\cdot 10^6$
 # and $10^7$ of NCB and GDP-NCB come from a **stored run**, `results_1e7.npz` next to this chapter,
 # made by `python benchmarks/run_dp_ncb_1e7.py` with the same 50 seeds as `simulate(..., seed=0)`;
 # that script adds each run's $\mu_{I_t}$ into one length-$T$ array instead of keeping the arms. The
@@ -411,8 +434,8 @@ for key, name in (("ncb", "NCB"), ("gdp_ncb", "GDP-NCB")):
     assert math.isclose(at_1e6, res_b[name]["nash"][-1], rel_tol=1e-9), f"stored {name} run is stale"
     res_e[name] = np.r_[res_b[name]["nash"], stored[f"{key}_nash"][stored_h > grid_b[-1]]]
 res_e["LDP-NCB"] = res_b["LDP-NCB"]["nash"]
-print(f"stored run: `{str(stored['command'])}`, {int(stored['runs'])} runs per horizon, "
-      f"horizons {', '.join(f'{int(h):,}' for h in stored_h)}; equal to the chapter's at T = 1,000,000")
+print(f"Stored run: {int(stored['runs'])} runs per horizon at T = {', '.join(f'{int(h):,}' for h in stored_h)} "
+      f"(made by: {str(stored['command']).strip()}); it equals the chapter's own run at T = 1,000,000.")
 
 
 def decade_slopes(grid, values):
@@ -423,18 +446,18 @@ def decade_slopes(grid, values):
 
 def power_label(h):
     k = int(np.floor(np.log10(h) + 1e-9))
-    return f"10^{k}" if h == 10**k else f"{h // 10**k}·10^{k}"
+    power = f"10{str(k).translate(str.maketrans('0123456789', '⁰¹²³⁴⁵⁶⁷⁸⁹'))}"
+    return power if h == 10**k else f"{h // 10**k}·{power}"
 
 
 slope_rows = {f"{name}, (e)": decade_slopes(grid_e[: res.size], res) for name, res in res_e.items()}
 slope_rows.update({f"{name}, (f)": decade_slopes(grid_f, r["nash"]) for name, r in res_f.items()})
 decades = sorted({h for row in slope_rows.values() for h in row})
-print("Local log-log slope of the Nash regret over each decade [T, 10 T], log10(NR(10 T) / NR(T)):")
-print(f"{'T =':>16}" + "".join(f"{power_label(h):>10}" for h in decades))
-for label, row in slope_rows.items():
-    print(f"{label:>16}" + "".join(f"{round(row[h], 2) + 0.0:10.2f}" if h in row else f"{'—':>10}" for h in decades))
+display(pd.DataFrame({label: [f"{round(row[h], 2) + 0.0:.2f}" if h in row else "—" for h in decades]
+                      for label, row in slope_rows.items()}, index=pd.Index([power_label(h) for h in decades], name="T")).T
+        .style.set_caption("Local log-log slope of the Nash regret over each decade [T, 10 T]: log10(NR(10 T) / NR(T))"))
 
-fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+fig, axes = plt.subplots(2, 1, figsize=(PAGE_WIDTH, 6.0))
 for name, values in res_e.items():
     g = grid_e[: values.size]
     axes[0].plot(g[g <= 10**6], values[g <= 10**6], "o-", color=color_for(name), label=name)
@@ -443,9 +466,9 @@ for name, values in res_e.items():
                      label=f"{name} (stored run)")
 for name, r in res_f.items():
     axes[1].plot(grid_f, r["nash"], "o-", color=color_for(name), label=name)
-for ax, title in ((axes[0], "Figure 1(e): Bernoulli, to T = 10^7"), (axes[1], "Figure 1(f): mixed")):
+for ax, title in ((axes[0], "Figure 1(e): Bernoulli, to $T = 10^7$"), (axes[1], "Figure 1(f): mixed")):
     ax.set(xscale="log", yscale="log", xlabel="T", ylabel="Nash regret", title=title)
-    ax.legend(fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
 plt.show()
 
 for key, name in (("ncb", "NCB"), ("gdp", "GDP-NCB")):
@@ -478,47 +501,47 @@ plt.show()
 # spreads its losses over the rounds.
 
 # %%
-fig, ax = plt.subplots()
+fig, ax = plt.subplots(figsize=(PAGE_WIDTH, 4.6))
 for name, r in res_b.items():
     ax.plot(grid_b, r["nash"], "o-", color=color_for(name), label=f"{name}: Nash")
     ax.plot(grid_b, r["avg"], "x:", color=color_for(name), label=f"{name}: average")
     assert np.all(r["nash"] >= r["avg"] - 1e-12), f"AM-GM violated for {name}"
 ax.set(xscale="log", yscale="log", xlabel="T", ylabel="regret", title="Nash vs average regret, Figure 1(b)")
-ax.legend(fontsize=7, ncol=2)
+fig.legend(loc="outside lower center", ncol=3)
 plt.show()
 
 # %% [markdown]
 # ## Beyond the paper: what Phase I of GDP-NCB costs in privacy
 #
 # The paper's Appendix C argues that Phase I "releases nothing". But line 5 computes a fresh private
-# mean $\tilde\mu_i = \hat\mu_i + \mathrm{Lap}(\log T/(\varepsilon N_{1,i}))$ every round, and the round at
+# mean $\tilde\mu_i = \hat\mu_i + \mathrm{Lap}(\log T/(\eps N_{1,i}))$ every round, and the round at
 # which Phase I stops (visible to anyone who sees the actions: the pulls stop being uniform) is a
 # function of those means. Each such mean has sensitivity $1/N_{1,i}$, so it is
-# $(\varepsilon/\log T)$-DP on its own; a reward of arm $i$ enters every later Phase I mean of arm $i$,
-# so **basic composition** only gives $\varepsilon\, N_{1,i}/\log T$ for Phase I, where $N_{1,i}$ is the
+# $(\eps/\log T)$-DP on its own; a reward of arm $i$ enters every later Phase I mean of arm $i$,
+# so **basic composition** only gives $\eps\, N_{1,i}/\log T$ for Phase I, where $N_{1,i}$ is the
 # number of Phase I pulls of arm $i$:
 
 # %%
 for horizon in (10**4, 10**5, 10**6):
     thr = phase1_threshold_gdp(horizon, EPS, constant=1.0)
     n1 = thr / means_b.max()  # pulls of the best arm when Phase I stops (typical)
-    print(f"T = {horizon:>8}: N_1 ~ {n1:7.0f}, basic-composition loss of Phase I ~ "
-          f"{EPS * n1 / math.log(horizon):7.1f}  (target ε = {EPS})")
+    print(f"T = {horizon:,}: N₁ ≈ {n1:,.0f}, so basic composition bounds Phase I's privacy loss by about "
+          f"{EPS * n1 / math.log(horizon):.1f} (target ε = {EPS}).")
 
 # %% [markdown]
 # Basic composition is only an upper bound: the stopping rule is a sparse-vector-like test, and the
-# true loss may be far smaller. Whether it is smaller than $\varepsilon$ is an empirical question, which
+# true loss may be far smaller. Whether it is smaller than $\eps$ is an empirical question, which
 # the privacy-audit part of this book ({doc}`../part5_audit/audit`) answers by running this
 # implementation on neighbouring reward tables (`instance.with_table`).
 # **It is not.** The threshold carries no noise, so every noisy test a reward survives is paid for
 # again. On two arms (arm 0 paying 1, arm 1 paying 0, one reward flipped at round 0) the event "the
 # first $r$ actions are all arm 0" has an exact privacy loss that grows without bound in $r$ (above
-# $\varepsilon = 1$ from $r =$ {glue:text}`p2_leak_first_r` at $T = 20$), and the audit, run on the same construction at $T = 5$
-# where that event is frequent enough to count, certifies a loss above the claimed $\varepsilon$ at 95%
+# $\eps = 1$ from $r =$ {glue:text}`p2_leak_first_r` at $T = 20$), and the audit, run on the same construction at $T = 5$
+# where that event is frequent enough to count, certifies a loss above the claimed $\eps$ at 95%
 # confidence from the actions alone. The audit chapter gives the analysis, the audit and a repaired
 # variant, `GDPNCB(phase1_rule="sparse_vector")`: an AboveThreshold stopping rule, and release noise
 # calibrated to the number of releases a reward can enter, which the audit chapter proves
-# $\varepsilon$-DP. What the repair costs in Nash regret is
+# $\eps$-DP. What the repair costs in Nash regret is
 # computed here, on this chapter's instance (b), with the variant's default arguments: over
 # $T = 10^3, \dots, 10^6$ its Nash regret differs from the printed algorithm's by at most
 # {glue:text}`p2_sv_rel_max:.0%` (at $T = 10^6$: {glue:text}`p2_sv_rel_1e6:+.0%`).
@@ -528,10 +551,10 @@ leak = leading_run_law(20, 1.0, 0.2)  # the Part V construction: K = 2, T = 20, 
 glue("p2_leak_first_r", int(leak["r"][np.argmax(leak["loss"] > 1.0)]), display=False)
 res_sv = sweep(GDPNCB(epsilon=EPS, phase1_rule="sparse_vector"), inst_b, grid_b)["nash"]
 rel_sv = res_sv / res_b["GDP-NCB"]["nash"] - 1
-print(f"{'T':>30} " + " ".join(f"{h:>9,}" for h in grid_b))
-print(f"{'GDP-NCB (printed)':>30} " + " ".join(f"{v:9.3f}" for v in res_b["GDP-NCB"]["nash"]))
-print(f"{'GDP-NCB (sparse_vector)':>30} " + " ".join(f"{v:9.3f}" for v in res_sv))
-print(f"{'relative difference':>30} " + " ".join(f"{v:+9.1%}" for v in rel_sv))
+display(pd.DataFrame({"GDP-NCB (printed)": [f"{v:.3f}" for v in res_b["GDP-NCB"]["nash"]],
+                      "GDP-NCB (sparse_vector)": [f"{v:.3f}" for v in res_sv],
+                      "relative difference": [f"{v:+.1%}" for v in rel_sv]},
+                     index=pd.Index([f"{h:,}" for h in grid_b], name="T")).T.style.set_caption("Nash regret at each horizon T"))
 glue("p2_sv_rel_max", float(np.max(np.abs(rel_sv))), display=False)
 glue("p2_sv_rel_1e6", float(rel_sv[-1]), display=False)
 
@@ -548,8 +571,8 @@ glue("p2_sv_rel_1e6", float(rel_sv[-1]), display=False)
 #   $10^8$ for (b); line 92: $10^7$ for (c)-(f)) and each `simulate_*` function returns the running
 #   Nash regret over $t$ of those runs (e.g. `algorithms/GDPNCB.py` lines 144-168), not a
 #   separate set of runs per $T$ as the chapter's panels above. Figure 1(a) is run at
-#   $\varepsilon = 2$ (`main.py` line 35, `Expt_1.py` line 282), not the paper's 0.2. (e) and (f)
-#   run GDP-NCB and LDP-NCB at $\varepsilon = 0.2$ (`main.py` lines 154-157, 174-177), and (e)
+#   $\eps = 2$ (`main.py` line 35, `Expt_1.py` line 282), not the paper's 0.2. (e) and (f)
+#   run GDP-NCB and LDP-NCB at $\eps = 0.2$ (`main.py` lines 154-157, 174-177), and (e)
 #   re-plots the runs of (c) and (d) (lines 160-162).
 # - **The constant 1600.** Only the non-private NCB (`NCBNonPrivate.py` line 65: $n\hat\mu > c^2\log T$)
 #   and the GDP-NCB of Figure 1(a) (`Expt_1.py` line 179) use $C = 1$. The GDP-NCB and LDP-NCB of
@@ -560,14 +583,14 @@ glue("p2_sv_rel_1e6", float(rel_sv[-1]), display=False)
 # - **GDP-NCB** (`GDPNCB.py`): Phase I adds no noise (lines 77-88); Phase II starts from private
 #   means 0 (line 93), not from the Phase I means; $\log W$ replaces $\log T$ in the Phase I threshold
 #   and in all three terms of Eq. (4) (lines 76, 105-107), while the releases keep $\log T$ (line 135).
-# - **LDP-NCB** (`LDPNCB.py`): the Phase I noise call passes $1/\varepsilon$ positionally to
+# - **LDP-NCB** (`LDPNCB.py`): the Phase I noise call passes $1/\eps$ positionally to
 #   `np.random.laplace`, i.e. as the *location* of a unit-scale draw (line 92), so each Phase I
-#   reward is shifted by $+1/\varepsilon$ (+5 at $\varepsilon = 0.2$); the last term of Eq. (5) uses
+#   reward is shifted by $+1/\eps$ (+5 at $\eps = 0.2$); the last term of Eq. (5) uses
 #   $\log W$ (line 113).
 # - **NCB** (`NCBNonPrivate.py`): the bonus is $2c\sqrt{2\hat\mu\log T/n}$ (line 83), not Eq. (3)'s
 #   $4\sqrt{\hat\mu\log T/n}$.
 # - **AdaP-UCB** (`AdaPUCB.py`): the index is $\tilde\mu + \sqrt{\alpha\log t/f} + 2\alpha\log t/f$
-#   (lines 88-94: no $\tfrac12$ under the root and no $1/\varepsilon$ in the privacy term); the first
+#   (lines 88-94: no $\tfrac12$ under the root and no $1/\eps$ in the privacy term); the first
 #   pull of each arm enters the index without noise (lines 70-77); an episode is twice the arm's
 #   *last* episode (lines 103-107), not its total count; and the regret is computed with
 #   $\mu^* = 1$ hard-coded (line 134) instead of the instance's $\mu^*$, which adds $1 - \mu^*$ to
@@ -596,7 +619,7 @@ glue("p2_sv_rel_1e6", float(rel_sv[-1]), display=False)
 # noise, $\tilde\mu$ reset to 0 and $\log W$ in the index, i.e. `as_run_by_authors` with $C = 1$.
 # Its threshold keeps $\log T$ in the privacy term, ours $\log W$; both exceed $W$ at every $T$ of
 # the panel (the cell asserts it), so Phase I always ends at the cap and the two agree. Each $T$ is a
-# separate set of 50 runs at $\varepsilon = 2$, and the plotted value is the mean of the Nash regrets
+# separate set of 50 runs at $\eps = 2$, and the plotted value is the mean of the Nash regrets
 # of 10 such sets (lines 291-308), which we repeat with seeds 0-9.
 
 # %%
@@ -656,11 +679,11 @@ assert lockstep["index"] > 10 * lockstep["printed"], "finding: with that index t
 assert a_last["GDP-NCB as run"] < a_last["GDP-NCB printed"] < a_last["AdaP-UCB printed"], "finding: order at T = 1000"
 
 # %% [markdown]
-# At $T = 1000$ and $\varepsilon = 2$, AdaP-UCB as run has Nash regret {glue:text}`p2_a2_adap_run:.4f`
+# At $T = 1000$ and $\eps = 2$, AdaP-UCB as run has Nash regret {glue:text}`p2_a2_adap_run:.4f`
 # against {glue:text}`p2_a2_adap_pr:.4f` printed, and one departure does it:
 # **{glue:text}`p2_a2_decisive`** alone gives {glue:text}`p2_a2_decisive_value:.4f` (each other
 # departure alone at most {glue:text}`p2_a2_others:.4f`). That index's privacy term is
-# $2\alpha\log t/f$ where the printed one is $\alpha\log t/(\varepsilon f)$: at $\varepsilon = 2$ it is four
+# $2\alpha\log t/f$ where the printed one is $\alpha\log t/(\eps f)$: at $\eps = 2$ it is four
 # times larger (at the 0.2 of panel (b) it is 2.5 times smaller), so the bad arm's index wins on the
 # same rounds whatever the noise, and in the 50 runs of seed 0 every run pulls the bad arm on
 # {glue:text}`p2_a2_lockstep_index` of the 1000 rounds ({glue:text}`p2_a2_lockstep_printed` with the
@@ -668,7 +691,7 @@ assert a_last["GDP-NCB as run"] < a_last["GDP-NCB printed"] < a_last["AdaP-UCB p
 # is $(2e)^{-T}$, so each one alone divides the geometric mean by $2e$. GDP-NCB's Phase I is a
 # uniform draw in both versions: printed {glue:text}`p2_a2_gdp_pr:.4f`, as run
 # {glue:text}`p2_a2_gdp_run:.4f`. The paper's verdict on (a), GDP-NCB below AdaP-UCB, holds for the
-# printed algorithms at $\varepsilon = 2$ as at 0.2; the published gap, AdaP-UCB near 1, is made by
+# printed algorithms at $\eps = 2$ as at 0.2; the published gap, AdaP-UCB near 1, is made by
 # the authors' AdaP-UCB index.
 
 # %% [markdown]
@@ -693,8 +716,8 @@ check = nash_regret(simulate_mean_rewards(adap_as_run, inst_b, 10**6, RUNS, 0, p
 stored_at = float(auth["adap_authors_nash"][auth["adap_authors_t"] == 10**6][0])
 assert math.isclose(check, stored_at, rel_tol=1e-9), "stored run of the authors' configuration is stale"
 offset = 1.0 - float(means_b.max())  # AdaPUCB.py line 134: mu* = 1
-print(f"stored run: `{str(auth['command'])}`; AdaP-UCB as run at t = 10^6 recomputed: {check:.6f} "
-      f"(stored {stored_at:.6f}); 1 - mu* = {offset:.4f}")
+print(f"Stored run made by: {str(auth['command']).strip()}. AdaP-UCB as run, recomputed at t = 10⁶: {check:.6f} "
+      f"(stored: {stored_at:.6f}); 1 - μ* = {offset:.4f}.")
 
 
 def curve(key, at=None):
@@ -742,9 +765,7 @@ rows = [r for r in rows if have(r[2])]
 adap_ref = {"printed": curve("adap_printed", T7), "as run, mu* = 1": curve("adap_authors", T7) + offset}
 ldpucb_ref = {"printed": curve("ldpucb_printed", T7), "as run": curve("ldpucb_authors", T7)} if have(
     "ldpucb_authors") else {}
-print(f"Nash regret at t = 10^6 and 10^7 of one set of {RUNS} runs told T_max = 10^7 (ε = {EPS}), and the "
-      "comparison each verdict of (b) rests on:")
-print(f"{'algorithm':>9} {'setting':<38}{'t = 10^6':>10}{'t = 10^7':>10}   verdict at t = 10^7")
+author_rows = []
 for name, label, key in rows:
     v6, v7 = curve(key, 10**6), curve(key, T7)
     if name == "GDP-NCB":
@@ -757,10 +778,13 @@ for name, label, key in rows:
         verdict = "lowest of (b)" if v7 < curve("gdp_authors", T7) else "not lowest"
     else:
         verdict = ""
-    print(f"{name:>9} {label:<38}{v6:10.4f}{v7:10.4f}   {verdict}")
+    author_rows.append({"algorithm": name, "setting": label, "t = 10⁶": f"{v6:.4f}", "t = 10⁷": f"{v7:.4f}",
+                        "verdict at t = 10⁷": verdict})
+display(pd.DataFrame(author_rows).style.hide(axis="index").set_caption(
+    f"Nash regret of one set of {RUNS} runs told T_max = 10⁷ (ε = {EPS}), and the comparison each verdict of (b) rests on"))
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+fig, axes = plt.subplots(2, 1, figsize=(PAGE_WIDTH, 6.4))
 ax = axes[0]
 for name, key in (("NCB", "ncb"), ("AdaP-UCB", "adap"), ("LDP-UCB", "ldpucb"), ("GDP-NCB", "gdp"), ("LDP-NCB", "ldp")):
     ax.plot(grid_b, res_b[name]["nash"], "o", color=color_for(name), ms=4)
@@ -768,13 +792,13 @@ for name, key in (("NCB", "ncb"), ("AdaP-UCB", "adap"), ("LDP-UCB", "ldpucb"), (
         k = f"{key}_authors{suffix}"
         if have(k):
             t, v = curve(k)
-            ax.plot(t, v, style, color=color_for(name), label=f"{name} as run" + (", T_max = 10^8" if suffix else ""))
+            ax.plot(t, v, style, color=color_for(name), label=f"{name} as run" + (", $T_{max} = 10^8$" if suffix else ""))
     if key == "adap":
         t, v = curve("adap_authors_1e8" if have("adap_authors_1e8") else "adap_authors")
-        ax.plot(t, v + offset, "--", color=color_for(name), label="AdaP-UCB as run, mu* = 1")
+        ax.plot(t, v + offset, "--", color=color_for(name), label="AdaP-UCB as run, μ* = 1")
 ax.set(xscale="log", yscale="log", xlabel="t", ylabel="Nash regret", ylim=(1e-3, 1),
        title="Figure 1(b): printed (dots) and as run (lines)")
-ax.legend(fontsize=7)
+ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
 ax = axes[1]
 for e in (0.2, 0.5, 1.0, 2.0):
     k = "gdp_authors" if e == EPS else f"gdp_authors_eps{e:g}"
@@ -790,8 +814,8 @@ for e in (0.2, 0.5, 1.0, 2.0):
 t, v = curve("ncb_authors")
 ax.plot(t, v, "k-", label="NCB as run")
 ax.set(xscale="log", yscale="log", xlabel="t", ylabel="Nash regret", ylim=(1e-3, 1),
-       title="Figures 1(c)-(e) as run, T_max = 10^7")
-ax.legend(fontsize=7)
+       title="Figures 1(c)-(e) as run, $T_{max} = 10^7$")
+ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
 plt.show()
 
 # %%
@@ -896,13 +920,13 @@ if all(have(f"f_{metric}_{key}") for metric in ("run", "true") for _, key in f_k
 else:
     text_f = "not in the stored file yet (group f7 of benchmarks/run_dp_ncb_authors.py)"
 glue("p2_auth_f", text_f, display=False)
-print("as run, t = 10^7: " + ", ".join(f"{k} {v:.4f}" for k, v in as_run_b.items()))
-print("as run, local slope of the running curve over [10^6, 10^7]: "
-      + ", ".join(f"{k} {v:.2f}" for k, v in slopes_run.items()))
+print("As run, Nash regret at t = 10⁷: " + ", ".join(f"{k} {v:.4f}" for k, v in as_run_b.items()) + ".")
+print("As run, local slope of the running curve over [10⁶, 10⁷]: "
+      + ", ".join(f"{k} {v:.2f}" for k, v in slopes_run.items()) + ".")
 
 # %% [markdown]
 # **Which departure makes each published curve.** In panel (b) at $t = 10^7$ (runs told
-# $T_{\max} = 10^7$, $\varepsilon = 0.2$): printed, GDP-NCB ({glue:text}`p2_auth_gdp_printed:.4f`) ends
+# $T_{\max} = 10^7$, $\eps = 0.2$): printed, GDP-NCB ({glue:text}`p2_auth_gdp_printed:.4f`) ends
 # {glue:text}`p2_auth_b_printed` AdaP-UCB ({glue:text}`p2_auth_adap_printed:.4f`). As run, GDP-NCB falls
 # to {glue:text}`p2_auth_gdp_run:.4f`, and one departure does it: **{glue:text}`p2_auth_gdp_decisive`**
 # alone gives {glue:text}`p2_auth_gdp_decisive_value:.4f`, while switching it off from the authors'
@@ -913,7 +937,7 @@ print("as run, local slope of the running curve over [10^6, 10^7]: "
 # Eq. (4) means smaller privacy terms, i.e. less exploration than the algorithm the theorems are
 # about. AdaP-UCB as run has Nash regret {glue:text}`p2_auth_adap_run:.4f` (printed
 # {glue:text}`p2_auth_adap_printed:.4f`; {glue:text}`p2_auth_adap_decisive` alone gives
-# {glue:text}`p2_auth_adap_decisive_value:.4f`: the index without $1/\varepsilon$ explores less), and the curve the code
+# {glue:text}`p2_auth_adap_decisive_value:.4f`: the index without $1/\eps$ explores less), and the curve the code
 # plots adds $1 - \mu^* =$ {glue:text}`p2_auth_offset:.4f` to it ({glue:text}`p2_auth_adap_mu1:.4f`):
 # as run, GDP-NCB is {glue:text}`p2_auth_b_run_mu1` AdaP-UCB's *plotted* curve and
 # {glue:text}`p2_auth_b_run_true` its true Nash regret. At the authors' own horizon for (b),
@@ -922,11 +946,11 @@ print("as run, local slope of the running curve over [10^6, 10^7]: "
 # Told $T_{\max} = 10^7$, printed LDP-NCB leaves Phase I after {glue:text}`p2_auth_ldp_p1:,.0f` rounds
 # on average and reaches {glue:text}`p2_auth_ldp_printed:.4f`; the cap alone gives
 # {glue:text}`p2_auth_ldp_cap:.4f`, the authors' configuration {glue:text}`p2_auth_ldp_run:.4f`. Within it,
-# $\log W$ lowers the curve (without it: {glue:text}`p2_auth_ldp_nologw:.4f`) and the $+1/\varepsilon$
+# $\log W$ lowers the curve (without it: {glue:text}`p2_auth_ldp_nologw:.4f`) and the $+1/\eps$
 # shift of the Phase I rewards raises it slightly (without it: {glue:text}`p2_auth_ldp_noloc:.4f`).
 # Every LDP-NCB variant stays above the printed LDP-UCB ({glue:text}`p2_auth_ldpucb_printed:.4f`), but
 # the code's LDP-UCB ends at {glue:text}`p2_auth_ldpucb_run:.4f`: it clips each privatised reward to
-# $[0, 1]$, which at $\varepsilon = 0.2$ (noise scale 5) pulls every arm's mean towards $\tfrac12$ and
+# $[0, 1]$, which at $\eps = 0.2$ (noise scale 5) pulls every arm's mean towards $\tfrac12$ and
 # squeezes the arms together (the clipping alone: {glue:text}`p2_auth_ldpucb_clip:.4f`). That departure
 # of the *baseline*, not LDP-NCB, is what puts LDP-NCB below LDP-UCB in the published Figure 1(b).
 
@@ -934,8 +958,8 @@ print("as run, local slope of the running curve over [10^6, 10^7]: "
 # ## Verdict
 #
 # Two numbers the verdict uses are properties of the algorithms' formulas at $T = 10^6$,
-# $\varepsilon = 0.2$ and the paper's $c = 3$, $\alpha = 3.1$: the number of pulls $n$ at which GDP-NCB's
-# privacy terms in Eq. (4), $\alpha(\log T)^2/(\varepsilon n) + 4\sqrt{2\alpha/\varepsilon}(\log T)^{3/2}/n$,
+# $\eps = 0.2$ and the paper's $c = 3$, $\alpha = 3.1$: the number of pulls $n$ at which GDP-NCB's
+# privacy terms in Eq. (4), $\alpha(\log T)^2/(\eps n) + 4\sqrt{2\alpha/\eps}(\log T)^{3/2}/n$,
 # fall to 1 (the largest possible mean), and the number of pulls of the best arm at which LDP-NCB's
 # Phase I test passes when its noisy mean equals its true mean.
 
@@ -949,9 +973,9 @@ dev = np.sqrt(8 * n * alpha * log_T) / EPS  # A_i of Algorithm 2
 with np.errstate(divide="ignore", invalid="ignore"):
     passes = (s_best > dev) & (s_best >= dev + 1.0 * (c**2 * log_T + n * log_T**2 / ((s_best - dev) * EPS**2)))
 n_ldp = int(n[passes][0])
-print(f"GDP-NCB: privacy terms of Eq. (4) equal 1 at n = {n_gdp:,.0f} pulls")
-print(f"LDP-NCB: Phase I test (C = 1) passes for the best arm at n = {n_ldp:,} pulls, "
-      f"about {K * n_ldp:,} uniform rounds")
+print(f"GDP-NCB: the privacy terms of Eq. (4) equal 1 at n = {n_gdp:,.0f} pulls.")
+print(f"LDP-NCB: the Phase I test (C = 1) passes for the best arm at n = {n_ldp:,} pulls, "
+      f"about {K * n_ldp:,} uniform rounds.")
 glue("p2_n_gdp", float(n_gdp), display=False)
 glue("p2_n_ldp", int(n_ldp), display=False)
 glue("p2_rounds_ldp", int(K * n_ldp), display=False)
@@ -959,7 +983,7 @@ assert K * n_ldp > 10**6, "finding (b): LDP-NCB's Phase I outlasts T = 10^6"
 
 # %% [markdown]
 # With Algorithms 1 and 2 as printed (Phase I constant $C = 1$ instead of 1600, $c = 3$,
-# $\alpha = 3.1$, $\varepsilon = 0.2$, 50 runs, $T \le 10^6$ unless stated), after this revision's fixes
+# $\alpha = 3.1$, $\eps = 0.2$, 50 runs, $T \le 10^6$ unless stated), after this revision's fixes
 # (see the last section):
 #
 # - **(a) confirmed.** On the $(2e)^{-T}$ instance at $T = 1000$, GDP-NCB's Nash regret is
@@ -969,20 +993,20 @@ assert K * n_ldp > 10**6, "finding (b): LDP-NCB's Phase I outlasts T = 10^6"
 #   up to $T = 10^6$: its privacy terms exceed 1 until $n \approx$ {glue:text}`p2_n_gdp:,.0f` pulls per
 #   arm, so with $k = 50$ and per-arm doubling it is still exploring at $10^6$. LDP-NCB never leaves
 #   Phase I ({glue:text}`p2_b_ldp_1e6:.3f`, the uniform-exploration value): its test needs
-#   $n\mu \gtrsim \frac1\varepsilon\sqrt{8n\alpha\log T}$ plus a $1/\varepsilon^2$ term (no 1600 there),
-#   {glue:text}`p2_n_ldp:,d` pulls of the best arm at $\varepsilon = 0.2$ even without noise, i.e. about
+#   $n\mu \gtrsim \frac1\eps\sqrt{8n\alpha\log T}$ plus a $1/\eps^2$ term (no 1600 there),
+#   {glue:text}`p2_n_ldp:,d` pulls of the best arm at $\eps = 0.2$ even without noise, i.e. about
 #   {glue:text}`p2_rounds_ldp:,d` uniform rounds. Capping Phase I at about $\sqrt T$ rounds (as the authors'
 #   code does) makes both decay (GDP-NCB {glue:text}`p2_b_gdpcap_1e6:.3f`, LDP-NCB
 #   {glue:text}`p2_b_ldpcap_1e6:.3f` at $10^6$), but LDP-NCB still does not beat LDP-UCB
 #   ({glue:text}`p2_b_ldpucb_1e6:.3f`).
-# - **(c), (d) confirmed in direction**: Nash regret grows as $\varepsilon$ decreases and NCB is lowest;
-#   GDP-NCB at $T = 10^6$ goes from {glue:text}`p2_c_gdp_eps0.1:.3f` ($\varepsilon = 0.1$) to
-#   {glue:text}`p2_c_gdp_eps2:.3f` ($\varepsilon = 2$). LDP-NCB is flat at the uniform-exploration value
-#   for $\varepsilon \in \{0.1, 0.2\}$ (its Phase I fills $T = 3\cdot 10^5$) and decreases with
-#   $\varepsilon$ for $\varepsilon \ge 0.5$, down to {glue:text}`p2_d_ldp_eps2:.3f` at $\varepsilon = 2$.
+# - **(c), (d) confirmed in direction**: Nash regret grows as $\eps$ decreases and NCB is lowest;
+#   GDP-NCB at $T = 10^6$ goes from {glue:text}`p2_c_gdp_eps0.1:.3f` ($\eps = 0.1$) to
+#   {glue:text}`p2_c_gdp_eps2:.3f` ($\eps = 2$). LDP-NCB is flat at the uniform-exploration value
+#   for $\eps \in \{0.1, 0.2\}$ (its Phase I fills $T = 3\cdot 10^5$) and decreases with
+#   $\eps$ for $\eps \ge 0.5$, down to {glue:text}`p2_d_ldp_eps2:.3f` at $\eps = 2$.
 # - **(e): the ordering is confirmed; a $1/T$ rate for NCB is not confirmed up to $T = 10^7$.**
 #   GDP-NCB decays more slowly than NCB and LDP-NCB the slowest, as the paper says (LDP-NCB is flat:
-#   it never leaves Phase I at $\varepsilon = 0.2$, so the $1/\sqrt T$ rate the paper gives it cannot be
+#   it never leaves Phase I at $\eps = 0.2$, so the $1/\sqrt T$ rate the paper gives it cannot be
 #   seen here). The paper does not say that NCB decays like $1/T$; we read that into its
 #   "rather than $O(1/T)$". NCB's local slope per decade steepens, {glue:text}`p2_slope_ncb_d4:.2f`
 #   ($10^4$ to $10^5$), {glue:text}`p2_slope_ncb_d5:.2f` ($10^5$ to $10^6$) and
@@ -1002,7 +1026,7 @@ assert K * n_ldp > 10**6, "finding (b): LDP-NCB's Phase I outlasts T = 10^6"
 # algorithm, one set of 50 runs told $T_{\max} = 10^7$ read at $t = 10^7$, stored run; see
 # "Figure 1 as the authors ran it"):
 #
-# - **(a)** As run ($\varepsilon = 2$, the mean of 10 sets of 50 runs per $T$, `Expt_1.py`), GDP-NCB
+# - **(a)** As run ($\eps = 2$, the mean of 10 sets of 50 runs per $T$, `Expt_1.py`), GDP-NCB
 #   ({glue:text}`p2_a2_gdp_run:.4f` at $T = 1000$) is below AdaP-UCB ({glue:text}`p2_a2_adap_run:.4f`), as
 #   printed; the published height of AdaP-UCB's curve is made by {glue:text}`p2_a2_decisive`.
 # - **(b)** GDP-NCB ({glue:text}`p2_auth_gdp_run:.4f`) is {glue:text}`p2_auth_b_run_mu1` AdaP-UCB's plotted
@@ -1023,7 +1047,7 @@ assert K * n_ldp > 10**6, "finding (b): LDP-NCB's Phase I outlasts T = 10^6"
 #
 # The paper's Eq. (4) is typeset differently in the two versions: the conference text puts
 # $(\log T)^{3/2}/n_i$ under the square root, the full version (and its proofs, Lemma D.2 and
-# Eq. (20)) writes $4\sqrt{2\alpha/\varepsilon}\,(\log T)^{3/2}/n_i$. We implement the full version's form.
+# Eq. (20)) writes $4\sqrt{2\alpha/\eps}\,(\log T)^{3/2}/n_i$. We implement the full version's form.
 # In LDP-NCB, line 12 clips the stored running mean; we clip the value the index uses and keep the
 # running mean unclipped (clipping the stored mean would bias every later update).
 
@@ -1088,9 +1112,9 @@ glue("p2_ex_cmax", float(10**5 / (K * bracket)), display=False)
 # :::{exercise}
 # :label: p2-ex-phase1
 #
-# Estimate the length of Phase I of GDP-NCB as a function of $k$, $\mu^*$, $T$, $\varepsilon$ and $C$,
+# Estimate the length of Phase I of GDP-NCB as a function of $k$, $\mu^*$, $T$, $\eps$ and $C$,
 # and find the largest $C$ for which Phase I ends before $T/10$ on the instance of Figure 1(b) at
-# $T = 10^6$, $\varepsilon = 0.2$.
+# $T = 10^6$, $\eps = 0.2$.
 # :::
 #
 # :::{solution} p2-ex-phase1
@@ -1098,7 +1122,7 @@ glue("p2_ex_cmax", float(10**5 / (K * bracket)), display=False)
 # :class: dropdown
 #
 # Uniform pulls give each arm about $t/k$ pulls, and $n\tilde\mu \approx n\mu^*$ for the best arm, so
-# Phase I lasts about $kC(c^2\log T + (\log T)^2/\varepsilon)/\mu^*$ rounds. At $T = 10^6$,
+# Phase I lasts about $kC(c^2\log T + (\log T)^2/\eps)/\mu^*$ rounds. At $T = 10^6$,
 # $\log T \approx$ {glue:text}`p2_ex_logT:.1f` and the bracket is $9\log T + (\log T)^2/0.2 \approx$
 # {glue:text}`p2_ex_bracket:.0f`, so with $k = 50$ and $\mu^* \approx 1$ we need
 # $50 \cdot$ {glue:text}`p2_ex_bracket:.0f` $\cdot\, C \le 10^5$, i.e. $C \le$ {glue:text}`p2_ex_cmax:.2f`.

@@ -9,6 +9,23 @@
 # experiments; this chapter implements its two algorithms and designs the experiments that test the
 # theorems.
 #
+# :::{admonition} Learning objectives and prerequisites
+# :class: tip
+#
+# After this chapter you can:
+#
+# - reduce locally private thresholding with PrivBern to a non-private problem on contracted means,
+#   and compute its complexity $H_\eps$;
+# - run the fixed-budget and fixed-confidence algorithms and test their theorems against the
+#   measurements;
+# - measure the price of privacy $H_\eps / H$ and explain why measured stopping times exceed it;
+# - compare PrivBern with the Laplace mechanism by a variance count.
+#
+# **Prerequisites:** {doc}`../foundations/privacy` (randomized response, PrivBern, the local model)
+# and {doc}`../foundations/bandits`. Mathematics: Bernoulli and binomial distributions, Hoeffding's
+# inequality, exponential error bounds; binomial confidence intervals are used as a tool.
+# :::
+#
 # ## The private problem is a non-private problem with contracted means
 #
 # PrivBern turns a reward of mean $\mu$ into a Bernoulli variable of mean
@@ -89,6 +106,8 @@ import math
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
+from IPython.display import display
 from myst_nb import glue
 from scipy import stats
 
@@ -107,9 +126,15 @@ from privbandits.policies.thresholding import (
 )
 
 use_book_style()
+pd.set_option("display.max_colwidth", None)  # tables show whole cells, never "..."
 SEED = 2025
 TAU, ZETA = 0.5, 0.05
 EPSILONS = [0.5, 1.0, 2.0, 4.0, math.inf]
+
+
+def eps_text(eps):
+    """ε for tables: 0.5, 1, ..., ∞."""
+    return "∞" if math.isinf(eps) else f"{eps:g}"
 
 # %% [markdown]
 # ## Experiment design
@@ -120,6 +145,11 @@ EPSILONS = [0.5, 1.0, 2.0, 4.0, math.inf]
 #   (ii) *Hard*: $K = 10$ arms, four of them within 0.06 of $\tau$ (0.44, 0.47, 0.53, 0.56): 0.47
 #   and 0.53 are inside the tolerance band (either answer is accepted) but still draw samples, and
 #   0.44 and 0.56 must be classified correctly.
+# The paper has no experiments, so the four below are this chapter's own, numbered in the order they
+# appear: experiment 1 tests the fixed-budget Theorems 3.1 and 3.2, experiment 2 the fixed-confidence
+# Theorems 4.1 and 4.2, experiment 3 the price of privacy $H_\eps / H$ behind both, and experiment 4
+# compares PrivBern with the Laplace mechanism.
+#
 # - **Fixed budget (experiment 1).** $T$ on a grid up to $10^4$, $\eps \in \{0.5, 1, 2, 4, \infty\}$,
 #   2,000 runs per point: the standard error of an error probability $p$ is at most
 #   $\sqrt{0.25/2000} \approx$ {glue:text}`p3_fb_se:.3f`, so a 95% interval has half-width at most
@@ -136,9 +166,11 @@ INSTANCES = {
     "dose-finding": bernoulli_instance(np.linspace(0.1, 0.9, 10), name="dose-finding"),
     "hard": bernoulli_instance([0.1, 0.3, 0.4, 0.44, 0.47, 0.53, 0.56, 0.6, 0.7, 0.9], name="hard"),
 }
-for name, inst in INSTANCES.items():
-    print(f"{name:13s} means {np.round(inst.means, 3).tolist()}")
-    print(" " * 13 + "  ".join(f"H_eps(ε={e:g}) = {complexity(inst.means, TAU, e, ZETA):,.0f}" for e in EPSILONS))
+display(pd.DataFrame(
+    {name: {"arm means": ", ".join(f"{m:.3g}" for m in inst.means),
+            **{f"H_ε at ε = {eps_text(e)}": f"{complexity(inst.means, TAU, e, ZETA):,.0f}" for e in EPSILONS}}
+     for name, inst in INSTANCES.items()}
+).rename_axis("instance", axis=1).style)
 dose_means = INSTANCES["dose-finding"].means
 glue("p3_dose_below", float(dose_means[dose_means < TAU].max()), display=False)
 glue("p3_dose_above", float(dose_means[dose_means > TAU].min()), display=False)
@@ -179,8 +211,9 @@ fixed_budget = {
 }
 
 # %%
-fig, axes = new_axes(ncols=2, sharey=True)
-floor = 0.5 / RUNS_FB  # where a zero count is drawn on the log axis
+fig, axes = new_axes(ncols=2, sharey=True, panel_height=3.2)
+floor = 0.5 / RUNS_FB  # where a zero count is drawn on the log axis (labelled "0 errors")
+lower_max = 0.0  # the Theorem 3.2 lower bound (eps = 1) is far below the axes: said in the legend, not drawn
 colors = dict(zip(EPSILONS, ["#D55E00", "#E69F00", "#009E73", "#0072B2", "#000000"]))
 for ax, (name, inst) in zip(axes, INSTANCES.items()):
     for eps in EPSILONS:
@@ -194,19 +227,24 @@ for ax, (name, inst) in zip(axes, INSTANCES.items()):
             h = complexity(inst.means, TAU, eps, ZETA)
             grid = np.geomspace(BUDGETS[0], BUDGETS[-1], 100)
             ax.plot(grid, np.minimum(fixed_budget_upper_bound(grid, h, inst.n_arms), 1.0), "--", color=colors[eps], lw=1,
-                    label="Thm 3.1 upper bound, ε = 1")
-            ax.plot(grid, fixed_budget_lower_bound(grid, h, eps), ":", color=colors[eps], lw=1, label="Thm 3.2 lower bound, ε = 1")
+                    label="Thm 3.1 upper bound, ε = 1 (capped at 1)")
+            lower_max = max(lower_max, float(fixed_budget_lower_bound(grid, h, eps).max()))
+    ax.axhline(floor, color="0.6", lw=0.6, ls=":")
     ax.set(xscale="log", yscale="log", ylim=(floor / 2, 1.5), xlabel="budget T", title=f"{name} (τ = 0.5, ζ = 0.05)")
+    ax.set_yticks([floor, 1e-3, 1e-2, 1e-1, 1], ["0 errors", "$10^{-3}$", "$10^{-2}$", "$10^{-1}$", "1"])
+    ax.minorticks_off()
 axes[0].set_ylabel("probability of error E[L(T)]")
-axes[0].legend(fontsize=7)
+handles, labels = axes[0].get_legend_handles_labels()
+handles.append(plt.Line2D([], [], ls="none"))
+labels.append(f"Thm 3.2 lower bound, ε = 1: below {lower_max:.0e}, off the axes")
+fig.legend(handles, labels, loc="outside lower center", ncol=3)
 plt.show()
 
 # %%
 for name in INSTANCES:
-    print(name)
-    for eps in EPSILONS:
-        counts = fixed_budget[(name, eps, "privbern")]
-        print(f"  ε = {eps:>4g}: " + "  ".join(f"T={T}: {k / n:.4f}" for T, (k, n) in zip(BUDGETS, counts)))
+    table = pd.DataFrame({f"ε = {eps_text(eps)}": [k / n for k, n in fixed_budget[(name, eps, "privbern")]] for eps in EPSILONS},
+                         index=pd.Index(BUDGETS, name="budget T"))
+    display(table.style.format("{:.4f}").format_index("{:,}").set_caption(f"Error probability, {name} instance (PrivBern)"))
 log_term = 2 * 10 * math.log(math.log(BUDGETS[-1]) + 1)  # 2 K log(log T + 1) at the largest budget, K = 10
 upper_at_eps1 = [fixed_budget_upper_bound(np.array(BUDGETS), complexity(inst.means, TAU, 1.0, ZETA), inst.n_arms)
                  for inst in INSTANCES.values()]
@@ -257,34 +295,31 @@ fc = {(eps, delta, c): fixed_confidence(eps, delta, c) for eps in EPSILONS[:2] f
 fc.update({(eps, delta, c): fixed_confidence(eps, delta, c) for eps in EPSILONS[2:] for delta in (0.1, 0.01) for c in (8.0, 2.0)})
 
 # %%
-print(f"{'ε':>5s} {'δ':>5s} {'c':>3s} {'mean stop':>11s} {'errors':>7s}  {'H_eps log(K H_eps/δ)':>20s}  {'Thm 4.2 (no const.)':>18s}")
+rows = []
 for (eps, delta, c), (stop, errs) in fc.items():
     h = complexity(dose.means, TAU, eps)
     lower = fixed_confidence_lower_bound(h, delta, eps) if not math.isinf(eps) else float("nan")
-    print(f"{eps:5g} {delta:5g} {c:3g} {stop:11,.0f} {errs:4d}/{RUNS_FC}  {h * math.log(dose.n_arms * h / delta):20,.0f}  {lower:18,.0f}")
+    rows.append({"ε": eps_text(eps), "δ": f"{delta:g}", "c": f"{c:g}", "mean stopping time": f"{stop:,.0f}",
+                 "errors": f"{errs} of {RUNS_FC}", "H_ε log(K H_ε/δ)": f"{h * math.log(dose.n_arms * h / delta):,.0f}",
+                 "Thm 4.2 (no constant)": "—" if math.isinf(eps) else f"{lower:,.0f}"})
+display(pd.DataFrame(rows).style.hide(axis="index"))
 
 # %%
-fig, (ax1, ax2) = new_axes(ncols=2)
+fig, ax1 = new_axes(panel_height=3.6)
 finite = [e for e in EPSILONS if not math.isinf(e)]
 for delta, marker in ((0.1, "o"), (0.01, "s")):
     for c, style in ((8.0, "-"), (2.0, "--")):
         stops = [fc[(e, delta, c)][0] for e in finite]
         ax1.plot(finite, stops, style, marker=marker, ms=4, label=f"δ = {delta}, c = {c:g}")
-        ax1.axhline(fc[(math.inf, delta, c)][0], ls=style, lw=0.8, color="gray")
+        ax1.axhline(fc[(math.inf, delta, c)][0], ls=style, lw=0.8, color="gray",
+                    label="ε = ∞ (each δ, c)" if (delta, c) == (0.1, 8.0) else None)
     h_grid = [complexity(dose.means, TAU, e) for e in finite]
-    ax1.plot(finite, [h * math.log(dose.n_arms * h / delta) for h in h_grid], ":", color="k", lw=1)
-ax1.set(xscale="log", yscale="log", xlabel="ε", ylabel="mean stopping time",
-        title="Algorithm 2 on dose-finding (gray: ε = ∞; dotted: H_ε log(K H_ε/δ))")
-ax1.legend(fontsize=7)
-# experiment 3: the price of privacy
-eps_grid = np.geomspace(0.3, 6, 100)
-ax2.plot(eps_grid, complexity_ratio(eps_grid), "k-", label="theory: H_ε / H")
-for delta, marker in ((0.1, "o"), (0.01, "s")):
-    for c in (8.0, 2.0):
-        ratio = [fc[(e, delta, c)][0] / fc[(math.inf, delta, c)][0] for e in finite]
-        ax2.plot(finite, ratio, marker=marker, ls="", ms=5, label=f"measured, δ = {delta}, c = {c:g}")
-ax2.set(xscale="log", yscale="log", xlabel="ε", ylabel="stopping time, private / non-private", title="The price of privacy")
-ax2.legend(fontsize=7)
+    ax1.plot(finite, [h * math.log(dose.n_arms * h / delta) for h in h_grid], ":", color="k", lw=1,
+             label=r"$H_\varepsilon \log(K H_\varepsilon/\delta)$, each δ" if delta == 0.1 else None)
+ax1.set(xscale="log", yscale="log", xlabel="ε", ylabel="mean stopping time", title="Algorithm 2 on the dose-finding instance")
+ax1.set_xticks(finite, [f"{e:g}" for e in finite])
+ax1.xaxis.set_minor_locator(plt.NullLocator())
+fig.legend(loc="outside right upper")
 plt.show()
 
 # %%
@@ -299,11 +334,6 @@ excess = {(eps, delta, c): fc[(eps, delta, c)][0] / fc[(math.inf, delta, c)][0] 
 log_ratio = {(eps, delta, c): math.log(4 * dose.n_arms * fc[(eps, delta, c)][0] ** 3 / delta)
              / math.log(4 * dose.n_arms * fc[(math.inf, delta, c)][0] ** 3 / delta)
              for eps in finite for delta, c in configs}
-print("stopping time, private / non-private, divided by H_eps / H (and by it times the ratio of the log factors):")
-for eps in finite:
-    print(f"  ε = {eps:g}: " + "  ".join(f"δ={d:g}, c={c:g}: {excess[(eps, d, c)]:.3f} ({excess[(eps, d, c)] / log_ratio[(eps, d, c)]:.3f})"
-                                       for d, c in configs))
-print(f"stopping time with c = 2 over c = 8: {min(slowdown):.2f} to {max(slowdown):.2f}; largest error rate {max_error_rate:.3f}")
 glue("p3_fc_total_errors", int(total_errors), display=False)
 glue("p3_fc_total_runs", int(RUNS_FC * len(fc)), display=False)
 glue("p3_fc_slowdown_min", float(min(slowdown)), display=False)
@@ -326,7 +356,35 @@ glue("p3_residual_max", float(max(residual)) * 100, display=False)
 # {glue:text}`p3_fc_slowdown_min:.1f` to {glue:text}`p3_fc_slowdown_max:.1f` times sooner than the
 # radius the proof needs ($c = 8$ versus $c = 2$ divides the squared radius by 4, and the rest is the
 # logarithm at the longer stopping time).
+
+# %% [markdown]
+# ## Experiment 3: the price of privacy
 #
+# Theorems 3.1 to 4.2 all say that privacy multiplies the number of samples by
+# $H_\eps / H = \coth^2(\eps/2)$. The same fixed-confidence runs measure this factor: the mean
+# stopping time at each $\eps$ divided by the non-private one, for each $(\delta, c)$.
+
+# %%
+eps_grid = np.geomspace(0.3, 6, 100)
+fig, ax2 = new_axes(panel_height=3.6)
+ax2.plot(eps_grid, complexity_ratio(eps_grid), "k-", label=r"theory: $H_\varepsilon / H$")
+for delta, marker in ((0.1, "o"), (0.01, "s")):
+    for c in (8.0, 2.0):
+        ratio = [fc[(e, delta, c)][0] / fc[(math.inf, delta, c)][0] for e in finite]
+        ax2.plot(finite, ratio, marker=marker, ls="", ms=5, label=f"measured, δ = {delta}, c = {c:g}")
+ax2.set(xscale="log", yscale="log", xlabel="ε", ylabel="stopping time, private / non-private", title="The price of privacy")
+ax2.set_xticks(finite, [f"{e:g}" for e in finite])
+ax2.xaxis.set_minor_locator(plt.NullLocator())
+fig.legend(loc="outside right upper")
+plt.show()
+display(pd.DataFrame(
+    {f"δ = {d:g}, c = {c:g}": [f"{excess[(eps, d, c)]:.3f} ({excess[(eps, d, c)] / log_ratio[(eps, d, c)]:.3f})" for eps in finite]
+     for d, c in configs},
+    index=pd.Index([f"{eps:g}" for eps in finite], name="ε"),
+).style.set_caption("Stopping time, private over non-private, divided by H_ε / H "
+                    "(in brackets: also divided by the ratio of the log factors)"))
+
+# %% [markdown]
 # The measured price of privacy follows the shape of the theory's factor
 # $H_\eps/H = \coth^2(\eps/2)$ but lies above it, by {glue:text}`p3_price_excess_min_05:.0f` to
 # {glue:text}`p3_price_excess_max_05:.0f`% at $\eps = 0.5$ (over the four $(\delta, c)$ pairs),
@@ -362,15 +420,16 @@ assert all(-0.05 < r < 0.1 for r in residual), "the text says the log factor acc
 
 # %%
 fc_laplace = {eps: fixed_confidence(eps, 0.1, 2.0, "laplace", RUNS_FC_LAPLACE) for eps in finite}
-print(f"{'ε':>4s} {'FB error PrivBern':>18s} {'FB error Laplace':>17s} {'FC stop PrivBern':>17s} {'FC stop Laplace':>16s}")
 idx = BUDGETS.index(2_000)
-for eps in finite:
+variance_ratio = [(2 / e**2 + 0.25) * np.tanh(e / 2) ** 2 / 0.25 for e in finite]
+rows = []
+for eps, ratio in zip(finite, variance_ratio):
     pb = fixed_budget[("dose-finding", eps, "privbern")][idx][0] / RUNS_FB
     lp = fixed_budget[("dose-finding", eps, "laplace")][idx][0] / RUNS_FB
-    print(f"{eps:4g} {pb:18.4f} {lp:17.4f} {fc[(eps, 0.1, 2.0)][0]:17,.0f} {fc_laplace[eps][0]:16,.0f}")
-variance_ratio = [(2 / e**2 + 0.25) * np.tanh(e / 2) ** 2 / 0.25 for e in finite]
-print("per-sample variance of the estimate of the gap, Laplace / PrivBern (theory, mu = 1/2):",
-      np.round(variance_ratio, 2).tolist())
+    rows.append({"ε": f"{eps:g}", "error at T = 2,000, PrivBern": f"{pb:.4f}", "error at T = 2,000, Laplace": f"{lp:.4f}",
+                 "mean stop, PrivBern": f"{fc[(eps, 0.1, 2.0)][0]:,.0f}", "mean stop, Laplace": f"{fc_laplace[eps][0]:,.0f}",
+                 "variance ratio, Laplace / PrivBern (theory)": f"{ratio:.2f}"})
+display(pd.DataFrame(rows).style.hide(axis="index"))
 fb_errors = {eps: [fixed_budget[("dose-finding", eps, m)][idx][0] / RUNS_FB for m in ("privbern", "laplace")] for eps in finite}
 laplace_slowdown = [fc_laplace[eps][0] / fc[(eps, 0.1, 2.0)][0] for eps in finite]
 glue("p3_fb_pb_4", float(fb_errors[4.0][0]), display=False)
@@ -393,7 +452,7 @@ glue("p3_fc_privbern_4", float(fc[(4.0, 0.1, 2.0)][0]), display=False)
 # $\tanh(\eps/2)\Delta$, i.e. an effective variance $\frac{1}{4\tanh^2(\eps/2)}$, while the Laplace
 # report has variance $\sigma^2 + 2/\eps^2$ around the full gap. For small $\eps$,
 # $\frac{1}{4\tanh^2(\eps/2)} \approx \frac{1}{\eps^2}$ against $\frac{2}{\eps^2}$: PrivBern needs about
-# half the samples; the two meet only at large $\eps$ (the ratio printed above falls from
+# half the samples; the two meet only at large $\eps$ (the variance ratio in the table falls from
 # {glue:text}`p3_var_ratio_small:.2f` at $\eps = 0.5$ to {glue:text}`p3_var_ratio_large:.2f` at
 # $\eps = 4$).
 #

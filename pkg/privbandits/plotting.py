@@ -17,7 +17,7 @@ import numpy as np
 
 from ._validation import check_finite_array
 
-__all__ = ["ALGORITHM_COLORS", "color_for", "use_book_style", "plot_runs", "new_axes"]
+__all__ = ["ALGORITHM_COLORS", "PAGE_WIDTH", "color_for", "use_book_style", "plot_runs", "new_axes"]
 
 #: Colour of each algorithm across the book (colour-blind-safe Okabe-Ito / Tol colours).
 ALGORITHM_COLORS: dict[str, str] = {
@@ -60,45 +60,64 @@ def color_for(name: str) -> str:
     return _FALLBACK[digest % len(_FALLBACK)]
 
 
+#: Width of a figure in inches: at ``figure.dpi`` it is about the width of the book's text column
+#: (about 750 px), so a figure is shown near its natural size and its text at the sizes set below.
+PAGE_WIDTH = 7.0
+
+
 def use_book_style() -> None:
-    """Apply the book's matplotlib style (call once at the top of a notebook)."""
+    """Apply the book's matplotlib style (call once at the top of a notebook).
+
+    Figures are :data:`PAGE_WIDTH` inches wide at 110 dpi, about the width of the page's text
+    column, so that the font sizes below are the sizes a reader sees (tick labels and legends about
+    12 px). Layout is constrained, so titles, labels and legends do not overlap.
+    """
     mpl.rcParams.update(
         {
-            "figure.figsize": (7.0, 4.2),
+            "figure.figsize": (PAGE_WIDTH, 4.0),
             "figure.dpi": 110,
             "savefig.dpi": 150,
+            "figure.constrained_layout.use": True,
             "axes.grid": True,
             "grid.alpha": 0.3,
             "axes.spines.top": False,
             "axes.spines.right": False,
-            "axes.titlesize": 11,
-            "axes.labelsize": 10,
+            "font.size": 9.5,
+            "axes.titlesize": 10,
+            "axes.labelsize": 9.5,
+            "xtick.labelsize": 8.5,
+            "ytick.labelsize": 8.5,
             "legend.fontsize": 8.5,
-            "legend.frameon": False,
-            "lines.linewidth": 1.8,
+            "legend.frameon": True,
+            "legend.framealpha": 0.85,
+            "legend.edgecolor": "0.85",
+            "legend.handlelength": 1.6,
+            "legend.borderaxespad": 0.3,
+            "lines.linewidth": 1.6,
             "font.family": "DejaVu Sans",
         }
     )
 
 
 def new_axes(ncols: int = 1, nrows: int = 1, **kwargs: Any) -> tuple[plt.Figure, Any]:
-    """A figure sized for the book's column width: ``plt.subplots`` with a per-panel size.
+    """A figure as wide as the book's text column: ``plt.subplots`` with the panels sharing its width.
 
     Parameters
     ----------
     ncols, nrows : int
         The grid of panels.
     **kwargs
-        ``panel_width`` and ``panel_height`` (inches; defaults depend on the grid), the rest passed to
-        ``plt.subplots``.
+        ``panel_width`` and ``panel_height`` (inches; by default the panels share
+        :data:`PAGE_WIDTH` and are 3.0 inches high when there are several, 4.0 for one panel), the
+        rest passed to ``plt.subplots``.
 
     Returns
     -------
     tuple
         ``(figure, axes)`` as ``plt.subplots`` returns them.
     """
-    width = kwargs.pop("panel_width", 4.6 if ncols > 1 else 7.0)
-    height = kwargs.pop("panel_height", 3.4 if nrows > 1 or ncols > 1 else 4.2)
+    width = kwargs.pop("panel_width", PAGE_WIDTH / ncols)
+    height = kwargs.pop("panel_height", 3.0 if nrows > 1 or ncols > 1 else 4.0)
     return plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), constrained_layout=True, **kwargs)
 
 
