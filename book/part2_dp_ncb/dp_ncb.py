@@ -1067,6 +1067,9 @@ assert slope_rows["GDP-NCB, (e)"][10**6] > ncb_slopes[10**6], "paper's claim (e)
 #   and cited (`NP-Hardest/DP-NCB`); its departures from the printed algorithms are options of the
 #   policies, and the panels are shown at the code's horizons from a stored run. The description of
 #   that code in "The constant 1600" was wrong (it said $C = 1$ throughout) and is corrected.
+#   Since then: Figure 1(a) as run (at $\eps = 2$, executed in the chapter), Figure 1(f) as run (the
+#   literal reward laws and the code's scoring with the sampled means) and NCB, LDP-NCB and LDP-UCB
+#   as run at $T_{\max} = 10^8$ (stored run), so every panel now has its as-run verdict.
 # - **GDP-NCB dropped arms.** The Phase I means entered Eq. (4) unclipped; an arm whose Phase I mean
 #   came out negative had a NaN index and was never played in Phase II. They are now clipped, as the
 #   paper prescribes; all Figure 1 panels were recomputed (GDP-NCB at $T = 10^6$ in (b):
