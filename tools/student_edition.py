@@ -228,8 +228,10 @@ def write_stripped_tree(dest: Path, root: Path = ROOT) -> dict[str, list[str]]:
     if dest.exists():
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
-    for name in ("_ext", "_extra"):
-        shutil.copytree(root / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("_ext", "_extra", "pkg"):  # pkg: the build ships the package's wheel (_ext/run_it_yourself.py)
+        shutil.copytree(root / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    for name in ("pyproject.toml", "README.md", "requirements-run.txt", "requirements-data.txt"):
+        shutil.copy2(root / name, dest / name)
     removed: dict[str, list[str]] = {}
     book = root / "book"
     with tempfile.TemporaryDirectory(prefix="student_labs_") as labs_tmp:
