@@ -227,3 +227,40 @@ def test_lower_bounds_are_the_papers_formulas():
     # large eps: the Lai-Robbins bound (KL term)
     assert problem_dependent_lower_bound(means, 10**6, math.inf) < lb
     assert minimax_lower_bound(10, 10**6, 0.01) == max(math.sqrt(9 * 10**6) / 27, 9 / 1.31)
+
+
+# --------------------------------------------------------------------------------------------
+# frontier points
+# --------------------------------------------------------------------------------------------
+
+
+def test_frontier_point_anytime_prefix_and_bands():
+    from privbandits.frontier import frontier_point
+    from privbandits.metrics import average_regret
+    from privbandits.simulate import simulate_mean_rewards
+
+    inst = bernoulli_instance([0.7, 0.5, 0.3])
+    pol = AdaPKLUCB(epsilon=1.0)
+    both = frontier_point(pol, inst, (2000, 500), batches=3, runs_per_batch=4, seed=5, cache=False, n_jobs=1)
+    short = frontier_point(pol, inst, (500,), batches=3, runs_per_batch=4, seed=5, cache=False, n_jobs=1)
+    assert both.horizons == (500, 2000) and both.runs == 12
+    np.testing.assert_allclose(both.values[0], short.values[0], rtol=1e-12)  # the prefix of the longer runs
+    avg = np.mean(
+        [average_regret(simulate_mean_rewards(pol, inst, 2000, 4, 5 + b, cache=False, n_jobs=1)) for b in range(3)]
+    )
+    assert both.values[1, 0] == pytest.approx(avg, rel=1e-12)  # pooled average = mean of the batches
+    for row in both.values:
+        assert row[1] <= row[0] <= row[2] and row[4] <= row[3] <= row[5]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [({"batches": 1}, "batches"), ({"runs_per_batch": 0}, "runs_per_batch"), ({"seed": -1}, "seed")],
+)
+def test_frontier_point_bad_input(kwargs, name):
+    from privbandits.frontier import frontier_point
+
+    with pytest.raises(ValueError, match=name):
+        frontier_point(AdaPKLUCB(), bernoulli_instance([0.5, 0.4]), (100,), **kwargs)
+    with pytest.raises(ValueError, match="horizons"):
+        frontier_point(AdaPKLUCB(), bernoulli_instance([0.5, 0.4]), (1,))

@@ -131,7 +131,12 @@ def _adap_klucb_kernel(rng, kinds, params, table, horizon, eps, alpha):  # pragm
             f = last[i]
             shifted = mu_tilde[i] + alpha * log_tl / (eps * f) if private else mu_tilde[i]
             clipped = min(max(shifted, 0.0), 1.0)  # Clip_{0,1}(mu_tilde + alpha log t_l / (eps f))
-            idx = _kl_ucb(clipped, alpha * log_tl / f)  # max{q : d(clipped, q) <= alpha log t_l / f}
+            level = alpha * log_tl / f
+            # Pinsker, d(p, q) >= 2 (q - p)^2: the index is at most p + sqrt(level / 2); an arm whose
+            # bound cannot beat the best so far is skipped (the same argmax, first index on ties)
+            if clipped + np.sqrt(0.5 * level) <= best:
+                continue
+            idx = _kl_ucb(clipped, level)  # max{q : d(clipped, q) <= alpha log t_l / f}
             if idx > best:
                 best = idx
                 a = i
