@@ -9,6 +9,7 @@ module                           algorithms
 :mod:`.dp_ncb`                   :class:`NCB`, :class:`GDPNCB`, :class:`LDPNCB`,
                                  :class:`AnytimeDPNCB` (Parts II and V)
 :mod:`.adap_ucb`, :mod:`.ldp_ucb` :class:`AdaPUCB`, :class:`LDPUCB` (Part II's baselines)
+:mod:`.adap_klucb`              :class:`AdaPKLUCB` (Part VI)
 :mod:`.thresholding`             :class:`FixedBudgetThresholding`,
                                  :class:`FixedConfidenceThresholding` (Part III)
 :mod:`.fair_hiring`              :class:`OFUL`, :class:`FairGreedy`, :class:`PrivateFairGreedy`
@@ -19,6 +20,7 @@ Every policy class is exported here; the analysis functions (regret bounds, priv
 stay in their modules.
 """
 
+from .adap_klucb import AdaPKLUCB
 from .adap_ucb import AdaPUCB
 from .base import ContextualPolicy, Policy, Records
 from .dp_ncb import GDPNCB, LDPNCB, NCB, AnytimeDPNCB, NCBFamily
@@ -43,6 +45,7 @@ __all__ = [
     "LDPNCB",
     "AnytimeDPNCB",
     "AdaPUCB",
+    "AdaPKLUCB",
     "LDPUCB",
     "FixedBudgetThresholding",
     "FixedConfidenceThresholding",

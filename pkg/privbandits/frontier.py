@@ -1,0 +1,186 @@
+"""The privacy-regret frontier of Part VI: regret of one policy at several horizons, with confidence bands.
+
+:func:`frontier_point` runs a policy in ``batches`` independent batches of runs through
+:func:`privbandits.simulate.simulate_mean_rewards` (cached; batch ``b`` uses seed ``seed + b``),
+reads the average and Nash regret at every requested horizon (for an anytime policy, one run at
+the largest horizon gives the smaller ones as prefixes), and puts a batch-means confidence band
+around each: the pooled estimate from all runs, and a Student-t interval from the spread of the
+batches' own estimates. For the average regret the pooled value is the mean of the batch values;
+the Nash regret is not linear in the runs, so its band is the batch-means approximation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+from scipy import stats
+
+from ._validation import check_int
+from .environments import BanditInstance
+from .metrics import average_regret, nash_regret
+from .policies import Policy
+from .simulate import MeanRewards, simulate_mean_rewards
+
+__all__ = ["FrontierPoint", "STATS", "EPSILONS", "HORIZONS", "DELTA", "frontier_point", "pooled", "frontier_instances"]
+
+#: The columns of :attr:`FrontierPoint.values`.
+STATS = ("average", "average_lo", "average_hi", "nash", "nash_lo", "nash_hi")
+
+
+class FrontierPoint(NamedTuple):
+    """Regret of one policy on one instance at several horizons.
+
+    Attributes
+    ----------
+    horizons : tuple of int
+        The horizons, ascending.
+    values : numpy.ndarray
+        Shape ``(len(horizons), 6)``: the columns of :data:`STATS` (pooled estimates and the lower and
+        upper ends of their 95% batch-means intervals).
+    runs : int
+        Runs in all (``batches * runs_per_batch``).
+    """
+
+    horizons: tuple[int, ...]
+    values: np.ndarray
+    runs: int
+
+
+def pooled(parts: Sequence[MeanRewards]) -> MeanRewards:
+    """The :class:`MeanRewards` of equally many runs in each part, pooled (mean of the mean curves).
+
+    Parameters
+    ----------
+    parts : sequence of MeanRewards
+        Same policy, instance, horizon and number of runs.
+
+    Returns
+    -------
+    MeanRewards
+        The pooled estimate (``seed`` is the first part's).
+
+    Raises
+    ------
+    ValueError
+        If the parts are empty or differ in horizon or runs.
+    """
+    if not parts or len({(p.horizon, p.runs) for p in parts}) != 1:
+        raise ValueError("parts must be non-empty with equal horizons and runs")
+    logs = np.stack([p.log_mean for p in parts])
+    top = logs.max(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        log_mean = top + np.log(np.mean(np.exp(logs - top), axis=0))
+    log_mean[~np.isfinite(top)] = -np.inf
+    first = parts[0]
+    return MeanRewards(first.policy, first.instance, first.horizon, first.runs * len(parts), first.seed, log_mean, {})
+
+
+def _band(center: float, values: np.ndarray, level: float = 0.95) -> tuple[float, float]:
+    half = stats.t.ppf(0.5 + level / 2, values.size - 1) * values.std(ddof=1) / np.sqrt(values.size)
+    return float(center - half), float(center + half)
+
+
+def frontier_point(
+    policy: Policy,
+    instance: BanditInstance,
+    horizons: Sequence[int],
+    *,
+    batches: int = 10,
+    runs_per_batch: int = 10,
+    seed: int = 0,
+    n_jobs: int | None = None,
+    cache: bool = True,
+) -> FrontierPoint:
+    """Average and Nash regret of ``policy`` at each horizon, with 95% batch-means bands.
+
+    Parameters
+    ----------
+    policy : Policy
+        The algorithm; if ``policy.anytime``, one set of runs at ``max(horizons)`` serves every horizon.
+    instance : BanditInstance
+        The bandit instance.
+    horizons : sequence of int
+        The horizons (>= 2 each).
+    batches : int
+        Independent batches (>= 2); batch ``b`` uses seed ``seed + b``.
+    runs_per_batch : int
+        Runs per batch (>= 1).
+    seed : int
+        First batch's seed (>= 0).
+    n_jobs : int or None
+        Workers (default: the engine's).
+    cache : bool
+        Use the on-disk cache.
+
+    Returns
+    -------
+    FrontierPoint
+        The estimates, one row per horizon (ascending).
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
+    """
+    horizons = tuple(sorted(check_int("horizons", int(h), minimum=2) for h in horizons))
+    if not horizons:
+        raise ValueError("horizons must not be empty")
+    batches = check_int("batches", batches, minimum=2)
+    runs_per_batch = check_int("runs_per_batch", runs_per_batch, minimum=1)
+    seed = check_int("seed", seed, minimum=0)
+    plan = [horizons[-1]] if policy.anytime else list(horizons)
+    rows = {}
+    for run_horizon in plan:
+        parts = [
+            simulate_mean_rewards(
+                policy, instance, run_horizon, runs_per_batch, seed + b, n_jobs=n_jobs, cache=cache, progress=False
+            )
+            for b in range(batches)
+        ]
+        whole = pooled(parts)
+        for h in horizons if policy.anytime else [run_horizon]:
+            avg = np.array([average_regret(p, h) for p in parts])
+            nash = np.array([nash_regret(p, h) for p in parts])
+            a, n = average_regret(whole, h), nash_regret(whole, h)
+            rows[h] = [a, *_band(a, avg), n, *_band(n, nash)]
+    values = np.array([rows[h] for h in horizons])
+    return FrontierPoint(horizons, values, batches * runs_per_batch)
+
+
+#: The privacy levels of the frontier (``inf``: no privacy).
+EPSILONS = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0, float("inf"))
+#: The horizons of the frontier.
+HORIZONS = (10**5, 10**6)
+#: delta of DP-UCB-INT's composed guarantee (Part I's ``e^-10``); every other algorithm is pure.
+DELTA = float(np.exp(-10))
+
+
+def frontier_instances() -> dict[str, BanditInstance]:
+    """The five instances of the Part VI frontier.
+
+    Tossou and Dimitrakakis's two scenarios (``tossou2016algorithms``, Part I: means ``{0.9, 0.6}``,
+    and eight arms at 0.1 with one at 0.2 and one at 0.55), DP-NCB's 50-arm instance
+    (``sarkar2026dpncb`` Figure 1(b), Part II: means uniform on (0.005, 1), seed 2026), a Beta-reward
+    instance with Azize and Basu's means ``{0.75, 0.625, 0.5, 0.375, 0.25}`` (``azize2022privacy``,
+    Figure 2; ``Beta(2 m / (1 - m), 2)``), and a small-gap hard instance (five Bernoulli arms, 0.5 and
+    four at 0.475).
+
+    Returns
+    -------
+    dict of str to BanditInstance
+        By name, in the order above.
+    """
+    from .environments import bernoulli_instance, beta_instance
+
+    beta_means = np.array([0.75, 0.625, 0.5, 0.375, 0.25])
+    return {
+        "2 arms (Tossou)": bernoulli_instance([0.9, 0.6], name="2 arms (Tossou)"),
+        "10 arms (Tossou)": bernoulli_instance([0.1] * 8 + [0.2, 0.55], name="10 arms (Tossou)"),
+        "50 arms (DP-NCB)": bernoulli_instance(
+            np.random.default_rng(2026).uniform(0.005, 1.0, 50), name="50 arms (DP-NCB)"
+        ),
+        "Beta, 5 arms": beta_instance(2 * beta_means / (1 - beta_means), np.full(5, 2.0), name="Beta, 5 arms"),
+        "small gap, 5 arms": bernoulli_instance([0.5] + [0.475] * 4, name="small gap, 5 arms"),
+    }

@@ -1,0 +1,280 @@
+"""AdaP-KLUCB of Azize and Basu (2022), ``azize2022privacy``: the eps-global DP KL-UCB of Part VI.
+
+Algorithm 1 of ``azize2022privacy`` (the framework AdaP-UCB also instantiates, :mod:`.adap_ucb`)
+with the KL-UCB index of their Section 4, the row of the Part VI frontier whose regret bound
+(Theorem 8) matches the problem-dependent lower bound (Theorem 3) up to constants. Also here: the
+Bernoulli KL divergence and KL-UCB upper confidence bound (numba), and the paper's lower bounds
+(:func:`problem_dependent_lower_bound`, :func:`minimax_lower_bound`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+from numba import njit
+
+from .._validation import check_epsilon, check_int, check_positive
+from ..environments import BanditInstance, draw_reward, draw_reward_sum
+from ..mechanisms import laplace_draw
+from .base import Policy, Records
+
+__all__ = ["AdaPKLUCB", "bernoulli_kl", "kl_ucb_upper", "problem_dependent_lower_bound", "minimax_lower_bound"]
+
+_KL_EPS = 1e-15  # keeps the logarithms of the Bernoulli KL finite at 0 and 1
+_BISECTIONS = 50  # q to within 2^-50 of the largest root
+
+
+@njit(nogil=True, cache=True)
+def _kl(p, q):  # pragma: no cover - compiled
+    """Bernoulli KL divergence ``d(p, q)``, with ``p, q`` clipped to ``[1e-15, 1 - 1e-15]``."""
+    p = min(max(p, _KL_EPS), 1.0 - _KL_EPS)
+    q = min(max(q, _KL_EPS), 1.0 - _KL_EPS)
+    return p * np.log(p / q) + (1.0 - p) * np.log((1.0 - p) / (1.0 - q))
+
+
+@njit(nogil=True, cache=True)
+def _kl_ucb(p, level):  # pragma: no cover - compiled
+    """``max{q in [p, 1] : d(p, q) <= level}`` by bisection (``d(p, .)`` increases on ``[p, 1]``)."""
+    if _kl(p, 1.0) <= level:
+        return 1.0
+    lo = p
+    hi = 1.0
+    for _ in range(_BISECTIONS):
+        mid = 0.5 * (lo + hi)
+        if _kl(p, mid) <= level:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def bernoulli_kl(p: float, q: float) -> float:
+    """Bernoulli KL divergence ``d(p, q) = p log(p/q) + (1-p) log((1-p)/(1-q))``.
+
+    Arguments are clipped to ``[1e-15, 1 - 1e-15]`` so the value is finite.
+
+    Parameters
+    ----------
+    p, q : float
+        Means in [0, 1].
+
+    Returns
+    -------
+    float
+        ``d(p, q)``.
+
+    Raises
+    ------
+    ValueError
+        If ``p`` or ``q`` is not in [0, 1].
+    """
+    for name, x in (("p", p), ("q", q)):
+        if not (isinstance(x, (int, float, np.floating)) and 0.0 <= x <= 1.0):
+            raise ValueError(f"{name} must lie in [0, 1], got {x!r}")
+    return float(_kl(float(p), float(q)))
+
+
+def kl_ucb_upper(p: float, level: float) -> float:
+    """KL-UCB upper confidence bound ``max{q in [0, 1] : d(p, q) <= level}`` (``garivier2011kl``).
+
+    Parameters
+    ----------
+    p : float
+        The (clipped) mean, in [0, 1].
+    level : float
+        The exploration level (>= 0).
+
+    Returns
+    -------
+    float
+        The bound, computed by 50 bisections on ``[p, 1]`` (to within ``2^-50``, below the root).
+
+    Raises
+    ------
+    ValueError
+        If ``p`` is not in [0, 1] or ``level`` is negative or not finite.
+    """
+    if not (isinstance(p, (int, float, np.floating)) and 0.0 <= p <= 1.0):
+        raise ValueError(f"p must lie in [0, 1], got {p!r}")
+    if not (isinstance(level, (int, float, np.floating)) and 0.0 <= level < math.inf):
+        raise ValueError(f"level must be finite and >= 0, got {level!r}")
+    return float(_kl_ucb(float(p), float(level)))
+
+
+@njit(nogil=True, cache=True)
+def _adap_klucb_kernel(rng, kinds, params, table, horizon, eps, alpha):  # pragma: no cover - compiled
+    k = kinds.shape[0]
+    arms = np.empty(horizon, dtype=np.int64)
+    n = np.zeros(k)  # total pulls N_a
+    last = np.zeros(k)  # the arm's last episode length f_a = N_a(t_l - 1) / 2 (forgetting)
+    mu_tilde = np.zeros(k)
+    private = np.isfinite(eps)
+    t = 0
+    releases = 0
+    # line 3: choose each arm once; its single reward is released as x + Lap(1 / eps) (Lemma 1, j - i = 1)
+    for a in range(min(k, horizon)):
+        x = draw_reward(rng, kinds, params, table, t, a)
+        arms[t] = a
+        t += 1
+        n[a] = 1.0
+        last[a] = 1.0
+        mu_tilde[a] = x + laplace_draw(rng, 1.0 / eps) if private else x
+        releases += 1 if private else 0
+    while t < horizon:  # line 4: episodes l = 1, 2, ...
+        t_l = t + 1.0  # line 5 (1-based)
+        log_tl = np.log(t_l)
+        best = -np.inf
+        a = 0
+        for i in range(k):  # line 6: A_l = argmax_a I_a(t_l - 1, alpha), the AdaP-KLUCB index
+            f = last[i]
+            shifted = mu_tilde[i] + alpha * log_tl / (eps * f) if private else mu_tilde[i]
+            clipped = min(max(shifted, 0.0), 1.0)  # Clip_{0,1}(mu_tilde + alpha log t_l / (eps f))
+            level = alpha * log_tl / f
+            # Pinsker, d(p, q) >= 2 (q - p)^2: the index is at most p + sqrt(level / 2); an arm whose
+            # bound cannot beat the best so far is skipped (the same argmax, first index on ties)
+            if clipped + np.sqrt(0.5 * level) <= best:
+                continue
+            idx = _kl_ucb(clipped, level)  # max{q : d(clipped, q) <= alpha log t_l / f}
+            if idx > best:
+                best = idx
+                a = i
+        # line 7: play A_l until its pull count doubles (N_a new pulls); keep only this episode
+        length = min(int(n[a]), horizon - t)
+        s = draw_reward_sum(rng, kinds, params, table, t, a, length)
+        for u in range(length):
+            arms[t + u] = a
+        t += length
+        n[a] += length
+        last[a] = length
+        # Lemma 1: the episode's mean plus Lap(1 / (eps * length)) (the paper's Lap(2 / (eps N_a)))
+        mu_tilde[a] = s / length + (laplace_draw(rng, 1.0 / (eps * length)) if private else 0.0)
+        releases += 1 if private else 0
+    return arms, releases
+
+
+@dataclasses.dataclass(frozen=True)
+class AdaPKLUCB(Policy):
+    """AdaP-KLUCB of Azize and Basu (2022) (``azize2022privacy``): Algorithm 1 with the KL-UCB index.
+
+    Each arm is pulled once (line 3); then at each episode start ``t_l`` (line 5) the arm maximising
+    ``max{q in [0, 1] : d(mu_breve_a, q) <= alpha log(t_l) / f_a}`` is chosen (line 6), with
+    ``mu_breve_a = Clip_{0,1}(mu_tilde_a + alpha log(t_l) / (eps f_a))`` and ``d`` the Bernoulli KL
+    divergence, and played until its number of pulls doubles (line 7). ``f_a`` is the length of the
+    arm's last episode (the paper's ``N_a(t_l - 1) / 2``; 1 after the initial pull), ``mu_tilde_a`` the
+    mean of that episode's rewards plus ``Lap(1 / (eps f_a))`` (Lemma 1), older rewards are forgotten.
+
+    Privacy: eps-global DP (the paper's Theorem 6, and Theorem 8 for this index): each reward
+    enters exactly one release, a mean of ``f`` rewards in [0, 1] of sensitivity ``1 / f`` released
+    with ``Lap(1 / (eps f))`` on disjoint episodes (Lemma 1, parallel composition); the actions are
+    post-processing. Regret (Theorem 8, Bernoulli rewards, ``alpha > 3``):
+    ``sum_a C1(alpha) Delta_a log T / min{d_inf(mu_a, mu*), C2 eps Delta_a} + alpha / (alpha - 3)``,
+    matching Theorem 3's lower bound (:func:`problem_dependent_lower_bound`) up to constants.
+    The policy never reads the horizon (anytime). ``epsilon = inf``: no noise, no privacy term.
+    Checked against the text of ``azize2022privacy`` (Algorithm 1, Lemma 1, Section 4's index).
+    Records: ``arms``, ``releases`` (Laplace draws, one per episode and one per initial pull).
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter (> 0; ``inf`` runs without noise).
+    alpha : float
+        Exploration constant (> 0; the regret bound needs ``alpha > 3``; default 3.1, the paper's).
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` or ``alpha`` is not > 0.
+    """
+
+    epsilon: float = 0.2
+    alpha: float = 3.1
+    name = "AdaP-KLUCB"
+    anytime = True  # never reads the horizon: one run gives every horizon
+    private = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_inf=True))
+        object.__setattr__(self, "alpha", check_positive("alpha", self.alpha))
+
+    def _kernel_call(self, instance: BanditInstance, horizon: int):
+        return _adap_klucb_kernel, (*instance.kernel_args(), horizon, float(self.epsilon), float(self.alpha))
+
+    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+        arms, rel = self._play(instance, horizon, rng)
+        return {"arms": arms, "releases": np.asarray(rel)}
+
+
+def _check_bernoulli_means(means) -> np.ndarray:
+    means = np.asarray(means, dtype=float)
+    if means.ndim != 1 or means.size < 2 or np.any(~np.isfinite(means)) or np.any(means < 0) or np.any(means > 1):
+        raise ValueError("means must be a 1-d array of at least 2 values in [0, 1]")
+    return means
+
+
+def problem_dependent_lower_bound(means, horizon: int, epsilon: float) -> float:
+    """Theorem 3 of ``azize2022privacy`` for Bernoulli arms, at the horizon ``T``.
+
+    ``log T * sum_{a: Delta_a > 0} Delta_a / min(d(mu_a, mu*), 6 eps Delta_a)``: for Bernoulli arms
+    the KL-distinguishability gap ``d_inf`` is ``d(mu_a, mu*)`` and the TV gap is ``Delta_a``. The
+    theorem is asymptotic (the limit of ``Reg_T / log T`` for consistent eps-global DP policies), so
+    the value is the asymptotic rate times ``log T``, not a finite-``T`` guarantee.
+
+    Parameters
+    ----------
+    means : array_like
+        The Bernoulli arms' means (1-d, in [0, 1], at least 2).
+    horizon : int
+        ``T`` (>= 2).
+    epsilon : float
+        Privacy parameter (> 0; ``inf``: the Lai-Robbins bound).
+
+    Returns
+    -------
+    float
+        The bound.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
+    """
+    means = _check_bernoulli_means(means)
+    horizon = check_int("horizon", horizon, minimum=2)
+    epsilon = check_epsilon(epsilon, allow_inf=True)
+    best = float(means.max())
+    total = 0.0
+    for mu in means:
+        gap = best - float(mu)
+        if gap > 0:
+            total += gap / min(float(_kl(float(mu), best)), 6.0 * epsilon * gap)
+    return total * math.log(horizon)
+
+
+def minimax_lower_bound(n_arms: int, horizon: int, epsilon: float) -> float:
+    """Theorem 2 of ``azize2022privacy``: ``max(sqrt(T (K - 1)) / 27, (K - 1) / (131 eps))``.
+
+    Parameters
+    ----------
+    n_arms : int
+        ``K`` (>= 2).
+    horizon : int
+        ``T`` (>= ``K - 1``).
+    epsilon : float
+        Privacy parameter (> 0; ``inf`` drops the privacy term).
+
+    Returns
+    -------
+    float
+        The bound.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
+    """
+    n_arms = check_int("n_arms", n_arms, minimum=2)
+    horizon = check_int("horizon", horizon, minimum=n_arms - 1)
+    epsilon = check_epsilon(epsilon, allow_inf=True)
+    return max(math.sqrt(horizon * (n_arms - 1)) / 27.0, (n_arms - 1) / (131.0 * epsilon))
