@@ -414,8 +414,8 @@ for i in INSTS:
                 exceptions.append((i, h, e, episodic / counters))
 glue("p6_episodic_better", n_points - len(exceptions), display=False)
 glue("p6_counter_wins", len(exceptions), display=False)
-glue("p6_counter_max", max((x[3] for x in exceptions), default=1.0), display=False)
-glue("p6_counter_min_eps", min((x[2] for x in exceptions), default=float("nan")), display=False)
+glue("p6_counter_max", float(max((x[3] for x in exceptions), default=1.0)), display=False)
+glue("p6_counter_min_eps", float(min((x[2] for x in exceptions), default=float("nan"))), display=False)
 assert all(x[0] == "small gap, 5 arms" for x in exceptions), \
     "the counters should beat the episodic algorithms on the small-gap instance only"
 gdp_over_adap = [point("GDP-NCB", i, e, h)[0] / min(point(a, i, e, h)[0] for a in ("AdaP-KLUCB", "AdaP-UCB"))
