@@ -128,7 +128,8 @@ def test_student_build_has_no_solution_text(stripped, tmp_path):
     dest, removed = stripped
     src = tmp_path / "src"
     shutil.copytree(dest, src)
-    config = (src / "_config.yml").read_text().replace("execute_notebooks: force", "execute_notebooks: 'off'")
+    config, changed = re.subn(r"(?m)^(\s*execute_notebooks:) \S+", r"\1 'off'", (src / "_config.yml").read_text())
+    assert changed == 1, "_config.yml has no execute_notebooks setting to switch off"
     (src / "_config.yml").write_text(config)
     done = subprocess.run(["jupyter-book", "build", str(src), "--keep-going"], capture_output=True, text=True)
     html = src / "_build" / "html"
