@@ -66,15 +66,18 @@ def execute_notebooks(app, env, docnames: list[str]) -> None:
 
     cache = get_cache(config.execution_cache_path)
     previous = _previous_runtimes(cache)
-    paths.sort(key=lambda p: -previous.get(p, 0.0))  # longest first; sorted() keeps Sphinx's order on ties
+    # Longest first, so that the short ones fill the end: by the last build's times if the cache has
+    # them all, otherwise by file size (a cold build: the chapters before the labs).
+    if all(p in previous for p in paths):
+        paths.sort(key=lambda p: -previous[p])
+    else:
+        paths.sort(key=lambda p: -Path(p).stat().st_size)
     processes = max(1, min(int(app.config.execution_processes or os.cpu_count() or 1), len(paths)))
     logger.info(f"executing {len(paths)} notebooks, {processes} at a time")
     start = time.perf_counter()
     context = multiprocessing.get_context("spawn")  # a fresh interpreter: no state forked from Sphinx
     with ProcessPoolExecutor(max_workers=processes, mp_context=context) as pool:
-        futures = [
-            pool.submit(_execute, p, config.execution_timeout, config.execution_allow_errors) for p in paths
-        ]
+        futures = [pool.submit(_execute, p, config.execution_timeout, config.execution_allow_errors) for p in paths]
         for future in as_completed(futures):
             path, nb, seconds, error = future.result()
             if error is not None:  # myst-nb executes it again while reading and reports the error
