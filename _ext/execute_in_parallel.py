@@ -14,7 +14,8 @@ myst-nb executes it again while reading and reports the error as it always does 
 ``raise_on_error``, the build fails).
 
 Set ``execution_processes: 1`` (``sphinx: config:`` in ``_config.yml``) to execute one notebook at
-a time; the default is the number of CPUs.
+a time; the default is the number of CPUs. ``execution_first`` lists the documents to start first on
+a cold build (the longest: a short one started last finishes with the rest).
 """
 
 from __future__ import annotations
@@ -67,11 +68,13 @@ def execute_notebooks(app, env, docnames: list[str]) -> None:
     cache = get_cache(config.execution_cache_path)
     previous = _previous_runtimes(cache)
     # Longest first, so that the short ones fill the end: by the last build's times if the cache has
-    # them all, otherwise by file size (a cold build: the chapters before the labs).
+    # them all; on a cold build, the notebooks named in `execution_first` (in that order), then the
+    # rest by file size (the chapters before the labs).
     if all(p in previous for p in paths):
         paths.sort(key=lambda p: -previous[p])
     else:
-        paths.sort(key=lambda p: -Path(p).stat().st_size)
+        first = [str(env.doc2path(d)) for d in app.config.execution_first]
+        paths.sort(key=lambda p: (first.index(p) if p in first else len(first), -Path(p).stat().st_size))
     processes = max(1, min(int(app.config.execution_processes or os.cpu_count() or 1), len(paths)))
     logger.info(f"executing {len(paths)} notebooks, {processes} at a time")
     start = time.perf_counter()
@@ -93,5 +96,6 @@ def execute_notebooks(app, env, docnames: list[str]) -> None:
 def setup(app):
     """Register the config value and the hook."""
     app.add_config_value("execution_processes", 0, "env")
+    app.add_config_value("execution_first", [], "env")
     app.connect("env-before-read-docs", execute_notebooks)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

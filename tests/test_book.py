@@ -1,4 +1,4 @@
-"""Checks of the book's notebook pairs (the notebooks themselves run under `pytest --nbmake book`).
+"""Checks of the book's notebook pairs and build settings (the notebooks themselves run under `pytest --nbmake book`).
 
 * every ``book/**/*.py`` notebook has its ``.ipynb`` twin with the same cells (sources and types);
 * no ``.ipynb`` carries outputs or execution counts;
@@ -38,3 +38,19 @@ def test_pair_in_sync_and_clean(py_path):
     assert [(c.cell_type, c.source) for c in from_py.cells] == [(c.cell_type, c.source) for c in from_ipynb.cells], (
         f"{py_path} and {ipynb_path} disagree: run `jupytext --sync {py_path}`"
     )
+
+
+def test_execution_first_names_notebooks_of_the_book():
+    """``execution_first`` (``_config.yml``, ``_ext/execute_in_parallel.py``) names notebooks in the toc.
+
+    A misspelt or removed name would silently stop ordering the cold build's longest chapters first.
+    """
+    import yaml
+
+    root = BOOK.parent
+    first = yaml.safe_load((root / "_config.yml").read_text())["sphinx"]["config"]["execution_first"]
+    toc = (root / "_toc.yml").read_text()
+    assert first, "execution_first is empty"
+    for name in first:
+        assert (root / f"{name}.ipynb").exists(), f"execution_first: {name}.ipynb does not exist"
+        assert f"file: {name}\n" in toc, f"execution_first: {name} is not in _toc.yml"
