@@ -14,7 +14,7 @@ myst-nb executes it again while reading and reports the error as it always does 
 ``raise_on_error``, the build fails).
 
 Set ``execution_processes: 1`` (``sphinx: config:`` in ``_config.yml``) to execute one notebook at
-a time; the default is the number of CPUs. ``execution_first`` lists the documents to start first on
+a time; the default is one more than the number of CPUs. ``execution_first`` lists the documents to start first on
 a cold build (the longest: a short one started last finishes with the rest).
 """
 
@@ -75,7 +75,9 @@ def execute_notebooks(app, env, docnames: list[str]) -> None:
     else:
         first = [str(env.doc2path(d)) for d in app.config.execution_first]
         paths.sort(key=lambda p: (first.index(p) if p in first else len(first), -Path(p).stat().st_size))
-    processes = max(1, min(int(app.config.execution_processes or os.cpu_count() or 1), len(paths)))
+    # One more notebook than CPUs: each notebook spends part of its time in serial code (plotting,
+    # numba compiling), and the extra one keeps the cores busy then (benchmarks/README.md).
+    processes = max(1, min(int(app.config.execution_processes or (os.cpu_count() or 1) + 1), len(paths)))
     logger.info(f"executing {len(paths)} notebooks, {processes} at a time")
     start = time.perf_counter()
     context = multiprocessing.get_context("spawn")  # a fresh interpreter: no state forked from Sphinx
