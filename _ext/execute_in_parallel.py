@@ -14,8 +14,8 @@ myst-nb executes it again while reading and reports the error as it always does 
 ``raise_on_error``, the build fails).
 
 Set ``execution_processes: 1`` (``sphinx: config:`` in ``_config.yml``) to execute one notebook at
-a time; the default is one more than the number of CPUs. ``execution_first`` lists the documents to start first on
-a cold build (the longest: a short one started last finishes with the rest).
+a time; the default is one more than the number of CPUs. ``execution_first`` lists the documents to
+start first on a cold build (the longest: a short one started last finishes with the rest).
 """
 
 from __future__ import annotations
@@ -82,9 +82,12 @@ def execute_notebooks(app, env, docnames: list[str]) -> None:
     start = time.perf_counter()
     context = multiprocessing.get_context("spawn")  # a fresh interpreter: no state forked from Sphinx
     with ProcessPoolExecutor(max_workers=processes, mp_context=context) as pool:
-        futures = [pool.submit(_execute, p, config.execution_timeout, config.execution_allow_errors) for p in paths]
+        futures = {pool.submit(_execute, p, config.execution_timeout, config.execution_allow_errors): p for p in paths}
         for future in as_completed(futures):
-            path, nb, seconds, error = future.result()
+            try:
+                path, nb, seconds, error = future.result()
+            except Exception as exc:  # e.g. a kernel that died: myst-nb's own execution reports it
+                path, error = futures[future], repr(exc)
             if error is not None:  # myst-nb executes it again while reading and reports the error
                 logger.info(f"{path}: execution failed; it is executed again while it is read")
                 continue
