@@ -14,7 +14,7 @@ from numba import njit
 from .._validation import check_epsilon, check_positive
 from ..environments import BanditInstance, draw_reward, draw_reward_sum
 from ..mechanisms import laplace_draw
-from .base import Policy, Records, record_play
+from .base import Policy, Records, episode_array, new_episodes, record_play
 
 __all__ = ["AdaPUCB"]
 
@@ -77,6 +77,13 @@ def _adap_ucb_play(rng, arms, kinds, params, table, horizon, eps, alpha, flags):
 @njit(nogil=True, cache=True)
 def _adap_ucb_kernel(rng, kinds, params, table, horizon, eps, alpha, flags):  # pragma: no cover - compiled
     return _adap_ucb_play(rng, np.empty(horizon, dtype=np.int64), kinds, params, table, horizon, eps, alpha, flags)
+
+
+@njit(nogil=True, cache=True)
+def _adap_ucb_episodes(rng, kinds, params, table, horizon, eps, alpha, flags):  # pragma: no cover - compiled
+    """:func:`_adap_ucb_kernel` with the play recorded as episodes (``Policy.run_episodes``)."""
+    out, releases = _adap_ucb_play(rng, new_episodes(), kinds, params, table, horizon, eps, alpha, flags)
+    return episode_array(out), releases
 
 
 @dataclasses.dataclass(frozen=True)
@@ -159,13 +166,16 @@ class AdaPUCB(Policy):
         return cls(epsilon=epsilon, authors_index=True, noiseless_init=True, episode_doubles_last=True)
 
     def _kernel_call(self, instance: BanditInstance, horizon: int):
-        return _adap_ucb_kernel, self._play_call(instance, horizon)[1]
+        return _adap_ucb_kernel, self._args(instance, horizon)
 
     episodic = True  # run_episodes: one entry per episode, from the same kernel
 
-    def _play_call(self, instance: BanditInstance, horizon: int):
+    def _args(self, instance: BanditInstance, horizon: int) -> tuple:
         flags = (self.authors_index, self.noiseless_init, self.episode_doubles_last)
-        return _adap_ucb_play, (*instance.kernel_args(), horizon, float(self.epsilon), float(self.alpha), flags)
+        return (*instance.kernel_args(), horizon, float(self.epsilon), float(self.alpha), flags)
+
+    def _episode_call(self, instance: BanditInstance, horizon: int):
+        return _adap_ucb_episodes, self._args(instance, horizon)
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
         return self._records(self._play(instance, horizon, rng))

@@ -31,7 +31,7 @@ from numba.extending import overload
 from .._validation import check_int
 from ..environments import BanditInstance
 
-__all__ = ["Policy", "Records", "ContextualPolicy", "record_play"]
+__all__ = ["Policy", "Records", "ContextualPolicy", "record_play", "new_episodes", "episode_array"]
 
 #: One run's records: ``"arms"`` (shape ``(horizon,)``, the arm pulled at each round, 0-based) for
 #: every regret-minimising policy; policies may add more (e.g. ``"phase1_end"``, shape ``()``).
@@ -90,18 +90,40 @@ def _record_play_impl(out, t, a, length):  # pragma: no cover - compiled
     return None
 
 
-@njit(nogil=True)
-def _episodes_of_run(play, rng, args):  # pragma: no cover - compiled
-    """One run of ``play(rng, out, *args)`` recording episodes: ``(episodes, rest of its output)``."""
+@njit(nogil=True, cache=True)
+def new_episodes():  # pragma: no cover - compiled
+    """An empty list of episodes for :func:`record_play` (compiled code only).
+
+    Returns
+    -------
+    list of int
+        Empty; :func:`record_play` appends ``start, arm`` pairs to it.
+    """
     out = [np.int64(0)]
     out.pop()
-    raw = play(rng, out, *args)
+    return out
+
+
+@njit(nogil=True, cache=True)
+def episode_array(out):  # pragma: no cover - compiled
+    """The list of :func:`record_play` as the ``(2, n)`` array of :meth:`Policy.run_episodes`.
+
+    Parameters
+    ----------
+    out : list of int
+        ``start, arm, start, arm, ...``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(2, n)``, int64: row 0 the first rounds, row 1 the arms.
+    """
     n = len(out) // 2
     episodes = np.empty((2, n), dtype=np.int64)
     for i in range(n):
         episodes[0, i] = out[2 * i]
         episodes[1, i] = out[2 * i + 1]
-    return episodes, raw[1:]
+    return episodes
 
 
 @njit(nogil=True)
@@ -258,16 +280,18 @@ class Policy(abc.ABC):
         horizon = self._check_run(instance, horizon, rng)
         if not self.episodic:
             raise ValueError(f"{type(self).__name__} does not record its play as episodes (episodic is False)")
-        play, args = self._play_call(instance, horizon)
-        episodes, rest = _episodes_of_run(play, rng, args)
-        records = self._records((episodes, *rest))
+        kernel, args = self._episode_call(instance, horizon)
+        records = self._records(kernel(rng, *args))
         records["episodes"] = records.pop("arms")
         return records
 
-    def _play_call(self, instance: BanditInstance, horizon: int) -> tuple[Callable, tuple]:
-        """The play function of an :attr:`episodic` policy: ``play(rng, out, *args)`` plays one run,
-        recording it with :func:`record_play` into ``out``, and returns ``(out, ...)`` as the
-        kernel of :meth:`_kernel_call` returns ``(arms, ...)``."""
+    def _episode_call(self, instance: BanditInstance, horizon: int) -> tuple[Callable, tuple]:
+        """The episode kernel of an :attr:`episodic` policy and its arguments after ``rng``.
+
+        ``kernel(rng, *args)`` runs the kernel of :meth:`_kernel_call` with its play recorded by
+        :func:`record_play` into :func:`new_episodes` and returns what that kernel returns, the
+        :func:`episode_array` in place of the arms.
+        """
         raise NotImplementedError
 
     def _records(self, raw: Any) -> Records:

@@ -30,7 +30,7 @@ from numba import njit
 from .._validation import check_epsilon, check_int, check_positive
 from ..environments import BanditInstance, draw_reward, draw_reward_sum
 from ..mechanisms import laplace_draw, laplace_logcdf
-from .base import Policy, Records, record_play
+from .base import Policy, Records, episode_array, new_episodes, record_play
 
 __all__ = [
     "NCBFamily",
@@ -664,6 +664,13 @@ def _fixed_kernel(rng, kinds, params, table, horizon, base, eps, k_consts):  # p
 
 
 @njit(nogil=True, cache=True)
+def _fixed_episodes(rng, kinds, params, table, horizon, base, eps, k_consts):  # pragma: no cover
+    """:func:`_fixed_kernel` with the play recorded as episodes (``Policy.run_episodes``)."""
+    out, p1, rel = _fixed_play(rng, new_episodes(), kinds, params, table, horizon, base, eps, k_consts)
+    return episode_array(out), p1, rel
+
+
+@njit(nogil=True, cache=True)
 def _anytime_kernel(rng, kinds, params, table, horizon, base, eps, k_consts):  # pragma: no cover
     """Algorithm 3: windows W = 1, 2, 4, ...; uniform with probability 1/W^2, else DP-NCB(k, W, eps)."""
     k = kinds.shape[0]
@@ -954,7 +961,7 @@ class GDPNCB(NCBFamily):
         if self.phase1_rule == "sparse_vector":
             budget = sparse_vector_budget(horizon, self.epsilon, self.sv_fraction)
             return _sv_kernel, (*instance.kernel_args(), horizon, budget.eps_stop, budget.eps_form, self._constants())
-        return _fixed_kernel, self._play_call(instance, horizon)[1]
+        return _fixed_kernel, self._fixed_args(instance, horizon)
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
         if self.phase1_rule == "sparse_vector":
@@ -972,8 +979,11 @@ class GDPNCB(NCBFamily):
         """True for the printed Phase I rule: :meth:`run_episodes` records its Phase II episodes as such."""
         return self.phase1_rule == "printed"
 
-    def _play_call(self, instance: BanditInstance, horizon: int):
-        return _fixed_play, (*instance.kernel_args(), horizon, GDP_BASE, self.epsilon, self._constants())
+    def _fixed_args(self, instance: BanditInstance, horizon: int) -> tuple:
+        return (*instance.kernel_args(), horizon, GDP_BASE, self.epsilon, self._constants())
+
+    def _episode_call(self, instance: BanditInstance, horizon: int):
+        return _fixed_episodes, self._fixed_args(instance, horizon)
 
     def _records(self, raw) -> Records:
         arms, p1, rel = raw
