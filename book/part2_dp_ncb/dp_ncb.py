@@ -44,7 +44,7 @@ from myst_nb import glue
 
 from privbandits import engine
 from privbandits.environments import bernoulli_instance, mixed_instance
-from privbandits.metrics import average_regret, nash_regret
+from privbandits.metrics import average_regret, nash_regret, running_average_regret, running_nash_regret
 from privbandits.plotting import PAGE_WIDTH, color_for, use_book_style
 from privbandits.policies import GDPNCB, LDPNCB, LDPUCB, NCB, AdaPUCB, AnytimeDPNCB
 from privbandits.policies.dp_ncb import PAPER_PHASE1_CONSTANT, leading_run_law, phase1_threshold_gdp
@@ -698,12 +698,19 @@ assert a_last["GDP-NCB as run"] < a_last["GDP-NCB printed"] < a_last["AdaP-UCB p
 # ### Panels (b)-(f) as run
 #
 # Per-round algorithms at $T_{\max} = 10^7$ (50 runs of NCB, LDP-NCB and LDP-UCB, $5\cdot 10^8$
-# rounds each) and anything at $10^8$ take minutes, over this chapter's time budget, so the curves
-# below come from a **stored run**, `results_authors.npz` next to this chapter, made by
+# rounds each) take minutes, over this chapter's time budget, so most numbers below come from a
+# **stored run**, `results_authors.npz` next to this chapter, made by
 # `python benchmarks/run_dp_ncb_authors.py` with the chapter's instance, runs and seeds
-# (`simulate_mean_rewards(policy, instance, T_max, 50, seed=0)`, read on about 200 log-spaced $t$).
-# The cell below recomputes one stored point (AdaP-UCB as run, which never reads $T$, at
-# $t = 10^6$) and checks it equals the stored value. That detects a file made by a different
+# (`simulate_mean_rewards(policy, instance, T_max, 50, seed=0)`, read on about 200 log-spaced $t$):
+# the departure table at $T_{\max} = 10^7$, panels (c)-(f), and NCB, LDP-NCB and LDP-UCB at
+# $T_{\max} = 10^8$. **Computed here** are the four curves of GDP-NCB and AdaP-UCB, printed and as
+# run, at the authors' $T_{\max} = 10^8$ (50 runs each, $5\cdot 10^9$ rounds): both algorithms play
+# one arm for a whole episode whose length doubles, so a run is a few hundred episodes plus GDP-NCB's
+# Phase I rounds, and `simulate_mean_rewards(..., at=t)` folds the 50 runs episode by episode and
+# reads the result at the stored grid's rounds only, never forming an array of $10^8$ rounds. The
+# cell below asserts that these four curves (Nash and average regret at every grid point) equal the
+# stored ones exactly, and recomputes one stored point at $T_{\max} = 10^7$ (AdaP-UCB as run, which
+# never reads $T$, at $t = 10^6$). Those checks detect a file made by a different GDP-NCB or
 # AdaP-UCB only; after a change to any of the other algorithms or their flags, the script must be
 # run again (it records the package's source hash and the git commit it was made with).
 
@@ -720,9 +727,30 @@ print(f"Stored run made by: {str(auth['command']).strip()}. AdaP-UCB as run, rec
       f"(stored: {stored_at:.6f}); 1 - μ* = {offset:.4f}.")
 
 
+def log_grid(t_max):
+    """About 200 log-spaced rounds from 10 to ``t_max``, with every 10^j and 3·10^j (the stored run's grid)."""
+    t = np.unique(np.round(np.logspace(1, np.log10(t_max), 200)).astype(np.int64))
+    j = np.arange(1, int(np.log10(t_max)) + 1)
+    extra = np.r_[10**j, 3 * 10**j]
+    return np.unique(np.r_[t, extra[extra <= t_max]])
+
+
+T8 = 10**8
+computed = {}  # GDP-NCB and AdaP-UCB at T_max = 10^8, computed here (episode by episode)
+for key, policy in (("gdp_printed_1e8", GDPNCB(epsilon=EPS)), ("gdp_authors_1e8", GDPNCB.as_run_by_authors(EPS)),
+                    ("adap_printed_1e8", AdaPUCB(epsilon=EPS)), ("adap_authors_1e8", adap_as_run)):
+    assert policy.episodic and repr(policy) == str(auth[f"{key}_policy"]), key
+    res = simulate_mean_rewards(policy, inst_b, T8, RUNS, 0, at=log_grid(T8), progress=False)
+    computed[key] = (res.at, running_nash_regret(res))
+    assert (np.array_equal(res.at, auth[f"{key}_t"]) and np.array_equal(computed[key][1], auth[f"{key}_nash"])
+            and np.array_equal(running_average_regret(res), auth[f"{key}_avg"])), f"{key}: computed != stored run"
+    del res
+
+
 def curve(key, at=None):
-    """The stored running Nash regret of setting ``key`` (at round ``at``, or the whole curve)."""
-    t, v = auth[f"{key}_t"], auth[f"{key}_nash"]
+    """The running Nash regret of setting ``key`` (at round ``at``, or the whole curve): computed
+    here for GDP-NCB and AdaP-UCB at T_max = 10^8, else from the stored run."""
+    t, v = computed[key] if key in computed else (auth[f"{key}_t"], auth[f"{key}_nash"])
     return (t, v) if at is None else float(v[t == at][0])
 
 
@@ -850,20 +878,17 @@ glue("p2_auth_b_run_true", word[gdp_run < adap_run], display=False)
 glue("p2_auth_b_run_mu1", word[gdp_run < adap_run + offset], display=False)
 glue("p2_auth_ncb_printed", curve("ncb_printed", T7), display=False)
 glue("p2_auth_ncb_run", curve("ncb_authors", T7), display=False)
-if have("gdp_authors_1e8") and have("adap_authors_1e8"):
-    g8, a8 = curve("gdp_authors_1e8", 10**8), curve("adap_authors_1e8", 10**8)
-    gp8, ap8 = curve("gdp_printed_1e8", 10**8), curve("adap_printed_1e8", 10**8)
-    text_1e8 = (f"at T_max = 10⁸ the stored runs give GDP-NCB {g8:.4f} as run ({gp8:.4f} printed) "
-                f"against AdaP-UCB {a8:.4f} as run ({ap8:.4f} printed; {a8 + offset:.4f} with μ* = 1): "
-                f"as run, GDP-NCB is {word[g8 < a8 + offset]} AdaP-UCB's plotted curve and "
-                f"{word[g8 < a8]} its true Nash regret")
-else:
-    text_1e8 = "the T_max = 10⁸ runs are not in the stored file yet (see benchmarks/README.md)"
+g8, a8 = curve("gdp_authors_1e8", T8), curve("adap_authors_1e8", T8)
+gp8, ap8 = curve("gdp_printed_1e8", T8), curve("adap_printed_1e8", T8)
+text_1e8 = (f"at T_max = 10⁸ the runs computed here give GDP-NCB {g8:.4f} as run ({gp8:.4f} printed) "
+            f"against AdaP-UCB {a8:.4f} as run ({ap8:.4f} printed; {a8 + offset:.4f} with μ* = 1): "
+            f"as run, GDP-NCB is {word[g8 < a8 + offset]} AdaP-UCB's plotted curve and "
+            f"{word[g8 < a8]} its true Nash regret")
 at_1e8 = {name: curve(f"{key}_authors_1e8", 10**8) + (offset if key == "adap" else 0.0)
           for name, key in (("NCB", "ncb"), ("GDP-NCB", "gdp"), ("LDP-NCB", "ldp"), ("AdaP-UCB, μ* = 1", "adap"),
                             ("LDP-UCB", "ldpucb")) if have(f"{key}_authors_1e8")}
 if len(at_1e8) > 2:
-    text_1e8 += ("; the five curves as run at t = 10⁸, lowest first: "
+    text_1e8 += ("; the five curves as run at t = 10⁸ (NCB, LDP-NCB and LDP-UCB from the stored run), lowest first: "
                  + ", ".join(f"{name} {v:.4f}" for name, v in sorted(at_1e8.items(), key=lambda item: item[1])))
 glue("p2_auth_1e8", text_1e8, display=False)
 ldp_run, ldpucb_run = curve("ldp_authors", T7), curve("ldpucb_authors", T7)
@@ -1069,7 +1094,9 @@ assert slope_rows["GDP-NCB, (e)"][10**6] > ncb_slopes[10**6], "paper's claim (e)
 #   that code in "The constant 1600" was wrong (it said $C = 1$ throughout) and is corrected.
 #   Since then: Figure 1(a) as run (at $\eps = 2$, executed in the chapter), Figure 1(f) as run (the
 #   literal reward laws and the code's scoring with the sampled means) and NCB, LDP-NCB and LDP-UCB
-#   as run at $T_{\max} = 10^8$ (stored run), so every panel now has its as-run verdict.
+#   as run at $T_{\max} = 10^8$ (stored run), so every panel now has its as-run verdict. GDP-NCB and
+#   AdaP-UCB at $T_{\max} = 10^8$ are now computed in the chapter (episode by episode), and asserted
+#   equal to the stored run.
 # - **GDP-NCB dropped arms.** The Phase I means entered Eq. (4) unclipped; an arm whose Phase I mean
 #   came out negative had a NaN index and was never played in Phase II. They are now clipped, as the
 #   paper prescribes; all Figure 1 panels were recomputed (GDP-NCB at $T = 10^6$ in (b):

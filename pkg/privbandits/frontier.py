@@ -64,10 +64,13 @@ def pooled(parts: Sequence[MeanRewards]) -> MeanRewards:
     Raises
     ------
     ValueError
-        If the parts are empty or differ in horizon or runs.
+        If the parts are empty or differ in horizon or runs, or one was read at some rounds only
+        (``simulate_mean_rewards(..., at=...)``).
     """
     if not parts or len({(p.horizon, p.runs) for p in parts}) != 1:
         raise ValueError("parts must be non-empty with equal horizons and runs")
+    if any(p.at is not None for p in parts):
+        raise ValueError("parts must hold every round (made without simulate_mean_rewards(at=...))")
     logs = np.stack([p.log_mean for p in parts])
     top = logs.max(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):

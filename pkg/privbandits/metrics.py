@@ -126,9 +126,15 @@ def average_regret_from_rewards(expected_rewards: Any, best_mean: float) -> floa
 def _prefix(result: SimulationResult | MeanRewards, horizon: int | None) -> int:
     if not isinstance(result, (SimulationResult, MeanRewards)):
         raise ValueError(f"result must be a SimulationResult or MeanRewards, got {type(result).__name__}")
-    if horizon is None:
-        return result.horizon
-    return check_int("horizon", horizon, minimum=1, maximum=result.horizon)
+    h = result.horizon if horizon is None else check_int("horizon", horizon, minimum=1, maximum=result.horizon)
+    if isinstance(result, MeanRewards) and result.at is not None and h not in result.at:
+        raise ValueError(f"horizon={h} is not one of the rounds the result was read at (simulate_mean_rewards(at=...))")
+    return h
+
+
+def _at(result: MeanRewards, h: int) -> int:
+    """Index of round ``h`` in ``result.at``."""
+    return int(np.searchsorted(result.at, h))
 
 
 def average_regret(result: SimulationResult | MeanRewards, horizon: int | None = None) -> float:
@@ -154,6 +160,8 @@ def average_regret(result: SimulationResult | MeanRewards, horizon: int | None =
     """
     h = _prefix(result, horizon)
     if isinstance(result, MeanRewards):
+        if result.at is not None:  # the running sum (np.cumsum's order) where np.mean sums pairwise
+            return float(result.instance.best_mean - result.cum_mean[_at(result, h)] / h)
         return float(result.instance.best_mean - np.mean(np.exp(result.log_mean[:h])))
     return average_regret_from_rewards(result.expected_rewards()[:, :h], result.instance.best_mean)
 
@@ -169,8 +177,11 @@ def running_average_regret(result: SimulationResult | MeanRewards) -> np.ndarray
     Returns
     -------
     numpy.ndarray
-        Shape ``(T,)``.
+        Shape ``(T,)``; for a :class:`~privbandits.simulate.MeanRewards` read at rounds ``at``,
+        shape ``(len(at),)``, the values at those rounds (the same numbers).
     """
+    if isinstance(result, MeanRewards) and result.at is not None:
+        return result.instance.best_mean - result.cum_mean / result.at
     _prefix(result, None)
     mean = np.exp(result.log_mean_expected_rewards())
     return result.instance.best_mean - np.cumsum(mean) / np.arange(1, mean.size + 1)
@@ -190,8 +201,12 @@ def running_nash_regret(result: SimulationResult | MeanRewards) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        Shape ``(T,)``.
+        Shape ``(T,)``; for a :class:`~privbandits.simulate.MeanRewards` read at rounds ``at``,
+        shape ``(len(at),)``, the values at those rounds (the same numbers).
     """
+    if isinstance(result, MeanRewards) and result.at is not None:
+        with np.errstate(invalid="ignore"):
+            return np.exp(result.instance.log_best_mean) - np.exp(result.cum_log_mean / result.at)
     _prefix(result, None)
     log_mean = result.log_mean_expected_rewards()
     with np.errstate(invalid="ignore"):
@@ -278,5 +293,8 @@ def nash_regret(result: SimulationResult | MeanRewards, horizon: int | None = No
     h = _prefix(result, horizon)
     log_best = result.instance.log_best_mean
     if isinstance(result, MeanRewards):
+        if result.at is not None:  # the running sum (np.cumsum's order) where np.mean sums pairwise
+            with np.errstate(invalid="ignore"):
+                return float(np.exp(log_best) - np.exp(result.cum_log_mean[_at(result, h)] / h))
         return float(np.exp(log_best) - np.exp(np.mean(result.log_mean[:h])))
     return nash_regret_from_log_rewards(result.log_expected_rewards()[:, :h], log_best)

@@ -296,9 +296,16 @@ class MeanRewards:
     seed : int
         The seed of :func:`run_seeds` the runs' generators came from.
     log_mean : numpy.ndarray
-        Shape ``(horizon,)``: ``log((1/runs) sum_runs mu_{I_t})``, exact where the means underflow.
+        Shape ``(horizon,)``: ``log((1/runs) sum_runs mu_{I_t})``, exact where the means underflow;
+        with ``at``, shape ``(len(at),)``: its values at the rounds ``at``.
     records : dict of str to numpy.ndarray
         Every record but ``arms``, stacked over runs (``records[name]`` has shape ``(runs, ...)``).
+    at : numpy.ndarray or None
+        ``None``: every round. Else the rounds (1-based, increasing) the result was read at
+        (``simulate_mean_rewards(..., at=...)``), and only there can the metrics be evaluated.
+    cum_log_mean, cum_mean : numpy.ndarray or None
+        With ``at``: ``np.cumsum(log_mean)`` and ``np.cumsum(exp(log_mean))`` of the per-round
+        sequence at the rounds ``at`` (the same additions in the same order, so the same numbers).
     """
 
     policy: Policy
@@ -308,6 +315,9 @@ class MeanRewards:
     seed: int
     log_mean: np.ndarray
     records: dict[str, np.ndarray]
+    at: np.ndarray | None = None
+    cum_log_mean: np.ndarray | None = None
+    cum_mean: np.ndarray | None = None
 
     def log_mean_expected_rewards(self) -> np.ndarray:
         """``log E[mu_{I_t}]``, the expectation estimated by the average over runs.
@@ -315,7 +325,7 @@ class MeanRewards:
         Returns
         -------
         numpy.ndarray
-            Shape ``(horizon,)``.
+            Shape ``(horizon,)``, or ``(len(at),)`` (the rounds :attr:`at`) for a result read at ``at``.
         """
         return self.log_mean
 
@@ -335,6 +345,24 @@ def _ratio_table(log_means: np.ndarray) -> np.ndarray:
 
 
 @njit(nogil=True, cache=True)
+def _add_run(top, scaled, a, log_means, ratio):  # pragma: no cover - compiled
+    """One run's ``mu_a`` added to one round's ``(top, scaled)``: the new pair."""
+    if top < 0:
+        return a, 1.0
+    if log_means[a] > log_means[top]:
+        return a, scaled * ratio[top, a] + 1.0
+    return top, scaled + ratio[a, top]
+
+
+@njit(nogil=True, cache=True)
+def _add_sum(top, scaled, other_top, other_scaled, log_means, ratio):  # pragma: no cover - compiled
+    """A second accumulation's ``(other_top, other_scaled)`` added to one round's ``(top, scaled)``."""
+    if log_means[other_top] > log_means[top]:
+        return other_top, scaled * ratio[top, other_top] + other_scaled
+    return top, scaled + other_scaled * ratio[other_top, top]
+
+
+@njit(nogil=True, cache=True)
 def _accumulate(top, scaled, arms, log_means, ratio):  # pragma: no cover - compiled
     """Add one run to the running ``(top, scaled)`` form of ``sum_runs mu_{I_t}`` (a log-sum-exp).
 
@@ -343,29 +371,79 @@ def _accumulate(top, scaled, arms, log_means, ratio):  # pragma: no cover - comp
     from ``ratio[a, b] = mu_a / mu_b``.
     """
     for t in range(arms.shape[0]):
-        a = arms[t]
-        b = top[t]
-        if b < 0:
-            top[t] = a
-            scaled[t] = 1.0
-        elif log_means[a] > log_means[b]:
-            scaled[t] = scaled[t] * ratio[b, a] + 1.0
-            top[t] = a
-        else:
-            scaled[t] += ratio[a, b]
+        top[t], scaled[t] = _add_run(top[t], scaled[t], arms[t], log_means, ratio)
 
 
 @njit(nogil=True, cache=True)
 def _merge(top, scaled, other_top, other_scaled, log_means, ratio):  # pragma: no cover - compiled
     """Merge a second ``(top, scaled)`` accumulation into the first."""
     for t in range(top.shape[0]):
-        a = other_top[t]
-        b = top[t]
-        if log_means[a] > log_means[b]:
-            scaled[t] = scaled[t] * ratio[b, a] + other_scaled[t]
-            top[t] = a
+        top[t], scaled[t] = _add_sum(top[t], scaled[t], other_top[t], other_scaled[t], log_means, ratio)
+
+
+@njit(nogil=True, cache=True)
+def _fold_pieces(starts, top, scaled, o_starts, o_top, o_scaled, run, log_means, ratio):  # pragma: no cover
+    """``(top, scaled)`` kept piecewise constant (piece ``i`` from round ``starts[i]`` to the next
+    start), plus a second piecewise-constant operand: one run's episodes (``run``: ``o_top`` are
+    its arms, :func:`_add_run`) or another accumulation (:func:`_add_sum`). Each piece of the common
+    refinement gets the very operation :func:`_accumulate` / :func:`_merge` does on each of its
+    rounds, so the values are those of the per-round fold, bit for bit. Adjacent equal pieces are
+    joined. Returns the new ``(starts, top, scaled)``.
+    """
+    n, m = starts.shape[0], o_starts.shape[0]
+    out_s = np.empty(n + m, dtype=np.int64)
+    out_top = np.empty(n + m, dtype=np.int64)
+    out_sc = np.empty(n + m)
+    i = 0
+    j = 0
+    k = 0
+    pos = 0
+    while True:
+        if run:
+            b, v = _add_run(top[i], scaled[i], o_top[j], log_means, ratio)
         else:
-            scaled[t] += other_scaled[t] * ratio[a, b]
+            b, v = _add_sum(top[i], scaled[i], o_top[j], o_scaled[j], log_means, ratio)
+        if k == 0 or b != out_top[k - 1] or v != out_sc[k - 1]:
+            out_s[k] = pos
+            out_top[k] = b
+            out_sc[k] = v
+            k += 1
+        nxt_a = starts[i + 1] if i + 1 < n else -1
+        nxt_b = o_starts[j + 1] if j + 1 < m else -1
+        if nxt_a < 0 and nxt_b < 0:
+            break
+        if nxt_b < 0 or (0 <= nxt_a <= nxt_b):
+            pos = nxt_a
+        else:
+            pos = nxt_b
+        if nxt_a == pos:
+            i += 1
+        if nxt_b == pos:
+            j += 1
+    return out_s[:k].copy(), out_top[:k].copy(), out_sc[:k].copy()
+
+
+@njit(nogil=True, cache=True)
+def _prefix_sums(starts, values, horizon, at):  # pragma: no cover - compiled
+    """``cumsum`` over rounds of a piecewise-constant sequence, read at the rounds ``at`` (1-based,
+    increasing): added round by round, left to right, as ``np.cumsum`` adds, so the same bits,
+    with O(1) memory instead of a ``(horizon,)`` array."""
+    out = np.empty(at.shape[0])
+    total = 0.0
+    t = 0
+    p = 0
+    for q in range(at.shape[0]):
+        while t < at[q]:
+            end = starts[p + 1] if p + 1 < starts.shape[0] else horizon
+            stop = min(end, at[q])
+            v = values[p]
+            while t < stop:
+                total += v
+                t += 1
+            if t == end:
+                p += 1
+        out[q] = total
+    return out
 
 
 def _mean_reward_chunk(policy: Policy, instance: BanditInstance, horizon: int, seeds: list) -> dict[str, np.ndarray]:
@@ -402,6 +480,51 @@ class _MergeFor:
         return left
 
 
+def _episode_chunk(policy: Policy, instance: BanditInstance, horizon: int, seeds: list) -> dict[str, np.ndarray]:
+    """Runs of an episodic ``policy`` folded piece by piece (:func:`_fold_pieces`); other records stacked."""
+    log_means = instance.log_means
+    ratio = _ratio_table(log_means)
+    starts = np.zeros(1, dtype=np.int64)
+    top = np.full(1, -1, dtype=np.int64)
+    scaled = np.zeros(1)
+    others: list[dict[str, np.ndarray]] = []
+    for s in seeds:
+        out = policy.run_episodes(instance, horizon, np.random.default_rng(s))
+        episodes = out.pop("episodes")
+        starts, top, scaled = _fold_pieces(
+            starts, top, scaled, episodes[0], episodes[1], scaled, True, log_means, ratio
+        )
+        others.append(out)
+    result = {"starts": starts, "top": top, "scaled": scaled}
+    for name in others[0]:
+        result[f"record:{name}"] = np.stack([o[name] for o in others])
+    return result
+
+
+class _MergePiecesFor(_MergeFor):
+    """:class:`_MergeFor` for the piecewise-constant accumulations of :func:`_episode_chunk`."""
+
+    def __call__(self, left: dict[str, np.ndarray], right: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        pieces = (left["starts"], left["top"], left["scaled"], right["starts"], right["top"], right["scaled"])
+        left["starts"], left["top"], left["scaled"] = _fold_pieces(*pieces, False, self.log_means, self.ratio)
+        for name in left:
+            if name.startswith("record:"):
+                left[name] = np.concatenate([left[name], right[name]])
+        return left
+
+
+def _check_at(at: Any, horizon: int) -> np.ndarray | None:
+    """``at`` as a sorted array of distinct rounds in ``[1, horizon]`` (or ``None``)."""
+    if at is None:
+        return None
+    rounds = np.asarray(at)
+    if rounds.ndim != 1 or rounds.size == 0 or not np.issubdtype(rounds.dtype, np.integer):
+        raise ValueError(f"at must be a non-empty 1-D sequence of integer rounds, got {at!r}")
+    if rounds.min() < 1 or rounds.max() > horizon:
+        raise ValueError(f"at must lie in [1, horizon={horizon}], got rounds from {rounds.min()} to {rounds.max()}")
+    return np.unique(rounds.astype(np.int64))
+
+
 def simulate_mean_rewards(
     policy: Policy,
     instance: BanditInstance,
@@ -412,6 +535,7 @@ def simulate_mean_rewards(
     n_jobs: int | None = None,
     cache: bool = True,
     progress: bool | None = None,
+    at: Any = None,
 ) -> MeanRewards:
     """The runs of :func:`simulate`, reduced on the fly to ``E[mu_{I_t}]`` per round: O(horizon) memory.
 
@@ -424,6 +548,15 @@ def simulate_mean_rewards(
     round then cost O(horizon) (:mod:`privbandits.metrics`). The result equals the one computed from
     ``simulate``'s arms up to rounding (a different summation order: relative differences of order
     1e-16, see ``tests/test_metrics.py``).
+
+    An :attr:`~privbandits.policies.base.Policy.episodic` policy (GDP-NCB, AdaP-UCB) gives its runs
+    as episodes (:meth:`~privbandits.policies.base.Policy.run_episodes`), and the fold then works
+    on piecewise-constant sequences: each piece of the common refinement of the runs' episodes gets
+    the operation the per-round fold does on each of its rounds, so the result is the same, bit for
+    bit, in O(runs x episodes) work (``tests/test_simulate_episodes.py``). With ``at``, the result
+    is read at those rounds only: O(episodes + len(at)) memory, no ``(horizon,)`` array (800 MB at
+    10^8); the running sums the metrics need are added round by round (the order of ``np.cumsum``,
+    so the same numbers: O(horizon) additions, O(1) memory).
 
     Parameters
     ----------
@@ -444,18 +577,23 @@ def simulate_mean_rewards(
         Read and write the on-disk cache.
     progress : bool or None
         Show a progress bar.
+    at : sequence of int or None
+        Rounds (1-based, in ``[1, horizon]``) to read the result at (default: every round).
 
     Returns
     -------
     MeanRewards
-        ``log E[mu_{I_t}]`` per round and the runs' other records.
+        ``log E[mu_{I_t}]`` per round (or at the rounds ``at``) and the runs' other records.
 
     Raises
     ------
     ValueError
-        As :func:`simulate`; also if the policy records no arm sequence.
+        As :func:`simulate`; also if the policy records no arm sequence, or ``at`` is not a
+        non-empty sequence of integer rounds in ``[1, horizon]``.
     """
     horizon, runs, seed = _check_runs(policy, instance, horizon, runs, seed, need_arms=True)
+    rounds = _check_at(at, horizon)
+    episodic = policy.episodic
     n_jobs = _workers(n_jobs, runs, horizon)
     config = {
         "kind": "mean-rewards",
@@ -464,7 +602,7 @@ def simulate_mean_rewards(
         "horizon": horizon,
     }
     out = engine.run_repetitions(
-        _mean_reward_chunk,
+        _episode_chunk if episodic else _mean_reward_chunk,
         (policy, instance, horizon),
         runs,
         seed,
@@ -474,9 +612,21 @@ def simulate_mean_rewards(
         progress=progress,
         desc=policy.label,
         cache=cache,
-        combine=_MergeFor(instance.log_means),
+        combine=(_MergePiecesFor if episodic else _MergeFor)(instance.log_means),
     )
     with np.errstate(divide="ignore"):
         log_mean = instance.log_means[out["top"]] + np.log(out["scaled"]) - np.log(runs)
     records = {name.removeprefix("record:"): value for name, value in out.items() if name.startswith("record:")}
-    return MeanRewards(policy, instance, horizon, runs, seed, log_mean, records)
+    if not episodic:
+        if rounds is None:
+            return MeanRewards(policy, instance, horizon, runs, seed, log_mean, records)
+        cum_log, cum = np.cumsum(log_mean)[rounds - 1], np.cumsum(np.exp(log_mean))[rounds - 1]
+        return MeanRewards(policy, instance, horizon, runs, seed, log_mean[rounds - 1], records, rounds, cum_log, cum)
+    starts = out["starts"]  # log_mean is per piece
+    if rounds is None:
+        log_mean = np.repeat(log_mean, np.diff(np.r_[starts, horizon]))
+        return MeanRewards(policy, instance, horizon, runs, seed, log_mean, records)
+    cum_log = _prefix_sums(starts, log_mean, horizon, rounds)
+    cum = _prefix_sums(starts, np.exp(log_mean), horizon, rounds)
+    at_value = log_mean[np.searchsorted(starts, rounds - 1, side="right") - 1]
+    return MeanRewards(policy, instance, horizon, runs, seed, at_value, records, rounds, cum_log, cum)

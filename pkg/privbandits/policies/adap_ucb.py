@@ -14,16 +14,16 @@ from numba import njit
 from .._validation import check_epsilon, check_positive
 from ..environments import BanditInstance, draw_reward, draw_reward_sum
 from ..mechanisms import laplace_draw
-from .base import Policy, Records
+from .base import Policy, Records, episode_array, new_episodes, record_play
 
 __all__ = ["AdaPUCB"]
 
 
 @njit(nogil=True, cache=True)
-def _adap_ucb_kernel(rng, kinds, params, table, horizon, eps, alpha, flags):  # pragma: no cover - compiled
+def _adap_ucb_play(rng, arms, kinds, params, table, horizon, eps, alpha, flags):  # pragma: no cover - compiled
+    """One run, its play recorded into ``arms`` (:func:`~privbandits.policies.base.record_play`)."""
     authors_index, noiseless_init, double_last = flags
     k = kinds.shape[0]
-    arms = np.empty(horizon, dtype=np.int64)
     n = np.zeros(k)  # total pulls N_a
     last = np.zeros(k)  # size of the arm's last episode (the only samples kept: forgetting)
     mu_tilde = np.zeros(k)
@@ -33,7 +33,7 @@ def _adap_ucb_kernel(rng, kinds, params, table, horizon, eps, alpha, flags):  # 
     # initialisation: one pull per arm, released as X + Lap(1/eps)
     for a in range(min(k, horizon)):
         x = draw_reward(rng, kinds, params, table, t, a)
-        arms[t] = a
+        record_play(arms, t, a, 1)
         t += 1
         n[a] = 1.0
         last[a] = 1.0
@@ -64,8 +64,7 @@ def _adap_ucb_kernel(rng, kinds, params, table, horizon, eps, alpha, flags):  # 
         # play a_l until its number of pulls doubles (N_a new pulls), forget older samples
         length = min(int(2.0 * last[a] if double_last else n[a]), horizon - t)
         s = draw_reward_sum(rng, kinds, params, table, t, a, length)
-        for u in range(length):
-            arms[t + u] = a
+        record_play(arms, t, a, length)
         t += length
         n[a] += length
         last[a] = length
@@ -73,6 +72,18 @@ def _adap_ucb_kernel(rng, kinds, params, table, horizon, eps, alpha, flags):  # 
         mu_tilde[a] = s / length + laplace_draw(rng, scale)  # Laplace on the last episode's mean
         releases += 1
     return arms, releases
+
+
+@njit(nogil=True, cache=True)
+def _adap_ucb_kernel(rng, kinds, params, table, horizon, eps, alpha, flags):  # pragma: no cover - compiled
+    return _adap_ucb_play(rng, np.empty(horizon, dtype=np.int64), kinds, params, table, horizon, eps, alpha, flags)
+
+
+@njit(nogil=True, cache=True)
+def _adap_ucb_episodes(rng, kinds, params, table, horizon, eps, alpha, flags):  # pragma: no cover - compiled
+    """:func:`_adap_ucb_kernel` with the play recorded as episodes (``Policy.run_episodes``)."""
+    out, releases = _adap_ucb_play(rng, new_episodes(), kinds, params, table, horizon, eps, alpha, flags)
+    return episode_array(out), releases
 
 
 @dataclasses.dataclass(frozen=True)
@@ -155,9 +166,20 @@ class AdaPUCB(Policy):
         return cls(epsilon=epsilon, authors_index=True, noiseless_init=True, episode_doubles_last=True)
 
     def _kernel_call(self, instance: BanditInstance, horizon: int):
+        return _adap_ucb_kernel, self._args(instance, horizon)
+
+    episodic = True  # run_episodes: one entry per episode, from the same kernel
+
+    def _args(self, instance: BanditInstance, horizon: int) -> tuple:
         flags = (self.authors_index, self.noiseless_init, self.episode_doubles_last)
-        return _adap_ucb_kernel, (*instance.kernel_args(), horizon, float(self.epsilon), float(self.alpha), flags)
+        return (*instance.kernel_args(), horizon, float(self.epsilon), float(self.alpha), flags)
+
+    def _episode_call(self, instance: BanditInstance, horizon: int):
+        return _adap_ucb_episodes, self._args(instance, horizon)
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms, rel = self._play(instance, horizon, rng)
+        return self._records(self._play(instance, horizon, rng))
+
+    def _records(self, raw) -> Records:
+        arms, rel = raw
         return {"arms": arms, "releases": np.asarray(rel)}

@@ -25,18 +25,105 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from .._validation import check_int
 from ..environments import BanditInstance
 
-__all__ = ["Policy", "Records", "ContextualPolicy"]
+__all__ = ["Policy", "Records", "ContextualPolicy", "record_play", "new_episodes", "episode_array"]
 
 #: One run's records: ``"arms"`` (shape ``(horizon,)``, the arm pulled at each round, 0-based) for
 #: every regret-minimising policy; policies may add more (e.g. ``"phase1_end"``, shape ``()``).
 #: Pure-exploration policies that stop on their own (``records_arms = False``) return ``"pulls"``
 #: (shape ``(K,)``) instead: their ``horizon`` is only a cap on the rounds played.
 Records = dict[str, np.ndarray]
+
+
+def record_play(out, t, a, length):
+    """Record that ``arm`` ``a`` is played on rounds ``t .. t + length - 1`` (0-based), in a kernel.
+
+    The one place where an episodic kernel writes down its play, so the same kernel (one
+    implementation of the algorithm) records it in either of two forms, chosen by the type of
+    ``out`` when numba compiles the kernel: a ``(horizon,)`` int64 array gets one entry per round
+    (the ``arms`` record), a list of int64 gets the episodes as ``start, arm, start, arm, ...``
+    (an episode that continues the previous one's arm extends it, so the list is the run-length
+    code of the arm sequence; see :meth:`Policy.run_episodes`). Compiled code only (a numba
+    ``overload``): calling it from Python raises.
+
+    Parameters
+    ----------
+    out : numpy.ndarray or list
+        The arm sequence, or the flat list of episodes.
+    t : int
+        First round of the play (0-based).
+    a : int
+        The arm.
+    length : int
+        Number of rounds (>= 1).
+
+    Raises
+    ------
+    NotImplementedError
+        When called from Python.
+    """
+    raise NotImplementedError("record_play is for compiled kernels only")
+
+
+@overload(record_play, jit_options={"nogil": True})
+def _record_play_impl(out, t, a, length):  # pragma: no cover - compiled
+    if isinstance(out, types.Array):
+
+        def fill(out, t, a, length):
+            for u in range(length):
+                out[t + u] = a
+
+        return fill
+    if isinstance(out, types.List):
+
+        def append(out, t, a, length):
+            if len(out) == 0 or out[len(out) - 1] != a:  # a new episode (else the last one goes on)
+                out.append(t)
+                out.append(a)
+
+        return append
+    return None
+
+
+@njit(nogil=True, cache=True)
+def new_episodes():  # pragma: no cover - compiled
+    """An empty list of episodes for :func:`record_play` (compiled code only).
+
+    Returns
+    -------
+    list of int
+        Empty; :func:`record_play` appends ``start, arm`` pairs to it.
+    """
+    out = [np.int64(0)]
+    out.pop()
+    return out
+
+
+@njit(nogil=True, cache=True)
+def episode_array(out):  # pragma: no cover - compiled
+    """The list of :func:`record_play` as the ``(2, n)`` array of :meth:`Policy.run_episodes`.
+
+    Parameters
+    ----------
+    out : list of int
+        ``start, arm, start, arm, ...``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(2, n)``, int64: row 0 the first rounds, row 1 the arms.
+    """
+    n = len(out) // 2
+    episodes = np.empty((2, n), dtype=np.int64)
+    for i in range(n):
+        episodes[0, i] = out[2 * i]
+        episodes[1, i] = out[2 * i + 1]
+    return episodes
 
 
 @njit(nogil=True)
@@ -134,6 +221,16 @@ class Policy(abc.ABC):
             If ``instance`` is not a :class:`BanditInstance`, ``rng`` not a ``numpy.random.Generator``,
             or ``horizon`` is out of range.
         """
+        horizon = self._check_run(instance, horizon, rng)
+        records = self._run(instance, horizon, rng)
+        if self.records_arms and ("arms" not in records or np.shape(records["arms"]) != (horizon,)):
+            raise RuntimeError(f"{type(self).__name__}._run must return 'arms' of shape ({horizon},)")
+        if not self.records_arms and np.shape(records.get("pulls")) != (instance.n_arms,):
+            raise RuntimeError(f"{type(self).__name__}._run must return 'pulls' of shape ({instance.n_arms},)")
+        return records
+
+    def _check_run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> int:
+        """The arguments of :meth:`run` validated; returns the horizon as an ``int``."""
         if not isinstance(instance, BanditInstance):
             raise ValueError(f"instance must be a BanditInstance, got {type(instance).__name__}")
         if not isinstance(rng, np.random.Generator):
@@ -143,12 +240,63 @@ class Policy(abc.ABC):
             raise ValueError(
                 f"horizon={horizon} exceeds the instance's reward table ({instance.table.shape[0]} rounds)"
             )
-        records = self._run(instance, horizon, rng)
-        if self.records_arms and ("arms" not in records or np.shape(records["arms"]) != (horizon,)):
-            raise RuntimeError(f"{type(self).__name__}._run must return 'arms' of shape ({horizon},)")
-        if not self.records_arms and np.shape(records.get("pulls")) != (instance.n_arms,):
-            raise RuntimeError(f"{type(self).__name__}._run must return 'pulls' of shape ({instance.n_arms},)")
+        return horizon
+
+    @property
+    def episodic(self) -> bool:
+        """Whether :meth:`run_episodes` is available: the kernel can record its play as episodes."""
+        return False
+
+    def run_episodes(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
+        """The run of :meth:`run`, its arm sequence recorded as episodes (O(episodes) memory).
+
+        The same kernel as :meth:`run` (one implementation of the algorithm), with its play written
+        by :func:`record_play` into a list instead of a ``(horizon,)`` array: the same draws in the
+        same order, so the same run. ``records["episodes"]`` replaces ``records["arms"]``; the
+        other records are those of :meth:`run`.
+
+        Parameters
+        ----------
+        instance : BanditInstance
+            The bandit instance.
+        horizon : int
+            Rounds to play (as for :meth:`run`).
+        rng : numpy.random.Generator
+            Source of all randomness of the run.
+
+        Returns
+        -------
+        Records
+            ``"episodes"``, shape ``(2, n)`` int64: row 0 the first round of each episode (0-based,
+            increasing, the first 0), row 1 its arm, consecutive arms distinct (episode ``i`` lasts
+            until the next one starts, the last until ``horizon``); ``arms`` is
+            ``np.repeat(episodes[1], np.diff(np.r_[episodes[0], horizon]))``.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`run`; also if the policy is not :attr:`episodic`.
+        """
+        horizon = self._check_run(instance, horizon, rng)
+        if not self.episodic:
+            raise ValueError(f"{type(self).__name__} does not record its play as episodes (episodic is False)")
+        kernel, args = self._episode_call(instance, horizon)
+        records = self._records(kernel(rng, *args))
+        records["episodes"] = records.pop("arms")
         return records
+
+    def _episode_call(self, instance: BanditInstance, horizon: int) -> tuple[Callable, tuple]:
+        """The episode kernel of an :attr:`episodic` policy and its arguments after ``rng``.
+
+        ``kernel(rng, *args)`` runs the kernel of :meth:`_kernel_call` with its play recorded by
+        :func:`record_play` into :func:`new_episodes` and returns what that kernel returns, the
+        :func:`episode_array` in place of the arms.
+        """
+        raise NotImplementedError
+
+    def _records(self, raw: Any) -> Records:
+        """The records of an :attr:`episodic` policy from its kernel's raw output ``(arms, ...)``."""
+        raise NotImplementedError
 
     def sample_arms(self, instance: BanditInstance, horizon: int, rng: np.random.Generator, n: int) -> np.ndarray:
         """The arm sequences of ``n`` runs that share one generator, played inside compiled code.

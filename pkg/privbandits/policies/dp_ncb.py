@@ -30,7 +30,7 @@ from numba import njit
 from .._validation import check_epsilon, check_int, check_positive
 from ..environments import BanditInstance, draw_reward, draw_reward_sum
 from ..mechanisms import laplace_draw, laplace_logcdf
-from .base import Policy, Records
+from .base import Policy, Records, episode_array, new_episodes, record_play
 
 __all__ = [
     "NCBFamily",
@@ -353,7 +353,7 @@ def _ncb_block(rng, kinds, params, table, arms, t0, n_play, big_t, k_consts, cap
         x = draw_reward(rng, kinds, params, table, t0 + t, a)
         n[a] += 1.0
         mean[a] += (x - mean[a]) / n[a]
-        arms[t0 + t] = a
+        record_play(arms, t0 + t, a, 1)
         t += 1
         if n[a] * mean[a] > thr:
             break
@@ -375,7 +375,7 @@ def _ncb_block(rng, kinds, params, table, arms, t0, n_play, big_t, k_consts, cap
         n[a] += 1.0
         mean[a] += (x - mean[a]) / n[a]
         idx[a] = _ncb_index(mean[a], n[a], log_t, c, bonus)
-        arms[t0 + t] = a
+        record_play(arms, t0 + t, a, 1)
         t += 1
     return phase1, 0
 
@@ -444,7 +444,7 @@ def _gdp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts
             mu_tilde[a] = mu_hat[a] + laplace_draw(rng, log_t / (eps * n1[a]))  # line 5
         else:  # authors' code: no Phase I noise, the test reads the exact mean
             mu_tilde[a] = mu_hat[a]
-        arms[t0 + t] = a
+        record_play(arms, t0 + t, a, 1)
         t += 1  # line 6
         if n1[a] * mu_tilde[a] > thr:
             break
@@ -485,8 +485,7 @@ def _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, log_i, ep
         # line 13: episode mean restarted from the Phase I mean, N_2,A = 0
         length = min(2 * ns, n_play - t)  # line 14: 2 n_s pulls (truncated at the horizon)
         s = draw_reward_sum(rng, kinds, params, table, t0 + t, a, length)  # lines 15-19 in one draw
-        for u in range(length):
-            arms[t0 + t + u] = a
+        record_play(arms, t0 + t, a, length)  # line 14's 2 n_s pulls of A
         t += length
         n2[a] = length  # line 16
         if t < n_play:  # a release after the last round is read by no decision
@@ -589,7 +588,7 @@ def _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts
             x = draw_reward(rng, kinds, params, table, t0 + t, a) + laplace_draw(rng, noise)  # line 4
         n[a] += 1.0  # line 5
         mu_tilde[a] = (n[a] - 1.0) / n[a] * mu_tilde[a] + x / n[a]
-        arms[t0 + t] = a
+        record_play(arms, t0 + t, a, 1)
         t += 1  # line 6
         s_prod = n[a] * mu_tilde[a]
         dev = noise * np.sqrt(8.0 * n[a] * alpha * log_t)  # (1/eps) sqrt(8 n alpha log T)
@@ -616,7 +615,7 @@ def _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts
         n[a] += 1.0  # line 11
         mu_tilde[a] = (n[a] - 1.0) / n[a] * mu_tilde[a] + x / n[a]
         idx[a] = _ldp_index(mu_tilde[a], n[a], log_t, log_w, eps, c, alpha)
-        arms[t0 + t] = a
+        record_play(arms, t0 + t, a, 1)
         t += 1  # line 13
     return phase1, 0
 
@@ -653,10 +652,22 @@ def _block(base, rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_cons
 
 
 @njit(nogil=True, cache=True)
+def _fixed_play(rng, out, kinds, params, table, horizon, base, eps, k_consts):  # pragma: no cover
+    """One run told the horizon, its play recorded into ``out`` (:func:`~privbandits.policies.base.record_play`)."""
+    p1, rel = _block(base, rng, kinds, params, table, out, 0, horizon, horizon, eps, k_consts)
+    return out, p1, rel
+
+
+@njit(nogil=True, cache=True)
 def _fixed_kernel(rng, kinds, params, table, horizon, base, eps, k_consts):  # pragma: no cover
-    arms = np.empty(horizon, dtype=np.int64)
-    p1, rel = _block(base, rng, kinds, params, table, arms, 0, horizon, horizon, eps, k_consts)
-    return arms, p1, rel
+    return _fixed_play(rng, np.empty(horizon, dtype=np.int64), kinds, params, table, horizon, base, eps, k_consts)
+
+
+@njit(nogil=True, cache=True)
+def _fixed_episodes(rng, kinds, params, table, horizon, base, eps, k_consts):  # pragma: no cover
+    """:func:`_fixed_kernel` with the play recorded as episodes (``Policy.run_episodes``)."""
+    out, p1, rel = _fixed_play(rng, new_episodes(), kinds, params, table, horizon, base, eps, k_consts)
+    return episode_array(out), p1, rel
 
 
 @njit(nogil=True, cache=True)
@@ -950,7 +961,7 @@ class GDPNCB(NCBFamily):
         if self.phase1_rule == "sparse_vector":
             budget = sparse_vector_budget(horizon, self.epsilon, self.sv_fraction)
             return _sv_kernel, (*instance.kernel_args(), horizon, budget.eps_stop, budget.eps_form, self._constants())
-        return _fixed_kernel, (*instance.kernel_args(), horizon, GDP_BASE, self.epsilon, self._constants())
+        return _fixed_kernel, self._fixed_args(instance, horizon)
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
         if self.phase1_rule == "sparse_vector":
@@ -961,7 +972,21 @@ class GDPNCB(NCBFamily):
                 "releases": np.asarray(arm_rel.sum()),
                 "arm_releases": arm_rel,
             }
-        arms, p1, rel = self._play(instance, horizon, rng)
+        return self._records(self._play(instance, horizon, rng))
+
+    @property
+    def episodic(self) -> bool:
+        """True for the printed Phase I rule: :meth:`run_episodes` records its Phase II episodes as such."""
+        return self.phase1_rule == "printed"
+
+    def _fixed_args(self, instance: BanditInstance, horizon: int) -> tuple:
+        return (*instance.kernel_args(), horizon, GDP_BASE, self.epsilon, self._constants())
+
+    def _episode_call(self, instance: BanditInstance, horizon: int):
+        return _fixed_episodes, self._fixed_args(instance, horizon)
+
+    def _records(self, raw) -> Records:
+        arms, p1, rel = raw
         return {"arms": arms, "phase1_end": np.asarray(p1), "releases": np.asarray(rel)}
 
 
