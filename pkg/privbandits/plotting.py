@@ -30,6 +30,7 @@ ALGORITHM_COLORS: dict[str, str] = {
     "GDP-NCB": "#0072B2",
     "LDP-NCB": "#009E73",
     "AdaP-UCB": "#D55E00",
+    "AdaP-KLUCB": "#CC3311",  # Tol vivid red, as in Part VI
     "LDP-UCB": "#E69F00",
     "OFUL": "#D55E00",
     "Fair-Greedy": "#000000",
