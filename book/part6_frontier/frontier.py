@@ -119,11 +119,10 @@ calibrations
 #
 # **The grid comes from a stored run, not from this execution** (it takes tens of minutes on 2
 # cores): `benchmarks/run_frontier.py` writes `results_frontier.npz` next to this chapter (command and
-# wall time below). Each point is 100 runs, as 10 batches of 10 with seeds $16, \dots, 25$, with a
-# 95% batch-means band; the per-round algorithms (Private-UCB, DP-UCB-BOUND, DP-UCB, DP-UCB-INT, UCB)
-# have 20 runs (4 batches of 5) at $T = 10^6$. Algorithms that never read the horizon give
-# $T = 10^5$ as a prefix of the $10^6$ runs. This execution recomputes the $T = 10^5$ points of the
-# four episodic algorithms and checks them against the stored ones.
+# wall time below). Each point is {glue:text}`p6_runs` runs, as 10 batches of 10 with seeds
+# $16, \dots, 25$, with a 95% batch-means band, for every algorithm at both horizons. Algorithms that
+# never read the horizon give $T = 10^5$ as a prefix of the $10^6$ runs. This execution recomputes the
+# $T = 10^5$ points of the four episodic algorithms and checks them against the stored ones.
 
 # %%
 stored = np.load("results_frontier.npz")
@@ -133,6 +132,9 @@ INSTS = [str(i) for i in stored["instances"]]
 assert INSTS == list(INSTANCES), "the stored run's instances differ from frontier_instances()"
 assert tuple(stored["epsilons"]) == EPSILONS and tuple(stored["horizons"]) == HORIZONS
 assert tuple(str(s) for s in stored["stats"]) == STATS
+point_runs = np.unique(stored["runs"][stored["runs"] > 0])
+assert point_runs.size == 1, f"the stored points differ in runs: {point_runs}"
+glue("p6_runs", int(point_runs[0]), display=False)
 print("stored run:", str(stored["command"]), f"| seed = {int(stored['seed'])}, delta(DP-UCB-INT) = {float(stored['delta']):.3g}")
 glue("p6_wall_min", float(stored["wall_seconds"]) / 60, display=False)
 
@@ -143,7 +145,7 @@ def point(alg, inst, eps, horizon):
 
 
 # %% [markdown]
-# The stored run took {glue:text}`p6_wall_min:.0f` minutes. The recomputation of the episodic
+# The stored runs took {glue:text}`p6_wall_min:.0f` minutes in all. The recomputation of the episodic
 # algorithms' $T = 10^5$ points (100 runs each, same seeds):
 
 # %%
@@ -162,6 +164,26 @@ assert worst < 1e-9, f"the recomputed T = 1e5 points differ from the stored run 
 # %% [markdown]
 # Largest relative difference: {glue:text}`p6_recompute_rel:.1e` (rounding of the summation order:
 # an anytime algorithm's stored $10^5$ point is a prefix of its $10^6$ runs).
+#
+# **Redoing or widening the sweep.** `python benchmarks/run_frontier.py --jobs 2 --no-cache` remakes
+# the whole grid (`--only DP-UCB ...` some rows; the file keeps the others and adds up the commands
+# and times). Past one machine, `--dask tcp://<scheduler>:8786` (or `--dask local` for a
+# `LocalCluster`) runs every simulation on a Dask cluster through the engine's joblib backend, with the
+# same seeds and the same numbers, bit for bit (README, "Running on a cluster"). From Python, any point
+# of the frontier runs on a cluster by wrapping the call:
+#
+# ```python
+# from dask.distributed import Client
+# from joblib import parallel_config
+#
+# from privbandits.calibration import calibrate
+# from privbandits.frontier import frontier_instances, frontier_point
+#
+# policy = calibrate("DP-UCB", 0.5, 0.0, 10**7).policy  # pure 0.5-DP, told T = 10^7
+# with Client("tcp://<scheduler>:8786"), parallel_config(backend="dask"):
+#     point = frontier_point(policy, frontier_instances()["50 arms (DP-NCB)"], (10**7,),
+#                            batches=10, runs_per_batch=100, seed=16, n_jobs=64, cache=False)
+# ```
 #
 # ### Cumulative regret against $\varepsilon$
 #
@@ -290,11 +312,27 @@ wins.style.format({"regret (best)": "{:,.0f}", "regret (runner-up)": "{:,.0f}", 
 # ### The local-DP frontier
 #
 # Local DP releases every reward on its own, so its regret is of another order
-# ($\log T/\varepsilon^2$); it gets its own frontier, at $T = 10^5$ (stored run, 100 runs).
+# ($\log T/\varepsilon^2$); it gets its own frontier, at the same horizons and runs (stored run).
+
+# %%
+frontier_figure(HORIZONS[-1], 0, LOCAL_ALGORITHMS, "Local DP, T = 10^6 (stored run): cumulative regret",
+                lower_bounds=False);
 
 # %%
 frontier_figure(HORIZONS[0], 0, LOCAL_ALGORITHMS, "Local DP, T = 10^5 (stored run): cumulative regret",
                 lower_bounds=False);
+
+# %%
+local_best = [min(LOCAL_ALGORITHMS, key=lambda a: point(a, i, e, h)[0])
+              for i in INSTS for h in HORIZONS for e in EPSILONS[:-1]]
+local_top = max(set(local_best), key=local_best.count)
+glue("p6_local_top", local_top, display=False)
+glue("p6_local_top_wins", local_best.count(local_top), display=False)
+glue("p6_local_points", len(local_best), display=False)
+
+# %% [markdown]
+# {glue:text}`p6_local_top` has the lowest local-DP regret at {glue:text}`p6_local_top_wins` of the
+# {glue:text}`p6_local_points` (instance, $T$, finite $\varepsilon$) points.
 
 # %% [markdown]
 # ## Trust column
