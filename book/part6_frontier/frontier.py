@@ -313,6 +313,9 @@ wins.style.format({"regret (best)": "{:,.0f}", "regret (runner-up)": "{:,.0f}", 
 #
 # Local DP releases every reward on its own, so its regret is of another order
 # ($\log T/\varepsilon^2$); it gets its own frontier, at the same horizons and runs (stored run).
+# The rows are the book's local-DP regret minimisers, all with Laplace noise; the Bernoulli mechanism
+# of Part III (PrivBern) drives none of them: the Bernoulli variant of LDP-UCB in
+# {cite}`ren2020multi` is not implemented here, so it has no row.
 
 # %%
 frontier_figure(HORIZONS[-1], 0, LOCAL_ALGORITHMS, "Local DP, T = 10^6 (stored run): cumulative regret",
