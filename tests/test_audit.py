@@ -132,8 +132,13 @@ def test_leading_run_and_action_statistic_sampler():
     arms = np.array([[0, 0, 1, 0], [1, 0, 0, 0], [0, 0, 0, 0], [2, 2, 2, 2]])
     np.testing.assert_array_equal(leading_run(arms), [2, 0, 4, 0])
     np.testing.assert_array_equal(leading_run(arms, arm=2), [0, 0, 0, 4])
+    np.testing.assert_array_equal(leading_run(arms, start=1), [1, 3, 3, 0])
+    np.testing.assert_array_equal(leading_run(arms, start=3), [1, 1, 1, 0])
     with pytest.raises(ValueError, match="shape"):
         leading_run(np.zeros(4, dtype=int))
+    for start in (-1, 4):
+        with pytest.raises(ValueError, match="start must lie in"):
+            leading_run(arms, start=start)
     # the statistic sees the actions and nothing else: same stream, same arms, same statistic
     policy, inst, table = GDPNCB(epsilon=1.0, phase1_constant=0.1), bernoulli_instance([0.5, 0.5]), np.ones((10, 2))
     x = action_statistic_sampler(policy, inst, 10, leading_run)(table, np.random.default_rng(0), 50)

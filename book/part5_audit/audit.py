@@ -431,8 +431,9 @@ assert not phase1["sparse_vector"].violation, "the repaired Phase I must not be 
 # and the auditor certifies {glue:text}`p5_audit_printed:.3f` $> \eps$ at 95% confidence, from
 # the actions alone. No event of $R$ has a larger loss than its worst single value
 # ({glue:text}`p5_law5_max:.3f`), which bounds the certified value from above, as it must. The same Phase I
-# runs inside every window of the anytime version (Algorithm 3), so it inherits the leak; we did not
-# build a separate exposing pair for it. LDP-NCB (Algorithm 2) does not have the problem: its Phase I
+# runs inside every window of the anytime version (Algorithm 3), so it inherits the leak; Part VI
+# audits it on this pair moved into one window ({ref}`the anytime GDP-NCB's exposing pair
+# <p6-anytime-exposing>`). LDP-NCB (Algorithm 2) does not have the problem: its Phase I
 # test reads only the rewards already released through $\mathrm{Lap}(1/\eps)$, so its stopping
 # time is post-processing of $\eps$-LDP reports and needs no accounting of its own.
 #

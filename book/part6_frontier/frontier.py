@@ -15,6 +15,7 @@
 # Everything below calls `privbandits.calibration`, `privbandits.frontier` and the policies.
 
 # %%
+import functools
 import math
 import os
 
@@ -23,12 +24,20 @@ import numpy as np
 import pandas as pd
 from myst_nb import glue
 
-from privbandits.audit import cached_audits, detectable_loss, flip_pairs, policy_sampler
+from privbandits.audit import (
+    action_statistic_sampler,
+    cached_audits,
+    detectable_loss,
+    flip_pairs,
+    leading_run,
+    policy_sampler,
+)
 from privbandits.calibration import GLOBAL_ALGORITHMS, LOCAL_ALGORITHMS, calibrate, guarantee
 from privbandits.environments import BERNOULLI, bernoulli_instance
 from privbandits.frontier import DELTA, EPSILONS, HORIZONS, STATS, frontier_instances, frontier_point
 from privbandits.plotting import use_book_style
 from privbandits.policies.adap_klucb import problem_dependent_lower_bound
+from privbandits.policies.dp_ncb import AnytimeDPNCB, anytime_window_run_law
 
 use_book_style()
 SHOW_PROGRESS = os.environ.get("PRIVBANDITS_PROGRESS", "1") != "0"
@@ -345,6 +354,20 @@ glue("p6_local_points", len(local_best), display=False)
 # with $10^5$ samples per dataset and step (as Part V), the smallest privacy loss that audit could
 # certify with an event as frequent as the one it found (`audit.detectable_loss`), and the book's
 # finding.
+#
+# (p6-anytime-exposing)=
+# **An exposing pair for the anytime GDP-NCB.** Algorithm 3 runs a fresh GDP-NCB, told the horizon
+# $W$, in each window $W = 1, 2, 4, \dots$ (rounds $W$ to $2W - 1$), or, with probability $1/W^2$,
+# plays uniformly at random. Part V's exposing pair moves into one window: arm 0 pays 1 and arm 1
+# pays 0 in every round, and the neighbour sets arm 0's reward in round $W$, the window's first, to 0.
+# No other window reads that reward, so the first run $R$ of arm 0 from round $W$ on (a function of
+# the actions) has an exact law: with probability $1/W^2$ the uniform one, which is the same on both
+# datasets and dilutes the leak, otherwise the law of Part V's leading run at horizon $W$
+# (`anytime_window_run_law`, checked against simulation in `tests/test_dp_ncb.py`). The leak needs
+# events frequent enough to be counted: the window $W = 8$, $\varepsilon = 0.5$ and Phase I constant
+# $C = 0.075$ put it on events of probability a few in a thousand (a small $C$ only moves the tail
+# closer; the claim is $\varepsilon$-DP for every $C$), and the audit takes $10^6$ samples per
+# dataset and step.
 
 # %%
 T_AUD, EPS_AUD, N_AUD, ALPHA = 100, 1.0, 100_000, 0.05
@@ -358,8 +381,20 @@ FINDINGS = {
     "AdaP-UCB": "none",
     "AdaP-KLUCB": "none (new in this part)",
     "GDP-NCB": "printed Phase I leaks without bound (Part V); repaired Phase I used here",
-    "Anytime GDP-NCB": "every window runs the printed Phase I: not ε-DP (Part V)",
+    "Anytime GDP-NCB": "every window runs the printed Phase I: not ε-DP (exposing pair below)",
 }
+W_ANY, EPS_ANY, C_ANY, N_ANY = 8, 0.5, 0.075, 1_000_000
+window_law = anytime_window_run_law(W_ANY, EPS_ANY, C_ANY)
+any_policy = AnytimeDPNCB(epsilon=EPS_ANY, phase1_constant=C_ANY)
+any_table = np.zeros((window_law["horizon"], 2))
+any_table[:, 0] = 1.0
+exposing_request = dict(
+    config={"policy": any_policy.config(), "T": window_law["horizon"], "table": "arm 0 ones, arm 1 zeros",
+            "rounds": [window_law["start"]], "statistic": f"leading run of arm 0 from round {W_ANY}"},
+    sampler=action_statistic_sampler(any_policy, bernoulli_instance([0.5, 0.5]), window_law["horizon"],
+                                     functools.partial(leading_run, start=window_law["start"])),
+    pairs=flip_pairs(any_table, [window_law["start"]]), epsilon=EPS_ANY, n_samples=N_ANY, alpha=ALPHA, seed=0,
+    depends_on=[any_policy])
 requests, trust_rows = [], []
 for name in GLOBAL_ALGORITHMS:
     delta = DELTA if name == "DP-UCB-INT" else 0.0
@@ -374,7 +409,7 @@ for name in GLOBAL_ALGORITHMS:
     trust_rows.append({"algorithm": name, "proven guarantee": (f"({eps_claim:.3g}, {delta_claim:.1e})-DP"
                                                                if delta_claim else f"{eps_claim:.3g}-DP")
                        + ("" if proven else " (claimed, refuted)"), "finding": FINDINGS[name]})
-audits = cached_audits(requests, progress=SHOW_PROGRESS)
+*audits, exposing = cached_audits([*requests, exposing_request], progress=SHOW_PROGRESS)
 for row, r in zip(trust_rows, audits):
     p = max(r.p0, r.p1)
     row["audited lower bound"] = round(r.epsilon_lower, 3)
@@ -385,13 +420,53 @@ trust = pd.DataFrame(trust_rows)[["algorithm", "proven guarantee", "audited lowe
                                   "detectable loss at the event's p", "finding"]]
 assert not any(r.violation for r, n in zip(audits, GLOBAL_ALGORITHMS) if n != "Anytime GDP-NCB"), \
     "an algorithm with a proven guarantee was caught on the generic pair"
+assert exposing.violation, "the anytime GDP-NCB must be caught on its exposing pair"
+assert exposing.epsilon_lower <= np.max(np.abs(window_law["loss"])), "no event of R loses more than its worst value"
+trust.loc[trust["algorithm"] == "Anytime GDP-NCB", "finding"] = (
+    f"not ε-DP: its exposing pair below certifies {exposing.epsilon_lower:.3f} > ε = {EPS_ANY:g}")
 trust
 
+# %%
+top = int(np.argmax(window_law["loss"]))
+glue("p6_any_window", W_ANY, display=False)
+glue("p6_any_q", float(window_law["uniform_probability"]), display=False)
+glue("p6_any_exact_loss", float(window_law["loss"][top]), display=False)
+glue("p6_any_exact_r", top, display=False)
+glue("p6_any_exact_p", float(window_law["p_run1"][top]), display=False)
+glue("p6_any_certified", float(exposing.epsilon_lower), display=False)
+glue("p6_any_eps", EPS_ANY, display=False)
+glue("p6_any_n", N_ANY, display=False)
+glue("p6_any_event", exposing.event, display=False)
+glue("p6_any_p0", float(exposing.p0), display=False)
+glue("p6_any_p1", float(exposing.p1), display=False)
+glue("p6_any_detectable", float(detectable_loss(max(exposing.p0, exposing.p1), N_ANY, EPS_ANY, ALPHA)),
+     display=False)
+book_c = calibrate("Anytime GDP-NCB", 1.0, 0.0, HORIZONS[-1]).policy.phase1_constant  # the frontier's C
+book_law = anytime_window_run_law(1024, 1.0, book_c)
+glue("p6_any_book_c", float(book_c), display=False)
+book_top = int(np.argmax(book_law["loss"]))
+assert book_law["loss"][book_top] > 1.0, "at the book's C the window-1024 event must exceed eps = 1"
+glue("p6_any_book_loss", float(book_law["loss"][book_top]), display=False)
+glue("p6_any_book_log10p", float(np.log10(book_law["p_run1"][book_top])), display=False)
+pd.DataFrame({"R = r": window_law["r"], "P_D(R = r)": window_law["p_run0"], "P_D'(R = r)": window_law["p_run1"],
+              "exact loss ln P_D'/P_D": window_law["loss"]}).style.format(
+    {"P_D(R = r)": "{:.2e}", "P_D'(R = r)": "{:.2e}", "exact loss ln P_D'/P_D": "{:.3f}"}).hide(axis="index")
+
 # %% [markdown]
-# The generic pair catches none of them, including the anytime GDP-NCB; Part V's exposing pair (an
-# event of the leading run of actions) is what shows the printed Phase I's leak. An audit bounds the
-# loss from below only: a clean audit says the guarantee was not refuted at the detectable loss, not
-# that it holds.
+# The generic pair catches none of them, including the anytime GDP-NCB. Its exposing pair does: in
+# window $W =$ {glue:text}`p6_any_window` (uniform with probability {glue:text}`p6_any_q:.4f`) the
+# exact loss of the event $R =$ {glue:text}`p6_any_exact_r` is {glue:text}`p6_any_exact_loss:.3f`
+# (probability {glue:text}`p6_any_exact_p:.1e` on $D'$), against the claimed
+# $\varepsilon =$ {glue:text}`p6_any_eps`, and the audit, from {glue:text}`p6_any_n:,d` samples of
+# the actions per dataset and step, certifies {glue:text}`p6_any_certified:.3f` at 95% confidence
+# (event: {glue:text}`p6_any_event`; held-out frequencies {glue:text}`p6_any_p0:.4f` and
+# {glue:text}`p6_any_p1:.4f`; on an event that frequent it certifies a violation only from a loss
+# of {glue:text}`p6_any_detectable:.3f` on). The leak is not an artefact of the small $C$: at the
+# frontier's $C =$ {glue:text}`p6_any_book_c:g` and $\varepsilon = 1$, window $W = 1024$'s exact loss reaches
+# {glue:text}`p6_any_book_loss:.3f` $> \varepsilon$, on an event of probability $10^{x}$ with
+# $x =$ {glue:text}`p6_any_book_log10p:.1f`, far beyond any audit. An audit bounds the loss from
+# below only: a clean audit says the guarantee was not refuted at the detectable loss, not that it
+# holds.
 #
 # ## Decision table
 #

@@ -658,11 +658,14 @@ def policy_sampler(policy: Any, instance: Any, horizon: int, records: Sequence[s
     return sample
 
 
-def leading_run(arms: np.ndarray, arm: int = 0) -> np.ndarray:
-    """Length of the initial run of ``arm`` in each row of an action array ``(n, T)``.
+def leading_run(arms: np.ndarray, arm: int = 0, start: int = 0) -> np.ndarray:
+    """Length of the first run of ``arm`` from round ``start`` on, in each row of an action array ``(n, T)``.
 
-    ``max{r : I_1 = ... = I_r = arm}`` (0 if the first action is another arm). A function of the
-    actions only, so any event of it is an event of the algorithm's output.
+    ``max{r : I_s = ... = I_{s+r-1} = arm}`` with ``s = start`` (0-based; 0 if round ``s`` plays
+    another arm). A function of the actions only, so any event of it is an event of the
+    algorithm's output. ``start`` picks a window of the anytime wrapper
+    (:func:`~privbandits.policies.dp_ncb.anytime_window_run_law`); pass it with
+    :func:`functools.partial` to :func:`action_statistic_sampler`.
 
     Parameters
     ----------
@@ -670,6 +673,8 @@ def leading_run(arms: np.ndarray, arm: int = 0) -> np.ndarray:
         Shape ``(n, T)``: action sequences.
     arm : int
         The arm.
+    start : int
+        The first round counted (0-based, in ``[0, T)``).
 
     Returns
     -------
@@ -679,13 +684,15 @@ def leading_run(arms: np.ndarray, arm: int = 0) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``arms`` is not 2-D.
+        If ``arms`` is not 2-D or ``start`` is not in ``[0, T)``.
     """
     arms = np.asarray(arms)
     if arms.ndim != 2:
         raise ValueError(f"arms must have shape (n, T), got {arms.shape}")
-    other = arms != arm
-    return np.where(other.any(axis=1), other.argmax(axis=1), arms.shape[1]).astype(np.int64)
+    if not 0 <= start < arms.shape[1]:
+        raise ValueError(f"start must lie in [0, T) = [0, {arms.shape[1]}), got {start}")
+    other = arms[:, start:] != arm
+    return np.where(other.any(axis=1), other.argmax(axis=1), other.shape[1]).astype(np.int64)
 
 
 def action_statistic_sampler(

@@ -42,6 +42,7 @@ __all__ = [
     "SparseVectorBudget",
     "sparse_vector_budget",
     "leading_run_law",
+    "anytime_window_run_law",
     "gdp_index",
     "DEFAULT_PHASE1_CONSTANT",
     "PAPER_PHASE1_CONSTANT",
@@ -293,6 +294,72 @@ def leading_run_law(
         "p_run1": tail1[:-1] - tail1[1:],
         "threshold": thr,
         "scale": scale,
+    }
+
+
+def anytime_window_run_law(
+    window: int, epsilon: float, phase1_constant: float, c: float = 3.0, alpha: float = 3.1
+) -> dict[str, np.ndarray]:
+    """Exact law of the first run of arm 0 in window ``W`` of the anytime GDP-NCB (Algorithm 3).
+
+    The exposing pair of :func:`leading_run_law`, moved into one window: arm 0 pays 1 and arm 1 pays
+    0 in every round (``D``); ``D'`` sets arm 0's reward to 0 in the window's first round, round
+    ``W`` (index ``W - 1``; the windows ``1, 2, 4, ...`` cover rounds ``[W, 2W - 1]``). The window
+    is uniform with probability ``q = 1/W^2`` (Algorithm 3, line 3), and otherwise a fresh printed
+    GDP-NCB told the horizon ``W`` on that window's rewards only; no other window reads the changed
+    reward. So ``R``, the first run of arm 0 from round ``W`` on (at most ``W``), has the law
+    ``q U + (1 - q) L``, with ``U`` the uniform play's (``P(R = r) = 2^-(r+1)``, ``P(R = W) = 2^-W``)
+    and ``L`` :func:`leading_run_law` at horizon ``W``. ``R`` is a function of the actions, so any
+    event of it is an event of the output. The uniform part weighs the same on both datasets and
+    dilutes the leak: the larger the window, the less.
+
+    Parameters
+    ----------
+    window : int
+        The window length ``W``, a power of two >= 2.
+    epsilon : float
+        The privacy parameter (> 0, finite).
+    phase1_constant : float
+        ``C`` of the Phase I test (> 0).
+    c, alpha : float
+        The constants of Algorithm 1 and Eq. (4).
+
+    Returns
+    -------
+    dict of numpy.ndarray
+        ``r`` (0..W), ``p_run0``/``p_run1`` (``P(R = r)`` on D, D'), ``loss`` (``ln`` of their
+        ratio), ``uniform_probability`` (``q``), ``start`` (the window's first round, 0-based) and
+        ``horizon`` (its last round, ``2W - 1``: run the wrapper that long).
+
+    Raises
+    ------
+    ValueError
+        If ``window`` is not a power of two >= 2, or :func:`leading_run_law` refuses the arguments.
+    """
+    window = check_int("window", window, minimum=2)
+    if window & (window - 1):
+        raise ValueError(f"window must be a power of two (Algorithm 3 doubles from 1), got {window}")
+    base = leading_run_law(window, epsilon, phase1_constant, c=c, alpha=alpha)
+    q = 1.0 / window**2
+    r = np.arange(window + 1)
+    log_uniform = -np.minimum(r + 1, window) * math.log(2.0)  # 2^-(r+1) for r < W, 2^-W at r = W
+
+    def log_mixture(log_tail: np.ndarray) -> np.ndarray:
+        # ln P_L(R = r) = ln(P(R >= r) - P(R >= r + 1)) from the tails ln P(A_r), in log space (P(A_W) ~ 2^-W)
+        upper = np.concatenate([[0.0], log_tail])
+        lower = np.concatenate([log_tail, [-np.inf]])
+        log_base = upper + np.log1p(-np.exp(lower - upper))
+        return np.logaddexp(math.log(q) + log_uniform, math.log1p(-q) + log_base)
+
+    log_p0, log_p1 = log_mixture(base["log_p0"]), log_mixture(base["log_p1"])
+    return {
+        "r": r,
+        "p_run0": np.exp(log_p0),
+        "p_run1": np.exp(log_p1),
+        "loss": log_p1 - log_p0,
+        "uniform_probability": q,
+        "start": window - 1,
+        "horizon": 2 * window - 1,
     }
 
 
@@ -1087,7 +1154,8 @@ class AnytimeDPNCB(NCBFamily):
     Windows ``W = 1, 2, 4, ...``; in each, with probability ``1/W^2`` uniform pulls, otherwise a fresh
     ``base`` run told the horizon ``W``. Each reward is used in one window only, so the privacy of the
     base algorithm carries over (parallel composition), whatever it is: with ``base="gdp"`` every
-    window runs the printed Phase I, whose leak Part V exposes, so this wrapper is not eps-DP either.
+    window runs the printed Phase I, whose leak Part V exposes, so this wrapper is not eps-DP either
+    (:func:`anytime_window_run_law` is the exact law of the leak in one window; Part VI audits it).
     ``base`` is ``"gdp"`` or ``"ldp"``. Records: ``arms``, ``uniform_windows``.
 
     Parameters
