@@ -59,6 +59,7 @@ def test_flags_off_runs_are_bit_identical_to_before(policy, digest):
         lambda: GDPNCB(phase1_rule="sparse_vector", log_window=True),
         lambda: LDPNCB(log_window=None),
         lambda: AdaPUCB(noiseless_init=0),
+        lambda: AdaPUCB(clip_private_mean=1.0),
         lambda: LDPUCB(clip_rewards="yes"),
     ],
 )
@@ -181,6 +182,15 @@ def test_adap_ucb_authors_index_changes_the_choices():
     assert not np.array_equal(_arms(AdaPUCB()).arms, _arms(AdaPUCB(authors_index=True)).arms)
 
 
+def test_adap_ucb_clipping_changes_nothing_without_noise_and_something_with_it():
+    """Without noise every release is an empirical mean, already in [0, 1]: clipping is idle (same
+    arms, bit for bit). With the noise of eps = 0.2, the clipped releases change the play."""
+    for flags in ({}, {"noiseless_init": True}):
+        plain = _arms(AdaPUCB(epsilon=math.inf, **flags)).arms
+        assert np.array_equal(plain, _arms(AdaPUCB(epsilon=math.inf, clip_private_mean=True, **flags)).arms)
+    assert not np.array_equal(_arms(AdaPUCB()).arms, _arms(AdaPUCB(clip_private_mean=True)).arms)
+
+
 def test_ldp_ucb_clipping_changes_nothing_without_noise_and_something_with_it():
     assert np.array_equal(_arms(LDPUCB(epsilon=math.inf)).arms, _arms(LDPUCB(epsilon=math.inf, clip_rewards=True)).arms)
     assert not np.array_equal(_arms(LDPUCB()).arms, _arms(LDPUCB(clip_rewards=True)).arms)
@@ -201,7 +211,7 @@ def test_as_run_by_authors_sets_every_flag(cls):
         NCB: ["authors_bonus"],
         GDPNCB: ["reset_mu_tilde", "log_window", "phase1_window_cap"],
         LDPNCB: ["phase1_noise_as_location", "log_window", "phase1_window_cap"],
-        AdaPUCB: ["authors_index", "noiseless_init", "episode_doubles_last"],
+        AdaPUCB: ["authors_index", "noiseless_init", "episode_doubles_last", "clip_private_mean"],
         LDPUCB: ["clip_rewards", "forced_first"],
     }[cls]
     assert all(getattr(policy, f) is True for f in flags)

@@ -162,3 +162,29 @@ def test_mean_rewards_bad_input():
         metrics.nash_regret(np.zeros((2, 3)))
     with pytest.raises(ValueError, match="records no arm sequence"):
         simulate_mean_rewards(FixedConfidenceThresholding(tau=0.5, delta=0.1), inst, 100, runs=2)
+
+
+def test_nash_regret_in_double_precision_underflows_as_the_authors_code():
+    """Figure 1(a)'s arm of mean (2e)^-T is 0 as a double from T = 441 on. AdaP-UCB plays it in round 1
+    of every run, so scored in double precision (as the DP-NCB authors' code scores it) its Nash regret
+    is exactly mu* = 1 there, while the exact (log-space) value is not; at T = 400 the mean is a normal
+    double and both agree. Deterministic (fixed seed)."""
+    assert np.exp(-441 * (1 + math.log(2))) == 0.0 < np.exp(-440 * (1 + math.log(2)))
+    for horizon in (400, 450):
+        res = simulate(
+            AdaPUCB(epsilon=2.0), _fig1a_instance(horizon), horizon, runs=50, seed=0, progress=False, cache=False
+        )
+        assert np.all(res.arms[:, 0] == 0)
+        folded = simulate_mean_rewards(
+            AdaPUCB(epsilon=2.0), _fig1a_instance(horizon), horizon, 50, 0, progress=False, cache=False
+        )
+        double = [metrics.nash_regret_in_double_precision(r) for r in (res, folded)]
+        exact = metrics.nash_regret(res)
+        if horizon == 400:
+            np.testing.assert_allclose(double, exact, rtol=1e-9)
+        else:
+            assert double == [1.0, 1.0] and exact < 0.99
+    with pytest.raises(ValueError, match="every round"):
+        metrics.nash_regret_in_double_precision(
+            simulate_mean_rewards(UCB(), _fig1a_instance(20), 20, 5, 0, progress=False, cache=False, at=[10, 20])
+        )

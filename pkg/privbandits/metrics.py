@@ -35,6 +35,7 @@ __all__ = [
     "final_regret",
     "average_regret",
     "nash_regret",
+    "nash_regret_in_double_precision",
     "running_average_regret",
     "running_nash_regret",
     "log_nash_social_welfare",
@@ -298,3 +299,42 @@ def nash_regret(result: SimulationResult | MeanRewards, horizon: int | None = No
                 return float(np.exp(log_best) - np.exp(result.cum_log_mean[_at(result, h)] / h))
         return float(np.exp(log_best) - np.exp(np.mean(result.log_mean[:h])))
     return nash_regret_from_log_rewards(result.log_expected_rewards()[:, :h], log_best)
+
+
+def nash_regret_in_double_precision(result: SimulationResult | MeanRewards, horizon: int | None = None) -> float:
+    """Nash regret computed in double precision, as the experiment code of ``sarkar2026dpncb`` does.
+
+    That code (``NP-Hardest/DP-NCB``, ``Expt_1.py`` lines 137-147) averages ``mu_{I_t}`` over the
+    runs as doubles, takes their log, and exponentiates the running mean of the logs. A round whose
+    mean underflows to 0 (every run pulled an arm of mean below about ``2.5e-324``, e.g. the arm of
+    mean ``(2e)^-T`` of Figure 1(a) once ``T >= 441``) makes the log ``-inf``, the welfare 0 and the
+    regret ``mu*``, whatever the other rounds. This is an artefact of the arithmetic, not a property
+    of the algorithm: :func:`nash_regret` (log space, exact) is the measure; this function shows
+    what the published numbers were.
+
+    Parameters
+    ----------
+    result : SimulationResult or MeanRewards
+        Runs of one policy on one instance; a :class:`~privbandits.simulate.MeanRewards` must hold
+        every round (not read at ``at``).
+    horizon : int or None
+        Evaluate on the first ``horizon`` rounds (default: all).
+
+    Returns
+    -------
+    float
+        ``mu* - exp(mean_t log(double(E[mu_{I_t}])))``, with ``mu*`` a double too.
+
+    Raises
+    ------
+    ValueError
+        If ``result`` has the wrong type, was read at ``at``, or ``horizon`` is not in
+        ``[1, result.horizon]``.
+    """
+    h = _prefix(result, horizon)
+    if isinstance(result, MeanRewards) and result.at is not None:
+        raise ValueError("nash_regret_in_double_precision needs every round: simulate_mean_rewards without at=")
+    mean = np.exp(result.log_mean_expected_rewards()[:h])  # the per-round mean as a double: 0 where it underflows
+    with np.errstate(divide="ignore"):
+        log_welfare = np.mean(np.log(mean))
+    return float(np.exp(result.instance.log_best_mean) - np.exp(log_welfare))

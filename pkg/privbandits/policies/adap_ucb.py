@@ -22,7 +22,7 @@ __all__ = ["AdaPUCB"]
 @njit(nogil=True, cache=True)
 def _adap_ucb_play(rng, arms, kinds, params, table, horizon, eps, alpha, flags):  # pragma: no cover - compiled
     """One run, its play recorded into ``arms`` (:func:`~privbandits.policies.base.record_play`)."""
-    authors_index, noiseless_init, double_last = flags
+    authors_index, noiseless_init, double_last, clip = flags
     k = kinds.shape[0]
     n = np.zeros(k)  # total pulls N_a
     last = np.zeros(k)  # size of the arm's last episode (the only samples kept: forgetting)
@@ -41,6 +41,8 @@ def _adap_ucb_play(rng, arms, kinds, params, table, horizon, eps, alpha, flags):
             mu_tilde[a] = x
         else:
             mu_tilde[a] = x + laplace_draw(rng, noise1 / eps if noise1 > 0 else 0.0)
+            if clip:  # authors' code: every release clipped to [0, 1]
+                mu_tilde[a] = min(max(mu_tilde[a], 0.0), 1.0)
             releases += 1
     while t < horizon:
         # episode start t_l (1-based, = t + 1): Eq. (7) of azize2022privacy with f = the length of
@@ -70,6 +72,8 @@ def _adap_ucb_play(rng, arms, kinds, params, table, horizon, eps, alpha, flags):
         last[a] = length
         scale = 1.0 / (eps * length) if np.isfinite(eps) else 0.0
         mu_tilde[a] = s / length + laplace_draw(rng, scale)  # Laplace on the last episode's mean
+        if clip:  # authors' code (AdaPUCB.py line 123): the release clipped to [0, 1]
+            mu_tilde[a] = min(max(mu_tilde[a], 0.0), 1.0)
         releases += 1
     return arms, releases
 
@@ -105,10 +109,11 @@ class AdaPUCB(Policy):
     Checked against the text of ``azize2022privacy`` (submission version): Eq. (7), Lemma 1, Algorithm 1.
     Records: ``arms``, ``releases``.
 
-    The three departure flags (default False) reproduce the AdaP-UCB of the DP-NCB authors'
-    experiment code (``NP-Hardest/DP-NCB``, ``algorithms/AdaPUCB.py``); :meth:`as_run_by_authors`
-    sets all three. That code also computes the regret with ``mu* = 1`` (line 134), a departure of the
-    metric, not of the policy: the Part II chapter computes it explicitly.
+    The four departure flags (default False) reproduce the AdaP-UCB of the DP-NCB authors'
+    experiment code (``NP-Hardest/DP-NCB``, ``algorithms/AdaPUCB.py``, and its copy in ``Expt_1.py``
+    for Figure 1(a)); :meth:`as_run_by_authors` sets all four. That code also computes the regret
+    with ``mu* = 1`` (line 134), a departure of the metric, not of the policy: the Part II chapter
+    computes it explicitly.
 
     Parameters
     ----------
@@ -125,6 +130,10 @@ class AdaPUCB(Policy):
         An episode is twice the arm's last episode (line 107, ``2 n_s`` with ``n`` reset per episode
         at line 105) instead of the arm's total number of pulls (lengths 1, 2, 4, ... instead of
         1, 1, 2, 4, ...).
+    clip_private_mean : bool, keyword-only
+        Clip every release ``mu_tilde`` to [0, 1] (line 123; ``Expt_1.py`` line 121).
+        Post-processing, so the guarantee is unchanged; but a bad arm's negative noise no longer
+        lowers its index, so it is tried again sooner.
 
     Raises
     ------
@@ -138,6 +147,7 @@ class AdaPUCB(Policy):
     authors_index: bool = False
     noiseless_init: bool = False
     episode_doubles_last: bool = False
+    clip_private_mean: bool = False
     name = "AdaP-UCB"
     anytime = True  # never reads the horizon: one run gives every horizon
     private = True
@@ -145,7 +155,7 @@ class AdaPUCB(Policy):
     def __post_init__(self) -> None:
         check_epsilon(self.epsilon, allow_inf=True)
         check_positive("alpha", self.alpha)
-        for name in ("authors_index", "noiseless_init", "episode_doubles_last"):
+        for name in ("authors_index", "noiseless_init", "episode_doubles_last", "clip_private_mean"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
 
@@ -161,9 +171,16 @@ class AdaPUCB(Policy):
         Returns
         -------
         AdaPUCB
-            The policy with ``authors_index``, ``noiseless_init`` and ``episode_doubles_last`` set.
+            The policy with ``authors_index``, ``noiseless_init``, ``episode_doubles_last`` and
+            ``clip_private_mean`` set.
         """
-        return cls(epsilon=epsilon, authors_index=True, noiseless_init=True, episode_doubles_last=True)
+        return cls(
+            epsilon=epsilon,
+            authors_index=True,
+            noiseless_init=True,
+            episode_doubles_last=True,
+            clip_private_mean=True,
+        )
 
     def _kernel_call(self, instance: BanditInstance, horizon: int):
         return _adap_ucb_kernel, self._args(instance, horizon)
@@ -171,7 +188,7 @@ class AdaPUCB(Policy):
     episodic = True  # run_episodes: one entry per episode, from the same kernel
 
     def _args(self, instance: BanditInstance, horizon: int) -> tuple:
-        flags = (self.authors_index, self.noiseless_init, self.episode_doubles_last)
+        flags = (self.authors_index, self.noiseless_init, self.episode_doubles_last, self.clip_private_mean)
         return (*instance.kernel_args(), horizon, float(self.epsilon), float(self.alpha), flags)
 
     def _episode_call(self, instance: BanditInstance, horizon: int):
