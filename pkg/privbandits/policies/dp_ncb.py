@@ -14,8 +14,10 @@ The Phase I stopping tests of Algorithms 1 and 2 carry the proof's constant 1600
 Phase I outlasts every practical horizon (see :func:`phase1_threshold_gdp`), so the constant is a
 parameter (``phase1_constant``) of every policy here. The book's default is 1.0; the chapter of
 Part II explains the choice and shows both. ``phase1_cap_sqrt=True`` (default False, not in the
-paper's pseudocode) additionally stops Phase I after ceil(sqrt(T)) + 1 rounds, as the public
-experiment code found alongside the paper does; the chapter uses it only to show that variant.
+paper's pseudocode) additionally stops Phase I after ceil(sqrt(T)) + 1 rounds, a variant the chapter
+shows; the authors' experiment code caps Phase I at ``W = floor(sqrt(T)) + 1`` rounds instead
+(``W + 1`` in LDP-NCB), which is ``phase1_window_cap``, one of the departure flags of
+``as_run_by_authors``.
 """
 
 from __future__ import annotations
@@ -75,8 +77,9 @@ class NCBConstants(NamedTuple):
     cap_sqrt : bool
         Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper).
     window_cap : bool
-        Stop Phase I at the authors' window ``W = floor(sqrt(T)) + 1``: after ``W`` rounds (NCB,
-        GDP-NCB) or ``W + 1`` rounds (LDP-NCB), as their experiment code does (not in the paper).
+        Stop Phase I at the authors' window ``W = floor(sqrt(T)) + 1``: after ``W`` rounds (GDP-NCB,
+        ``GDPNCB.py``) or ``W + 1`` rounds (LDP-NCB, ``LDPNCB.py``), as their experiment code does
+        (not in the paper). The NCB kernel honours it too, but the authors' NCB has no cap.
     log_window : bool
         ``log W`` in place of ``log T`` where the authors' code has it (GDP-NCB: the Phase I threshold
         and the three index terms of Eq. (4); LDP-NCB: the last term of Eq. (5)).
