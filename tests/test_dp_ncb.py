@@ -334,6 +334,10 @@ def test_anytime_window_run_law_is_the_mixture():
     assert np.all(np.abs(law["loss"]) <= np.abs(base_loss) + 1e-12)
     assert law["loss"].max() > 1.2 * eps
     assert (law["start"], law["horizon"], law["uniform_probability"]) == (7, 15, q)
+    np.testing.assert_allclose(np.exp(law["log_p_run1"]), law["p_run1"], rtol=1e-12)
+    deep = anytime_window_run_law(2**19, 1.0, 1600.0)  # the paper's C: P(R = r) underflows, its log does not
+    top = int(np.argmax(deep["loss"]))
+    assert deep["p_run1"][top] == 0.0 and np.isfinite(deep["log_p_run1"][top]) and deep["loss"][top] > 1.0
     for bad in (1, 6, 12):
         with pytest.raises(ValueError, match="window"):
             anytime_window_run_law(bad, eps, constant)
@@ -342,7 +346,7 @@ def test_anytime_window_run_law_is_the_mixture():
 def test_anytime_window_run_law_matches_simulation():
     """The anytime wrapper's first run of arm 0 in window 8 (rounds 8-15) on D and D' (arm 0's reward
     in round 8 flipped) against the exact law: 200,000 runs each; every frequency P(R = r) within 5
-    standard errors (false failure < 18 x 5.7e-7)."""
+    standard errors (false failure 3.8e-5: the exact binomial tails of the 18 cells, summed)."""
     window, eps, constant, n = 8, 0.5, 0.075, 200_000
     law = anytime_window_run_law(window, eps, constant)
     d0, d1 = flip_pairs(_table(law["horizon"]), [law["start"]])[0]

@@ -131,7 +131,9 @@ class AdaPUCB(Policy):
         at line 105) instead of the arm's total number of pulls (lengths 1, 2, 4, ... instead of
         1, 1, 2, 4, ...).
     clip_private_mean : bool, keyword-only
-        Clip every release ``mu_tilde`` to [0, 1] (line 123; ``Expt_1.py`` line 121).
+        Clip every release ``mu_tilde`` to [0, 1] (line 123; ``Expt_1.py`` line 121). The authors'
+        initial pulls are noiseless (``noiseless_init``) and so never clipped; with
+        ``noiseless_init=False`` the noisy initial releases are clipped too.
         Post-processing, so the guarantee is unchanged; but a bad arm's negative noise no longer
         lowers its index, so it is tried again sooner.
 

@@ -330,7 +330,8 @@ def anytime_window_run_law(
     Returns
     -------
     dict of numpy.ndarray
-        ``r`` (0..W), ``p_run0``/``p_run1`` (``P(R = r)`` on D, D'), ``loss`` (``ln`` of their
+        ``r`` (0..W), ``p_run0``/``p_run1`` (``P(R = r)`` on D, D'), ``log_p_run0``/``log_p_run1``
+        (their logarithms, finite where the probabilities underflow), ``loss`` (``ln`` of their
         ratio), ``uniform_probability`` (``q``), ``start`` (the window's first round, 0-based) and
         ``horizon`` (its last round, ``2W - 1``: run the wrapper that long).
 
@@ -359,6 +360,8 @@ def anytime_window_run_law(
         "r": r,
         "p_run0": np.exp(log_p0),
         "p_run1": np.exp(log_p1),
+        "log_p_run0": log_p0,
+        "log_p_run1": log_p1,
         "loss": log_p1 - log_p0,
         "uniform_probability": q,
         "start": window - 1,
