@@ -37,6 +37,7 @@ __all__ = [
     "HORIZONS",
     "DELTA",
     "TIE_RTOL",
+    "LOCK_IN_FACTOR",
     "Tail",
     "frontier_point",
     "final_regrets",
@@ -230,11 +231,11 @@ def final_regrets(
 
 
 def lock_in_threshold(instance: BanditInstance, horizon: int) -> float:
-    """The cumulative regret from which a run counts as locked in: ``horizon * Delta_min / 2``.
+    """The cumulative regret from which a run's regret counts as linear: ``horizon * Delta_min / 2``.
 
-    A run that plays suboptimal arms in at least half of its rounds has at least this regret, so a
-    run above it has regret linear in ``T`` (a logarithmic-regret run stays far below it at the
-    frontier's horizons).
+    A run that plays suboptimal arms in at least half of its rounds has at least this regret. It is
+    one of the two conditions of a locked-in run (:func:`tail_summary`); alone it also holds for
+    every run of a point where no run has learned yet (small gaps, small epsilon).
 
     Parameters
     ----------
@@ -266,7 +267,8 @@ class Tail(NamedTuple):
     Attributes
     ----------
     locked_in : float
-        Fraction of runs at or above :func:`lock_in_threshold`.
+        Fraction of runs locked in: regret at least :func:`lock_in_threshold` (linear) and at least
+        :data:`LOCK_IN_FACTOR` times the median run's.
     median, q90, maximum : float
         The runs' median, 90% quantile and largest cumulative regret.
     """
@@ -277,8 +279,17 @@ class Tail(NamedTuple):
     maximum: float
 
 
+#: A locked-in run's regret is at least this many times the median run's (and linear).
+LOCK_IN_FACTOR = 10.0
+
+
 def tail_summary(finals: np.ndarray, instance: BanditInstance, horizon: int) -> Tail:
     """Lock-in fraction and quantiles of one point's final regrets (a row of :func:`final_regrets`).
+
+    A run is locked in when its regret is linear (at least :func:`lock_in_threshold`, ``T Delta_min /
+    2``) while the typical run has learned (at least :data:`LOCK_IN_FACTOR` times the median run's):
+    an outlying run that stopped playing the best arm, as DP-UCB-INT's frozen index makes happen. Where
+    the median run itself has not learned, no run is counted: that point is slow, not heavy-tailed.
 
     Parameters
     ----------
@@ -302,7 +313,7 @@ def tail_summary(finals: np.ndarray, instance: BanditInstance, horizon: int) -> 
     finals = np.asarray(finals, dtype=float)
     if finals.ndim != 1 or finals.size == 0 or not np.all(np.isfinite(finals)):
         raise ValueError("finals must be a non-empty finite 1-D array")
-    threshold = lock_in_threshold(instance, horizon)
+    threshold = max(lock_in_threshold(instance, horizon), LOCK_IN_FACTOR * float(np.median(finals)))
     return Tail(
         float(np.mean(finals >= threshold)),
         float(np.median(finals)),
