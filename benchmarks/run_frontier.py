@@ -3,7 +3,8 @@
 Usage (from the repository root; see benchmarks/README.md, "Part VI", for the measured time):
 
     PRIVBANDITS_CACHE_DIR=/tmp/frontier_run_cache nice -n 10 python benchmarks/run_frontier.py [--jobs 2]
-        [--no-cache] [--only ALGORITHM ...] [--dask ADDRESS|local]
+        [--no-cache] [--only ALGORITHM ...] [--finals ALGORITHM ... [--finals-horizons H ...]]
+        [--dask ADDRESS|local]
 
 With ``--dask``, every simulation runs on a Dask cluster through joblib's ``dask`` backend (README,
 "Running on a cluster"): the same seeds, the same numbers, bit for bit; ``--jobs`` then sets how many
@@ -20,10 +21,17 @@ at ``10^6`` and give ``10^5`` as a prefix. The cache holds 16 MB per batch at ``
 grid is about 20 GB, hence ``--no-cache`` (and ``--only`` to recompute some rows). At ``eps = inf`` the
 algorithms that need finite noise are replaced by UCB (the row "UCB").
 
+The row "DP-UCB-INT" is calibrated at ``(eps, e^-10)`` (where Corollary 3.1's pure term binds it is
+the same policy as the pure one), the row "DP-UCB-INT (pure)" at ``(eps, 0)``, pure eps-DP.
+
 Writes ``book/part6_frontier/results_frontier.npz`` after every algorithm: ``values`` of shape
 (algorithm, instance, epsilon, horizon, 6) with the columns of ``privbandits.frontier.STATS`` (NaN
-where a point is not defined), ``runs`` (algorithm, instance, epsilon, horizon), the labels, and
-the configuration (seed, command lines, wall time: of every run that made the file's values, added).
+where a point is not defined), ``runs`` (algorithm, instance, epsilon, horizon), ``finals``
+(algorithm, instance, epsilon, horizon, run): each run's final cumulative regret, for the rows and
+horizons named by ``--finals`` and ``--finals-horizons`` (``privbandits.frontier.final_regrets``:
+the same runs replayed with their arms kept; NaN elsewhere), the labels, and the configuration
+(seed, command lines, wall time: of every run that made the file's values, added). Rows are kept
+from an existing file by name, so a new row is added with ``--only NEW``.
 """
 
 from __future__ import annotations
@@ -37,14 +45,25 @@ from pathlib import Path
 import numpy as np
 
 from privbandits.calibration import calibrate
-from privbandits.frontier import DELTA, EPSILONS, HORIZONS, STATS, frontier_instances, frontier_point
+from privbandits.frontier import DELTA, EPSILONS, HORIZONS, STATS, final_regrets, frontier_instances, frontier_point
 from privbandits.policies import UCB
 
 from _timing import Stopwatch
 
 OUT = Path(__file__).resolve().parents[1] / "book" / "part6_frontier" / "results_frontier.npz"
 SEED = 16
-GLOBAL = ("AdaP-KLUCB", "AdaP-UCB", "GDP-NCB", "Anytime GDP-NCB", "DP-UCB-INT", "DP-UCB-BOUND", "Private-UCB", "DP-UCB")
+BATCHES, RUNS_PER_BATCH = 10, 10
+GLOBAL = (
+    "AdaP-KLUCB",
+    "AdaP-UCB",
+    "GDP-NCB",
+    "Anytime GDP-NCB",
+    "DP-UCB-INT",
+    "DP-UCB-INT (pure)",
+    "DP-UCB-BOUND",
+    "Private-UCB",
+    "DP-UCB",
+)
 LOCAL = ("LDP-UCB", "LDP-NCB", "Anytime LDP-NCB")
 ALGORITHMS = ("UCB", *GLOBAL, *LOCAL)
 
@@ -53,8 +72,10 @@ def policy_for(name: str, eps: float, horizon: int):
     """The calibrated policy, UCB for the row "UCB", or None where the point is not defined."""
     if name == "UCB":
         return UCB() if math.isinf(eps) else None
-    if math.isinf(eps) and name in ("Private-UCB", "DP-UCB-BOUND", "DP-UCB", "DP-UCB-INT"):
+    if math.isinf(eps) and name in ("Private-UCB", "DP-UCB-BOUND", "DP-UCB", "DP-UCB-INT", "DP-UCB-INT (pure)"):
         return None
+    if name == "DP-UCB-INT (pure)":  # Corollary 3.1's basic-composition term: pure eps-DP
+        return calibrate("DP-UCB-INT", eps, 0.0, horizon).policy
     delta = DELTA if name == "DP-UCB-INT" else 0.0
     return calibrate(name, eps, delta, horizon).policy
 
@@ -66,6 +87,15 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=None, help="algorithms to (re)compute")
     parser.add_argument("--out", type=Path, default=OUT, help="the .npz to write (and to keep values from)")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the simulation cache")
+    parser.add_argument(
+        "--finals",
+        nargs="*",
+        default=None,
+        help="rows whose per-run final regrets to (re)compute (replayed runs, checked against the stored means)",
+    )
+    parser.add_argument(
+        "--finals-horizons", nargs="*", type=int, default=None, help="horizons of --finals (default: all)"
+    )
     parser.add_argument(
         "--dask", default=None, metavar="ADDRESS", help="run on a Dask cluster: a scheduler's address, or 'local'"
     )
@@ -87,56 +117,102 @@ def compute(args: argparse.Namespace) -> None:
     shape = (len(ALGORITHMS), len(names), len(EPSILONS), len(HORIZONS))
     values = np.full((*shape, len(STATS)), np.nan)
     runs = np.zeros(shape, dtype=np.int64)
+    finals = np.full((*shape, BATCHES * RUNS_PER_BATCH), np.nan)  # per-run final regrets, where computed
     command = " ".join([os.path.basename(sys.executable), *sys.argv])
     earlier_seconds = 0.0
-    if args.out.exists():  # keep what an earlier (partial) run stored, and add its command and time
+    if args.out.exists():  # keep what an earlier (partial) run stored, by row name, and add its command and time
         old = np.load(args.out)
-        if old["values"].shape == values.shape:
-            values, runs = old["values"].copy(), old["runs"].copy()
+        same_grid = [str(x) for x in old["instances"]] == names and tuple(old["epsilons"]) == EPSILONS
+        if same_grid and tuple(old["horizons"]) == HORIZONS:
+            for r, alg in enumerate(str(a) for a in old["algorithms"]):
+                if alg in ALGORITHMS:
+                    values[ALGORITHMS.index(alg)] = old["values"][r]
+                    runs[ALGORITHMS.index(alg)] = old["runs"][r]
+                    if "finals" in old.files:
+                        finals[ALGORITHMS.index(alg)] = old["finals"][r]
             command = f"{old['command']}; then {command}"
             earlier_seconds = float(old["wall_seconds"])
     watch = Stopwatch()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     for i, alg in enumerate(ALGORITHMS):
-        if args.only is not None and alg not in args.only:
-            continue
-        for j, iname in enumerate(names):
-            for k, eps in enumerate(EPSILONS):
-                policy = policy_for(alg, eps, max(HORIZONS))
-                if policy is None:
-                    continue
-                # an anytime policy: one set of runs, read at every horizon; else one set per horizon
-                plays = [(policy, HORIZONS)] if policy.anytime else [(policy_for(alg, eps, h), (h,)) for h in HORIZONS]
-                for p, hs in plays:
-                    pt = frontier_point(
-                        p,
-                        inst[iname],
-                        hs,
-                        batches=10,
-                        runs_per_batch=10,
-                        seed=SEED,
-                        n_jobs=args.jobs,
-                        cache=not args.no_cache,
-                    )
-                    for r, h in enumerate(pt.horizons):
-                        values[i, j, k, HORIZONS.index(h)] = pt.values[r]
-                        runs[i, j, k, HORIZONS.index(h)] = pt.runs
-            print(f"{alg}: done at {watch.seconds:.0f} s", flush=True)
-        np.savez_compressed(
-            args.out,
-            values=values,
-            runs=runs,
-            algorithms=np.array(ALGORITHMS),
-            instances=np.array(names),
-            epsilons=np.array(EPSILONS),
-            horizons=np.array(HORIZONS),
-            stats=np.array(STATS),
-            seed=SEED,
-            delta=DELTA,
-            command=command,
-            wall_seconds=earlier_seconds + watch.seconds,
-        )
+        if args.only is None or alg in args.only:
+            add_values(args, i, alg, inst, values, runs, watch)
+        if args.finals is not None and alg in args.finals:  # after the values: they are checked against them
+            add_finals(args, i, alg, inst, values, finals, watch)
+        save(args.out, values, runs, finals, command, earlier_seconds + watch.seconds)
     print(f"wrote {args.out} in {watch.seconds:.0f} s")
+
+
+def add_values(args, i, alg, inst, values, runs, watch) -> None:
+    """The frontier points of row ``alg`` (every instance, epsilon and horizon)."""
+    names = list(inst)
+    for j, iname in enumerate(names):
+        for k, eps in enumerate(EPSILONS):
+            policy = policy_for(alg, eps, max(HORIZONS))
+            if policy is None:
+                continue
+            # an anytime policy: one set of runs, read at every horizon; else one set per horizon
+            plays = [(policy, HORIZONS)] if policy.anytime else [(policy_for(alg, eps, h), (h,)) for h in HORIZONS]
+            for p, hs in plays:
+                pt = frontier_point(
+                    p,
+                    inst[iname],
+                    hs,
+                    batches=BATCHES,
+                    runs_per_batch=RUNS_PER_BATCH,
+                    seed=SEED,
+                    n_jobs=args.jobs,
+                    cache=not args.no_cache,
+                )
+                for r, h in enumerate(pt.horizons):
+                    values[i, j, k, HORIZONS.index(h)] = pt.values[r]
+                    runs[i, j, k, HORIZONS.index(h)] = pt.runs
+        print(f"{alg}: done at {watch.seconds:.0f} s", flush=True)
+
+
+def add_finals(args, i, alg, inst, values, finals, watch) -> None:
+    """Per-run final regrets of row ``alg`` at ``--finals-horizons``, checked against the stored means."""
+    names = list(inst)
+    wanted = tuple(args.finals_horizons) if args.finals_horizons else HORIZONS
+    for j, iname in enumerate(names):
+        for k, eps in enumerate(EPSILONS):
+            policy = policy_for(alg, eps, max(HORIZONS))
+            if policy is None:
+                continue
+            plays = [(policy, wanted)] if policy.anytime else [(policy_for(alg, eps, h), (h,)) for h in wanted]
+            for p, hs in plays:
+                if policy.anytime:  # run to the largest stored horizon asked, read the others as prefixes
+                    hs = tuple(h for h in HORIZONS if h in hs)
+                f = final_regrets(
+                    p, inst[iname], hs, batches=BATCHES, runs_per_batch=RUNS_PER_BATCH, seed=SEED, n_jobs=args.jobs
+                )
+                for r, h in enumerate(sorted(hs)):
+                    m = HORIZONS.index(h)
+                    stored = values[i, j, k, m, 0]
+                    mean = f[r].mean() / h
+                    # the same runs as the stored point: their mean is its average regret up to rounding
+                    assert abs(mean - stored) <= 1e-6 * max(abs(stored), 1e-12), (alg, iname, eps, h, mean, stored)
+                    finals[i, j, k, m] = f[r]
+    print(f"{alg}: final regrets done at {watch.seconds:.0f} s", flush=True)
+
+
+def save(out, values, runs, finals, command, wall_seconds) -> None:
+    """Write the grid (every row, computed here or kept) to ``out``."""
+    np.savez_compressed(
+        out,
+        values=values,
+        runs=runs,
+        finals=finals,
+        algorithms=np.array(ALGORITHMS),
+        instances=np.array(list(frontier_instances())),
+        epsilons=np.array(EPSILONS),
+        horizons=np.array(HORIZONS),
+        stats=np.array(STATS),
+        seed=SEED,
+        delta=DELTA,
+        command=command,
+        wall_seconds=wall_seconds,
+    )
 
 
 if __name__ == "__main__":

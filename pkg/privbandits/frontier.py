@@ -7,6 +7,13 @@ the largest horizon gives the smaller ones as prefixes), and puts a batch-means 
 around each: the pooled estimate from all runs, and a Student-t interval from the spread of the
 batches' own estimates. For the average regret the pooled value is the mean of the batch values;
 the Nash regret is not linear in the runs, so its band is the batch-means approximation.
+
+The t-interval assumes the batch means are roughly normal. A policy whose runs sometimes lock in
+(regret linear in ``T`` in a few runs, as DP-UCB-INT's frozen index does) has a heavy right tail and
+the interval is invalid there (its lower end can even fall below 0). :func:`final_regrets` gives
+each run's cumulative regret, :func:`tail_summary` the fraction of runs locked in and the tail's
+quantiles, so such points can be flagged; :func:`ranking` and :func:`is_tie` compare points with
+exact ties counted as ties.
 """
 
 from __future__ import annotations
@@ -21,9 +28,26 @@ from ._validation import check_int
 from .environments import BanditInstance
 from .metrics import average_regret, nash_regret
 from .policies import Policy
-from .simulate import MeanRewards, simulate_mean_rewards
+from .simulate import MeanRewards, simulate, simulate_mean_rewards
 
-__all__ = ["FrontierPoint", "STATS", "EPSILONS", "HORIZONS", "DELTA", "frontier_point", "pooled", "frontier_instances"]
+__all__ = [
+    "FrontierPoint",
+    "STATS",
+    "EPSILONS",
+    "HORIZONS",
+    "DELTA",
+    "TIE_RTOL",
+    "LOCK_IN_FACTOR",
+    "Tail",
+    "frontier_point",
+    "final_regrets",
+    "lock_in_threshold",
+    "tail_summary",
+    "is_tie",
+    "ranking",
+    "pooled",
+    "frontier_instances",
+]
 
 #: The columns of :attr:`FrontierPoint.values`.
 STATS = ("average", "average_lo", "average_hi", "nash", "nash_lo", "nash_hi")
@@ -152,6 +176,210 @@ def frontier_point(
     return FrontierPoint(horizons, values, batches * runs_per_batch)
 
 
+def final_regrets(
+    policy: Policy,
+    instance: BanditInstance,
+    horizons: Sequence[int],
+    *,
+    batches: int = 10,
+    runs_per_batch: int = 10,
+    seed: int = 0,
+    n_jobs: int | None = None,
+) -> np.ndarray:
+    """Every run's cumulative pseudo-regret at each horizon: the runs of :func:`frontier_point`, one by one.
+
+    The same runs (batch ``b`` seeded ``seed + b``, run ``i`` of a batch as in
+    :func:`~privbandits.simulate.simulate`), played again with their arms kept (not cached: at
+    ``10^6`` a batch's arms take 80 MB), and summed per run: ``sum_t Delta_{I_t}`` over the first
+    ``h`` rounds. For an anytime policy one set of runs at the largest horizon gives the others as
+    prefixes. Their mean over runs divided by ``h`` is :func:`frontier_point`'s average regret, up to
+    rounding.
+
+    Parameters
+    ----------
+    policy, instance, horizons, batches, runs_per_batch, seed, n_jobs
+        As :func:`frontier_point`.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(len(horizons), batches * runs_per_batch)``, horizons ascending, runs in seed order.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
+    """
+    horizons = tuple(sorted(check_int("horizons", int(h), minimum=2) for h in horizons))
+    if not horizons:
+        raise ValueError("horizons must not be empty")
+    batches = check_int("batches", batches, minimum=2)
+    runs_per_batch = check_int("runs_per_batch", runs_per_batch, minimum=1)
+    seed = check_int("seed", seed, minimum=0)
+    gaps = instance.gaps
+    out = np.empty((len(horizons), batches * runs_per_batch))
+    plan = [(horizons[-1], horizons)] if policy.anytime else [(h, (h,)) for h in horizons]
+    for run_horizon, read in plan:
+        for b in range(batches):
+            arms = simulate(
+                policy, instance, run_horizon, runs_per_batch, seed + b, n_jobs=n_jobs, cache=False, progress=False
+            ).arms
+            for h in read:
+                out[horizons.index(h), b * runs_per_batch : (b + 1) * runs_per_batch] = gaps[arms[:, :h]].sum(axis=1)
+            del arms
+    return out
+
+
+def lock_in_threshold(instance: BanditInstance, horizon: int) -> float:
+    """The cumulative regret from which a run's regret counts as linear: ``horizon * Delta_min / 2``.
+
+    A run that plays suboptimal arms in at least half of its rounds has at least this regret. It is
+    one of the two conditions of a locked-in run (:func:`tail_summary`); alone it also holds for
+    every run of a point where no run has learned yet (small gaps, small epsilon).
+
+    Parameters
+    ----------
+    instance : BanditInstance
+        The instance (at least one suboptimal arm).
+    horizon : int
+        ``T`` (>= 1).
+
+    Returns
+    -------
+    float
+        ``T Delta_min / 2``, ``Delta_min`` the smallest positive gap.
+
+    Raises
+    ------
+    ValueError
+        If ``horizon`` is out of range or every arm is optimal.
+    """
+    horizon = check_int("horizon", horizon, minimum=1)
+    gaps = instance.gaps[instance.gaps > 0]
+    if gaps.size == 0:
+        raise ValueError("instance must have a suboptimal arm (every gap is 0)")
+    return float(horizon * gaps.min() / 2.0)
+
+
+class Tail(NamedTuple):
+    """The right tail of a point's final regrets (:func:`tail_summary`).
+
+    Attributes
+    ----------
+    locked_in : float
+        Fraction of runs locked in: regret at least :func:`lock_in_threshold` (linear) and at least
+        :data:`LOCK_IN_FACTOR` times the median run's.
+    median, q90, maximum : float
+        The runs' median, 90% quantile and largest cumulative regret.
+    """
+
+    locked_in: float
+    median: float
+    q90: float
+    maximum: float
+
+
+#: A locked-in run's regret is at least this many times the median run's (and linear).
+LOCK_IN_FACTOR = 10.0
+
+
+def tail_summary(finals: np.ndarray, instance: BanditInstance, horizon: int) -> Tail:
+    """Lock-in fraction and quantiles of one point's final regrets (a row of :func:`final_regrets`).
+
+    A run is locked in when its regret is linear (at least :func:`lock_in_threshold`, ``T Delta_min /
+    2``) while the typical run has learned (at least :data:`LOCK_IN_FACTOR` times the median run's):
+    an outlying run that stopped playing the best arm, as DP-UCB-INT's frozen index makes happen. Where
+    the median run itself has not learned, no run is counted: that point is slow, not heavy-tailed.
+
+    Parameters
+    ----------
+    finals : numpy.ndarray
+        The runs' cumulative regrets at ``horizon`` (1-D, finite, non-empty).
+    instance : BanditInstance
+        The instance they were played on.
+    horizon : int
+        Their horizon (>= 1).
+
+    Returns
+    -------
+    Tail
+        The summary.
+
+    Raises
+    ------
+    ValueError
+        If ``finals`` is not a non-empty finite 1-D array, or ``horizon`` is out of range.
+    """
+    finals = np.asarray(finals, dtype=float)
+    if finals.ndim != 1 or finals.size == 0 or not np.all(np.isfinite(finals)):
+        raise ValueError("finals must be a non-empty finite 1-D array")
+    threshold = max(lock_in_threshold(instance, horizon), LOCK_IN_FACTOR * float(np.median(finals)))
+    return Tail(
+        float(np.mean(finals >= threshold)),
+        float(np.median(finals)),
+        float(np.quantile(finals, 0.9)),
+        float(finals.max()),
+    )
+
+
+#: Relative difference below which two regrets are an exact tie (same runs, rounding apart).
+TIE_RTOL = 1e-9
+
+
+def is_tie(a: float, b: float, rtol: float = TIE_RTOL) -> bool:
+    """Whether two regrets are equal up to ``rtol`` (relative to the larger).
+
+    Parameters
+    ----------
+    a, b : float
+        The regrets (finite).
+    rtol : float
+        The relative tolerance (>= 0).
+
+    Returns
+    -------
+    bool
+        ``|a - b| <= rtol max(|a|, |b|)``.
+
+    Raises
+    ------
+    ValueError
+        If ``rtol`` is negative or not finite.
+    """
+    if not (isinstance(rtol, (int, float)) and 0.0 <= rtol < np.inf):
+        raise ValueError(f"rtol must be finite and >= 0, got {rtol!r}")
+    return bool(abs(a - b) <= rtol * max(abs(a), abs(b)))
+
+
+def ranking(means: dict[str, float], rtol: float = TIE_RTOL) -> tuple[list[str], str | None]:
+    """The best entries of ``means`` (all tied with the smallest, by :func:`is_tie`) and the runner-up.
+
+    Parameters
+    ----------
+    means : dict of str to float
+        Regret by algorithm (NaN entries are left out; at least one finite).
+    rtol : float
+        As :func:`is_tie`.
+
+    Returns
+    -------
+    tuple of (list of str, str or None)
+        The tied best (in the order of ``means``) and the best of the rest (None if there is none).
+
+    Raises
+    ------
+    ValueError
+        If no entry is finite, or ``rtol`` is out of range.
+    """
+    finite = {a: float(v) for a, v in means.items() if np.isfinite(v)}
+    if not finite:
+        raise ValueError("means must hold at least one finite value")
+    low = min(finite.values())
+    best = [a for a, v in finite.items() if is_tie(v, low, rtol)]
+    rest = [a for a in finite if a not in best]
+    return best, (min(rest, key=finite.get) if rest else None)
+
+
 #: The privacy levels of the frontier (``inf``: no privacy).
 EPSILONS = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0, float("inf"))
 #: The horizons of the frontier.
@@ -166,8 +394,9 @@ def frontier_instances() -> dict[str, BanditInstance]:
     Tossou and Dimitrakakis's two scenarios (``tossou2016algorithms``, Part I: means ``{0.9, 0.6}``,
     and eight arms at 0.1 with one at 0.2 and one at 0.55), DP-NCB's 50-arm instance
     (``sarkar2026dpncb`` Figure 1(b), Part II: means uniform on (0.005, 1), seed 2026), a Beta-reward
-    instance with Azize and Basu's means ``{0.75, 0.625, 0.5, 0.375, 0.25}`` (``azize2022privacy``,
-    Figure 2; ``Beta(2 m / (1 - m), 2)``), and a small-gap hard instance (five Bernoulli arms, 0.5 and
+    instance with the means ``{0.75, 0.625, 0.5, 0.375, 0.25}`` of ``azize2022privacy`` Figure 2
+    (``Beta(2 m / (1 - m), 2)``: the book's own choice of reward law; the paper's Figure 2 uses
+    Bernoulli arms with those means), and a small-gap hard instance (five Bernoulli arms, 0.5 and
     four at 0.475).
 
     Returns
