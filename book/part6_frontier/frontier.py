@@ -51,6 +51,7 @@ from privbandits.policies.adap_klucb import problem_dependent_lower_bound
 from privbandits.policies.dp_ncb import PAPER_PHASE1_CONSTANT, AnytimeDPNCB, anytime_window_run_law
 
 use_book_style()
+pd.set_option("display.max_colwidth", None)  # tables show whole cells, never "..."
 SHOW_PROGRESS = os.environ.get("PRIVBANDITS_PROGRESS", "1") != "0"
 INSTANCES = frontier_instances()
 
@@ -123,7 +124,7 @@ for e, h in int_pure_pairs:  # there the (eps, e^-10) calibration is the pure on
 glue("p6_int_points", len(HORIZONS) * (len(EPSILONS) - 1), display=False)
 glue("p6_int_pure_points", len(int_pure_pairs), display=False)
 glue("p6_int_pure_list", "; ".join(f"ε = {e:g}, T = 10^{round(math.log10(h))}" for e, h in int_pure_pairs), display=False)
-calibrations
+calibrations.style.hide(axis="index")
 
 # %% [markdown]
 # DP-UCB-INT's target $\varepsilon' = 1$ becomes the input $\varepsilon \approx$
@@ -613,7 +614,7 @@ assert exposing.epsilon_lower <= np.max(np.abs(window_law["loss"])), "no event o
 trust.loc[trust["algorithm"] == "Anytime GDP-NCB", "finding"] = (
     f"not ε-DP: refuted at ε = {EPS_ANY:g} on its exposing pair below (certified {exposing.epsilon_lower:.3f}); "
     "this row's audit is the generic pair's")
-trust
+trust.style.hide(axis="index")
 
 # %%
 top = int(np.argmax(window_law["loss"]))
