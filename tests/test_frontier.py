@@ -362,13 +362,15 @@ def test_tail_bad_input():
         tail_summary(np.array([]), bernoulli_instance([0.5, 0.4]), 100)
 
 
-def test_lock_in_needs_linear_regret_and_an_outlying_run():
+def test_lock_in_needs_linear_regret_and_a_learned_run():
     from privbandits.frontier import tail_summary
 
-    inst = bernoulli_instance([0.5, 0.4])  # threshold T * 0.1 / 2 = 50 at T = 1000
-    learned = np.r_[np.full(98, 4.0), 60.0, 100.0]  # two linear runs, 15 and 25 times the median
+    inst = bernoulli_instance([0.5, 0.4])  # linear from T * 0.1 / 2 = 50 at T = 1000, learned below 25
+    learned = np.r_[np.full(98, 4.0), 60.0, 100.0]  # two linear runs among learned ones
     assert tail_summary(learned, inst, 1000).locked_in == 0.02
-    slow = np.r_[np.full(98, 55.0), 60.0, 100.0]  # every run linear: nobody has learned, none locked in
+    majority = np.r_[np.full(58, 55.0), np.full(42, 4.0)]  # most runs locked in: the median is linear too
+    assert tail_summary(majority, inst, 1000).locked_in == 0.58
+    slow = np.r_[np.full(98, 55.0), 60.0, 30.0]  # nobody has learned (all >= 25): slow, none locked in
     assert tail_summary(slow, inst, 1000).locked_in == 0.0
     outlier = np.r_[np.full(99, 1.0), 30.0]  # 30 times the median but not linear
     assert tail_summary(outlier, inst, 1000).locked_in == 0.0

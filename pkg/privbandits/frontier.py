@@ -37,7 +37,7 @@ __all__ = [
     "HORIZONS",
     "DELTA",
     "TIE_RTOL",
-    "LOCK_IN_FACTOR",
+    "LEARNED_FRACTION",
     "Tail",
     "frontier_point",
     "final_regrets",
@@ -233,9 +233,10 @@ def final_regrets(
 def lock_in_threshold(instance: BanditInstance, horizon: int) -> float:
     """The cumulative regret from which a run's regret counts as linear: ``horizon * Delta_min / 2``.
 
-    A run that plays suboptimal arms in at least half of its rounds has at least this regret. It is
-    one of the two conditions of a locked-in run (:func:`tail_summary`); alone it also holds for
-    every run of a point where no run has learned yet (small gaps, small epsilon).
+    A run's regret at or above it is linear in ``T`` (on two arms: the best arm in at most half of the
+    rounds; with uneven gaps it can be reached in fewer). It is one of the two conditions of a
+    locked-in run (:func:`tail_summary`); alone it also holds for every run of a point where no run
+    has learned yet (small gaps, small epsilon).
 
     Parameters
     ----------
@@ -267,8 +268,8 @@ class Tail(NamedTuple):
     Attributes
     ----------
     locked_in : float
-        Fraction of runs locked in: regret at least :func:`lock_in_threshold` (linear) and at least
-        :data:`LOCK_IN_FACTOR` times the median run's.
+        Fraction of runs locked in: regret at least :func:`lock_in_threshold` (linear) at a point
+        where some run has learned (regret below :data:`LEARNED_FRACTION` times that threshold).
     median, q90, maximum : float
         The runs' median, 90% quantile and largest cumulative regret.
     """
@@ -279,17 +280,21 @@ class Tail(NamedTuple):
     maximum: float
 
 
-#: A locked-in run's regret is at least this many times the median run's (and linear).
-LOCK_IN_FACTOR = 10.0
+#: A run has learned when its regret is below this fraction of :func:`lock_in_threshold`.
+LEARNED_FRACTION = 0.5
 
 
 def tail_summary(finals: np.ndarray, instance: BanditInstance, horizon: int) -> Tail:
     """Lock-in fraction and quantiles of one point's final regrets (a row of :func:`final_regrets`).
 
-    A run is locked in when its regret is linear (at least :func:`lock_in_threshold`, ``T Delta_min /
-    2``) while the typical run has learned (at least :data:`LOCK_IN_FACTOR` times the median run's):
-    an outlying run that stopped playing the best arm, as DP-UCB-INT's frozen index makes happen. Where
-    the median run itself has not learned, no run is counted: that point is slow, not heavy-tailed.
+    The runs of a point whose policy sometimes locks in split into two groups: runs that have learned
+    and runs whose regret is linear. A run counts as **locked in** when its regret is linear, at least
+    :func:`lock_in_threshold` (``T Delta_min / 2``), while some run of the same point has learned,
+    with regret below ``LEARNED_FRACTION`` times that (``T Delta_min / 4``): the same algorithm on
+    the same instance could have learned, and this run did not. Where no run has learned, none is
+    counted: that point is slow, not heavy-tailed. The count is a lower bound: a run stuck on an arm
+    whose gap is close to ``Delta_min`` (the second-best of many arms) costs about ``T Delta_min``
+    and is counted only where the learned runs stay below ``T Delta_min / 4``.
 
     Parameters
     ----------
@@ -313,9 +318,10 @@ def tail_summary(finals: np.ndarray, instance: BanditInstance, horizon: int) -> 
     finals = np.asarray(finals, dtype=float)
     if finals.ndim != 1 or finals.size == 0 or not np.all(np.isfinite(finals)):
         raise ValueError("finals must be a non-empty finite 1-D array")
-    threshold = max(lock_in_threshold(instance, horizon), LOCK_IN_FACTOR * float(np.median(finals)))
+    threshold = lock_in_threshold(instance, horizon)
+    learned = bool(np.any(finals < LEARNED_FRACTION * threshold))
     return Tail(
-        float(np.mean(finals >= threshold)),
+        float(np.mean(finals >= threshold)) if learned else 0.0,
         float(np.median(finals)),
         float(np.quantile(finals, 0.9)),
         float(finals.max()),
