@@ -109,6 +109,16 @@ def _band(center: float, values: np.ndarray, level: float = 0.95) -> tuple[float
     return float(center - half), float(center + half)
 
 
+def _check_batches(horizons: Sequence[int], batches: int, runs_per_batch: int, seed: int):
+    """The arguments :func:`frontier_point` and :func:`final_regrets` share, checked; horizons ascending."""
+    horizons = tuple(sorted(check_int("horizons", int(h), minimum=2) for h in horizons))
+    if not horizons:
+        raise ValueError("horizons must not be empty")
+    batches = check_int("batches", batches, minimum=2)
+    runs_per_batch = check_int("runs_per_batch", runs_per_batch, minimum=1)
+    return horizons, batches, runs_per_batch, check_int("seed", seed, minimum=0)
+
+
 def frontier_point(
     policy: Policy,
     instance: BanditInstance,
@@ -151,12 +161,7 @@ def frontier_point(
     ValueError
         If an argument is out of range.
     """
-    horizons = tuple(sorted(check_int("horizons", int(h), minimum=2) for h in horizons))
-    if not horizons:
-        raise ValueError("horizons must not be empty")
-    batches = check_int("batches", batches, minimum=2)
-    runs_per_batch = check_int("runs_per_batch", runs_per_batch, minimum=1)
-    seed = check_int("seed", seed, minimum=0)
+    horizons, batches, runs_per_batch, seed = _check_batches(horizons, batches, runs_per_batch, seed)
     plan = [horizons[-1]] if policy.anytime else list(horizons)
     rows = {}
     for run_horizon in plan:
@@ -210,12 +215,7 @@ def final_regrets(
     ValueError
         If an argument is out of range.
     """
-    horizons = tuple(sorted(check_int("horizons", int(h), minimum=2) for h in horizons))
-    if not horizons:
-        raise ValueError("horizons must not be empty")
-    batches = check_int("batches", batches, minimum=2)
-    runs_per_batch = check_int("runs_per_batch", runs_per_batch, minimum=1)
-    seed = check_int("seed", seed, minimum=0)
+    horizons, batches, runs_per_batch, seed = _check_batches(horizons, batches, runs_per_batch, seed)
     gaps = instance.gaps
     out = np.empty((len(horizons), batches * runs_per_batch))
     plan = [(horizons[-1], horizons)] if policy.anytime else [(h, (h,)) for h in horizons]
