@@ -344,9 +344,12 @@ frontier_figure(HORIZONS[-1], 3, GLOBAL_ROWS, "Global DP, T = 10^6 (stored run):
 # regret is linear, at least $T\Delta_{\min}/2$, at a point where some run has learned, with regret
 # below $T\Delta_{\min}/4$: the runs split into a learned group and a linear one. Where no run has
 # learned, as on the small-gap instance at small $\varepsilon$, the point is slow, not heavy-tailed,
-# and no run is counted. The count is a lower bound: a run stuck on an arm whose gap is close to
-# $\Delta_{\min}$ (the second-best of the 50 arms, say) is counted only where the learned runs stay
-# below $T\Delta_{\min}/4$. We flag a point, drawn hollow and without a band (nor the band's segments
+# and no run is counted. The rule can err both ways: it misses a run stuck on an arm whose gap is
+# close to $\Delta_{\min}$ (the second-best of the 50 arms, say) unless the learned runs stay below
+# $T\Delta_{\min}/4$, and "locked" means linear *up to* $T$: a frozen index may still move at a later
+# release. Where the runs at $10^5$ are prefixes of those at $10^6$ (DP-UCB-INT at
+# $\varepsilon \ge 1$, whose input does not depend on $T$ there), the independent review found the
+# runs locked at $10^5$ still frozen at $10^6$. We flag a point, drawn hollow and without a band (nor the band's segments
 # next to it), when its band's lower end is at most 0 or, where the final regrets are stored, some run
 # locked in. At a flagged point the mean over 100 runs and its band say little; the table gives the
 # fraction of runs locked in and the quantiles instead (every stored point with a locked-in run, and
@@ -691,7 +694,7 @@ pd.DataFrame({"R = r": window_law["r"], "P_D(R = r)": window_law["p_run0"], "P_D
 # {glue:text}`p6_dec_margin:.0%` of the first's, or when no point of the cell separates them (no point
 # where both bands are valid and disjoint): the margin is then within the points' own uncertainty.
 # **Lock-in:** the share of runs locked in at the cell's worst point for the recommended algorithm,
-# where the final regrets are stored (a lower bound, as above), and the algorithm with the lowest
+# where the final regrets are stored (by the rule above), and the algorithm with the lowest
 # score among those whose stored runs lock in nowhere on the frontier and are stored for the cell
 # (where none is: not stored). **One instance per
 # $K$:** every $K$ but 5 is a single instance (and $K = 5$ pools two that can point opposite ways), so
@@ -770,7 +773,7 @@ decision.drop(columns=["_first", "_either"]).style.format(
 # {glue:text}`p6_dec_top_cells` of the {glue:text}`p6_dec_cells` cells; other clear choices (cells):
 # {glue:text}`p6_dec_others`; {glue:text}`p6_dec_either` cells are close calls ("either"). In
 # {glue:text}`p6_dec_locked_cells` cells the algorithm with the lowest mean regret has locked-in runs
-# (at least {glue:text}`p6_dec_locked_max:.0%` of them at a point): read it with the next column,
+# (up to {glue:text}`p6_dec_locked_max:.0%` of them at a point): read it with the next column,
 # which names the best algorithm whose stored runs lock in nowhere. A user who cannot afford a run with
 # linear regret, or who runs much longer than $10^6$ rounds, should take that one. Where $(\varepsilon, e^{-10})$-DP is acceptable and
 # buys advanced composition, DP-UCB-INT has less regret than the pure choice by more than the margin

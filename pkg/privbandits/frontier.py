@@ -292,9 +292,10 @@ def tail_summary(finals: np.ndarray, instance: BanditInstance, horizon: int) -> 
     :func:`lock_in_threshold` (``T Delta_min / 2``), while some run of the same point has learned,
     with regret below ``LEARNED_FRACTION`` times that (``T Delta_min / 4``): the same algorithm on
     the same instance could have learned, and this run did not. Where no run has learned, none is
-    counted: that point is slow, not heavy-tailed. The count is a lower bound: a run stuck on an arm
-    whose gap is close to ``Delta_min`` (the second-best of many arms) costs about ``T Delta_min``
-    and is counted only where the learned runs stay below ``T Delta_min / 4``.
+    counted: that point is slow, not heavy-tailed. The rule can miss a run stuck on an arm whose gap is
+    close to ``Delta_min`` (the second-best of many arms: it costs about ``T Delta_min`` and is
+    counted only where the learned runs stay below ``T Delta_min / 4``), and "locked" means linear up
+    to ``horizon``: a frozen index may still move later.
 
     Parameters
     ----------
