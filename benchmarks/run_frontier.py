@@ -180,9 +180,7 @@ def add_finals(args, i, alg, inst, values, finals, watch) -> None:
             if policy is None:
                 continue
             plays = [(policy, wanted)] if policy.anytime else [(policy_for(alg, eps, h), (h,)) for h in wanted]
-            for p, hs in plays:
-                if policy.anytime:  # run to the largest stored horizon asked, read the others as prefixes
-                    hs = tuple(h for h in HORIZONS if h in hs)
+            for p, hs in plays:  # an anytime policy: final_regrets runs once, to the largest of hs
                 f = final_regrets(
                     p, inst[iname], hs, batches=BATCHES, runs_per_batch=RUNS_PER_BATCH, seed=SEED, n_jobs=args.jobs
                 )

@@ -261,7 +261,8 @@ def leading_run_law(
     -------
     dict of numpy.ndarray
         ``r`` (1..T), ``log_p0``/``log_p1`` (ln P(A_r) on D, D'), ``loss``, the law of the run
-        length ``R = max{r : A_r}``: ``p_run0``/``p_run1`` (``P(R = r)`` for r = 0..T), and the
+        length ``R = max{r : A_r}``: ``p_run0``/``p_run1`` (``P(R = r)`` for r = 0..T) and their
+        logarithms ``log_p_run0``/``log_p_run1`` (finite where the probabilities underflow), and the
         Phase I ``threshold`` and Laplace ``scale``.
 
     Raises
@@ -288,6 +289,13 @@ def leading_run_law(
     log_p1 = -r * math.log(2.0) + log_cont1
     tail0 = np.concatenate([[1.0], np.exp(log_p0), [0.0]])  # P(R >= r), r = 0..T+1
     tail1 = np.concatenate([[1.0], np.exp(log_p1), [0.0]])
+
+    def log_run(log_tail: np.ndarray) -> np.ndarray:
+        # ln P(R = r) = ln(P(R >= r) - P(R >= r + 1)), in log space (P(A_T) ~ 2^-T underflows)
+        upper = np.concatenate([[0.0], log_tail])
+        lower = np.concatenate([log_tail, [-np.inf]])
+        return upper + np.log1p(-np.exp(lower - upper))
+
     return {
         "r": r,
         "log_p0": log_p0,
@@ -295,6 +303,8 @@ def leading_run_law(
         "loss": log_p1 - log_p0,
         "p_run0": tail0[:-1] - tail0[1:],
         "p_run1": tail1[:-1] - tail1[1:],
+        "log_p_run0": log_run(log_p0),
+        "log_p_run1": log_run(log_p1),
         "threshold": thr,
         "scale": scale,
     }
@@ -348,14 +358,9 @@ def anytime_window_run_law(
     r = np.arange(window + 1)
     log_uniform = -np.minimum(r + 1, window) * math.log(2.0)  # 2^-(r+1) for r < W, 2^-W at r = W
 
-    def log_mixture(log_tail: np.ndarray) -> np.ndarray:
-        # ln P_L(R = r) = ln(P(R >= r) - P(R >= r + 1)) from the tails ln P(A_r), in log space (P(A_W) ~ 2^-W)
-        upper = np.concatenate([[0.0], log_tail])
-        lower = np.concatenate([log_tail, [-np.inf]])
-        log_base = upper + np.log1p(-np.exp(lower - upper))
-        return np.logaddexp(math.log(q) + log_uniform, math.log1p(-q) + log_base)
-
-    log_p0, log_p1 = log_mixture(base["log_p0"]), log_mixture(base["log_p1"])
+    log_p0, log_p1 = (
+        np.logaddexp(math.log(q) + log_uniform, math.log1p(-q) + base[key]) for key in ("log_p_run0", "log_p_run1")
+    )
     return {
         "r": r,
         "p_run0": np.exp(log_p0),
