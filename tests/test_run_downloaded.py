@@ -9,6 +9,11 @@ page's download button serves, runs the intro's commands there verbatim with ``b
 downloaded wheel), which end by executing the notebook with ``jupyter execute`` (nbclient) in the
 venv's kernel, and checks the executed notebook: outputs and no error, from the venv's package.
 
+Every file a chapter opens besides the package (a stored run, read by its bare name next to the
+notebook) must be served too: ``book/running.md`` links each one, and the test checks that the link
+serves the repository's file, byte for byte. The files are found in the notebooks themselves (any
+quoted name of a file in the notebook's folder), so a new stored run cannot be left out.
+
 Without a build the site tests skip, unless ``CI`` is set: then they fail, as in ``tests/test_site.py``.
 The pins of ``requirements-run.txt`` are checked against ``requirements.txt`` without a build.
 """
@@ -22,6 +27,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tomllib
 from pathlib import Path, PurePosixPath
 
@@ -96,11 +102,50 @@ def test_site_ships_what_the_intro_links():
         "pip install --no-deps -r requirements-data.txt",
     ):
         assert expected in lines, f"the intro's commands lack {expected!r}: {lines}"
+
+
+QUOTED_NAME = re.compile(r"""["']([\w.-]+\.\w+)["']""")
+
+
+def files_chapters_open() -> dict[Path, list[str]]:
+    """Each notebook of the book and the files of its own folder that its code names (besides itself)."""
+    opened = {}
+    for notebook in sorted((ROOT / "book").rglob("*.ipynb")):
+        if "_build" in notebook.parts or ".ipynb_checkpoints" in notebook.parts:
+            continue
+        cells = json.loads(notebook.read_text())["cells"]
+        code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+        names = {
+            name
+            for name in QUOTED_NAME.findall(code)
+            if (notebook.parent / name).is_file() and Path(name).stem != notebook.stem
+        }
+        if names:
+            opened[notebook] = sorted(names)
+    return opened
+
+
+def test_stored_runs_are_found_in_the_notebooks():
+    opened = {str(path.relative_to(ROOT)): names for path, names in files_chapters_open().items()}
+    assert "results_500k.npz" in opened.get("book/part4_fair_hiring/fair_hiring.ipynb", []), opened
+    assert any("results_frontier.npz" in names for names in opened.values()), opened
+
+
+def test_site_serves_every_file_a_chapter_opens():
+    _built()
     running = (HTML / "book" / "running.html").read_text()
-    for name in ("results_1e7.npz", "results_authors.npz", "results_500k.npz"):
-        links = re.findall(rf'href="([^"]*/{name})"', running)
-        assert links, f"running.html does not link {name}"
-        assert all((HTML / "book" / link).resolve().is_file() for link in links), f"{name}: broken link {links}"
+    missing, wrong = [], []
+    for notebook, names in files_chapters_open().items():
+        for name in names:
+            links = re.findall(rf'href="([^"]*/{re.escape(name)})"', running)
+            if not links:
+                missing.append(f"{notebook.relative_to(ROOT)} opens {name}")
+            for link in links:
+                served = (HTML / "book" / link).resolve()
+                if not served.is_file() or served.read_bytes() != (notebook.parent / name).read_bytes():
+                    wrong.append(f"{name}: {link}")
+    assert not missing, "running.html (book/running.md) does not link: " + "; ".join(missing)
+    assert not wrong, "links that do not serve the repository's file: " + "; ".join(wrong)
 
 
 @pytest.mark.slow
@@ -129,10 +174,8 @@ def test_downloaded_notebook_runs_in_a_fresh_venv(tmp_path):
     env.update(
         PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
         PRIVBANDITS_CACHE_DIR=str(tmp_path / "cache"),  # cold: the notebook computes everything
-        PRIVBANDITS_PROGRESS="0",
-        MPLBACKEND="Agg",
-        PIP_QUIET="1",
-    )
+        PIP_QUIET="1",  # pip's log only
+    )  # nothing else: the reader's shell sets no variable (progress bars and inline figures as they get them)
     done = subprocess.run(
         ["bash", "-e", "-c", commands], cwd=folder, env=env, capture_output=True, text=True, timeout=1800
     )
@@ -145,6 +188,15 @@ def test_downloaded_notebook_runs_in_a_fresh_venv(tmp_path):
     errors = [out for cell in code for out in cell.get("outputs", []) if out.get("output_type") == "error"]
     assert not errors, errors
     assert any(cell.get("outputs") for cell in code), "the executed notebook has no outputs"
+    figures = [out for cell in code for out in cell.get("outputs", []) if "image/png" in out.get("data", {})]
+    assert figures, "the executed notebook shows no figure"
+    warned = [
+        out["text"][:300]
+        for cell in code
+        for out in cell.get("outputs", [])
+        if out.get("name") == "stderr" and "Warning" in out.get("text", "")
+    ]
+    assert not warned, f"the reader sees warnings: {warned}"
 
     # the kernel was the venv's: its python3 kernel runs `python`, i.e. the venv's interpreter
     venv = folder / ".venv"
@@ -162,3 +214,27 @@ def test_downloaded_notebook_runs_in_a_fresh_venv(tmp_path):
         check=True,
     ).stdout.strip()
     assert Path(where).resolve().is_relative_to(venv.resolve()), f"privbandits imported from {where}"
+
+
+def test_site_serves_its_sources():
+    _built()
+    intro = (HTML / "book" / "intro.html").read_text()
+    links = re.findall(r'href="(\.\./run/privbandits-sources\.tar\.gz)"', intro)
+    assert links, "the intro does not link the sources archive"
+    archive = (HTML / "book" / links[0]).resolve()
+    assert archive.is_file(), f"the intro links {links[0]}, which the site does not have"
+    with tarfile.open(archive) as tar:
+        members = {m.name: m for m in tar.getmembers() if m.isfile()}
+        for name in ("README.md", "requirements.txt", "_config.yml", "_toc.yml", "pkg/privbandits/__init__.py"):
+            member = members.get(f"privbandits/{name}")
+            assert member is not None, f"the sources archive lacks {name}"
+            assert tar.extractfile(member).read() == (ROOT / name).read_bytes(), f"the archive's {name} is stale"
+        tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
+        if tracked.returncode == 0:  # a git checkout: every tracked file that exists is in the archive
+            missing = [
+                n
+                for n in tracked.stdout.split("\n")
+                if n and (ROOT / n).is_file() and f"privbandits/{n}" not in members
+            ]
+            assert not missing, f"the sources archive lacks {missing[:10]}"
+        assert not [n for n in members if "/_build/" in n or "/.cache/" in n], "the archive holds build output"

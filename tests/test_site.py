@@ -7,7 +7,13 @@ over http from a thread, in Debian's ``chromium``. For every page of ``_toc.yml`
   (``mjx-merror``), pages whose source has math show some, and no raw TeX (``$...$``, ``\\(``,
   ``$$``, ``\\begin{``) is left in the text outside code;
 * every ``<img>`` loads (made eager first, so lazy images count too);
-* no console error, no uncaught exception, no failed or >= 400 request, nothing left pending.
+* no console error, no uncaught exception, no failed or >= 400 request, nothing left pending;
+* no request leaves the site (a script or style from a CDN), online or not.
+
+Without a browser, every built ``.html`` file is read as text: no notebook widget (a progress bar
+drawn as an ipywidget, whose page myst-nb makes load ``require.js`` and the widget manager from
+CDNs), and no ``<script>``, ``<link>``, ``<img>``, ``<iframe>`` or ``<source>`` that loads from
+another site.
 
 The search page finds ``Laplace`` and ``Nash`` in chapter pages.
 
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import html.parser
 import http.server
 import json
 import os
@@ -331,6 +338,7 @@ class Browser:
             cdp.sink = None
             cdp.call("Target.closeTarget", {"targetId": target})
         facts["errors"] = log.errors
+        facts["requests"] = sorted(set(log.urls.values()))
         return facts
 
     def quit(self):
@@ -456,6 +464,68 @@ def test_images_load(visited, page):
 def test_no_console_errors(visited, page):
     facts = visited(page)
     assert not facts["errors"], f"{_source_page(facts)}:\n" + "\n".join(facts["errors"])
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_no_request_leaves_the_site(site, visited, page):
+    facts = visited(page)
+    host = urlsplit(site).netloc
+    away = [url for url in facts["requests"] if _off_site(url) and urlsplit(url).netloc != host]
+    assert not away, f"{_source_page(facts)} loads from other sites: {_few(away)}"
+
+
+# --- the built files, read as text (no browser needed) ----------------------------------------------
+
+WIDGET_MIME = re.compile(r"application/vnd\.jupyter\.widget-(view|state)\+json")
+# the attribute through which each tag loads something as the page opens (<a href> is a link, not a load)
+LOADING_ATTRIBUTES = {"script": "src", "link": "href", "img": "src", "iframe": "src", "source": "src"}
+
+
+class _Loads(html.parser.HTMLParser):
+    """The URLs a page loads by itself: ``src``/``href`` of the tags in ``LOADING_ATTRIBUTES``."""
+
+    def __init__(self):
+        super().__init__()
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attribute = LOADING_ATTRIBUTES.get(tag)
+        value = dict(attrs).get(attribute) if attribute else None
+        if value:
+            self.urls.append(value)
+
+
+def _off_site(url: str) -> bool:
+    """Whether ``url`` points at another site (a scheme with a host, or protocol-relative ``//host``)."""
+    parts = urlsplit(url.strip())
+    return bool(parts.netloc) or parts.scheme not in ("", "data", "blob")
+
+
+def _built_pages() -> list[Path]:
+    if not (HTML / "index.html").exists():
+        _unavailable(f"{HTML / 'index.html'} missing: build the book first (jupyter-book build .)")
+    return sorted(HTML.rglob("*.html"))
+
+
+def test_off_site_check_tells_local_from_remote():
+    assert _off_site("https://cdn.example.org/require.js") and _off_site("//cdn.example.org/x.js")
+    assert not _off_site("../_static/x.js") and not _off_site("_static/x.css?v=1") and not _off_site("data:,x")
+    parser = _Loads()
+    parser.feed('<script src="https://a/x.js"></script><a href="https://b/"></a><link rel="x" href="/y.css">')
+    assert parser.urls == ["https://a/x.js", "/y.css"]
+
+
+def test_built_pages_have_no_widget_and_load_nothing_from_other_sites():
+    problems = []
+    for path in _built_pages():
+        text = path.read_text(errors="replace")
+        name = str(path.relative_to(HTML))
+        if WIDGET_MIME.search(text):
+            problems.append(f"{name}: a notebook widget ({WIDGET_MIME.search(text).group(0)})")
+        parser = _Loads()
+        parser.feed(text)
+        problems += [f"{name}: loads {url}" for url in parser.urls if _off_site(url)]
+    assert not problems, "\n".join(problems[:40]) + (f"\n... ({len(problems)} in all)" if len(problems) > 40 else "")
 
 
 @pytest.mark.parametrize("term", ["Laplace", "Nash"])

@@ -19,17 +19,27 @@ cut into chunks that run in parallel, stacked in seed order, cached.
 
 Environment: ``$PRIVBANDITS_N_JOBS`` (default -1, every core) is the one default for ``n_jobs``;
 ``$PRIVBANDITS_PROGRESS=0`` turns progress bars off.
+
+Progress bars are tqdm's: a widget in a Jupyter kernel that has ``ipywidgets``, text on stderr
+elsewhere (a terminal, or a kernel without ``ipywidgets``, where tqdm's warning about the missing
+widgets is silenced: the text bar is the intended fallback). The book build removes both kinds
+from its pages (``_ext/execute_in_parallel.py`` and ``execute: stderr_output: remove``).
 """
 
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 from joblib import Parallel, delayed
-from tqdm.auto import tqdm
+from tqdm import TqdmWarning
+
+with warnings.catch_warnings():  # a kernel without ipywidgets: tqdm.auto takes the text bar, and says so
+    warnings.simplefilter("ignore", TqdmWarning)
+    from tqdm.auto import tqdm
 
 from . import cache as _cache
 from ._validation import check_int
