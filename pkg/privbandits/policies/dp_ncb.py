@@ -59,7 +59,7 @@ PAPER_PHASE1_CONSTANT = 1600.0
 #: The book's default (see the Part II chapter for the justification).
 DEFAULT_PHASE1_CONSTANT = 1.0
 
-#: Which algorithm a kernel block runs: NCB (no privacy), GDP-NCB (Algorithm 1), LDP-NCB (Algorithm 2).
+#: Which algorithm a kernel block runs, NCB (no privacy), GDP-NCB (Algorithm 1) or LDP-NCB (Algorithm 2).
 NCB_BASE, GDP_BASE, LDP_BASE = 0, 1, 2
 
 
@@ -1054,7 +1054,7 @@ class GDPNCB(NCBFamily):
 
     @property
     def episodic(self) -> bool:
-        """True for the printed Phase I rule: :meth:`run_episodes` records its Phase II episodes as such."""
+        """True for the printed Phase I rule (:meth:`run_episodes` records its Phase II episodes as such)."""
         return self.phase1_rule == "printed"
 
     def _fixed_args(self, instance: BanditInstance, horizon: int) -> tuple:

@@ -152,7 +152,7 @@ class Window(NamedTuple):
 
     counts: np.ndarray  #: (S, rows) occurrences of each distinct pool row in the window
     scores: np.ndarray  #: (S, rows) <x_r, theta_hat> of each distinct pool row
-    bounds: np.ndarray  #: (S, 2) [lo, hi): the window's rounds (0-based)
+    bounds: np.ndarray  #: (S, 2) [lo, hi) bounds of the window's rounds (0-based)
     work: np.ndarray  #: (nodes,) partial sums of the score tree's nodes
     products: np.ndarray  #: (entries,) v theta_hat[c] of each distinct entry (column c, value v)
     est: np.ndarray  #: (K,) estimated relative ranks of this round's candidates

@@ -291,11 +291,11 @@ class PrivateFairGreedy(HiringPolicy):
     alpha_eps: float = 0.9
     alpha_delta: float = 0.9
     l_tilde: float | None = None
-    noise: bool = True  #: False: no noise and no shift (tests: must equal ridge with reg -> 0)
+    noise: bool = True  #: False for no noise and no shift (tests check it equals ridge with reg -> 0)
     rank_method: str = "histogram"  #: "histogram" (fast) or "brute" (reference); both exact
     rank_refresh: int = 1  #: recompute theta-hat only when t~ % rank_refresh == 0 (1 = the paper)
-    #: "printed": the noise of Sections 4.1-4.2 as printed; "tight": both noises scaled by
-    #: :func:`tight_noise_scale` so that the exact guarantee is (epsilon, delta), not less
+    #: "printed" (the noise of Sections 4.1-4.2 as printed) or "tight" (both noises scaled by
+    #: :func:`tight_noise_scale` so that the exact guarantee is (epsilon, delta), not less)
     calibration: str = "printed"
     #: how L-tilde is computed from the data when ``l_tilde`` is None (:meth:`HiringEnvironment.l_tilde`)
     l_tilde_rule: str = "sum"
