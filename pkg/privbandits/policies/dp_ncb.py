@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .._validation import check_epsilon, check_int, check_positive
+from .._validation import check_bool, check_epsilon, check_int, check_positive
 from ..environments import BanditInstance, draw_reward, draw_reward_sum
 from ..mechanisms import laplace_draw, laplace_logcdf
 from .base import Policy, Records, episode_array, new_episodes, record_play
@@ -810,8 +810,7 @@ class NCBFamily(Policy):
     phase1_cap_sqrt: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.phase1_cap_sqrt, bool):
-            raise ValueError(f"phase1_cap_sqrt must be True or False, got {self.phase1_cap_sqrt!r}")
+        check_bool("phase1_cap_sqrt", self.phase1_cap_sqrt)
         object.__setattr__(self, "phase1_constant", check_positive("phase1_constant", self.phase1_constant))
         object.__setattr__(self, "c", check_positive("c", self.c))
         if hasattr(self, "alpha"):
@@ -850,8 +849,7 @@ class NCBFamily(Policy):
 
     def _check_flags(self, *names: str) -> None:
         for name in names:
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+            check_bool(name, getattr(self, name))
         if getattr(self, "phase1_window_cap", False) and self.phase1_cap_sqrt:
             raise ValueError("phase1_window_cap and phase1_cap_sqrt are two caps: choose one")
 
