@@ -286,12 +286,10 @@ class Policy(abc.ABC):
         return records
 
     def _episode_call(self, instance: BanditInstance, horizon: int) -> tuple[Callable, tuple]:
-        """The episode kernel of an :attr:`episodic` policy and its arguments after ``rng``.
-
-        ``kernel(rng, *args)`` runs the kernel of :meth:`_kernel_call` with its play recorded by
-        :func:`record_play` into :func:`new_episodes` and returns what that kernel returns, the
-        :func:`episode_array` in place of the arms.
-        """
+        """The episode kernel of an :attr:`episodic` policy and its arguments after ``rng``."""
+        # ``kernel(rng, *args)`` runs the kernel of :meth:`_kernel_call` with its play recorded by
+        # :func:`record_play` into :func:`new_episodes` and returns what that kernel returns, the
+        # :func:`episode_array` in place of the arms.
         raise NotImplementedError
 
     def _records(self, raw: Any) -> Records:
@@ -348,11 +346,9 @@ class Policy(abc.ABC):
     _kernel_returns_arms: ClassVar[bool] = False
 
     def _kernel_call(self, instance: BanditInstance, horizon: int) -> tuple[Callable, tuple] | None:
-        """The compiled kernel and its arguments after ``rng``: ``kernel(rng, *args)`` plays one run.
-
-        ``None`` (the default) when the policy does not expose one; :meth:`sample_arms` then loops
-        in Python. ``instance`` and ``horizon`` are already validated.
-        """
+        """The compiled kernel and its arguments after ``rng``: ``kernel(rng, *args)`` plays one run."""
+        # ``None`` (the default) when the policy does not expose one; :meth:`sample_arms` then loops
+        # in Python. ``instance`` and ``horizon`` are already validated.
         return None
 
     def _play(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Any:

@@ -277,11 +277,9 @@ def _check_zeta(zeta: float) -> float:
 
 @njit(nogil=True, cache=True, inline="always")
 def _observe(rng, reward, epsilon, mechanism):  # pragma: no cover - compiled
-    """The learner's view of a reward: itself (eps = inf), PrivBern(eps) or reward + Lap(1/eps).
-
-    Inlined into the kernels (numba IR): as a call it cost a pair of atomic reference-count
-    updates of ``rng`` per round.
-    """
+    """The learner's view of a reward: itself (eps = inf), PrivBern(eps) or reward + Lap(1/eps)."""
+    # Inlined into the kernels (numba IR): as a call it cost a pair of atomic reference-count
+    # updates of ``rng`` per round.
     if np.isinf(epsilon):
         return reward
     if mechanism == PRIVBERN:

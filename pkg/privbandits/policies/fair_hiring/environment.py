@@ -134,8 +134,9 @@ class HiringArrays(NamedTuple):
 
 
 def _true_rewards(pool: np.ndarray, theta_star: np.ndarray, sorted_rewards: np.ndarray, offsets: np.ndarray):
-    """Each row's true reward, summed in column order (``r = 0; r += x_j theta*_j`` for j = 0, 1, ...,
-    elementwise over the rows: the value a loop over the row gives), and its group CDF value F_k(reward)."""
+    """Each row's true reward, summed in column order, and its group CDF value F_k(reward)."""
+    # Each row's true reward, summed in column order (``r = 0; r += x_j theta*_j`` for j = 0, 1, ...,
+    # elementwise over the rows: the value a loop over the row gives), and its group CDF value F_k(reward).
     reward = np.zeros(pool.shape[0])
     for j in range(pool.shape[1]):
         reward = reward + pool[:, j] * theta_star[j]
