@@ -1,4 +1,4 @@
-"""Every public function, class and method of the package has a numpydoc docstring.
+"""The package's docstring rule: public callables keep numpydoc sections, private helpers get one line.
 
 Public = listed in its module's ``__all__`` or defined there under a name without a leading
 underscore, plus the public methods and properties a public class defines itself.
@@ -6,6 +6,10 @@ A callable that takes parameters (besides ``self``/``cls``) needs a ``Parameters
 class may document its fields in ``Attributes`` instead, as numpydoc allows for named tuples); one
 whose return annotation is not ``None`` needs a ``Returns`` (or ``Yields``) section; with no return
 annotation that check is skipped. Properties and constants need no sections.
+An override may leave out its docstring: it then inherits the one of the method it overrides
+(``inspect.getdoc``), which is checked in its place; one that has its own is checked as written.
+Private helpers (functions, classes and methods whose own name has a leading underscore, dunder
+methods aside) have at most a one-line docstring; what more they need to say goes in comments.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import re
 import pytest
 
 import privbandits
+from privbandits.policies.base import Policy
 
 
 def _modules():
@@ -116,3 +121,62 @@ def test_numpydoc_sections(name, obj, kind):
     """Docstring present, with ``Parameters`` when it takes any and ``Returns`` when it returns a value."""
     problems = _problems(obj, kind)
     assert not problems, f"{name}: " + "; ".join(problems)
+
+
+class _Inheriting(Policy):
+    def min_horizon(self, n_arms):
+        return 2 * n_arms
+
+    def _run(self, instance, horizon, rng):
+        return {}
+
+
+class _OwnShort(_Inheriting):
+    def min_horizon(self, n_arms):
+        """Two pulls of every arm."""
+        return 2 * n_arms
+
+
+def test_overrides_may_inherit_their_docstring():
+    """An override without a docstring passes on its parent's; a short docstring of its own fails."""
+    assert _Inheriting.min_horizon.__doc__ is None
+    assert not _problems(_Inheriting.min_horizon, "method")
+    assert _problems(_OwnShort.min_horizon, "method") == ["no Parameters section (takes n_arms)"]
+
+
+def _private_helpers():
+    """(qualified name, object) of every private function, class and method the package defines."""
+    seen = set()
+    for module in _modules():
+        for obj in vars(module).values():
+            obj = _unwrap(obj)
+            if not (inspect.isfunction(obj) or inspect.isclass(obj)) or obj.__module__ != module.__name__:
+                continue
+            members = [obj]
+            if inspect.isclass(obj):
+                members += [
+                    member.fget if isinstance(member, property) else _unwrap(member) for member in vars(obj).values()
+                ]
+            for member in members:
+                if not (inspect.isfunction(member) or inspect.isclass(member)) or id(member) in seen:
+                    continue
+                seen.add(id(member))
+                name = member.__name__
+                if name.startswith("_") and not (name.startswith("__") and name.endswith("__")):
+                    yield f"{member.__module__}.{member.__qualname__}", member
+
+
+PRIVATE = sorted(_private_helpers(), key=lambda item: item[0])
+
+
+def test_walk_finds_the_private_helpers():
+    names = {name for name, _ in PRIVATE}
+    assert "privbandits.policies.base.Policy._kernel_call" in names
+    assert "privbandits.simulate._run_chunk" in names
+    assert len(names) > 50
+
+
+def test_private_helpers_have_one_line():
+    """A private helper's docstring, if it has one, is a single line."""
+    long = [name for name, obj in PRIVATE if obj.__doc__ and len(inspect.cleandoc(obj.__doc__).splitlines()) > 1]
+    assert not long, "private helpers with a docstring of more than one line: " + ", ".join(long)

@@ -6,9 +6,8 @@ Modules by concept: :mod:`~privbandits.mechanisms` (privacy mechanisms and conti
 Nash regret), :mod:`~privbandits.plotting` (the book's figure style), :mod:`~privbandits.cache`.
 """
 
-__version__ = "0.1.0"
-
 from . import _compile_cache
+from ._version import __version__
 from .environments import BanditInstance, bernoulli_instance, mixed_instance
 from .simulate import SimulationResult, simulate
 

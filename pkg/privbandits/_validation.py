@@ -19,6 +19,7 @@ __all__ = [
     "check_nonnegative",
     "check_probability",
     "check_int",
+    "check_bool",
     "check_unit_interval_array",
     "check_finite_array",
 ]
@@ -163,6 +164,31 @@ def check_delta(value: float, name: str = "delta") -> float:
         If ``value`` is not in (0, 1).
     """
     return check_probability(name, value)
+
+
+def check_bool(name: str, value: bool) -> bool:
+    """Check a switch: ``True`` or ``False`` only (numpy bools and integers rejected).
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : bool
+        The value to check.
+
+    Returns
+    -------
+    bool
+        ``value``.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not a ``bool``.
+    """
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return value
 
 
 def check_int(name: str, value: int, *, minimum: int | None = None, maximum: int | None = None) -> int:

@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from ._version import __version__
+
 __all__ = [
     "belongs_to_package",
     "cache_dir",
@@ -236,8 +238,6 @@ def cache_key(config: dict[str, Any], depends_on: Iterable[Any] | None = None) -
     str
         The SHA-256 hex digest.
     """
-    from . import __version__
-
     document = json.dumps(
         {"config": config, "version": __version__, "source": source_hash(depends_on)}, sort_keys=True, default=str
     )

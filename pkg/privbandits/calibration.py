@@ -52,7 +52,7 @@ GLOBAL_ALGORITHMS = (
     "GDP-NCB",
     "Anytime GDP-NCB",
 )
-#: The local-DP algorithms (their epsilon is per reward, released at once: no composition).
+#: The local-DP algorithms (their epsilon is per reward, released at once, so no composition).
 LOCAL_ALGORITHMS = ("LDP-UCB", "LDP-NCB", "Anytime LDP-NCB")
 
 

@@ -40,10 +40,10 @@ __all__ = [
 ]
 
 #: Kind codes (used inside numba kernels). Parameters per kind, in ``params[arm, :3]``:
-BERNOULLI = 0  #: (p, -, -): reward 1 with probability p, else 0
-BETA = 1  #: (a, b, -): Beta(a, b)
-TWO_POINT = 2  #: (low, high, p): reward ``high`` with probability p, else ``low``
-UNIFORM = 3  #: (low, high, -): Uniform(low, high)
+BERNOULLI = 0  #: reward 1 with probability p, else 0; parameters (p, -, -)
+BETA = 1  #: Beta(a, b); parameters (a, b, -)
+TWO_POINT = 2  #: reward ``high`` with probability p, else ``low``; parameters (low, high, p)
+UNIFORM = 3  #: Uniform(low, high); parameters (low, high, -)
 
 _KIND_NAMES = {BERNOULLI: "Bernoulli", BETA: "Beta", TWO_POINT: "two-point", UNIFORM: "uniform"}
 

@@ -387,7 +387,7 @@ def ranking(means: dict[str, float], rtol: float = TIE_RTOL) -> tuple[list[str],
     return best, (min(rest, key=finite.get) if rest else None)
 
 
-#: The privacy levels of the frontier (``inf``: no privacy).
+#: The privacy levels of the frontier (``inf`` is no privacy).
 EPSILONS = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0, float("inf"))
 #: The horizons of the frontier.
 HORIZONS = (10**5, 10**6)

@@ -61,7 +61,7 @@ def color_for(name: str) -> str:
     return _FALLBACK[digest % len(_FALLBACK)]
 
 
-#: Width of a figure in inches: at ``figure.dpi`` it is about the width of the book's text column
+#: Width of a figure in inches; at ``figure.dpi`` it is about the width of the book's text column
 #: (about 750 px), so a figure is shown near its natural size and its text at the sizes set below.
 PAGE_WIDTH = 7.0
 

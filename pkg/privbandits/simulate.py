@@ -364,12 +364,10 @@ def _add_sum(top, scaled, other_top, other_scaled, log_means, ratio):  # pragma:
 
 @njit(nogil=True, cache=True)
 def _accumulate(top, scaled, arms, log_means, ratio):  # pragma: no cover - compiled
-    """Add one run to the running ``(top, scaled)`` form of ``sum_runs mu_{I_t}`` (a log-sum-exp).
-
-    ``sum_runs mu_{I_t} = mu_{top_t} * scaled_t`` with ``top_t`` the pulled arm of largest mean so far
-    (-1: no run yet), so ``scaled_t >= 1`` and no exponential is taken: the ratios of two means come
-    from ``ratio[a, b] = mu_a / mu_b``.
-    """
+    """Add one run to the running ``(top, scaled)`` form of ``sum_runs mu_{I_t}`` (a log-sum-exp)."""
+    # ``sum_runs mu_{I_t} = mu_{top_t} * scaled_t`` with ``top_t`` the pulled arm of largest mean so far
+    # (-1: no run yet), so ``scaled_t >= 1`` and no exponential is taken: the ratios of two means come
+    # from ``ratio[a, b] = mu_a / mu_b``.
     for t in range(arms.shape[0]):
         top[t], scaled[t] = _add_run(top[t], scaled[t], arms[t], log_means, ratio)
 
@@ -383,13 +381,13 @@ def _merge(top, scaled, other_top, other_scaled, log_means, ratio):  # pragma: n
 
 @njit(nogil=True, cache=True)
 def _fold_pieces(starts, top, scaled, o_starts, o_top, o_scaled, run, log_means, ratio):  # pragma: no cover
-    """``(top, scaled)`` kept piecewise constant (piece ``i`` from round ``starts[i]`` to the next
-    start), plus a second piecewise-constant operand: one run's episodes (``run``: ``o_top`` are
-    its arms, :func:`_add_run`) or another accumulation (:func:`_add_sum`). Each piece of the common
-    refinement gets the very operation :func:`_accumulate` / :func:`_merge` does on each of its
-    rounds, so the values are those of the per-round fold, bit for bit. Adjacent equal pieces are
-    joined. Returns the new ``(starts, top, scaled)``.
-    """
+    """One fold step on piecewise-constant ``(top, scaled)``: the per-round fold, piece by piece."""
+    # ``(top, scaled)`` kept piecewise constant (piece ``i`` from round ``starts[i]`` to the next
+    # start), plus a second piecewise-constant operand: one run's episodes (``run``: ``o_top`` are
+    # its arms, :func:`_add_run`) or another accumulation (:func:`_add_sum`). Each piece of the common
+    # refinement gets the very operation :func:`_accumulate` / :func:`_merge` does on each of its
+    # rounds, so the values are those of the per-round fold, bit for bit. Adjacent equal pieces are
+    # joined. Returns the new ``(starts, top, scaled)``.
     n, m = starts.shape[0], o_starts.shape[0]
     out_s = np.empty(n + m, dtype=np.int64)
     out_top = np.empty(n + m, dtype=np.int64)
@@ -425,9 +423,10 @@ def _fold_pieces(starts, top, scaled, o_starts, o_top, o_scaled, run, log_means,
 
 @njit(nogil=True, cache=True)
 def _prefix_sums(starts, values, horizon, at):  # pragma: no cover - compiled
-    """``cumsum`` over rounds of a piecewise-constant sequence, read at the rounds ``at`` (1-based,
-    increasing): added round by round, left to right, as ``np.cumsum`` adds, so the same bits,
-    with O(1) memory instead of a ``(horizon,)`` array."""
+    """``cumsum`` over rounds of a piecewise-constant sequence, read at the rounds ``at``."""
+    # ``cumsum`` over rounds of a piecewise-constant sequence, read at the rounds ``at`` (1-based,
+    # increasing): added round by round, left to right, as ``np.cumsum`` adds, so the same bits,
+    # with O(1) memory instead of a ``(horizon,)`` array.
     out = np.empty(at.shape[0])
     total = 0.0
     t = 0
@@ -462,11 +461,10 @@ def _mean_reward_chunk(policy: Policy, instance: BanditInstance, horizon: int, s
 
 
 class _MergeFor:
-    """``combine`` for :func:`privbandits.engine.run_repetitions`, bound to an instance's log means (picklable).
+    """``combine`` for :func:`privbandits.engine.run_repetitions`, bound to an instance's log means (picklable)."""
 
-    Merges two chunks' ``(top, scaled)`` accumulations and concatenates their other records; the
-    ratio table is made once here, not once per merge.
-    """
+    # Merges two chunks' ``(top, scaled)`` accumulations and concatenates their other records; the
+    # ratio table is made once here, not once per merge.
 
     def __init__(self, log_means: np.ndarray) -> None:
         self.log_means = log_means

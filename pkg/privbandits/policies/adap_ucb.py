@@ -11,7 +11,7 @@ import dataclasses
 import numpy as np
 from numba import njit
 
-from .._validation import check_epsilon, check_positive
+from .._validation import check_bool, check_epsilon, check_positive
 from ..environments import BanditInstance, draw_reward, draw_reward_sum
 from ..mechanisms import laplace_draw
 from .base import Policy, Records, episode_array, new_episodes, record_play
@@ -158,8 +158,7 @@ class AdaPUCB(Policy):
         check_epsilon(self.epsilon, allow_inf=True)
         check_positive("alpha", self.alpha)
         for name in ("authors_index", "noiseless_init", "episode_doubles_last", "clip_private_mean"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+            check_bool(name, getattr(self, name))
 
     @classmethod
     def as_run_by_authors(cls, epsilon: float = 0.2) -> AdaPUCB:

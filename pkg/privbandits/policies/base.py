@@ -33,7 +33,7 @@ from ..environments import BanditInstance
 
 __all__ = ["Policy", "Records", "ContextualPolicy", "record_play", "new_episodes", "episode_array"]
 
-#: One run's records: ``"arms"`` (shape ``(horizon,)``, the arm pulled at each round, 0-based) for
+#: One run's records, ``"arms"`` (shape ``(horizon,)``, the arm pulled at each round, 0-based) for
 #: every regret-minimising policy; policies may add more (e.g. ``"phase1_end"``, shape ``()``).
 #: Pure-exploration policies that stop on their own (``records_arms = False``) return ``"pulls"``
 #: (shape ``(K,)``) instead: their ``horizon`` is only a cap on the rounds played.
@@ -159,7 +159,7 @@ class Policy(abc.ABC):
     name: ClassVar[str] = "policy"
     private: ClassVar[bool] = False
     records_arms: ClassVar[bool] = True
-    #: the play never reads the horizon (beyond stopping there): the first ``h`` rounds of a run are
+    #: the play never reads the horizon (beyond stopping there), so the first ``h`` rounds of a run are
     #: the run of horizon ``h`` with the same generator, so one run gives every horizon
     #: (``tests/test_simulate.py`` checks this for every policy that sets it)
     anytime: ClassVar[bool] = False
@@ -244,7 +244,7 @@ class Policy(abc.ABC):
 
     @property
     def episodic(self) -> bool:
-        """Whether :meth:`run_episodes` is available: the kernel can record its play as episodes."""
+        """Whether :meth:`run_episodes` is available (the kernel can record its play as episodes)."""
         return False
 
     def run_episodes(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
@@ -286,12 +286,10 @@ class Policy(abc.ABC):
         return records
 
     def _episode_call(self, instance: BanditInstance, horizon: int) -> tuple[Callable, tuple]:
-        """The episode kernel of an :attr:`episodic` policy and its arguments after ``rng``.
-
-        ``kernel(rng, *args)`` runs the kernel of :meth:`_kernel_call` with its play recorded by
-        :func:`record_play` into :func:`new_episodes` and returns what that kernel returns, the
-        :func:`episode_array` in place of the arms.
-        """
+        """The episode kernel of an :attr:`episodic` policy and its arguments after ``rng``."""
+        # ``kernel(rng, *args)`` runs the kernel of :meth:`_kernel_call` with its play recorded by
+        # :func:`record_play` into :func:`new_episodes` and returns what that kernel returns, the
+        # :func:`episode_array` in place of the arms.
         raise NotImplementedError
 
     def _records(self, raw: Any) -> Records:
@@ -348,11 +346,9 @@ class Policy(abc.ABC):
     _kernel_returns_arms: ClassVar[bool] = False
 
     def _kernel_call(self, instance: BanditInstance, horizon: int) -> tuple[Callable, tuple] | None:
-        """The compiled kernel and its arguments after ``rng``: ``kernel(rng, *args)`` plays one run.
-
-        ``None`` (the default) when the policy does not expose one; :meth:`sample_arms` then loops
-        in Python. ``instance`` and ``horizon`` are already validated.
-        """
+        """The compiled kernel and its arguments after ``rng``: ``kernel(rng, *args)`` plays one run."""
+        # ``None`` (the default) when the policy does not expose one; :meth:`sample_arms` then loops
+        # in Python. ``instance`` and ``horizon`` are already validated.
         return None
 
     def _play(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Any:

@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .._validation import check_epsilon, check_int, check_positive
+from .._validation import check_bool, check_epsilon, check_int, check_positive
 from ..environments import BanditInstance, draw_reward, draw_reward_sum
 from ..mechanisms import laplace_draw, laplace_logcdf
 from .base import Policy, Records, episode_array, new_episodes, record_play
@@ -59,7 +59,7 @@ PAPER_PHASE1_CONSTANT = 1600.0
 #: The book's default (see the Part II chapter for the justification).
 DEFAULT_PHASE1_CONSTANT = 1.0
 
-#: Which algorithm a kernel block runs: NCB (no privacy), GDP-NCB (Algorithm 1), LDP-NCB (Algorithm 2).
+#: Which algorithm a kernel block runs, NCB (no privacy), GDP-NCB (Algorithm 1) or LDP-NCB (Algorithm 2).
 NCB_BASE, GDP_BASE, LDP_BASE = 0, 1, 2
 
 
@@ -413,11 +413,9 @@ def _clip01(x):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def _ncb_block(rng, kinds, params, table, arms, t0, n_play, big_t, k_consts, cap):  # pragma: no cover
-    """NCB (Barman et al. 2023) with the data-adaptive Phase I test of Algorithm 1 at eps = inf.
-
-    Plays rounds ``t0 .. t0 + n_play - 1``; ``big_t`` is the horizon the algorithm is told.
-    Returns the number of Phase I rounds.
-    """
+    """NCB (Barman et al. 2023) with the data-adaptive Phase I test of Algorithm 1 at eps = inf."""
+    # Plays rounds ``t0 .. t0 + n_play - 1``; ``big_t`` is the horizon the algorithm is told.
+    # Returns the number of Phase I rounds.
     k = kinds.shape[0]
     const, c, bonus = k_consts.phase1_constant, k_consts.c, k_consts.ncb_bonus
     log_t = np.log(big_t)
@@ -534,14 +532,12 @@ def _gdp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts
 
 @njit(nogil=True, cache=True)
 def _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, log_i, eps, k_consts, state):  # pragma: no cover
-    """Phase II of Algorithm 1 (lines 8-22) from round ``t`` on, from the Phase I ``state``.
-
-    Counts the Laplace releases of each arm in ``state.arm_releases``. An episode that reaches the last
-    round releases nothing: no later decision would read the release (lines 20-21 after the horizon
-    are dead code), and skipping it keeps the count equal to the releases the privacy accounting of
-    :func:`sparse_vector_budget` pays for. ``log_t`` scales the releases, ``log_i`` (``log T``, or
-    ``log W`` with ``log_window``) enters the index.
-    """
+    """Phase II of Algorithm 1 (lines 8-22) from round ``t`` on, from the Phase I ``state``."""
+    # Counts the Laplace releases of each arm in ``state.arm_releases``. An episode that reaches the last
+    # round releases nothing: no later decision would read the release (lines 20-21 after the horizon
+    # are dead code), and skipping it keeps the count equal to the releases the privacy accounting of
+    # :func:`sparse_vector_budget` pays for. ``log_t`` scales the releases, ``log_i`` (``log T``, or
+    # ``log W`` with ``log_window``) enters the index.
     k = kinds.shape[0]
     c, alpha = k_consts.c, k_consts.alpha
     mu_hat, mu_tilde, n1, arm_releases = state
@@ -577,17 +573,15 @@ def _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, log_i, ep
 def _gdp_sv_block(
     rng, kinds, params, table, arms, n_play, big_t, eps_stop, eps_form, k_consts, arm_releases
 ):  # pragma: no cover
-    """GDP-NCB with the repaired Phase I (``phase1_rule="sparse_vector"``; NOT in the paper).
-
-    ``eps_stop`` pays for the stopping time: AboveThreshold (Dwork and Roth 2014, Algorithm 1) on the
-    queries ``q_t = max_i N_1,i mu_hat_i`` (the largest reward sum; one changed reward moves it by
-    at most 1): noisy threshold ``thr + Lap(2/eps_stop)`` drawn once, each query ``q_t +
-    Lap(4/eps_stop)``, stop at the first query at or above it. Then the Phase I means are released
-    once, ``mu_hat_i + Lap(log T / (eps_form N_1,i))``, and Phase II is the printed one (lines 8-22);
-    the threshold, the releases and Eq. (4) all use ``eps_form`` in place of the printed eps.
-    :func:`sparse_vector_budget` chooses ``eps_form`` so that the whole run is eps-DP.
-    Returns the number of Phase I rounds; counts the releases of each arm in ``arm_releases``.
-    """
+    """GDP-NCB with the repaired Phase I (``phase1_rule="sparse_vector"``; NOT in the paper)."""
+    # ``eps_stop`` pays for the stopping time: AboveThreshold (Dwork and Roth 2014, Algorithm 1) on the
+    # queries ``q_t = max_i N_1,i mu_hat_i`` (the largest reward sum; one changed reward moves it by
+    # at most 1): noisy threshold ``thr + Lap(2/eps_stop)`` drawn once, each query ``q_t +
+    # Lap(4/eps_stop)``, stop at the first query at or above it. Then the Phase I means are released
+    # once, ``mu_hat_i + Lap(log T / (eps_form N_1,i))``, and Phase II is the printed one (lines 8-22);
+    # the threshold, the releases and Eq. (4) all use ``eps_form`` in place of the printed eps.
+    # :func:`sparse_vector_budget` chooses ``eps_form`` so that the whole run is eps-DP.
+    # Returns the number of Phase I rounds; counts the releases of each arm in ``arm_releases``.
     k = kinds.shape[0]
     const, c = k_consts.phase1_constant, k_consts.c
     log_t = np.log(big_t)
@@ -700,9 +694,8 @@ def _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts
 
 @njit(nogil=True, cache=True)
 def _ldp_index(mu_tilde, n, log_t, log_w, eps, c, alpha):  # pragma: no cover - compiled
-    """NCB_LDP(i, t) of Eq. (5) on the clipped mean (line 12), ``inf`` for an arm never pulled.
-
-    ``log_w`` enters the last term (``log T`` as printed; ``log W`` in the authors' code)."""
+    """NCB_LDP(i, t) of Eq. (5) on the clipped mean (line 12), ``inf`` for an arm never pulled."""
+    # ``log_w`` enters the last term (``log T`` as printed; ``log W`` in the authors' code).
     if n == 0.0:
         return np.inf
     m = _clip01(mu_tilde)  # line 12 (clipping applied to the value the index uses)
@@ -715,8 +708,9 @@ def _ldp_index(mu_tilde, n, log_t, log_w, eps, c, alpha):  # pragma: no cover - 
 
 @njit(nogil=True, cache=True)
 def _block(base, rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts):  # pragma: no cover
-    """Rounds ``t0 .. t0 + n_play - 1`` of the algorithm ``base`` (:data:`NCB_BASE`, :data:`GDP_BASE`
-    or :data:`LDP_BASE`) told the horizon ``big_t``. Returns (Phase I rounds, Laplace releases)."""
+    """Rounds ``t0 .. t0 + n_play - 1`` of the algorithm ``base`` told the horizon ``big_t``."""
+    # Rounds ``t0 .. t0 + n_play - 1`` of the algorithm ``base`` (:data:`NCB_BASE`, :data:`GDP_BASE`
+    # or :data:`LDP_BASE`) told the horizon ``big_t``. Returns (Phase I rounds, Laplace releases).
     # cap_sqrt: optional cap of Phase I at ceil(sqrt(T)) + 1 rounds (NOT in the paper's pseudocode)
     cap = int(np.ceil(np.sqrt(big_t))) + 1 if k_consts.cap_sqrt else n_play
     if k_consts.window_cap:  # the authors' window W = int(sqrt T) + 1: W rounds, W + 1 for LDP-NCB (t <= W)
@@ -810,8 +804,7 @@ class NCBFamily(Policy):
     phase1_cap_sqrt: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.phase1_cap_sqrt, bool):
-            raise ValueError(f"phase1_cap_sqrt must be True or False, got {self.phase1_cap_sqrt!r}")
+        check_bool("phase1_cap_sqrt", self.phase1_cap_sqrt)
         object.__setattr__(self, "phase1_constant", check_positive("phase1_constant", self.phase1_constant))
         object.__setattr__(self, "c", check_positive("c", self.c))
         if hasattr(self, "alpha"):
@@ -850,8 +843,7 @@ class NCBFamily(Policy):
 
     def _check_flags(self, *names: str) -> None:
         for name in names:
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+            check_bool(name, getattr(self, name))
         if getattr(self, "phase1_window_cap", False) and self.phase1_cap_sqrt:
             raise ValueError("phase1_window_cap and phase1_cap_sqrt are two caps: choose one")
 
@@ -1054,7 +1046,7 @@ class GDPNCB(NCBFamily):
 
     @property
     def episodic(self) -> bool:
-        """True for the printed Phase I rule: :meth:`run_episodes` records its Phase II episodes as such."""
+        """True for the printed Phase I rule (:meth:`run_episodes` records its Phase II episodes as such)."""
         return self.phase1_rule == "printed"
 
     def _fixed_args(self, instance: BanditInstance, horizon: int) -> tuple:

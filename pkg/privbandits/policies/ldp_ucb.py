@@ -12,7 +12,7 @@ import dataclasses
 import numpy as np
 from numba import njit
 
-from .._validation import check_epsilon, check_nonnegative
+from .._validation import check_bool, check_epsilon, check_nonnegative
 from ..environments import BanditInstance, draw_reward
 from ..mechanisms import laplace_draw
 from .base import Policy, Records
@@ -129,8 +129,7 @@ class LDPUCB(Policy):
         check_epsilon(self.epsilon, allow_inf=True)
         check_nonnegative("explore", self.explore)
         for name in ("clip_rewards", "forced_first"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+            check_bool(name, getattr(self, name))
 
     @classmethod
     def as_run_by_authors(cls, epsilon: float = 0.2) -> LDPUCB:

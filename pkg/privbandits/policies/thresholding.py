@@ -277,11 +277,9 @@ def _check_zeta(zeta: float) -> float:
 
 @njit(nogil=True, cache=True, inline="always")
 def _observe(rng, reward, epsilon, mechanism):  # pragma: no cover - compiled
-    """The learner's view of a reward: itself (eps = inf), PrivBern(eps) or reward + Lap(1/eps).
-
-    Inlined into the kernels (numba IR): as a call it cost a pair of atomic reference-count
-    updates of ``rng`` per round.
-    """
+    """The learner's view of a reward: itself (eps = inf), PrivBern(eps) or reward + Lap(1/eps)."""
+    # Inlined into the kernels (numba IR): as a call it cost a pair of atomic reference-count
+    # updates of ``rng`` per round.
     if np.isinf(epsilon):
         return reward
     if mechanism == PRIVBERN:
@@ -332,6 +330,16 @@ def _fixed_budget_kernel(
     for a in range(k):  # line 9: {k : mu_hat_k(T) > tau_eps}
         answer[a] = sums[a] / pulls[a] > tau_eps
     return arms, answer, answers
+
+
+def _keeps_mean(mechanism: str, epsilon: float) -> bool:
+    """Whether the learner's observations keep the reward's mean (Laplace reports, or no privacy)."""
+    return mechanism == "laplace" or math.isinf(epsilon)
+
+
+def _tau_eps(tau: float, epsilon: float, mechanism: str) -> float:
+    """The threshold the learner compares its estimates with: ``tau`` mapped as its reports' mean (Eq. 5)."""
+    return tau if _keeps_mean(mechanism, epsilon) else mapped_mean(tau, epsilon)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -426,9 +434,9 @@ class FixedBudgetThresholding(Policy):
         tuple of float
             ``(tau_eps, zeta_eps)``.
         """
-        if self.mechanism == "laplace" or math.isinf(self.epsilon):
+        if _keeps_mean(self.mechanism, self.epsilon):
             return self.tau, self.zeta
-        return mapped_mean(self.tau, self.epsilon), _shrink(self.epsilon) * self.zeta
+        return _tau_eps(self.tau, self.epsilon, self.mechanism), _shrink(self.epsilon) * self.zeta
 
     @functools.cached_property
     def _kernel_constants(self) -> tuple[np.ndarray, float, float]:
@@ -630,11 +638,7 @@ class FixedConfidenceThresholding(Policy):
         return n_arms
 
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        tau_eps = (
-            self.tau
-            if (self.mechanism == "laplace" or math.isinf(self.epsilon))
-            else mapped_mean(self.tau, self.epsilon)
-        )
+        tau_eps = _tau_eps(self.tau, self.epsilon, self.mechanism)
         pulls, answer, stop_time, stopped = _fixed_confidence_kernel(
             rng,
             *instance.kernel_args(),

@@ -34,7 +34,7 @@ __all__ = [
     "budget_table",
 ]
 
-#: ``"printed"``: the noise of Sections 4.1-4.2 as printed; ``"tight"``: scaled to spend exactly the target
+#: ``"printed"`` (the noise of Sections 4.1-4.2 as printed) or ``"tight"`` (scaled to spend exactly the target)
 CALIBRATIONS = ("printed", "tight")
 
 

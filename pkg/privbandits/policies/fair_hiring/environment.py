@@ -134,8 +134,9 @@ class HiringArrays(NamedTuple):
 
 
 def _true_rewards(pool: np.ndarray, theta_star: np.ndarray, sorted_rewards: np.ndarray, offsets: np.ndarray):
-    """Each row's true reward, summed in column order (``r = 0; r += x_j theta*_j`` for j = 0, 1, ...,
-    elementwise over the rows: the value a loop over the row gives), and its group CDF value F_k(reward)."""
+    """Each row's true reward, summed in column order, and its group CDF value F_k(reward)."""
+    # Each row's true reward, summed in column order (``r = 0; r += x_j theta*_j`` for j = 0, 1, ...,
+    # elementwise over the rows: the value a loop over the row gives), and its group CDF value F_k(reward).
     reward = np.zeros(pool.shape[0])
     for j in range(pool.shape[1]):
         reward = reward + pool[:, j] * theta_star[j]
@@ -326,7 +327,7 @@ class HiringEnvironment:
         A release the analysis of ``an2025privatefairgreedy`` does not account for, as it admits.
         Rewards enter the tree clipped to ``[-y_clip(), y_clip()]``.
 
-        * ``"sum"`` (the book's default): max ||x|| + y_clip, the hypothesis ||X|| + |y| <= L of
+        * ``"sum"`` (the book's default): max ``||x||`` + y_clip, the hypothesis ``||X|| + |y| <= L`` of
           Theorem 5.1.  Every clipped leaf of every pool row satisfies it.
         * ``"norm"``: sqrt(max ||x||^2 + y_clip^2), a bound on the norm of [x, y] as the calibration
           text of Section 4.1 says; the sensitivity bound sqrt(2) L^2 of :func:`tree_rho` needs no
@@ -367,7 +368,7 @@ class HiringEnvironment:
         return x_norm.max(), float(np.sqrt(x_norm**2 + rewards**2).max())
 
     def y_clip(self) -> float:
-        """Clip level of observed rewards in the private regression: max |true reward| + 3 noise_sd.
+        """Clip level of observed rewards in the private regression: max ``|true reward|`` + 3 noise_sd.
 
         Returns
         -------

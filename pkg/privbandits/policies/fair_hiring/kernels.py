@@ -152,7 +152,7 @@ class Window(NamedTuple):
 
     counts: np.ndarray  #: (S, rows) occurrences of each distinct pool row in the window
     scores: np.ndarray  #: (S, rows) <x_r, theta_hat> of each distinct pool row
-    bounds: np.ndarray  #: (S, 2) [lo, hi): the window's rounds (0-based)
+    bounds: np.ndarray  #: (S, 2) [lo, hi) bounds of the window's rounds (0-based)
     work: np.ndarray  #: (nodes,) partial sums of the score tree's nodes
     products: np.ndarray  #: (entries,) v theta_hat[c] of each distinct entry (column c, value v)
     est: np.ndarray  #: (K,) estimated relative ranks of this round's candidates
@@ -226,14 +226,12 @@ def _new_draws(env, node_size):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def _score_pool(tree, theta, work, products, leaf_scores):  # pragma: no cover - compiled
-    """The score ``<x_r, theta>`` of every distinct pool row (``leaf_scores``), through the score tree.
-
-    Node n's partial sum is ``0 + v theta[c]`` on level 0, then ``parent's + v theta[c]``, level by
-    level (inner levels in ``work``; a level whose nodes are the only children of the previous
-    level's is summed in the same pass), with ``v theta[c]`` computed once per distinct entry
-    (``products``): the operations of the row-by-row sparse sum ``s = 0; s += v_q theta[c_q]`` for
-    q = 0, 1, ..., so the same float value.  O(tree nodes).
-    """
+    """The score ``<x_r, theta>`` of every distinct pool row (``leaf_scores``), through the score tree."""
+    # Node n's partial sum is ``0 + v theta[c]`` on level 0, then ``parent's + v theta[c]``, level by
+    # level (inner levels in ``work``; a level whose nodes are the only children of the previous
+    # level's is summed in the same pass), with ``v theta[c]`` computed once per distinct entry
+    # (``products``): the operations of the row-by-row sparse sum ``s = 0; s += v_q theta[c_q]`` for
+    # q = 0, 1, ..., so the same float value.  O(tree nodes).
     for e in range(products.shape[0]):
         products[e] = tree.entry_value[e] * theta[tree.entry_col[e]]
     lv, unary = tree.level_offsets, tree.unary
@@ -260,13 +258,11 @@ def _score_pool(tree, theta, work, products, leaf_scores):  # pragma: no cover -
 
 @njit(nogil=True, cache=True)
 def _window_count(leaf_scores, counts, value):  # pragma: no cover - compiled
-    """#{window entries of one group with estimated reward <= value}, from the window's histogram.
-
-    The window D_{t~+1:t-1} of group k is a multiset of the group's distinct pool rows;
-    ``counts[j]`` is how many times row j occurs in it and ``leaf_scores[j] = <x_j, theta_hat>``
-    (the group's slices).  The sum equals the counting query of Section 4.2 term by term (entries of
-    the same row share the same score).  The loop runs from 0 over slices, so that it vectorises.
-    """
+    """#{window entries of one group with estimated reward <= value}, from the window's histogram."""
+    # The window D_{t~+1:t-1} of group k is a multiset of the group's distinct pool rows;
+    # ``counts[j]`` is how many times row j occurs in it and ``leaf_scores[j] = <x_j, theta_hat>``
+    # (the group's slices).  The sum equals the counting query of Section 4.2 term by term (entries of
+    # the same row share the same score).  The loop runs from 0 over slices, so that it vectorises.
     c = 0
     for j in range(counts.shape[0]):
         if leaf_scores[j] <= value:
@@ -276,13 +272,11 @@ def _window_count(leaf_scores, counts, value):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def _draw_block(rng, env, run, fixed, t0, t1, rank_step, private, tree_noise, draws):  # pragma: no cover
-    """The random numbers of rounds t0 .. t1 - 1 (1-based), in the order one run draws them.
-
-    Round t: line 3, one candidate per group (drawn into ``run.cand``, or given by ``fixed`` in
-    audits); with ``tree_noise``, the standard normals of the tree node closed in round t (line 5:
-    one per odd t >= 3); with ``rank_step``, K uniforms while the window is empty (t = 1), then, if
-    ``private``, the K standard normals of eq. (1) (line 6); the reward noise's standard normal (line 8).
-    """
+    """The random numbers of rounds t0 .. t1 - 1 (1-based), in the order one run draws them."""
+    # Round t: line 3, one candidate per group (drawn into ``run.cand``, or given by ``fixed`` in
+    # audits); with ``tree_noise``, the standard normals of the tree node closed in round t (line 5:
+    # one per odd t >= 3); with ``rank_step``, K uniforms while the window is empty (t = 1), then, if
+    # ``private``, the K standard normals of eq. (1) (line 6); the reward noise's standard normal (line 8).
     offsets = env.offsets
     draws.first[0] = t0 - 1
     draws.first[1] = (t0 - 2) // 2 if t0 > 1 else 0  # tree nodes closed before round t0
@@ -306,9 +300,10 @@ def _draw_block(rng, env, run, fixed, t0, t1, rank_step, private, tree_noise, dr
 
 @njit(nogil=True, cache=True)
 def _hire(env, run, s, noise_sd, z, i, kt):  # pragma: no cover - compiled
-    """Line 8 for setting s: hire group ``kt``'s candidate, observe its reward with noise
-    ``noise_sd * z`` (z: the round's standard normal), record the regrets (true rewards and relative
-    ranks per pool row, :meth:`HiringEnvironment.arrays`)."""
+    """Line 8 for setting s: hire group ``kt``'s candidate, observe its reward, record the regrets."""
+    # Line 8 for setting s: hire group ``kt``'s candidate, observe its reward with noise
+    # ``noise_sd * z`` (z: the round's standard normal), record the regrets (true rewards and relative
+    # ranks per pool row, :meth:`HiringEnvironment.arrays`).
     cand = run.cand[i]
     y = env.row_reward[cand[kt]] + noise_sd * z
     run.hired[s, i] = cand[kt]
@@ -325,8 +320,9 @@ def _hire(env, run, s, noise_sd, z, i, kt):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def _add_row_exact(env, run, s, n_reg, gram, b):  # pragma: no cover - compiled
-    """Line 5 (Fair-Greedy): add row ``n_reg`` of setting s's X_{1:t~} to its exact Gram matrix and
-    X^T y (the row's non-zero entries: the zero ones add nothing)."""
+    """Line 5 (Fair-Greedy): add row ``n_reg`` to setting s's exact Gram matrix and X^T y."""
+    # Line 5 (Fair-Greedy): add row ``n_reg`` of setting s's X_{1:t~} to its exact Gram matrix and
+    # X^T y (the row's non-zero entries: the zero ones add nothing).
     row = run.hired[s, n_reg]
     x = env.pool[row]
     cols = env.nz_cols[row, : env.nz_count[row]]
@@ -339,10 +335,11 @@ def _add_row_exact(env, run, s, n_reg, gram, b):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def _add_row_private(env, run, s, n_reg, y_clip, sigma, noise, leaf, exact, noisy):  # pragma: no cover
-    """Line 5 (private, Section 4.1): insert the leaf [x, y][x, y]^T of row ``n_reg`` of setting s's
-    X_{1:t~} into its tree, the reward clipped to [-y_clip, y_clip] (``leaf``: a (d + 1,) buffer for
-    [x, y]); ``noise``: the node's standard normals
-    (:func:`~privbandits.policies.fair_hiring.tree.draw_node_noise`)."""
+    """Line 5 (private, Section 4.1): insert the leaf of row ``n_reg`` into setting s's tree."""
+    # Line 5 (private, Section 4.1): insert the leaf [x, y][x, y]^T of row ``n_reg`` of setting s's
+    # X_{1:t~} into its tree, the reward clipped to [-y_clip, y_clip] (``leaf``: a (d + 1,) buffer for
+    # [x, y]); ``noise``: the node's standard normals
+    # (:func:`~privbandits.policies.fair_hiring.tree.draw_node_noise`).
     d = env.pool.shape[1]
     x = env.pool[run.hired[s, n_reg]]
     y = run.ys[s, n_reg]
@@ -357,8 +354,9 @@ def _add_row_private(env, run, s, n_reg, y_clip, sigma, noise, leaf, exact, nois
 
 @njit(nogil=True, cache=True)
 def _private_theta(noisy, t_tilde, shift, prefix, m, rhs, theta):  # pragma: no cover - compiled
-    """Line 5 (private): theta-hat from the tree's noisy prefix sum (packed), Gram matrix shifted by
-    2 Gamma I (``m``, ``rhs``: (d, d) and (d,) buffers)."""
+    """Line 5 (private): theta-hat from the tree's noisy prefix sum, Gram matrix shifted by 2 Gamma I."""
+    # Line 5 (private): theta-hat from the tree's noisy prefix sum (packed), Gram matrix shifted by
+    # 2 Gamma I (``m``, ``rhs``: (d, d) and (d,) buffers).
     d = theta.shape[0]
     tree_prefix(noisy, t_tilde, prefix)
     e = 0
@@ -390,8 +388,9 @@ def _slide_window(env, run, window, s, t, t_tilde):  # pragma: no cover - compil
 
 @njit(nogil=True, cache=True)
 def _draw_rank_noise(rng, n_t, private, draws):  # pragma: no cover - compiled
-    """The rank step's random numbers of a round: uniforms (ties broken at random) when the window
-    is empty, else the standard normals of eq. (1) if ``private``."""
+    """The rank step's random numbers of a round (uniforms, or eq. (1)'s normals if private)."""
+    # The rank step's random numbers of a round: uniforms (ties broken at random) when the window
+    # is empty, else the standard normals of eq. (1) if ``private``.
     for k in range(draws.shape[0]):
         if n_t == 0:
             draws[k] = rng.random()
@@ -403,9 +402,10 @@ def _draw_rank_noise(rng, n_t, private, draws):  # pragma: no cover - compiled
 def _rank_and_pick(
     env, run, window, s, brute, private, rank_rho, horizon, i, t, t_tilde, theta, trace, draws
 ):  # pragma: no cover
-    """Lines 6 and 7 for setting s: estimate each candidate's relative rank on the window (plus the
-    Gaussian of eq. (1), ``0 + sigma_t z``, if ``private``), return the group with the largest
-    (``draws``: the round's K numbers of the rank step)."""
+    """Lines 6 and 7 for setting s: estimate each candidate's relative rank, pick the largest."""
+    # Lines 6 and 7 for setting s: estimate each candidate's relative rank on the window (plus the
+    # Gaussian of eq. (1), ``0 + sigma_t z``, if ``private``), return the group with the largest
+    # (``draws``: the round's K numbers of the rank step).
     cand, est = run.cand, window.est
     counts, scores = window.counts[s], window.scores[s]
     row_leaf, leaf_offsets = env.score_tree.row_leaf, env.score_tree.leaf_offsets

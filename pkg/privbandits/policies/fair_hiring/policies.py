@@ -58,7 +58,9 @@ class HiringPolicy(ContextualPolicy):
     """A hiring policy: :meth:`run` validates the input and calls the class's kernel with :meth:`kernel_params`.
 
     Subclasses set ``_kernel`` (a kernel of :mod:`~privbandits.policies.fair_hiring.kernels`) and
-    implement :meth:`kernel_params`.
+    implement :meth:`kernel_params`. ``run(env, horizon, rng, *, trace=False, candidates=None)`` is
+    ``run_together([self], env, horizon, rng, trace=trace, candidates=candidates)[0]``: see
+    :func:`run_together` for the records and the two options.
     """
 
     def kernel_params(self, env: HiringEnvironment, horizon: int) -> tuple:
@@ -79,7 +81,7 @@ class HiringPolicy(ContextualPolicy):
         Raises
         ------
         NotImplementedError
-            Always, in this base class.
+            In this base class (each algorithm implements it).
         """
         raise NotImplementedError
 
@@ -92,41 +94,6 @@ class HiringPolicy(ContextualPolicy):
         trace: bool = False,
         candidates: np.ndarray | None = None,
     ) -> Records:
-        """One trial: per-round ``fair_regret``, ``regret`` and ``groups`` (the hired group).
-
-        Parameters
-        ----------
-        env : HiringEnvironment
-            The candidate pools and true parameter.
-        horizon : int
-            Number of rounds (>= 1).
-        rng : numpy.random.Generator
-            The trial's random stream.
-        trace : bool
-            Also return the internals below (tests).
-        candidates : numpy.ndarray or None
-            Fixed candidate rows, see below.
-
-        Returns
-        -------
-        dict of numpy.ndarray
-            ``fair_regret``, ``regret`` (shape ``(horizon,)``) and ``groups``; with ``trace=True``
-            also ``rank_counts``, ``theta`` and ``candidates``.
-
-        Raises
-        ------
-        ValueError
-            If ``horizon`` < 1 or ``candidates`` has the wrong shape, type or range.
-
-        Notes
-        -----
-        ``trace=True`` also returns, for the two Fair-Greedy variants, the noiseless rank
-        counts ``rank_counts[t, k]`` of line 6 (before the Gaussian of eq. (1)), the ``theta`` used
-        in every round and ``candidates[t, k]``, the row of group k's pool presented in round t.
-        ``candidates`` (shape ``(horizon, K)``, row indices into each group's pool) fixes the
-        candidate tuples of every round instead of drawing them: the dataset of a joint-DP audit,
-        whose neighbours differ in one round's tuple.
-        """
         return run_together([self], env, horizon, rng, trace=trace, candidates=candidates)[0]
 
     def stream(self, env: HiringEnvironment, horizon: int) -> tuple:
@@ -178,20 +145,6 @@ class OFUL(HiringPolicy):
         check_positive("theta_norm", self.theta_norm)
 
     def kernel_params(self, env: HiringEnvironment, horizon: int) -> OFULParams:
-        """The parameters the kernel receives.
-
-        Parameters
-        ----------
-        env : HiringEnvironment
-            The environment.
-        horizon : int
-            Number of rounds ``T``.
-
-        Returns
-        -------
-        OFULParams
-            ``reg``, ``delta`` and ``theta_norm`` as floats.
-        """
         return OFULParams(float(self.reg), float(self.delta), float(self.theta_norm))
 
 
@@ -228,20 +181,7 @@ class FairGreedy(HiringPolicy):
         check_int("rank_refresh", self.rank_refresh, minimum=1)
 
     def kernel_params(self, env: HiringEnvironment, horizon: int) -> GreedyParams:
-        """The parameters the kernel receives (no noise: the private fields are unused).
-
-        Parameters
-        ----------
-        env : HiringEnvironment
-            The environment.
-        horizon : int
-            Number of rounds ``T``.
-
-        Returns
-        -------
-        GreedyParams
-            ``reg``, the rank method and refresh, and neutral private fields.
-        """
+        # no noise: the private fields are neutral
         return GreedyParams(float(self.reg), self.rank_method == "brute", int(self.rank_refresh), 0.0, 0.0, 1.0, 1.0)
 
 
@@ -291,11 +231,11 @@ class PrivateFairGreedy(HiringPolicy):
     alpha_eps: float = 0.9
     alpha_delta: float = 0.9
     l_tilde: float | None = None
-    noise: bool = True  #: False: no noise and no shift (tests: must equal ridge with reg -> 0)
+    noise: bool = True  #: False for no noise and no shift (tests check it equals ridge with reg -> 0)
     rank_method: str = "histogram"  #: "histogram" (fast) or "brute" (reference); both exact
     rank_refresh: int = 1  #: recompute theta-hat only when t~ % rank_refresh == 0 (1 = the paper)
-    #: "printed": the noise of Sections 4.1-4.2 as printed; "tight": both noises scaled by
-    #: :func:`tight_noise_scale` so that the exact guarantee is (epsilon, delta), not less
+    #: "printed" (the noise of Sections 4.1-4.2 as printed) or "tight" (both noises scaled by
+    #: :func:`tight_noise_scale` so that the exact guarantee is (epsilon, delta), not less)
     calibration: str = "printed"
     #: how L-tilde is computed from the data when ``l_tilde`` is None (:meth:`HiringEnvironment.l_tilde`)
     l_tilde_rule: str = "sum"
@@ -444,14 +384,20 @@ def run_together(
     rng : numpy.random.Generator
         The trial's random stream.
     trace : bool
-        Also return the internals (see :meth:`HiringPolicy.run`).
+        Also return, for the two Fair-Greedy variants, the noiseless rank counts
+        ``rank_counts[t, k]`` of line 6 (before the Gaussian of eq. (1)), the ``theta`` used in
+        every round and ``candidates[t, k]``, the row of group k's pool presented in round t (tests).
     candidates : numpy.ndarray or None
-        Fixed candidate rows (see :meth:`HiringPolicy.run`).
+        Shape ``(horizon, K)``, row indices into each group's pool: fixes the candidate tuples of
+        every round instead of drawing them (the dataset of a joint-DP audit, whose neighbours
+        differ in one round's tuple).
 
     Returns
     -------
     list of dict of numpy.ndarray
-        One :meth:`HiringPolicy.run` record per setting, in order.
+        One record per setting, in order: ``fair_regret``, ``regret`` (shape ``(horizon,)``) and
+        ``groups`` (the hired group per round); with ``trace=True`` also ``rank_counts``, ``theta``
+        and ``candidates``.
 
     Raises
     ------
@@ -482,8 +428,9 @@ def run_together(
 
 
 def _hiring_chunk(policies, env: HiringEnvironment, horizon: int, seeds: list) -> dict[str, np.ndarray]:
-    """Trials ``i = 0 .. len(seeds)-1`` of the settings run together, stacked (the engine's batch
-    function): each array has shape ``(trials, settings, ...)``."""
+    """Trials ``i = 0 .. len(seeds)-1`` of the settings run together, stacked (the engine's batch function)."""
+    # Trials ``i = 0 .. len(seeds)-1`` of the settings run together, stacked (the engine's batch
+    # function): each array has shape ``(trials, settings, ...)``.
     out = [run_together(policies, env, horizon, np.random.default_rng(s)) for s in seeds]
     return {k: np.stack([[rec[k] for rec in trial] for trial in out]) for k in out[0][0]}
 
