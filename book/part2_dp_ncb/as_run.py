@@ -105,7 +105,7 @@ glue("p2_mu_star_authors", float(np.random.RandomState(42).uniform(0.005, 1, K).
 # departures above, and a GDP-NCB with $C = 1$ (line 179), Phase I capped at $W$ rounds without
 # noise, $\tilde\mu$ reset to 0 and $\log W$ in the index, i.e. `as_run_by_authors` with $C = 1$.
 # Its threshold keeps $\log T$ in the privacy term, ours $\log W$; both exceed $W$ at every $T$ of
-# the panel (the cell asserts it), so Phase I always ends at the cap and the two agree. Each $T$ is a
+# the panel (asserted), so Phase I always ends at the cap and the two agree. Each $T$ is a
 # separate set of 50 runs at $\eps = 2$, and the plotted value is the mean of the Nash regrets
 # of 10 such sets (lines 291-308), which we repeat with seeds 0-9.
 

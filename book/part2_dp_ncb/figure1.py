@@ -45,8 +45,8 @@ inst_b = bernoulli_instance(means_b, name="fig1b")
 # Every horizon $T$ is a separate set of 50 runs, because GDP-NCB, LDP-NCB and NCB take $T$ as an
 # input (their thresholds and indices read $\log T$). AdaP-UCB, LDP-UCB and the anytime wrapper
 # never read $T$: the first $T$ rounds of one of their runs *are* their run of horizon $T$ with the
-# same seed (the package marks them `anytime`; `test_anytime_policies_play_the_same_prefix_at_every_horizon`
-# checks it), so one set of runs at the largest horizon gives every point of their curves. The runs
+# same seed (the package marks them `anytime`, and a test of `tests/test_simulate.py` checks
+# it), so one set of runs at the largest horizon gives every point of their curves. The runs
 # are reduced on the fly to the mean of $\mu_{I_t}$ over runs at each round
 # (`simulate_mean_rewards`), which is all Nash and average regret need, so no $(50, T)$ array of
 # arms is ever formed; the book's cache keeps the numbers each panel needs.

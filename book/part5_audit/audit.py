@@ -889,6 +889,7 @@ def samples_needed(p, loss, eps=EPS1):
     return 4 * (1 + np.exp(loss)) / (p * (loss - eps) ** 2)
 
 
-glue("p5_need_5", float(samples_needed(np.exp(law5["log_p1"][r_star - 1]), law5["loss"][r_star - 1])), display=False)
-glue("p5_need_20", float(samples_needed(np.exp(law20["log_p1"][first_over - 1]), law20["loss"][first_over - 1])),
-     display=False)
+need_5 = samples_needed(np.exp(law5["log_p1"][r_star - 1]), law5["loss"][r_star - 1])
+need_20 = samples_needed(np.exp(law20["log_p1"][first_over - 1]), law20["loss"][first_over - 1])
+glue("p5_need_5", float(f"{need_5:.2g}"), display=False)  # a rough count: two significant digits
+glue("p5_need_20", float(f"{need_20:.2g}"), display=False)
