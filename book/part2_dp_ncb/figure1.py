@@ -515,7 +515,7 @@ assert K * n_ldp > 10**6, "finding (b): LDP-NCB's Phase I outlasts T = 10^6"
 #   GDP-NCB ({glue:text}`p2_b_gdp_1e6:.3f`) stays *above* AdaP-UCB ({glue:text}`p2_b_adap_1e6:.3f`)
 #   up to $T = 10^6$: its privacy terms exceed 1 until $n \approx$ {glue:text}`p2_n_gdp:,.0f` pulls per
 #   arm, so with $k = 50$ and per-arm doubling it is still exploring at $10^6$. LDP-NCB never leaves
-#   Phase I ({glue:text}`p2_b_ldp_1e6:.3f`, the uniform-exploration value): its test needs
+#   Phase I ({glue:text}`p2_b_ldp_1e6:.3f`, within 2% of uniform exploration): its test needs
 #   $n\mu \gtrsim \frac1\eps\sqrt{8n\alpha\log T}$ plus a $1/\eps^2$ term (no 1600 there),
 #   {glue:text}`p2_n_ldp:,d` pulls of the best arm at $\eps = 0.2$ even without noise, i.e. about
 #   {glue:text}`p2_rounds_ldp:,d` uniform rounds. Capping Phase I at about $\sqrt T$ rounds (as the authors'
