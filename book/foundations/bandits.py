@@ -104,20 +104,27 @@ regret = cumulative_regret(ucb)
 
 gaps = instance.gaps[instance.gaps > 0]
 t_grid = np.arange(1, HORIZON + 1)
-bound = (8 * np.log(t_grid) / gaps[:, None]).sum(axis=0) + (1 + np.pi**2 / 3) * gaps.sum()
+# the theorem's bound at every t: a log term per suboptimal arm + a constant
+log_term = (8 * np.log(t_grid) / gaps[:, None]).sum(axis=0)
+bound = log_term + (1 + np.pi**2 / 3) * gaps.sum()
 
 fig, ax = new_axes()
 ax.set_xscale("log")
 plot_runs(ax, t_grid, regret, "UCB")
 ax.plot(t_grid, bound, "k--", lw=1, label="Theorem bound (Auer et al. 2002)")
-ax.set(xlabel="round $t$", ylabel="cumulative regret", title=f"UCB on the {instance.n_arms}-armed instance ({RUNS} runs, 5-95% band)")
+ax.set(xlabel="round $t$", ylabel="cumulative regret",
+       title=f"UCB, {instance.n_arms} arms ({RUNS} runs, 5-95% band)")
 ax.legend()
 plt.show()
-print(f"Regret at T = {HORIZON:,}: mean {regret[:, -1].mean():.1f} over the {RUNS} runs, 5-95% range "
-      f"{np.quantile(regret[:, -1], 0.05):.1f} to {np.quantile(regret[:, -1], 0.95):.1f}; the bound: {bound[-1]:.1f}.")
-glue("p0_ucb10_regret", float(regret[:, -1].mean()), display=False)
+final = regret[:, -1]
+print(f"Regret at T = {HORIZON:,}: mean {final.mean():.1f}, 5-95% range "
+      f"{np.quantile(final, 0.05):.1f} to {np.quantile(final, 0.95):.1f}; "
+      f"the bound {bound[-1]:.1f}")
+
+# %% tags=["remove-cell"]
+glue("p0_ucb10_regret", float(final.mean()), display=False)
 glue("p0_ucb10_bound", float(bound[-1]), display=False)
-glue("p0_ucb10_slack", float(bound[-1] / regret[:, -1].mean()), display=False)
+glue("p0_ucb10_slack", float(bound[-1] / final.mean()), display=False)
 
 # %% [markdown]
 # The regret grows like $\log t$ (a straight line on this axis) and stays well below the
@@ -125,8 +132,8 @@ glue("p0_ucb10_slack", float(bound[-1] / regret[:, -1].mean()), display=False)
 # {glue:text}`p0_ucb10_regret:.0f`, the bound {glue:text}`p0_ucb10_bound:.0f`, a factor
 # {glue:text}`p0_ucb10_slack:.1f` above it.
 
-# %%
-assert np.all(regret[:, -1] < bound[-1]), "UCB's regret exceeded its bound in some run"
+# %% tags=["remove-cell"]
+assert np.all(final < bound[-1]), "UCB's regret exceeded its bound in some run"
 
 # %% [markdown]
 # ## Nash regret: fairness across rounds
@@ -164,11 +171,12 @@ T_SMALL, EARLY, BEST = 1_000, 10, 0.9
 
 
 def unfair_start_regrets(bad_mean):
-    """(average, Nash) regret of playing `bad_mean` in the first EARLY rounds and BEST afterwards."""
+    """(average, Nash) regret: `bad_mean` for EARLY rounds, then BEST."""
     rewards = np.full((1, T_SMALL), BEST)
     rewards[0, :EARLY] = bad_mean
-    return (average_regret_from_rewards(rewards, BEST),
-            nash_regret_from_log_rewards(np.log(rewards), np.log(BEST)))
+    average = average_regret_from_rewards(rewards, BEST)
+    nash = nash_regret_from_log_rewards(np.log(rewards), np.log(BEST))
+    return average, nash
 
 
 bad_means = np.geomspace(1e-300, 0.9, 600)
@@ -178,29 +186,38 @@ fig, ax = new_axes()
 ax.set_xscale("log")
 ax.plot(bad_means, nash, label="Nash regret $R_N$", color="#0072B2")
 ax.plot(bad_means, avg, label="average regret $R_A$", color="#D55E00")
-ax.set(xlabel=rf"mean of the arm played in the first {EARLY} of {T_SMALL:,} rounds, $\mu_\mathrm{{bad}}$",
+ax.set(xlabel=rf"mean of the arm played in the first {EARLY} of {T_SMALL:,} "
+              r"rounds, $\mu_\mathrm{bad}$",
        ylabel="regret", xlim=(bad_means[0], 1), ylim=(0, 1),
-       title=f"One unfair start: average regret stays below {EARLY * BEST / T_SMALL:g}, Nash regret does not")
+       title=f"One unfair start: average regret stays below "
+             f"{EARLY * BEST / T_SMALL:g}, Nash regret does not")
 ax.xaxis.set_major_locator(mpl.ticker.LogLocator(numticks=7))
 ax.xaxis.set_minor_locator(mpl.ticker.NullLocator())
 ax.legend()
 plt.show()
+
+# %% tags=["remove-cell"]
 table = {}
 for bad in (0.5, 1e-3, 1e-10, 1e-100):
     a, n = unfair_start_regrets(bad)
-    table[f"{bad:.0e}"] = {"average regret": f"{a:.4f}", "Nash regret": f"{n:.4f}", "Nash / average": f"{n / a:.1f}"}
-display(pd.DataFrame(table).rename_axis("μ_bad", axis=1))
-
-# %%
+    table[f"{bad:.0e}"] = {"average regret": f"{a:.4f}", "Nash regret": f"{n:.4f}",
+                           "Nash / average": f"{n / a:.1f}"}
 assert np.all(nash >= avg - 1e-12), "AM-GM: Nash regret must dominate average regret"
-assert avg.max() <= EARLY * BEST / T_SMALL + 1e-12 and nash[0] > 0.8, "the example's numbers are off"
+assert avg.max() <= EARLY * BEST / T_SMALL + 1e-12 and nash[0] > 0.8, \
+    "the example's numbers are off"
+
+# %% tags=["remove-input"]
+display(pd.DataFrame(table).rename_axis("μ_bad", axis=1))
 
 # %% [markdown]
 # On UCB's runs the two measures differ for the same reason: UCB's first $K$ rounds play every arm
 # once, so rounds $1, \dots, K$ have a small expected reward in *every* run.
 
 # %%
-print(f"UCB at T = {HORIZON:,}: average regret {average_regret(ucb):.5f}, Nash regret {nash_regret(ucb):.5f}.")
+print(f"UCB at T = {HORIZON:,}: average regret {average_regret(ucb):.5f}, "
+      f"Nash regret {nash_regret(ucb):.5f}")
+
+# %% tags=["remove-cell"]
 assert nash_regret(ucb) >= average_regret(ucb)
 
 # %% [markdown]
@@ -208,43 +225,8 @@ assert nash_regret(ucb) >= average_regret(ucb)
 # private versions.
 #
 # ## Exercises
-#
-# The cell below computes the numbers that the solutions quote (it prints nothing, so as not to give
-# them away); the first exercise's simulation is exactly the call the exercise asks for.
-
-# %%
-# Exercise ex-found-ucb-gap: Auer et al.'s bound, the measured regret, and the refined 2 ln(T) / gap.
-ex_instance, ex_horizon = bernoulli_instance([0.9, 0.6]), 100_000
-ex_gap = float(ex_instance.gaps.max())
-ex_bound_log = 8 * np.log(ex_horizon) / ex_gap
-ex_bound_const = (1 + np.pi**2 / 3) * ex_gap
-ex_regret = cumulative_regret(simulate(UCB(), ex_instance, ex_horizon, 100))[:, -1]
-glue("p0_ex_bound_log", float(ex_bound_log), display=False)
-glue("p0_ex_bound_const", float(ex_bound_const), display=False)
-glue("p0_ex_bound", float(ex_bound_log + ex_bound_const), display=False)
-glue("p0_ex_regret", float(ex_regret.mean()), display=False)
-glue("p0_ex_regret_q05", float(np.quantile(ex_regret, 0.05)), display=False)
-glue("p0_ex_regret_q95", float(np.quantile(ex_regret, 0.95)), display=False)
-glue("p0_ex_slack", float((ex_bound_log + ex_bound_const) / ex_regret.mean()), display=False)
-glue("p0_ex_refined", float(2 * np.log(ex_horizon) / ex_gap), display=False)
-assert np.all(ex_regret < ex_bound_log + ex_bound_const)
-
-# Exercise ex-found-nash: mu_0 = 0.9^100 makes R_N = 10 R_A for mu* = 1, f = 0.01 (checked on rewards).
-ex_mu0 = 0.9**100
-ex_rewards = np.ones((1, 10_000))
-ex_rewards[0, ::100] = ex_mu0
-ex_ratio = nash_regret_from_log_rewards(np.log(ex_rewards), 0.0) / average_regret_from_rewards(ex_rewards, 1.0)
-assert abs(ex_ratio - 10) < 1e-3, ex_ratio
-glue("p0_ex_nash_mu0", float(ex_mu0), display=False)
-
-# Exercise ex-found-logspace: both ways of computing the Nash social welfare of 10^5 rounds at 0.001.
-ex_x = np.full(100_000, 0.001)
-with np.errstate(under="ignore"):
-    glue("p0_ex_nsw_prod", float(np.prod(ex_x) ** (1 / ex_x.size)), display=False)
-glue("p0_ex_nsw_log", float(np.exp(np.mean(np.log(ex_x)))), display=False)
 
 # %% [markdown]
-#
 # :::{exercise}
 # :label: ex-found-ucb-gap
 #
@@ -281,7 +263,7 @@ glue("p0_ex_nsw_log", float(np.exp(np.mean(np.log(ex_x)))), display=False)
 #
 # $R_A = f(\mu^* - \mu_0)$ and $R_N = \mu^* - \mu^{*\,1-f}\mu_0^{f}$. With $\mu^* = 1$, $f = 0.01$:
 # $R_N = 1 - \mu_0^{0.01}$ and $R_A = 0.01 (1 - \mu_0) \approx 0.01$. $R_N = 0.1$ needs
-# $\mu_0^{0.01} = 0.9$, i.e. $\mu_0 = 0.9^{100} \approx$ {glue:text}`p0_ex_nash_mu0:.1e`. The order of the rounds does not matter:
+# $\mu_0^{0.01} = 0.9$, i.e. $\mu_0 = 0.9^{100} \approx$ {glue:text}`p0_ex_nash_mu0:.6f`. The order of the rounds does not matter:
 # only the multiset of the values $\E[\mu_{I_t}]$ enters either measure.
 # :::
 #
@@ -299,3 +281,35 @@ glue("p0_ex_nsw_log", float(np.exp(np.mean(np.log(ex_x)))), display=False)
 # The product $0.001^{10^5} = 10^{-300000}$ underflows to 0, so the first gives
 # {glue:text}`p0_ex_nsw_prod:g`; the second gives {glue:text}`p0_ex_nsw_log:.3g`, the right answer. Doubles stop at about $10^{-308}$ (subnormals at $5 \times 10^{-324}$).
 # :::
+
+# %% tags=["remove-cell"]
+# The numbers that the solutions quote (the student edition drops this cell).
+# Exercise ex-found-ucb-gap: Auer et al.'s bound, the measured regret, and the refined 2 ln(T) / gap.
+ex_instance, ex_horizon = bernoulli_instance([0.9, 0.6]), 100_000
+ex_gap = float(ex_instance.gaps.max())
+ex_bound_log = 8 * np.log(ex_horizon) / ex_gap
+ex_bound_const = (1 + np.pi**2 / 3) * ex_gap
+ex_regret = cumulative_regret(simulate(UCB(), ex_instance, ex_horizon, 100))[:, -1]
+glue("p0_ex_bound_log", float(ex_bound_log), display=False)
+glue("p0_ex_bound_const", float(ex_bound_const), display=False)
+glue("p0_ex_bound", float(ex_bound_log + ex_bound_const), display=False)
+glue("p0_ex_regret", float(ex_regret.mean()), display=False)
+glue("p0_ex_regret_q05", float(np.quantile(ex_regret, 0.05)), display=False)
+glue("p0_ex_regret_q95", float(np.quantile(ex_regret, 0.95)), display=False)
+glue("p0_ex_slack", float((ex_bound_log + ex_bound_const) / ex_regret.mean()), display=False)
+glue("p0_ex_refined", float(2 * np.log(ex_horizon) / ex_gap), display=False)
+assert np.all(ex_regret < ex_bound_log + ex_bound_const)
+
+# Exercise ex-found-nash: mu_0 = 0.9^100 makes R_N = 10 R_A for mu* = 1, f = 0.01 (checked on rewards).
+ex_mu0 = 0.9**100
+ex_rewards = np.ones((1, 10_000))
+ex_rewards[0, ::100] = ex_mu0
+ex_ratio = nash_regret_from_log_rewards(np.log(ex_rewards), 0.0) / average_regret_from_rewards(ex_rewards, 1.0)
+assert abs(ex_ratio - 10) < 1e-3, ex_ratio
+glue("p0_ex_nash_mu0", float(ex_mu0), display=False)
+
+# Exercise ex-found-logspace: both ways of computing the Nash social welfare of 10^5 rounds at 0.001.
+ex_x = np.full(100_000, 0.001)
+with np.errstate(under="ignore"):
+    glue("p0_ex_nsw_prod", float(np.prod(ex_x) ** (1 / ex_x.size)), display=False)
+glue("p0_ex_nsw_log", float(np.exp(np.mean(np.log(ex_x)))), display=False)

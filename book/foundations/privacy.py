@@ -78,13 +78,16 @@ fig, (ax1, ax2) = new_axes(ncols=2)
 ax1.plot(grid, density(grid, 10), label="$M(D)$, $f(D) = 10$")
 ax1.plot(grid, density(grid, 11), label="$M(D')$, $f(D') = 11$")
 samples = mech.laplace_mechanism(np.full(100_000, 10.0), 1.0, EPS, rng)
-ax1.hist(samples, bins=np.linspace(0, 21, 85), density=True, alpha=0.3, color="C0", label="100,000 draws of $M(D)$")
-ax1.set(xlabel="released value", ylabel="density", title=f"Laplace mechanism, ε = {EPS}")
+ax1.hist(samples, bins=np.linspace(0, 21, 85), density=True, alpha=0.3,
+         color="C0", label="100,000 draws of $M(D)$")
+ax1.set(xlabel="released value", ylabel="density",
+        title=f"Laplace mechanism, ε = {EPS}")
 ax1.legend(loc="upper left")
 ax2.plot(grid, np.log(density(grid, 10) / density(grid, 11)))
 ax2.axhline(EPS, color="k", ls="--", lw=1)
 ax2.axhline(-EPS, color="k", ls="--", lw=1)
-ax2.set(xlabel="released value", ylabel="log density ratio", title="privacy loss stays in [-ε, ε]")
+ax2.set(xlabel="released value", ylabel="log density ratio",
+        title="privacy loss stays in [-ε, ε]")
 plt.show()
 
 # %% [markdown]
@@ -118,15 +121,18 @@ plt.show()
 mu = np.linspace(0, 1, 11)
 fig, (ax1, ax2) = new_axes(ncols=2)
 for eps in (0.25, 1.0, 4.0):
+    # 20,000 PrivBern outputs for each mean, against the formula for mu_eps
     empirical = [mech.privbern(np.full(20_000, m), eps, rng).mean() for m in mu]
     line, = ax1.plot(mu, mech.privbern_mean(mu, eps), label=f"ε = {eps:g}")
     ax1.plot(mu, empirical, "o", ms=3, color=line.get_color())
 ax1.plot(mu, mu, "k:", lw=1, label="no privacy")
-ax1.set(xlabel="reward mean μ", ylabel="mean of PrivBern output", title="PrivBern contracts means towards 1/2")
+ax1.set(xlabel="reward mean μ", ylabel="mean of PrivBern output",
+        title="PrivBern contracts means towards 1/2")
 ax1.legend()
 eps_grid = np.geomspace(0.01, 10, 200)
 ax2.loglog(eps_grid, 1 / np.tanh(eps_grid / 2) ** 2)
-ax2.set(xlabel="ε", ylabel="sample-size factor $1/\\tanh^2(ε/2)$", title="cost of a gap under PrivBern")
+ax2.set(xlabel="ε", ylabel="sample-size factor $1/\\tanh^2(ε/2)$",
+        title="cost of a gap under PrivBern")
 plt.show()
 
 # %% [markdown]
@@ -153,9 +159,17 @@ plt.show()
 
 # %%
 rho = mech.approx_dp_to_zcdp(1.0, 1e-6)
-print(f"An (ε = 1, δ = 10⁻⁶)-DP budget is ρ = {rho:.5f} in zCDP (converted back: ε = {mech.zcdp_to_approx_dp(rho, 1e-6):.6f}).")
-display(pd.DataFrame({"σ of each release (sensitivity 1)": [f"{mech.gaussian_sigma_zcdp(1.0, rho / k):.2f}" for k in (1, 10, 100)]},
-                     index=pd.Index([1, 10, 100], name="Gaussian releases sharing the budget")))
+back = mech.zcdp_to_approx_dp(rho, 1e-6)
+print(f"An (ε = 1, δ = 10⁻⁶)-DP budget is ρ = {rho:.5f} in zCDP "
+      f"(converted back: ε = {back:.6f}).")
+# k Gaussian releases of a sensitivity-1 query share the budget: rho / k each
+releases = [1, 10, 100]
+sigmas = [mech.gaussian_sigma_zcdp(1.0, rho / k) for k in releases]
+
+# %% tags=["remove-input"]
+display(pd.DataFrame(
+    {"σ of each release (sensitivity 1)": [f"{s:.2f}" for s in sigmas]},
+    index=pd.Index(releases, name="Gaussian releases sharing the budget")))
 
 # %% [markdown]
 # ## Continual release: the binary-tree and hybrid mechanisms
@@ -205,35 +219,51 @@ checkpoints = np.unique(np.geomspace(1, N_ITEMS, 60).astype(int))
 
 
 def stream_errors(seed):
-    """|release - true sum| at the checkpoints for one stream, by the three counters in turn."""
+    """|release - true sum| at the checkpoints, for the three counters."""
     r = np.random.default_rng(seed)
     stream = (r.random(N_ITEMS) < 0.5).astype(float)
     truth = np.cumsum(stream)
-    binary = np.abs(mech.binary_tree_prefix_sums(stream, EPS_COUNT, r) - truth)[checkpoints - 1]
-    hybrid = np.abs(mech.hybrid_prefix_sums(stream, EPS_COUNT, r) - truth)[checkpoints - 1]
-    unsplit = np.abs(mech.hybrid_prefix_sums(stream, EPS_COUNT, r, split=False) - truth)[checkpoints - 1]
-    return binary, hybrid, unsplit
+    releases = (mech.binary_tree_prefix_sums(stream, EPS_COUNT, r),
+                mech.hybrid_prefix_sums(stream, EPS_COUNT, r),
+                mech.hybrid_prefix_sums(stream, EPS_COUNT, r, split=False))
+    return [np.abs(rel - truth)[checkpoints - 1] for rel in releases]
 
 
-# the streams are independent (one generator each), so they run in parallel threads
-per_stream = parallel_map(stream_errors, [(s,) for s in np.random.SeedSequence(7).spawn(STREAMS)], desc="streams")
-errors = dict(zip(["binary", "hybrid", "hybrid, ε to each part"], map(list, zip(*per_stream))))
-q95 = {name: np.quantile(np.array(errs), 0.95, axis=0) for name, errs in errors.items()}
-bound_binary = np.array([mech.binary_counter_error_bound(int(t), EPS_COUNT, N_ITEMS, GAMMA) for t in checkpoints])
-bound_hybrid = np.array([mech.hybrid_counter_error_bound(int(t), EPS_COUNT, GAMMA) for t in checkpoints])
+# the streams are independent (one generator each): parallel threads
+seeds = [(s,) for s in np.random.SeedSequence(7).spawn(STREAMS)]
+per_stream = parallel_map(stream_errors, seeds, desc="streams")
+names = ["binary", "hybrid", "hybrid, ε to each part"]
+errors = dict(zip(names, map(list, zip(*per_stream))))
+q95 = {name: np.quantile(np.array(e), 0.95, axis=0)
+       for name, e in errors.items()}
+bound_binary = np.array([
+    mech.binary_counter_error_bound(int(t), EPS_COUNT, N_ITEMS, GAMMA)
+    for t in checkpoints])
+bound_hybrid = np.array([
+    mech.hybrid_counter_error_bound(int(t), EPS_COUNT, GAMMA)
+    for t in checkpoints])
 bound_tossou = mech.tossou_hybrid_error_bound(checkpoints, EPS_COUNT, GAMMA)
 
 fig, (ax1, ax2) = new_axes(ncols=2, sharey=True)
-ax1.loglog(checkpoints, q95["binary"], "o-", ms=3, label="empirical 95% quantile")
-ax1.loglog(checkpoints, bound_binary, "k--", lw=1, label="Chan et al. tail bound, γ = 0.05")
-ax1.set(xlabel="items seen $t$", ylabel="|error| of the released sum", title=f"binary mechanism (n = 10⁶, ε = {EPS_COUNT:g})")
-ax2.loglog(checkpoints, q95["hybrid"], "o-", ms=3, label="empirical 95% quantile")
-ax2.loglog(checkpoints, bound_hybrid, "k--", lw=1, label="Chan et al. tail bound, γ = 0.05")
-ax2.loglog(checkpoints, q95["hybrid, ε to each part"], "s-", ms=3, color="C3", label="95% quantile, ε to each part")
-ax2.loglog(checkpoints, bound_tossou, ":", color="C3", label="Tossou-Dimitrakakis Eq. (2.2)")
+chan = "Chan et al. tail bound, γ = 0.05"
+ax1.loglog(checkpoints, q95["binary"], "o-", ms=3,
+           label="empirical 95% quantile")
+ax1.loglog(checkpoints, bound_binary, "k--", lw=1, label=chan)
+ax1.set(xlabel="items seen $t$", ylabel="|error| of the released sum",
+        title=f"binary mechanism (n = 10⁶, ε = {EPS_COUNT:g})")
+ax2.loglog(checkpoints, q95["hybrid"], "o-", ms=3,
+           label="empirical 95% quantile")
+ax2.loglog(checkpoints, bound_hybrid, "k--", lw=1, label=chan)
+ax2.loglog(checkpoints, q95["hybrid, ε to each part"], "s-", ms=3,
+           color="C3", label="95% quantile, ε to each part")
+ax2.loglog(checkpoints, bound_tossou, ":", color="C3",
+           label="Tossou-Dimitrakakis Eq. (2.2)")
 ax2.set(xlabel="items seen $t$", title=f"hybrid mechanism (ε = {EPS_COUNT:g})")
-fig.legend(*ax2.get_legend_handles_labels(), loc="outside lower center", ncol=2)
+fig.legend(*ax2.get_legend_handles_labels(), loc="outside lower center",
+           ncol=2)
 plt.show()
+
+# %% tags=["remove-cell"]
 frac_binary = np.mean(np.array(errors["binary"]) > bound_binary)
 frac_hybrid = np.mean(np.array(errors["hybrid"]) > bound_hybrid)
 over_hybrid = q95["hybrid"] > bound_tossou
@@ -241,7 +271,7 @@ over_unsplit = q95["hybrid, ε to each part"] > bound_tossou
 # the first checkpoint from which the ε-DP hybrid's 95% error exceeds Eq. (2.2) at every later checkpoint
 trailing = len(over_hybrid) if over_hybrid.all() else int(np.argmin(over_hybrid[::-1]))
 always_over_from = int(checkpoints[len(over_hybrid) - trailing]) if trailing else None
-display(pd.DataFrame({
+counter_table = pd.DataFrame({
     "binary": [f"{frac_binary:.4f}", "—", "—"],
     "hybrid (ε-DP)": [f"{frac_hybrid:.4f}", f"{q95['hybrid'][-1]:.0f} (bound {bound_tossou[-1]:.0f})",
                       f"{over_hybrid.sum()} of {len(checkpoints)}, every one from t = {always_over_from:,}"],
@@ -249,7 +279,7 @@ display(pd.DataFrame({
                                         f"{over_unsplit.sum()} of {len(checkpoints)}, at t = "
                                         + ", ".join(f"{t:,}" for t in checkpoints[over_unsplit])],
 }, index=[f"fraction of (stream, t) above the Chan et al. bound (γ = {GAMMA:g})", "95% error at t = 10⁶, against Eq. (2.2)",
-          "checkpoints where the 95% error exceeds Eq. (2.2)"]))
+          "checkpoints where the 95% error exceeds Eq. (2.2)"])
 glue("p0_frac_binary", float(frac_binary), display=False)
 glue("p0_frac_hybrid", float(frac_hybrid), display=False)
 glue("p0_n_checkpoints", int(len(checkpoints)), display=False)
@@ -260,6 +290,9 @@ glue("p0_over_unsplit_first", int(checkpoints[over_unsplit].min()) if over_unspl
 glue("p0_tossou_end", float(bound_tossou[-1]), display=False)
 glue("p0_hybrid_end", float(q95["hybrid"][-1]), display=False)
 glue("p0_unsplit_end", float(q95["hybrid, ε to each part"][-1]), display=False)
+
+# %% tags=["remove-input"]
+display(counter_table)
 
 # %% [markdown]
 # Both Chan et al. bounds hold with room to spare: they are exceeded at a fraction
@@ -280,7 +313,7 @@ glue("p0_unsplit_end", float(q95["hybrid, ε to each part"][-1]), display=False)
 # by either variant. Part I returns to what this means for DP-UCB-BOUND, which adds Eq. (2.2) to its
 # index.
 
-# %%
+# %% tags=["remove-cell"]
 assert frac_binary <= GAMMA and frac_hybrid <= GAMMA, "a Chan et al. tail bound was exceeded too often"
 assert always_over_from is not None and always_over_from <= 100_000, "the ε-DP hybrid should exceed Eq. (2.2) at large t"
 assert over_unsplit.any(), "the text quotes the first checkpoint where the variant exceeds Eq. (2.2)"
@@ -290,16 +323,6 @@ assert over_unsplit.mean() < 0.1 and q95["hybrid, ε to each part"][-1] < q95["h
 # %% [markdown]
 # ## Exercises
 #
-# The cell below computes the numbers that the solutions quote (it prints nothing, so as not to give
-# them away).
-
-# %%
-# Exercise ex-found-rr at ε = 1: 2p - 1 = tanh(ε/2), and the variance factor 1 / tanh^2(ε/2).
-ex_contraction = np.tanh(1.0 / 2)
-glue("p0_ex_rr_contraction", float(ex_contraction), display=False)
-glue("p0_ex_rr_factor", float(1 / ex_contraction**2), display=False)
-
-# %% [markdown]
 # :::{exercise}
 # :label: ex-found-rr
 #
@@ -358,3 +381,10 @@ glue("p0_ex_rr_factor", float(1 / ex_contraction**2), display=False)
 # stream of length 8 is in the blocks of levels 0, 1, 2 and 3 at $t = 1, 2, 4, 8$. Part V builds an
 # auditor that finds such violations automatically.
 # :::
+
+# %% tags=["remove-cell"]
+# The numbers that the solutions quote (the student edition drops this cell).
+# Exercise ex-found-rr at ε = 1: 2p - 1 = tanh(ε/2), and the variance factor 1 / tanh^2(ε/2).
+ex_contraction = np.tanh(1.0 / 2)
+glue("p0_ex_rr_contraction", float(ex_contraction), display=False)
+glue("p0_ex_rr_factor", float(1 / ex_contraction**2), display=False)

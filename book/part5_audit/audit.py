@@ -92,9 +92,11 @@ from privbandits.plotting import use_book_style
 from privbandits.simulate import simulate
 
 use_book_style()
+ALPHA = 0.05  # every audit's level: a false "violation" has probability <= 5%
+
+# %% tags=["remove-cell"]
 pd.set_option("display.max_colwidth", None)  # tables show whole cells, never "..."
 SHOW_PROGRESS = os.environ.get("PRIVBANDITS_PROGRESS", "1") != "0"
-ALPHA = 0.05
 RESULTS = []  # the chapter's one results table, filled section by section
 
 
@@ -110,6 +112,7 @@ def show(table, columns):
 
 
 def record(name, claim, result, samples, pair, kind):
+    """One row of the results table."""
     RESULTS.append({"algorithm": name, "claimed guarantee": claim, "claimed epsilon": result.claimed_epsilon,
                     "best lower bound": round(result.epsilon_lower, 3),
                     "confidence": result.confidence, "verdict": result.verdict,
@@ -127,14 +130,20 @@ def record(name, claim, result, samples, pair, kind):
 # halves the noise scale (equivalently: runs at $2\eps$ while claiming $\eps$).
 
 # %%
+# (broken?, name, target, samples): 10^5 per phase for the counters, else 10^6
 mechanisms = [(broken, name, t, 100_000 if "counter" in name else 1_000_000)
-              for broken in (False, True) for name, t in mechanism_targets(1.0, broken=broken).items()]
-audited_mechanisms = cached_audits([  # independent audits, run in parallel (same results as one by one)
-    dict(config={"mechanism": name, "broken": broken}, sampler=t["sampler"], pairs=t["pairs"], epsilon=t["epsilon"],
-         delta=t["delta"], features=t["features"], n_samples=n, alpha=ALPHA, seed=1,
+              for broken in (False, True)
+              for name, t in mechanism_targets(1.0, broken=broken).items()]
+# independent audits, run in parallel (the same results as one by one)
+audited_mechanisms = cached_audits([
+    dict(config={"mechanism": name, "broken": broken}, sampler=t["sampler"],
+         pairs=t["pairs"], epsilon=t["epsilon"], delta=t["delta"],
+         features=t["features"], n_samples=n, alpha=ALPHA, seed=1,
          depends_on=["privbandits.mechanisms"])
     for broken, name, t, n in mechanisms
 ], progress=SHOW_PROGRESS)
+
+# %% tags=["remove-input"]
 for (broken, name, t, n), r in zip(mechanisms, audited_mechanisms):
     pair = "x = 0 vs 1" if "counter" not in name else "one stream item 0 vs 1"
     record(name + (" (broken: noise halved)" if broken else ""), f"({t['epsilon']:g}, {t['delta']:g})-DP", r, n,
@@ -142,7 +151,7 @@ for (broken, name, t, n), r in zip(mechanisms, audited_mechanisms):
 mech_table = pd.DataFrame([r for r in RESULTS if "mechanism" in r["kind"]])
 show(mech_table, ["algorithm", "claimed guarantee", "best lower bound", "verdict"])
 
-# %%
+# %% tags=["remove-cell"]
 assert not any(mech_table[mech_table.kind == "mechanism"].verdict.str.startswith("violation")), \
     "a correct mechanism was flagged"
 assert all(mech_table[mech_table.kind == "broken mechanism"].verdict.str.startswith("violation")), \
@@ -162,33 +171,43 @@ glue("p5_gauss_bound", float(mech_table.set_index("algorithm").loc["Gaussian", "
 # one-shot mechanisms, five for the counters, whose outputs are whole release sequences).
 
 # %%
-sweep_plan = {}  # mechanism -> (sample sizes, seeds)
-for name in mechanism_targets(1.0, broken=True):
-    counter = "counter" in name
-    sweep_plan[name] = ([1_000, 3_000, 10_000] if counter else [30, 100, 300, 1_000, 3_000, 10_000, 30_000, 100_000],
-                        range(5 if counter else 10))
 broken_targets = mechanism_targets(1.0, broken=True)
-sweep_jobs = [(name, n, s) for name, (sizes, seeds) in sweep_plan.items() for n in sizes for s in seeds]
+sweep_plan = {}  # mechanism -> (sample sizes, seeds)
+for name in broken_targets:
+    if "counter" in name:
+        sweep_plan[name] = ([1_000, 3_000, 10_000], range(5))
+    else:
+        sizes = [30, 100, 300, 1_000, 3_000, 10_000, 30_000, 100_000]
+        sweep_plan[name] = (sizes, range(10))
+sweep_jobs = [(name, n, s) for name, (sizes, seeds) in sweep_plan.items()
+              for n in sizes for s in seeds]
 sweep_results = cached_audits([
-    dict(config={"mechanism": name, "broken": True, "sweep": s}, sampler=broken_targets[name]["sampler"],
-         pairs=broken_targets[name]["pairs"], epsilon=broken_targets[name]["epsilon"],
-         delta=broken_targets[name]["delta"], features=broken_targets[name]["features"], n_samples=n, alpha=ALPHA,
-         seed=s, depends_on=["privbandits.mechanisms"])
+    dict(config={"mechanism": name, "broken": True, "sweep": s},
+         sampler=broken_targets[name]["sampler"],
+         pairs=broken_targets[name]["pairs"],
+         epsilon=broken_targets[name]["epsilon"],
+         delta=broken_targets[name]["delta"],
+         features=broken_targets[name]["features"],
+         n_samples=n, alpha=ALPHA, seed=s,
+         depends_on=["privbandits.mechanisms"])
     for name, n, s in sweep_jobs
 ], progress=SHOW_PROGRESS)
 caught = {job: r.violation for job, r in zip(sweep_jobs, sweep_results)}
-catch = {name: (sizes, [np.mean([caught[(name, n, s)] for s in seeds]) for n in sizes])
+catch = {name: (sizes, [np.mean([caught[(name, n, s)] for s in seeds])
+                        for n in sizes])
          for name, (sizes, seeds) in sweep_plan.items()}
 fig, ax = plt.subplots()
 for name, (sizes, frac) in catch.items():
     ax.plot([2 * n for n in sizes], frac, "o-", label=name)
-ax.set(xscale="log", xlabel="samples per dataset (search + confirmation)", ylabel="fraction of seeds caught",
+ax.set(xscale="log", xlabel="samples per dataset (search + confirmation)",
+       ylabel="fraction of seeds caught",
        title="Catching the broken mechanisms (noise halved)")
 ax.legend(fontsize="small")
 plt.show()
 
-
-def all_caught_from(sizes, frac):  # samples per dataset (search + confirmation) from which every seed caught it
+# %% tags=["remove-cell"]
+def all_caught_from(sizes, frac):
+    """Samples per dataset (search + confirmation) from which every seed caught it."""
     caught = [2 * n for i, n in enumerate(sizes) if all(f == 1.0 for f in frac[i:])]
     return f"{min(caught):,}" if caught else "more than tried"
 
@@ -206,6 +225,7 @@ for name, (sizes, frac) in catch.items():
 # whose halved noise only shows in rare tail events. The bandit audits below use $2\cdot 10^5$ samples
 # per dataset ($10^5$ to search, $10^5$ to confirm).
 #
+# (p5-bandits)=
 # ## The bandit algorithms
 #
 # A bandit algorithm's dataset is its reward table `table[t, arm]` (row $t$: the potential rewards of
@@ -239,28 +259,44 @@ instance = bernoulli_instance([0.7, 0.3])
 table = np.ones((T, 2))
 pairs = flip_pairs(table, [0])
 eps_int = dp_ucb_int_privacy(T, EPS)
+repair = GDPNCB(epsilon=EPS, phase1_rule="sparse_vector")
 audited = [  # (policy, label, claimed epsilon, claimed delta, model)
-    (DPUCBBound(epsilon=EPS), None, EPS, 0.0, "DP"), (DPUCB(epsilon=EPS), None, EPS, 0.0, "DP"),
-    (DPUCBInt(epsilon=EPS), None, eps_int, float(np.exp(-10)), "DP"), (PrivateUCB(epsilon=EPS), None, EPS, 0.0, "DP"),
+    (DPUCBBound(epsilon=EPS), None, EPS, 0.0, "DP"),
+    (DPUCB(epsilon=EPS), None, EPS, 0.0, "DP"),
+    (DPUCBInt(epsilon=EPS), None, eps_int, float(np.exp(-10)), "DP"),
+    (PrivateUCB(epsilon=EPS), None, EPS, 0.0, "DP"),
     (GDPNCB(epsilon=EPS), None, EPS, 0.0, "DP"),
-    (GDPNCB(epsilon=EPS, phase1_rule="sparse_vector"), "GDP-NCB, sparse-vector Phase I (repair)", EPS, 0.0, "DP"),
-    (AnytimeDPNCB(epsilon=EPS), None, EPS, 0.0, "DP"), (LDPNCB(epsilon=EPS), None, EPS, 0.0, "LDP"),
-    (AnytimeDPNCB(base="ldp", epsilon=EPS), None, EPS, 0.0, "LDP"), (AdaPUCB(epsilon=EPS), None, EPS, 0.0, "DP"),
-    (LDPUCB(epsilon=EPS), None, EPS, 0.0, "LDP"), (FixedBudgetThresholding(tau=0.5, epsilon=EPS), None, EPS, 0.0, "LDP"),
+    (repair, "GDP-NCB, sparse-vector Phase I (repair)", EPS, 0.0, "DP"),
+    (AnytimeDPNCB(epsilon=EPS), None, EPS, 0.0, "DP"),
+    (LDPNCB(epsilon=EPS), None, EPS, 0.0, "LDP"),
+    (AnytimeDPNCB(base="ldp", epsilon=EPS), None, EPS, 0.0, "LDP"),
+    (AdaPUCB(epsilon=EPS), None, EPS, 0.0, "DP"),
+    (LDPUCB(epsilon=EPS), None, EPS, 0.0, "LDP"),
+    (FixedBudgetThresholding(tau=0.5, epsilon=EPS), None, EPS, 0.0, "LDP"),
 ]
 more_pairs = flip_pairs(table, [T // 4, T // 2])
-recs = ("arms",)  # the output: the action sequence only (internal state such as phase1_end is not released)
+# the output: the action sequence only (internal state such as
+# phase1_end is not released)
+recs = ("arms",)
 requests = []
 for policy, label, eps, delta, model in audited:
     sampler = policy_sampler(policy, instance, T, recs)
-    # Bonferroni over the two audits: level ALPHA / 2 each, so their maximum holds at 1 - ALPHA
-    requests.append(dict(config={"policy": policy.config(), "T": T, "table": "ones", "rounds": [0], "records": recs},
-                         sampler=sampler, pairs=pairs, epsilon=eps, delta=delta, n_samples=N, alpha=ALPHA / 2, seed=2,
-                         depends_on=[policy]))
-    requests.append(dict(config={"policy": policy.config(), "T": T, "table": "ones", "rounds": [T // 4, T // 2],
-                                 "records": recs}, sampler=sampler, pairs=more_pairs, epsilon=eps, delta=delta,
-                         n_samples=N // 10, alpha=ALPHA / 2, seed=3, depends_on=[policy]))
-bandit_results = cached_audits(requests, progress=SHOW_PROGRESS)  # 24 independent audits, in parallel
+    config = {"policy": policy.config(), "T": T, "table": "ones",
+              "records": recs}
+    # Bonferroni over the two audits: level ALPHA / 2 each, so that
+    # their maximum holds at 1 - ALPHA
+    requests.append(dict(
+        config={**config, "rounds": [0]}, sampler=sampler, pairs=pairs,
+        epsilon=eps, delta=delta, n_samples=N, alpha=ALPHA / 2, seed=2,
+        depends_on=[policy]))
+    requests.append(dict(
+        config={**config, "rounds": [T // 4, T // 2]}, sampler=sampler,
+        pairs=more_pairs, epsilon=eps, delta=delta, n_samples=N // 10,
+        alpha=ALPHA / 2, seed=3, depends_on=[policy]))
+# 24 independent audits, in parallel
+bandit_results = cached_audits(requests, progress=SHOW_PROGRESS)
+
+# %% tags=["remove-input"]
 for (policy, label, eps, delta, model), first, later in zip(audited, bandit_results[::2], bandit_results[1::2]):
     r = first if first.epsilon_lower >= later.epsilon_lower else later
     where = "r[0, 0]" if r is first else f"r[{[T // 4, T // 2][r.pair]}, 0]"
@@ -271,15 +307,33 @@ for (policy, label, eps, delta, model), first, later in zip(audited, bandit_resu
 bandit_table = pd.DataFrame([r for r in RESULTS if r["kind"] == "bandit"])
 show(bandit_table, ["algorithm", "claimed guarantee", "best lower bound", "verdict"])
 
-# %%
+# %% tags=["remove-cell"]
 assert not any(bandit_table.verdict.str.startswith("violation")), "a bandit algorithm violated on the generic pair"
 
 # %% [markdown]
-# On this generic pair no algorithm is caught, GDP-NCB included: its Phase I on an all-ones table with
-# the book's constant $C = 1$ lasts beyond $T = 100$, and one flipped reward moves each of its noisy
-# tests by $1/b$ ($b = \log T/\eps$, see below), which $2\cdot 10^5$ samples cannot resolve. The
-# next section builds the pair that does expose it.
+# On this generic pair no algorithm is caught, GDP-NCB included. How long does its Phase I last on
+# the all-ones table, with the book's constant $C = 1$?
+
+# %%
+ones = bernoulli_instance([1.0, 1.0])  # every reward is 1: the all-ones table
+phase1_runs = simulate(GDPNCB(epsilon=EPS), ones, T, runs=2_000, seed=4,
+                       keep=("phase1_end",))
+phase1_end = np.asarray(phase1_runs.records["phase1_end"])
+ended_early = np.mean(phase1_end < T)  # Phase I ended before round T = 100
+
+# %% tags=["remove-cell"]
+glue("p5_ones_early", float(100 * ended_early), display=False)
+glue("p5_ones_runs", f"{phase1_end.size:,}", display=False)
+assert 0.05 < ended_early < 0.95, "the text says Phase I ends early in some runs and not in others"
+
+# %% [markdown]
+# Phase I ends before round 100 in {glue:text}`p5_ones_early:.0f`% of the
+# {glue:text}`p5_ones_runs` runs and lasts the whole horizon in the others. Wherever it ends, one
+# flipped reward moves each of its noisy tests by only $1/b$ ($b = \log T/\eps$, see below), and the
+# shift it causes in the stopping round is too small for $2\cdot 10^5$ samples to resolve. The next
+# section builds the pair that does expose it.
 #
+# (p5-phase1-leak)=
 # ## GDP-NCB's Phase I leaks
 #
 # Algorithm 1 of {cite:t}`sarkar2026dpncb` explores uniformly in Phase I and, after every pull of
@@ -326,7 +380,11 @@ assert not any(bandit_table.verdict.str.startswith("violation")), "a bandit algo
 # ($\mathrm{thr} = 7.19$, $b = \ln 20$):
 
 # %%
-from privbandits.audit import action_statistic_sampler, detectable_loss, leading_run
+from privbandits.audit import (
+    action_statistic_sampler,
+    detectable_loss,
+    leading_run,
+)
 from privbandits.policies.dp_ncb import (
     PAPER_PHASE1_CONSTANT,
     leading_run_law,
@@ -335,9 +393,16 @@ from privbandits.policies.dp_ncb import (
 )
 
 EPS1 = 1.0
+# the exact law of A_r (and of R) on D and D', computed in log space
 law20 = leading_run_law(20, EPS1, 0.2)
+# the first r whose loss exceeds eps
 first_over = int(law20["r"][np.argmax(law20["loss"] > EPS1)])
-delta20 = float(np.maximum(law20["p_run1"] - np.exp(EPS1) * law20["p_run0"], 0).sum())
+# the delta that makes R alone (1, delta)-indistinguishable on this pair
+excess = law20["p_run1"] - np.exp(EPS1) * law20["p_run0"]
+delta20 = float(np.maximum(excess, 0).sum())
+law_paper = leading_run_law(10**6, EPS1, PAPER_PHASE1_CONSTANT)  # the paper's C
+
+# %% tags=["remove-cell"]
 exact20 = pd.DataFrame({"r": law20["r"], "P_D(A_r)": np.exp(law20["log_p0"]), "P_D'(A_r)": np.exp(law20["log_p1"]),
                         "loss ln P_D'/P_D": law20["loss"]}).set_index("r")
 glue("p5_law20_first_r", first_over, display=False)
@@ -346,9 +411,14 @@ glue("p5_law20_p_first", float(np.exp(law20["log_p1"][first_over - 1])), display
 glue("p5_law20_loss_11", float(law20["loss"][10]), display=False)
 glue("p5_law20_loss_T", float(law20["loss"][-1]), display=False)
 glue("p5_law20_delta", delta20, display=False)
-law_paper = leading_run_law(10**6, EPS1, PAPER_PHASE1_CONSTANT)  # the paper's C, in log space
 glue("p5_paper_c_loss", float(law_paper["loss"][-1]), display=False)
 glue("p5_paper_c_log10p", float(law_paper["log_p1"][-1] / np.log(10)), display=False)
+paper_thr = phase1_threshold_gdp(10**6, EPS1, constant=PAPER_PHASE1_CONSTANT)
+glue("p5_paper_c_thr", f"{paper_thr:,.0f}", display=False)
+glue("p5_paper_c_thr_frac", float(paper_thr / 10**6), display=False)
+assert paper_thr < 10**6, "the text says arm 0's sum can pass the paper's threshold before T"
+
+# %% tags=["remove-input"]
 exact20.loc[[2, 5, first_over - 1, first_over, first_over + 1, 20]].style.format(
     {"P_D(A_r)": "{:.2e}", "P_D'(A_r)": "{:.2e}", "loss ln P_D'/P_D": "{:.3f}"})
 
@@ -358,13 +428,15 @@ exact20.loc[[2, 5, first_over - 1, first_over, first_over + 1, 20]].style.format
 # {glue:text}`p5_law20_loss_T:.3f` at $r = 20$, where $A_{20}$ is a single output ("arm 0 in every
 # round"): GDP-NCB as printed is **not** $1$-DP, and not $\eps$-DP for any $\eps$ below
 # that. The leak sits in the tail: the first such event has probability
-# {glue:text}`p5_law20_p_first:.1e` on $D'$, and the statistic $R$ alone is
-# $(1, \delta)$-indistinguishable on this pair with $\delta =$ {glue:text}`p5_law20_delta:.1e` (a
+# {glue:text}`p5_law20_p_first:.2g` on $D'$, and the statistic $R$ alone is
+# $(1, \delta)$-indistinguishable on this pair with $\delta =$ {glue:text}`p5_law20_delta:.2g` (a
 # statement about $R$, not about the whole action sequence). The theorem claims pure
 # $\eps$-DP, and the loss grows with the horizon. Nor does the leak need the book's small
-# constant: with the paper's $C = 1600$ at $T = 10^6$, Phase I's threshold is far below $T$ and
-# $A_T$ has loss {glue:text}`p5_paper_c_loss:,.0f`, on an event of probability below $2^{-T}$ (its
-# base-10 logarithm is {glue:text}`p5_paper_c_log10p:.4g`, computed in log space).
+# constant: with the paper's $C = 1600$ at $T = 10^6$ (and $\eps = 1$), Phase I's threshold is
+# {glue:text}`p5_paper_c_thr`, about {glue:text}`p5_paper_c_thr_frac:.2f` $T$, so a run of arm 0
+# still passes it before the horizon, and $A_T$ has loss {glue:text}`p5_paper_c_loss:,.0f`, on an
+# event of probability below $2^{-T}$ (its base-10 logarithm is
+# {glue:text}`p5_paper_c_log10p:,.0f`, computed in log space).
 #
 # **The audit.** Events of probability $10^{-4}$ are beyond $2\cdot 10^5$ samples (the table of
 # detectable losses below says why), so the audit runs on a shorter instance where the same leak
@@ -377,16 +449,22 @@ exact20.loc[[2, 5, first_over - 1, first_over, first_over + 1, 20]].style.format
 T1, C1, N1 = 5, 0.05, 100_000
 law5 = leading_run_law(T1, EPS1, C1)
 table1 = np.zeros((T1, 2))
-table1[:, 0] = 1.0
+table1[:, 0] = 1.0  # arm 0 pays 1, arm 1 pays 0
 pair1 = flip_pairs(table1, [0])
 phase1 = {}
 for rule in ("printed", "sparse_vector"):
     policy = GDPNCB(epsilon=EPS1, phase1_constant=C1, phase1_rule=rule)
+    # the output audited: R, arm 0's leading run (a function of the actions)
+    sampler = action_statistic_sampler(
+        policy, bernoulli_instance([0.5, 0.5]), T1, leading_run)
     phase1[rule] = cached_audit(
-        {"policy": policy.config(), "T": T1, "table": "arm 0 ones, arm 1 zeros", "rounds": [0],
-         "statistic": "leading run of arm 0"},
-        action_statistic_sampler(policy, bernoulli_instance([0.5, 0.5]), T1, leading_run), pair1, epsilon=EPS1,
-        n_samples=N1, alpha=ALPHA, seed=0, depends_on=[policy])
+        {"policy": policy.config(), "T": T1, "table": "arm 0 ones, arm 1 zeros",
+         "rounds": [0], "statistic": "leading run of arm 0"},
+        sampler, pair1, epsilon=EPS1, n_samples=N1, alpha=ALPHA, seed=0,
+        depends_on=[policy])
+
+# %% tags=["remove-cell"]
+for rule in ("printed", "sparse_vector"):
     label = "GDP-NCB, Phase I pair" if rule == "printed" else "GDP-NCB, sparse-vector Phase I (repair), Phase I pair"
     record(label, f"{EPS1:g}-DP", phase1[rule], N1, "K=2, T=5, arm 0 ones, arm 1 zeros; r[0, 0]: 1 -> 0",
            "GDP-NCB Phase I")
@@ -397,6 +475,8 @@ glue("p5_law5_p", float(np.exp(law5["log_p1"][r_star - 1])), display=False)
 glue("p5_law5_max", float(np.max(np.abs(np.log(law5["p_run1"] / law5["p_run0"])))), display=False)
 glue("p5_audit_printed", float(phase1["printed"].epsilon_lower), display=False)
 glue("p5_audit_repaired", float(phase1["sparse_vector"].epsilon_lower), display=False)
+
+# %% tags=["remove-input"]
 pd.DataFrame({
     "variant": ["printed", "sparse-vector repair"],
     "certified lower bound (95%)": [phase1[k].epsilon_lower for k in phase1],
@@ -408,17 +488,21 @@ pd.DataFrame({
 
 # %%
 fig, ax = plt.subplots()
-ax.plot(law20["r"], law20["loss"], "o-", label=r"exact loss of $A_r$, T = 20, C = 0.2")
-ax.plot(law5["r"], law5["loss"], "s-", label=r"exact loss of $A_r$, T = 5, C = 0.05")
+ax.plot(law20["r"], law20["loss"], "o-",
+        label=r"exact loss of $A_r$, T = 20, C = 0.2")
+ax.plot(law5["r"], law5["loss"], "s-",
+        label=r"exact loss of $A_r$, T = 5, C = 0.05")
 ax.axhline(EPS1, color="k", lw=1, label=r"claimed $\varepsilon$")
-ax.axhline(phase1["printed"].epsilon_lower, color="C3", ls="--", label="audit lower bound, printed, T = 5")
-ax.axhline(phase1["sparse_vector"].epsilon_lower, color="C2", ls=":", label="audit lower bound, repair, T = 5")
-ax.set(xlabel=r"r (first r actions all arm 0)", ylabel="privacy loss", xticks=range(0, 21, 2),
-       title="GDP-NCB Phase I as printed, K = 2, ε = 1")
+ax.axhline(phase1["printed"].epsilon_lower, color="C3", ls="--",
+           label="audit lower bound, printed, T = 5")
+ax.axhline(phase1["sparse_vector"].epsilon_lower, color="C2", ls=":",
+           label="audit lower bound, repair, T = 5")
+ax.set(xlabel=r"r (first r actions all arm 0)", ylabel="privacy loss",
+       xticks=range(0, 21, 2), title="GDP-NCB Phase I as printed, K = 2, ε = 1")
 ax.legend()
 plt.show()
 
-# %%
+# %% tags=["remove-cell"]
 assert law20["loss"][10] > EPS1 and law20["loss"][-1] > 4 * EPS1, "the exact loss must exceed epsilon"
 max_loss5 = float(np.max(np.abs(np.log(law5["p_run1"] / law5["p_run0"]))))  # the worst single value of R
 assert max_loss5 > phase1["printed"].epsilon_lower > EPS1, "audit: a valid bound above epsilon"
@@ -437,6 +521,7 @@ assert not phase1["sparse_vector"].violation, "the repaired Phase I must not be 
 # test reads only the rewards already released through $\mathrm{Lap}(1/\eps)$, so its stopping
 # time is post-processing of $\eps$-LDP reports and needs no accounting of its own.
 #
+# (p5-repair)=
 # ## The repair, and why it is $\eps$-DP
 #
 # AboveThreshold {cite}`dwork2014algorithmic` (Algorithm 1 there) answers a stream of sensitivity-1
@@ -462,8 +547,7 @@ assert not phase1["sparse_vector"].violation, "the repaired Phase I must not be 
 # release costs $\eps/\ln T$ and Phase II alone spends up to
 # $\eps(\lfloor\log_2 T\rfloor - 1)/\ln T$. That exceeds $\eps$ for every $T \ge 64$
 # (with $m = \lfloor\log_2 T\rfloor \ge 6$, $(m-1)/\ln T > (m-1)/((m+1)\ln 2) > 1$) and at some shorter
-# horizons too, $T = 20$ among them (table below), before Phase I's leak is counted. This settles the
-# question the earlier version of this chapter left open.
+# horizons too, $T = 20$ among them (table below), before Phase I's leak is counted.
 #
 # :::{prf:algorithm} GDP-NCB with a sparse-vector Phase I (`GDPNCB(phase1_rule="sparse_vector")`)
 # :label: p5-alg-repair
@@ -514,56 +598,55 @@ assert not phase1["sparse_vector"].violation, "the repaired Phase I must not be 
 #
 # The budget per part, from `sparse_vector_budget` (its arithmetic is tested in
 # `tests/test_dp_ncb.py` at every $T$ below 300, at $2^k - 1$, $2^k$ and $2^k + 1$ for $k \le 30$,
-# and at 400 log-spaced horizons up to $10^9$), next to the composition bound of the same structure at
-# the printed scale $\log T/(\eps_2 n)$ (this chapter's earlier version of the repair) and of
-# the printed Phase II alone at $\eps$:
+# and at 400 log-spaced horizons up to $10^9$). Next to it, two composition bounds of the same
+# structure: for a variant of the repair that keeps the printed noise scale $\log T/(\eps_2 n)$,
+# and for the printed Phase II alone at $\eps$:
 
 # %%
 budget_rows = []
 for horizon in (20, 10**3, 10**5, 10**6, 10**7):
     b = sparse_vector_budget(horizon, EPS1)
+    phase2_alone = EPS1 * (b.releases_per_reward - 1) / np.log(horizon)
     budget_rows.append({
-        "T": f"{horizon:,}", "stopping time ε1": b.eps_stop, "releases per reward L": b.releases_per_reward,
+        "T": f"{horizon:,}", "stopping time ε1": b.eps_stop,
+        "releases per reward L": b.releases_per_reward,
         "ε per release": b.eps_per_release, "total (repair)": b.total,
-        "total at the printed scale (earlier repair)": b.total_at_printed_scale,
-        "printed Phase II alone": EPS1 * (b.releases_per_reward - 1) / np.log(horizon),
+        "total, printed-scale variant": b.total_at_printed_scale,
+        "printed Phase II alone": phase2_alone,
     })
 budget_table = pd.DataFrame(budget_rows)
-glue("p5_old_total_20", float(budget_table["total at the printed scale (earlier repair)"].iloc[0]), display=False)
-glue("p5_old_total_1e6", float(budget_table["total at the printed scale (earlier repair)"].iloc[3]), display=False)
+
+# %% tags=["remove-input"]
+glue("p5_old_total_20", float(budget_table["total, printed-scale variant"].iloc[0]), display=False)
+glue("p5_old_total_1e6", float(budget_table["total, printed-scale variant"].iloc[3]), display=False)
 glue("p5_noise_factor_1e6", float(sparse_vector_budget(10**6, EPS1).releases_per_reward / np.log(10**6)),
      display=False)
 budget_table.style.format(precision=3).hide(axis="index")
 
 # %% [markdown]
-# With $\eps = 1$ the earlier version of the repair, which kept the printed scale, is bounded by
-# composition only by {glue:text}`p5_old_total_20:.3f` at $T = 20$ and
-# {glue:text}`p5_old_total_1e6:.3f` at $T = 10^6$: no proof gave it $\eps$.
+# With $\eps = 1$ the printed-scale variant is bounded by composition only by
+# {glue:text}`p5_old_total_20:.3f` at $T = 20$ and {glue:text}`p5_old_total_1e6:.3f` at
+# $T = 10^6$: no proof gives it $\eps$.
 # The calibrated repair spends exactly $\eps$; its releases carry
 # $L/\ln T$ ({glue:text}`p5_noise_factor_1e6:.2f` at $T = 10^6$) times the printed noise at budget
 # $\eps_2$.
 #
-# **What the audit can and cannot detect.** The audit found nothing wrong with the earlier repair
-# either. That is no contradiction: an audit certifies a loss only where it sits on one event it can
+# **What the audit can and cannot detect.** A composition bound above $\eps$ is not a measured
+# loss, and an audit that finds nothing proves nothing: an audit certifies a loss only where it sits on one event it can
 # find and count. The confirmation step's power is computable: for an event of probability $p$
 # on the likelier side, `detectable_loss(p, n, epsilon)` is the smallest loss it certifies above
 # $\eps$ when the counts come out at their expected values, at $n = 10^5$ per dataset and
 # $\eps = 1$:
 
 # %%
-power = pd.DataFrame({"probability of the event": [0.5, 0.1, 0.01, 0.005, 0.001, 1e-4]})
-power["smallest loss certified above ε = 1"] = [detectable_loss(p, N1, EPS1, ALPHA) for p in power.iloc[:, 0]]
+probabilities = [0.5, 0.1, 0.01, 0.005, 0.001, 1e-4]
+smallest = [detectable_loss(p, N1, EPS1, ALPHA) for p in probabilities]
+
+# %% tags=["remove-input"]
+power = pd.DataFrame({"probability of the event": probabilities,
+                      "smallest loss certified above ε = 1": smallest})
 glue("p5_power_01", float(power.iloc[1, 1]), display=False)
 glue("p5_power_001", float(power.iloc[4, 1]), display=False)
-
-
-def samples_needed(p, loss, eps=EPS1):  # the rough count of exercise ex-p5-samples
-    return 4 * (1 + np.exp(loss)) / (p * (loss - eps) ** 2)
-
-
-glue("p5_need_5", float(samples_needed(np.exp(law5["log_p1"][r_star - 1]), law5["loss"][r_star - 1])), display=False)
-glue("p5_need_20", float(samples_needed(np.exp(law20["log_p1"][first_over - 1]), law20["loss"][first_over - 1])),
-     display=False)
 power.style.format({"probability of the event": "{:g}",
                     "smallest loss certified above ε = 1": lambda v: f"{v:.3f}" if np.isfinite(v) else "none"}).hide(
     axis="index")
@@ -572,8 +655,8 @@ power.style.format({"probability of the event": "{:g}",
 # An event of probability 0.1 must carry a loss of at least {glue:text}`p5_power_01:.3f` to be seen,
 # one of probability 0.001 at least {glue:text}`p5_power_001:.3f`, and events of probability $10^{-4}$
 # (such as the first $A_r$ above $\eps$ at $T = 20$) are invisible. The composition bound of
-# the earlier repair is a worst case over paths on which one reward passes through the stopping rule
-# and $L$ releases in a row; whether any event attains it we do not know, and the audit found none.
+# the printed-scale variant is a worst case over paths on which one reward passes through the stopping rule
+# and $L$ releases in a row; whether any event attains it we do not know.
 # The audit's bound on the
 # repair (about {glue:text}`p5_audit_repaired:.2f`) would look the same for any true $\eps$ in
 # between. The theorem, not the audit, carries the claim; the audit guards against gross errors such
@@ -590,13 +673,16 @@ regret_rows = []
 for horizon in (10**3, 10**4, 10**5, 10**6):
     row = {"T": horizon}
     for rule in ("printed", "sparse_vector"):
-        res = simulate(GDPNCB(epsilon=0.2, phase1_rule=rule), inst_b, horizon, runs=30, seed=0,
-                       keep=("arms", "phase1_end"))
+        res = simulate(GDPNCB(epsilon=0.2, phase1_rule=rule), inst_b, horizon,
+                       runs=30, seed=0, keep=("arms", "phase1_end"))
         row[f"Nash regret, {rule}"] = nash_regret(res)
-        row[f"Phase I rounds, {rule}"] = float(np.mean(res.records["phase1_end"]))
+        row[f"Phase I rounds, {rule}"] = np.mean(res.records["phase1_end"])
     regret_rows.append(row)
 regret_cost = pd.DataFrame(regret_rows).set_index("T")
-regret_cost["relative cost"] = regret_cost["Nash regret, sparse_vector"] / regret_cost["Nash regret, printed"] - 1
+regret_cost["relative cost"] = (regret_cost["Nash regret, sparse_vector"]
+                                / regret_cost["Nash regret, printed"] - 1)
+
+# %% tags=["remove-input"]
 glue("p5_cost_1e6", float(100 * regret_cost["relative cost"].loc[10**6]), display=False)
 glue("p5_cost_max", float(100 * regret_cost["relative cost"].max()), display=False)
 glue("p5_phase1_ratio_1e6", float(regret_cost["Phase I rounds, sparse_vector"].loc[10**6]
@@ -611,7 +697,7 @@ regret_cost.style.format({**{c: "{:.4f}" for c in regret_cost.columns if c.start
                           **{c: "{:,.0f}" for c in regret_cost.columns if c.startswith("Phase I")},
                           "relative cost": "{:+.1%}"}).format_index("{:,}")
 
-# %%
+# %% tags=["remove-cell"]
 assert np.all(regret_cost["relative cost"] < 0.5), "the repair should cost less than 50% Nash regret here"
 
 # %% [markdown]
@@ -642,7 +728,10 @@ assert np.all(regret_cost["relative cost"] < 0.5), "the repair should cost less 
 # $2\cdot 10^4$ samples per dataset and phase.
 
 # %%
-from privbandits.policies.fair_hiring import HiringEnvironment, PrivateFairGreedy
+from privbandits.policies.fair_hiring import (
+    HiringEnvironment,
+    PrivateFairGreedy,
+)
 
 P, D, T2 = 500, 2, 50
 theta_star = np.array([0.6, 0.8])
@@ -653,15 +742,21 @@ hiring_env = HiringEnvironment((pools[:P], pools[P:]), theta_star, 0.1)
 scores0 = pools[:P] @ theta_star
 d0 = np.random.default_rng(1).integers(0, P, size=(T2, 2))
 d1 = d0.copy()
+# the neighbour: round 0's candidate of group 0 is the best row, or the worst
 d0[0, 0], d1[0, 0] = int(np.argmax(scores0)), int(np.argmin(scores0))
 pfg = PrivateFairGreedy(epsilon=1.0, delta=1e-3, l_tilde=3.0)
-pfg_result = cached_audit({"policy": pfg.config(), "pools": "normal, unit ball, seed 0, 2 x 500", "T": T2,
-                           "candidates": "seed 1; round 0, group 0: best <-> worst", "theta": theta_star.tolist(),
-                           "noise": 0.1},
-                          hiring_sampler(pfg, hiring_env, T2, changed_round=0), [(d0, d1)], epsilon=1.0,
-                          delta=1e-3, n_samples=20_000, alpha=ALPHA, seed=3, depends_on=[pfg])
+pfg_result = cached_audit(
+    {"policy": pfg.config(), "pools": "normal, unit ball, seed 0, 2 x 500",
+     "T": T2, "candidates": "seed 1; round 0, group 0: best <-> worst",
+     "theta": theta_star.tolist(), "noise": 0.1},
+    hiring_sampler(pfg, hiring_env, T2, changed_round=0), [(d0, d1)],
+    epsilon=1.0, delta=1e-3, n_samples=20_000, alpha=ALPHA, seed=3,
+    depends_on=[pfg])
+print(f"Private-Fair-Greedy: certified lower bound "
+      f"{pfg_result.epsilon_lower:.3f} on ε; verdict: {pfg_result.verdict}")
+
+# %% tags=["remove-cell"]
 record("Private-Fair-Greedy", "(1, 1e-3)-JDP", pfg_result, 20_000, "round-0 candidate tuple", "joint DP")
-print(f"Private-Fair-Greedy: certified lower bound {pfg_result.epsilon_lower:.3f} on ε; verdict: {pfg_result.verdict}.")
 
 # %% [markdown]
 # ## Results
@@ -669,7 +764,7 @@ print(f"Private-Fair-Greedy: certified lower bound {pfg_result.epsilon_lower:.3f
 # The one table of this part: every mechanism and private algorithm of the book, the guarantee it
 # claims, the best lower bound the auditor certified (at the stated confidence) and the verdict.
 
-# %%
+# %% tags=["remove-input"]
 results = pd.DataFrame(RESULTS)
 show(results, ["algorithm", "claimed guarantee", "best lower bound", "confidence", "verdict", "samples per dataset",
                "neighbouring pair"])
@@ -678,13 +773,15 @@ show(results, ["algorithm", "claimed guarantee", "best lower bound", "confidence
 fig, ax = plt.subplots(figsize=(7, 7))
 y = np.arange(len(results))[::-1]
 colors = ["C3" if v.startswith("violation") else "C0" for v in results.verdict]
-ax.barh(y, results["best lower bound"] / results["claimed epsilon"], color=colors)
+ratio = results["best lower bound"] / results["claimed epsilon"]
+ax.barh(y, ratio, color=colors)
 ax.axvline(1.0, color="k", lw=1)
 ax.set_yticks(y, results.algorithm, fontsize="small")
-ax.set(xlabel=r"certified lower bound / claimed $\varepsilon$ (red: violation)", title="Audit of every private algorithm")
+ax.set(xlabel=r"certified lower bound / claimed $\varepsilon$ (red: violation)",
+       title="Audit of every private algorithm")
 plt.show()
 
-# %%
+# %% tags=["remove-cell"]
 verdicts = dict(zip(results.algorithm, results.verdict))
 assert verdicts["GDP-NCB, Phase I pair"].startswith("violation")
 violators = sorted({a for a, v in verdicts.items() if v.startswith("violation") and "broken" not in a})
@@ -767,7 +864,7 @@ print("Violations of a claimed guarantee (broken copies aside): " + ", ".join(vi
 # dataset does the confirmation step need to certify a bound above $\eps < \ell$? Apply it to
 # the event $R \ge$ {glue:text}`p5_r_star` of the $T = 5$ audit ($p =$ {glue:text}`p5_law5_p:.4f`,
 # $\ell =$ {glue:text}`p5_law5_loss:.2f`, $\eps = 1$) and to the first $A_r$ above
-# $\eps$ at $T = 20$ ($p =$ {glue:text}`p5_law20_p_first:.1e`,
+# $\eps$ at $T = 20$ ($p =$ {glue:text}`p5_law20_p_first:.2g`,
 # $\ell =$ {glue:text}`p5_law20_loss_first:.2f`).
 # :::
 #
@@ -779,8 +876,20 @@ print("Violations of a claimed guarantee (broken copies aside): " + ", ".join(vi
 # about $\sqrt{1/k_1 + 1/k_0}\approx\sqrt{(1+e^{\ell})/(np)}$; the one-sided bounds at level
 # $\alpha/2$ sit about $z = 2$ such deviations below, so we need
 # $\ell - \eps \gtrsim 2\sqrt{(1+e^{\ell})/(np)}$, i.e.
-# $n \gtrsim 4(1+e^{\ell})/(p(\ell-\eps)^2)$: about {glue:text}`p5_need_5:.1e` per phase for
-# the $T = 5$ event, which is why $10^5$ catches it, and about {glue:text}`p5_need_20:.1e` for the
+# $n \gtrsim 4(1+e^{\ell})/(p(\ell-\eps)^2)$: about {glue:text}`p5_need_5:,.0f` per phase for
+# the $T = 5$ event, which is why $10^5$ catches it, and about {glue:text}`p5_need_20:,.0f` for the
 # $T = 20$ event, out of reach. The search adds its own noise, so these are lower estimates;
 # `detectable_loss` computes the exact Clopper-Pearson version of the same trade-off.
 # :::
+
+# %% tags=["remove-cell"]
+# The numbers that the solutions quote (the student edition drops this cell).
+def samples_needed(p, loss, eps=EPS1):
+    """The rough sample count of exercise ex-p5-samples."""
+    return 4 * (1 + np.exp(loss)) / (p * (loss - eps) ** 2)
+
+
+need_5 = samples_needed(np.exp(law5["log_p1"][r_star - 1]), law5["loss"][r_star - 1])
+need_20 = samples_needed(np.exp(law20["log_p1"][first_over - 1]), law20["loss"][first_over - 1])
+glue("p5_need_5", float(f"{need_5:.2g}"), display=False)  # a rough count: two significant digits
+glue("p5_need_20", float(f"{need_20:.2g}"), display=False)
