@@ -120,8 +120,8 @@ def test_show_table_citations_and_raw_keys(tmp_path):
     bib.write_text("@article{azize2022privacy,\n  author = {Azize, Achraf and Basu, Debabrota},\n  year = {2022}\n}\n")
     t = plotting.show_table(_table(paper=["azize2022privacy"], x=[1]), citations=["paper"], bib=bib)
     assert t.parts[0][1][0][0] == "Azize and Basu 2022"
-    with pytest.raises(ValueError, match="BibTeX"):
-        plotting.show_table(_table(paper=["azize2022privacy"], x=[1]))
+    with pytest.raises(ValueError, match="BibTeX"):  # a key of no known entry cannot be cited
+        plotting.show_table(_table(paper=["nobody1999unknown"], x=[1]), bib=bib)
     with pytest.raises(ValueError, match="citations"):
         plotting.show_table(_table(x=[1]), citations=["paper"])
 
@@ -156,3 +156,12 @@ def test_show_table_transposes():
     header, rows = t.parts[0]
     assert header == ["stat", "mean", "max"]
     assert rows == [["a", "1.5", "2.5"], ["b", "3.5", "4.5"]]
+
+
+def test_show_table_cites_keys_inside_text_and_labels_split_parts(tmp_path):
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@article{azize2022privacy,\n  author = {Azize, Achraf and Basu, Debabrota},\n  year = {2022}\n}\n")
+    t = plotting.show_table(_table(note=["Lemma 1 of azize2022privacy (one release)"]), bib=bib)
+    assert t.parts[0][1][0][0] == "Lemma 1 of Azize and Basu 2022 (one release)"
+    wide = plotting.show_table(_table(a=["x"], **{f"c{i}": ["y" * 28] for i in range(5)}), max_width=60)
+    assert "Columns, part 1 of" in wide._repr_html_()

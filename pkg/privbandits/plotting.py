@@ -350,8 +350,14 @@ def author_year(key: str, bib: str | Path | None = None) -> str:
     return f"{names} {entry['year']}"
 
 
-def _format_cell(value: Any, fmt: str | Callable[[Any], str] | None, digits: int = 3, missing: str = MISSING) -> str:
-    """One cell as HTML text: ``fmt`` if given, else booleans as yes/no, numbers by :func:`format_number`."""
+def _format_cell(
+    value: Any,
+    fmt: str | Callable[[Any], str] | None,
+    digits: int = 3,
+    missing: str = MISSING,
+    bib: str | Path | None = None,
+) -> str:
+    """One cell as HTML: ``fmt`` if given, booleans as yes/no, numbers by :func:`format_number`, keys cited."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return missing
     if isinstance(value, (bool, np.bool_)):
@@ -362,10 +368,23 @@ def _format_cell(value: Any, fmt: str | Callable[[Any], str] | None, digits: int
         return fmt(value) if callable(fmt) else fmt.format(value)
     if isinstance(value, numbers.Real):
         return format_number(value, digits)
-    text = str(value)
+    text = _cite_in_text(str(value), bib)
     if _BIBTEX_KEY.match(text):
         raise ValueError(f"a table cell is a raw BibTeX key ({text!r}): name its column in citations=")
     return html.escape(text)
+
+
+def _cite_in_text(text: str, bib: str | Path | None) -> str:
+    """Every word of ``text`` that is a key of the book's BibTeX file, as author-year."""
+    words = set(re.findall(r"\b[a-z][a-z-]*\d{4}[a-z0-9]*\b", text))
+    if not words:
+        return text
+    path = Path(bib) if bib is not None else _find_bib()
+    entries = _bib_entries(path) if path is not None and path.is_file() else {}
+    for word in words:
+        if word in entries:
+            text = re.sub(rf"\b{re.escape(word)}\b", author_year(word, path), text)
+    return text
 
 
 def _html_table(header: list[str], body: list[list[str]], caption: str | None) -> str:
@@ -386,10 +405,18 @@ def _text_width(text: str) -> int:
     return len(html.unescape(text))
 
 
+#: A cell of text longer than this wraps onto several lines (at its spaces) in the page.
+WRAP_WIDTH = 30
+
+
 def _column_width(header: str, cells: list[str]) -> int:
-    """Characters a column needs: its widest cell, or its header's longest word (headers wrap)."""
-    word = max((len(w) for w in header.split()), default=0)
-    return max([word, *(_text_width(c) for c in cells)]) + 2
+    """Characters a column needs: its widest cell (text wraps at WRAP_WIDTH) or its header's longest word."""
+    need = [max((len(w) for w in header.split()), default=0)]
+    for cell in cells:
+        text = re.sub(r"<[^>]+>", "", cell)
+        longest_word = max((_text_width(w) for w in text.split()), default=0)
+        need.append(max(longest_word, min(_text_width(cell), WRAP_WIDTH)))
+    return max(need) + 2
 
 
 class Table:
@@ -439,7 +466,8 @@ def show_table(
     * booleans as "yes"/"no", missing values (NaN, None) as ``missing`` (a dash), never "nan";
     * the columns named in ``horizons`` written as ``10^5`` in math (powers of ten from 10^3);
     * the columns named in ``citations`` hold BibTeX keys, shown as author-year
-      (:func:`author_year`); a raw key anywhere else is refused;
+      (:func:`author_year`); a key of the book's BibTeX file inside other text is replaced the same
+      way, and a cell that is a raw key of no known entry is refused;
     * a table wider than ``max_width`` characters is split into several tables of consecutive
       columns, each repeating the first ``keys`` columns (``transpose=True`` turns a short, wide
       table on its side first);
@@ -520,7 +548,7 @@ def show_table(
                 elif col in horizons:
                     out.append(_format_horizon(value) if value is not None else missing)
                 else:
-                    out.append(_format_cell(value, formats.get(col), digits, missing))
+                    out.append(_format_cell(value, formats.get(col), digits, missing, bib))
             body.append(out)
         return header, body
 
@@ -545,7 +573,9 @@ def show_table(
     def render(frame: Any, cap: str | None) -> tuple[list, str]:
         pieces = split(*cells(frame))
         text = "".join(
-            _html_table(h, b, (cap if n == 0 else None) if len(pieces) == 1 else f"{cap or ''} ({n + 1}/{len(pieces)})")
+            _html_table(
+                h, b, cap if len(pieces) == 1 else f"{cap + ', c' if cap else 'C'}olumns, part {n + 1} of {len(pieces)}"
+            )
             for n, (h, b) in enumerate(pieces)
         )
         return pieces, text
