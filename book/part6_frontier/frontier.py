@@ -1257,8 +1257,7 @@ assert counts.index[0] == "DP-UCB-INT (pure)", "the closing note is written for 
 # pseudo-regret of a run depends only on its pull counts, and why two runs with different index
 # rules can end with the same pull counts on two arms when episodes double.
 # :::
-#
-# The cell below computes the numbers that the solutions quote.
+
 
 # %%
 small_gap = INSTANCES["small gap, 5 arms"]
