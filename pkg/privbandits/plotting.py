@@ -4,11 +4,20 @@
 * :func:`color_for` gives each algorithm one colour, the same in every chapter (known names are
   fixed below; a new name gets a stable colour from its hash).
 * :func:`plot_runs` draws the mean over runs with a band (quantiles or standard error).
+* :func:`show_table` shows a table the one way the book shows tables (no index, readable numbers,
+  horizons as powers of ten, citations as author-year, no NaN, split when too wide, collapsed when
+  too long).
 """
 
 from __future__ import annotations
 
 import hashlib
+import html
+import math
+import numbers
+import re
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import matplotlib as mpl
@@ -17,21 +26,36 @@ import numpy as np
 
 from ._validation import check_finite_array
 
-__all__ = ["ALGORITHM_COLORS", "PAGE_WIDTH", "color_for", "use_book_style", "plot_runs", "new_axes"]
+__all__ = [
+    "ALGORITHM_COLORS",
+    "PAGE_WIDTH",
+    "author_year",
+    "color_for",
+    "format_number",
+    "new_axes",
+    "plot_runs",
+    "show_table",
+    "use_book_style",
+]
 
 #: Colour of each algorithm across the book (colour-blind-safe Okabe-Ito / Tol colours).
+#: Every algorithm that Part VI puts side by side has its own colour; algorithms that never share a
+#: figure may share one (OFUL and the fair-hiring rows, say).
 ALGORITHM_COLORS: dict[str, str] = {
     "UCB": "#000000",
     "NCB": "#000000",
-    "Private-UCB": "#D55E00",
+    "Private-UCB": "#999999",
     "DP-UCB-BOUND": "#0072B2",
     "DP-UCB": "#009E73",
     "DP-UCB-INT": "#CC79A7",
-    "GDP-NCB": "#0072B2",
-    "LDP-NCB": "#009E73",
+    "DP-UCB-INT (pure)": "#882255",
+    "GDP-NCB": "#56B4E9",
+    "Anytime GDP-NCB": "#332288",
     "AdaP-UCB": "#D55E00",
-    "AdaP-KLUCB": "#CC3311",  # Tol vivid red, as in Part VI
+    "AdaP-KLUCB": "#E69F00",
     "LDP-UCB": "#E69F00",
+    "LDP-NCB": "#009E73",
+    "Anytime LDP-NCB": "#332288",
     "OFUL": "#D55E00",
     "Fair-Greedy": "#000000",
     "Private-Fair-Greedy": "#0072B2",
@@ -46,14 +70,17 @@ def color_for(name: str) -> str:
     Parameters
     ----------
     name : str
-        An algorithm's name or legend label; the part before any ``" ("`` is looked up in
-        :data:`ALGORITHM_COLORS`, and a name not there gets a fixed colour from a fallback palette.
+        An algorithm's name or legend label: the whole name if it is in :data:`ALGORITHM_COLORS`
+        (``"DP-UCB-INT (pure)"``), else the part before any ``" ("``; a name not there gets a fixed
+        colour from a fallback palette.
 
     Returns
     -------
     str
         A hex colour.
     """
+    if name in ALGORITHM_COLORS:
+        return ALGORITHM_COLORS[name]
     base = name.split(" (")[0]
     if base in ALGORITHM_COLORS:
         return ALGORITHM_COLORS[base]
@@ -188,3 +215,378 @@ def plot_runs(
     elif band == "stderr" and vals.shape[0] > 1:
         half = 1.96 * vals.std(axis=0, ddof=1) / np.sqrt(vals.shape[0])
         ax.fill_between(x_arr, mean - half, mean + half, color=color, alpha=0.18, linewidth=0)
+
+
+#: A cell that is exactly a BibTeX key of the book's form (``azize2022privacy``): never shown raw.
+_BIBTEX_KEY = re.compile(r"^[a-z][a-z-]*\d{4}[a-z0-9]*$")
+#: Characters of table text that fit the book's text column at the tables' font size (0.85 em).
+TABLE_WIDTH = 100
+#: Dash shown for a missing value (NaN or None) unless the caller names another word.
+MISSING = "–"
+
+
+def _superscript(exponent: int) -> str:
+    """``10^exponent`` as inline math in the page (MathJax typesets the ``math`` span)."""
+    return f'<span class="math notranslate nohighlight">\\(10^{{{exponent}}}\\)</span>'
+
+
+def format_number(value: Any, digits: int = 3) -> str:
+    """One number as the book prints it in a table or in prose.
+
+    Parameters
+    ----------
+    value : int or float
+        The number.
+    digits : int
+        Significant figures of a non-integer (>= 1); a value with at most that many (a parameter
+        such as 0.25) is shown as it is, without trailing zeros; integers and values of at least
+        ``10^(digits - 1)`` are shown whole, with thousands separators.
+
+    Returns
+    -------
+    str
+        ``"11,000"``, ``"0.123"``, ``"2.50"``; a value below ``10^-3`` as ``1.23 \\times 10^{-5}`` in
+        inline math (HTML for the page); ``"∞"``; :data:`MISSING` for NaN.
+
+    Raises
+    ------
+    ValueError
+        If ``digits`` is below 1 or ``value`` is not a number.
+    """
+    if not isinstance(digits, numbers.Integral) or digits < 1:
+        raise ValueError(f"digits must be an integer >= 1, got {digits!r}")
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"value must be a real number, got {value!r}")
+    x = float(value)
+    if math.isnan(x):
+        return MISSING
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    if x == 0:
+        return "0"
+    if isinstance(value, numbers.Integral) or (abs(x) >= 10 ** (digits - 1) and x == round(x)):
+        return f"{round(x):,}".replace("-", "−")
+    if abs(x) >= 10 ** (digits - 1):
+        return f"{x:,.0f}".replace("-", "−")
+    exponent = math.floor(math.log10(abs(x)))
+    if exponent < -3:
+        mantissa = f"{x / 10**exponent:.{digits - 1}f}"
+        if float(mantissa) >= 10:  # rounding carried into the next power
+            exponent += 1
+            mantissa = f"{x / 10**exponent:.{digits - 1}f}"
+        return f'<span class="math notranslate nohighlight">\\({mantissa} \\times 10^{{{exponent}}}\\)</span>'
+    decimals = max(0, digits - 1 - exponent)
+    if float(f"{x:.{digits}g}") == x:  # an exact short decimal (a parameter such as 0.25): as is
+        decimals = len(f"{abs(x):.{decimals}f}".rstrip("0").partition(".")[2])
+    text = f"{x:,.{decimals}f}"
+    if float(text.replace(",", "")) != 0 and math.floor(math.log10(abs(float(text.replace(",", ""))))) > exponent:
+        decimals = max(0, decimals - 1)  # 0.9996 -> "1.00", not "1.000"
+        text = f"{x:,.{decimals}f}"
+    return text.replace("-", "−")
+
+
+def _format_horizon(value: Any) -> str:
+    """A horizon: a power of ten as ``10^k`` in math, anything else as a whole number."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value) and value > 0:
+        k = round(math.log10(value))
+        if 10**k == value and k >= 3:
+            return _superscript(k)
+    return _format_cell(value, None)
+
+
+def _find_bib() -> Path | None:
+    """The book's ``references.bib``: in the working directory, a parent, or a parent's ``book/``."""
+    here = Path.cwd().resolve()
+    for folder in (here, *here.parents):
+        for candidate in (folder / "references.bib", folder / "book" / "references.bib"):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+def _bib_entries(path: Path) -> dict[str, dict[str, str]]:
+    """The ``author`` and ``year`` fields of every entry of a BibTeX file, by key."""
+    text = path.read_text(encoding="utf-8")
+    entries = {}
+    for match in re.finditer(r"@\w+\s*\{\s*([^,\s]+)\s*,(.*?)\n\}", text, flags=re.DOTALL):
+        fields = dict(
+            (name.lower(), value.strip())
+            for name, value in re.findall(r"(\w+)\s*=\s*\{((?:[^{}]|\{[^{}]*\})*)\}", match.group(2))
+        )
+        entries[match.group(1)] = fields
+    return entries
+
+
+def author_year(key: str, bib: str | Path | None = None) -> str:
+    """A BibTeX key as the book's author-year citation: ``"Azize and Basu 2022"``.
+
+    Parameters
+    ----------
+    key : str
+        The entry's key, e.g. ``"azize2022privacy"``.
+    bib : str, Path or None
+        The BibTeX file; by default the book's ``references.bib``, looked up from the working
+        directory upwards (a notebook runs in its chapter's folder).
+
+    Returns
+    -------
+    str
+        One author: ``"Warner 1965"``; two: ``"Azize and Basu 2022"``; more: ``"Auer et al. 2002"``.
+
+    Raises
+    ------
+    ValueError
+        If the file cannot be found or has no entry ``key`` with an author (or editor) and a year.
+    """
+    path = Path(bib) if bib is not None else _find_bib()
+    if path is None or not path.is_file():
+        raise ValueError(f"bib must be a BibTeX file; found none for key {key!r}")
+    entry = _bib_entries(path).get(key)
+    if entry is None or "year" not in entry or not (entry.get("author") or entry.get("editor")):
+        raise ValueError(f"key must be an entry of {path} with an author and a year, got {key!r}")
+    people = [p.strip() for p in re.split(r"\s+and\s+", entry.get("author") or entry["editor"]) if p.strip()]
+    last = [(p.split(",")[0] if "," in p else p.split()[-1]).strip("{} ") for p in people]
+    names = last[0] if len(last) == 1 else f"{last[0]} and {last[1]}" if len(last) == 2 else f"{last[0]} et al."
+    return f"{names} {entry['year']}"
+
+
+def _format_cell(
+    value: Any,
+    fmt: str | Callable[[Any], str] | None,
+    digits: int = 3,
+    missing: str = MISSING,
+    bib: str | Path | None = None,
+) -> str:
+    """One cell as HTML: ``fmt`` if given, booleans as yes/no, numbers by :func:`format_number`, keys cited."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return missing
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, numbers.Real) and math.isinf(value):
+        return "∞" if value > 0 else "−∞"
+    if fmt is not None:
+        return fmt(value) if callable(fmt) else fmt.format(value)
+    if isinstance(value, numbers.Real):
+        return format_number(value, digits)
+    text = _cite_in_text(str(value), bib)
+    if _BIBTEX_KEY.match(text):
+        raise ValueError(f"a table cell is a raw BibTeX key ({text!r}): name its column in citations=")
+    return html.escape(text)
+
+
+def _cite_in_text(text: str, bib: str | Path | None) -> str:
+    """Every word of ``text`` that is a key of the book's BibTeX file, as author-year."""
+    words = set(re.findall(r"\b[a-z][a-z-]*\d{4}[a-z0-9]*\b", text))
+    if not words:
+        return text
+    path = Path(bib) if bib is not None else _find_bib()
+    entries = _bib_entries(path) if path is not None and path.is_file() else {}
+    for word in words:
+        if word in entries:
+            text = re.sub(rf"\b{re.escape(word)}\b", author_year(word, path), text)
+    return text
+
+
+def _html_table(header: list[str], body: list[list[str]], caption: str | None) -> str:
+    """A plain HTML table (cells already HTML) that scrolls sideways on a narrow screen."""
+    head = "".join(f'<th style="text-align:left">{h}</th>' for h in header)
+    rows = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in body)
+    cap = f"<caption>{caption}</caption>" if caption else ""
+    return (
+        '<div class="pb-table" style="overflow-x:auto;max-width:100%">'
+        f'<table class="dataframe pb-table">{cap}<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>'
+    )
+
+
+def _text_width(text: str) -> int:
+    """Visible characters of a cell's HTML (markup stripped, math counted by its digits)."""
+    text = re.sub(r"<[^>]+>", "", text)
+    text = re.sub(r"\\\((.*?)\\\)", lambda m: re.sub(r"[\\{}^]|times", "", m.group(1)), text)
+    return len(html.unescape(text))
+
+
+#: A cell of text longer than this wraps onto several lines (at its spaces) in the page.
+WRAP_WIDTH = 30
+
+
+def _column_width(header: str, cells: list[str]) -> int:
+    """Characters a column needs: its widest cell (text wraps at WRAP_WIDTH) or its header's longest word."""
+    need = [max((len(w) for w in header.split()), default=0)]
+    for cell in cells:
+        text = re.sub(r"<[^>]+>", "", cell)
+        longest_word = max((_text_width(w) for w in text.split()), default=0)
+        need.append(max(longest_word, min(_text_width(cell), WRAP_WIDTH)))
+    return max(need) + 2
+
+
+class Table:
+    """An HTML table for a notebook page (what :func:`show_table` returns).
+
+    Attributes
+    ----------
+    parts : list of tuple
+        ``(header, rows)`` of each table shown, after any split; cells are HTML text.
+    html : str
+        The whole HTML.
+    """
+
+    def __init__(self, parts: list[tuple[list[str], list[list[str]]]], html_text: str):
+        self.parts = parts
+        self.html = html_text
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+    def __repr__(self) -> str:
+        return f"Table({len(self.parts)} part(s), {sum(len(rows) for _, rows in self.parts)} rows)"
+
+
+def show_table(
+    df: Any,
+    *,
+    formats: dict[str, str | Callable[[Any], str]] | None = None,
+    horizons: tuple[str, ...] | list[str] = (),
+    citations: tuple[str, ...] | list[str] = (),
+    digits: int = 3,
+    missing: str = MISSING,
+    keys: int = 1,
+    max_width: int = TABLE_WIDTH,
+    max_rows: int = 20,
+    short: Any = None,
+    caption: str | None = None,
+    transpose: bool = False,
+    bib: str | Path | None = None,
+) -> Table:
+    """Show a table the book's way: the one table helper of every chapter.
+
+    * no index column (the index is dropped, or becomes the first column if it has a name);
+    * numbers by :func:`format_number`: whole numbers with thousands separators (11,000), others
+      to ``digits`` significant figures, tiny values as ``a × 10^k`` in math; ``formats`` overrides
+      a column (a ``str.format`` pattern such as ``"{:.0%}"``, or a function returning HTML);
+    * booleans as "yes"/"no", missing values (NaN, None) as ``missing`` (a dash), never "nan";
+    * the columns named in ``horizons`` written as ``10^5`` in math (powers of ten from 10^3);
+    * the columns named in ``citations`` hold BibTeX keys, shown as author-year
+      (:func:`author_year`); a key of the book's BibTeX file inside other text is replaced the same
+      way, and a cell that is a raw key of no known entry is refused;
+    * a table wider than ``max_width`` characters is split into several tables of consecutive
+      columns, each repeating the first ``keys`` columns (``transpose=True`` turns a short, wide
+      table on its side first);
+    * a table with more than ``max_rows`` rows is shown as ``short`` (a smaller DataFrame the caller
+      picks: a summary or the rows that matter) followed by the full table collapsed in a
+      ``<details>`` element, or, without ``short``, as the collapsed full table alone.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table.
+    formats : dict or None
+        Column name to format pattern or function.
+    horizons, citations : sequence of str
+        Columns holding horizons, and columns holding BibTeX keys.
+    digits : int
+        Significant figures of numbers without a format (>= 1).
+    missing : str
+        Text of a missing value.
+    keys : int
+        Leading columns repeated in every part of a split table (>= 0).
+    max_width : int
+        Characters of text that fit the column (>= 20).
+    max_rows : int
+        Rows shown before the table is collapsed (>= 1).
+    short : pandas.DataFrame or None
+        The table shown above a collapsed long table (formatted the same way).
+    caption : str or None
+        A caption above the table (plain text).
+    transpose : bool
+        Show rows as columns (for a table of few rows and many columns).
+    bib : str, Path or None
+        The BibTeX file for ``citations`` (default: the book's).
+
+    Returns
+    -------
+    Table
+        Displayed as HTML by Jupyter and myst-nb.
+
+    Raises
+    ------
+    ValueError
+        If ``df`` is not a DataFrame, a named column is missing, an argument is out of range, or a
+        cell outside ``citations`` is a raw BibTeX key.
+    """
+    import pandas as pd
+
+    if not isinstance(df, pd.DataFrame):
+        raise ValueError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+    if not isinstance(digits, numbers.Integral) or digits < 1:
+        raise ValueError(f"digits must be an integer >= 1, got {digits!r}")
+    if not isinstance(keys, numbers.Integral) or keys < 0:
+        raise ValueError(f"keys must be an integer >= 0, got {keys!r}")
+    if not isinstance(max_width, numbers.Integral) or max_width < 20:
+        raise ValueError(f"max_width must be an integer >= 20, got {max_width!r}")
+    if not isinstance(max_rows, numbers.Integral) or max_rows < 1:
+        raise ValueError(f"max_rows must be an integer >= 1, got {max_rows!r}")
+    if short is not None and not isinstance(short, pd.DataFrame):
+        raise ValueError(f"short must be a pandas DataFrame or None, got {type(short).__name__}")
+    formats = dict(formats or {})
+    for name, group in (("formats", formats), ("horizons", horizons), ("citations", citations)):
+        unknown = [c for c in group if c not in df.columns]
+        if unknown:
+            raise ValueError(f"{name} names columns that the table does not have: {unknown}")
+
+    def cells(frame: Any) -> tuple[list[str], list[list[str]]]:
+        frame = frame.reset_index() if frame.index.name is not None else frame.reset_index(drop=True)
+        if transpose:
+            first = str(frame.columns[0])
+            frame = frame.set_index(first).T.reset_index().rename(columns={"index": first})
+        header = [html.escape(str(c)) for c in frame.columns]
+        body = []
+        for row in frame.itertuples(index=False):
+            out = []
+            for col, value in zip(frame.columns, row):
+                if col in citations and isinstance(value, str):
+                    out.append(html.escape(author_year(value, bib)))
+                elif col in horizons:
+                    out.append(_format_horizon(value) if value is not None else missing)
+                else:
+                    out.append(_format_cell(value, formats.get(col), digits, missing, bib))
+            body.append(out)
+        return header, body
+
+    def split(header: list[str], body: list[list[str]]) -> list[tuple[list[str], list[list[str]]]]:
+        widths = [_column_width(h, [r[i] for r in body]) for i, h in enumerate(header)]
+        lead = min(keys, len(header))
+        parts, current, used = [], [], sum(widths[:lead])
+        for i in range(lead, len(header)):
+            if current and used + widths[i] > max_width:
+                parts.append(current)
+                current, used = [], sum(widths[:lead])
+            current.append(i)
+            used += widths[i]
+        parts.append(current)
+        if len(parts) == 1:
+            return [(header, body)]
+        return [
+            ([header[j] for j in [*range(lead), *idx]], [[r[j] for j in [*range(lead), *idx]] for r in body])
+            for idx in parts
+        ]
+
+    def render(frame: Any, cap: str | None) -> tuple[list, str]:
+        pieces = split(*cells(frame))
+        text = "".join(
+            _html_table(
+                h, b, cap if len(pieces) == 1 else f"{cap + ', c' if cap else 'C'}olumns, part {n + 1} of {len(pieces)}"
+            )
+            for n, (h, b) in enumerate(pieces)
+        )
+        return pieces, text
+
+    if len(df) <= max_rows:
+        pieces, text = render(df, caption)
+        return Table(pieces, text)
+    pieces, text = [], ""
+    if short is not None:
+        pieces, text = render(short, caption)
+    full_pieces, full = render(df, None)
+    summary = f"The full table ({len(df):,} rows)" if short is not None else f"{caption or 'Table'} ({len(df):,} rows)"
+    text += f"<details><summary>{html.escape(summary)}</summary>{full}</details>"
+    return Table(pieces + full_pieces, text)
