@@ -6,8 +6,11 @@
 #
 # GDP-NCB explores uniformly (Phase I) until some arm's private reward sum $N_{1,i}\tilde\mu_i$
 # passes a threshold, then plays, in episodes, the arm with the largest private Nash confidence
-# bound. You write both formulas as the chapter states them; the autograder compares them with the
-# package's implementation (`privbandits.policies.dp_ncb`) on a grid of inputs.
+# bound. You write both formulas as this lab prints them; the autograder compares them with the
+# package's implementation (`privbandits.policies.dp_ncb`) on a grid of inputs. For Eq. (4) that is
+# the form of the paper's full version, which the package implements: the chapter's algorithm box
+# prints the conference version's last term, $4\sqrt{(2\alpha/\eps)(\log T)^{3/2}/n_i}$, a
+# different number (the chapter's closing notes compare the two versions).
 #
 # Fill in every `...`, run the notebook top to bottom, and run each `grader.check` cell.
 # Write each function yourself: an answer that calls the package's own implementation of it

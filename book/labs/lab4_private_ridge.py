@@ -2,8 +2,9 @@
 # # Lab 4: noise calibration and a private ridge-regression step
 #
 # *Part IV, {doc}`../part4_fair_hiring/fair_hiring`. Prerequisites: the Gaussian mechanism and
-# $(\eps, \delta)$-DP ({doc}`../foundations/privacy`), least squares, and Section 4.1 of the
-# fair-hiring chapter (the tree-based private regression).*
+# $(\eps, \delta)$-DP ({doc}`../foundations/privacy`), least squares, and the sections "The
+# algorithm" and "The privacy budget" of the fair-hiring chapter (the tree-based private
+# regression).*
 #
 # Private-Fair-Greedy estimates its score vector $\hat\theta$ by ridge regression on noisy sufficient
 # statistics: a binary tree releases noisy prefix sums $M = \sum_s v_s v_s^\top + \text{noise}$ of
@@ -40,8 +41,12 @@ import numpy as np
 
 # %% [markdown]
 # **Question 1.** Write `gaussian_sigma(sensitivity, epsilon, delta)`: the classical calibration of
-# the Gaussian mechanism (Dwork and Roth, Theorem A.1), the standard deviation that makes the
-# release of a query of $L_2$ sensitivity `sensitivity` $(\eps, \delta)$-DP for $\eps < 1$.
+# the Gaussian mechanism, the standard deviation that makes the release of a query of $L_2$
+# sensitivity `sensitivity` $(\eps, \delta)$-DP for $\eps < 1$. The book does not state it; it is
+# Dwork and Roth's Theorem A.1: for $\eps \in (0, 1)$, adding $\mathcal N(0, \sigma^2)$ with
+# $\sigma \ge c\,\Delta/\eps$ and $c^2 \ge 2\ln(1.25/\delta)$ is $(\eps, \delta)$-DP. Return the
+# smallest such $\sigma$. (The privacy chapter's zCDP route, through $\rho$, gives another valid
+# $\sigma$; this question asks for the classical one, which Part IV's paper uses.)
 
 
 # %%
@@ -138,7 +143,7 @@ test_sigma_audit(gaussian_sigma)
 
 # %% [markdown]
 # **Question 2.** Write `tree_sigma(epsilon_reg, delta_reg, horizon, l_tilde)`: the node noise of
-# Section 4.1 as printed, $\sigma_{\rm noise} = \sqrt{16\, m\, \tilde L^4 \ln(4/\delta)^2/\eps^2}$
+# the paper's Section 4.1 as printed (the chapter's "The privacy budget"), $\sigma_{\rm noise} = \sqrt{16\, m\, \tilde L^4 \ln(4/\delta)^2/\eps^2}$
 # with $m = 1 + \lceil \log_2(T/2) \rceil$ nodes per prefix sum (at least 1, for $T \le 2$).
 
 
