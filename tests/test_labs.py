@@ -486,8 +486,9 @@ def test_student_checks_work_in_a_renamed_notebook(released, tmp_path):
 def test_batch_grading_survives_bad_submissions(released, tmp_path):
     """The instructors' command (`otter run`, a kernel per submission, two at a time) on a batch of
     Lab 0 with a renamed copy of the reference under another kernel's name, the stub, a truncated
-    upload and an endless loop: the first two are graded, the last two reported with the reason,
-    and the gradebook has a line for each."""
+    upload, an endless loop and an answer that wraps the package: the truncated upload and the loop
+    are reported with the reason, the others graded (the wrapper scores 0 on its question), and the
+    gradebook has a line for each."""
     dest = released["lab0_laplace"]
     reference = json.loads((dest / "autograder" / "lab0_laplace.ipynb").read_text())
     reference["metadata"]["kernelspec"] = {
@@ -512,9 +513,12 @@ def test_batch_grading_survives_bad_submissions(released, tmp_path):
     )
     endless = tmp_path / "endless.ipynb"
     endless.write_text(json.dumps(looping))
-    subs = [renamed, dest / "student" / "lab0_laplace.ipynb", truncated, endless]
+    wrapper = _replace_functions(dest, "lab0_laplace", dict(WRAPPERS[0][2]), tmp_path)  # calls the package
+    subs = [renamed, dest / "student" / "lab0_laplace.ipynb", truncated, endless, wrapper]
     rows = labs.grade_batch(labs.autograder_zip(dest), subs, jobs=2, timeout=60)
-    ref, stub, bad, loop = rows
+    ref, stub, bad, loop, wrapped = rows
+    assert wrapped["tests"] == {"q1_scale": 2.0, "q2_release": 0.0}, wrapped  # the guard works under otter run
+    assert "calls the package's privbandits.mechanisms.laplace_mechanism" in wrapped["messages"]["q2_release"]
     assert ref["score"] == ref["possible"] > 0, ref
     assert stub["score"] == 0, stub
     assert bad["score"] is None and "not a notebook" in bad["error"], bad
@@ -523,7 +527,7 @@ def test_batch_grading_survives_bad_submissions(released, tmp_path):
     gradebook = tmp_path / "gradebook.csv"
     labs.write_gradebook(rows, gradebook)
     lines = gradebook.read_text().splitlines()
-    assert lines[0] == "submission,score,possible,q1_scale,q2_release,seconds,error" and len(lines) == 5, lines
+    assert lines[0] == "submission,score,possible,q1_scale,q2_release,seconds,error" and len(lines) == 6, lines
     assert json.loads((tmp_path / "gradebook.csv.messages.json").read_text())[str(truncated)]["error"]
 
 
