@@ -110,7 +110,246 @@ WRONG = [
         ],
     ),
     ("lab5_above_threshold", "floor(log2 T) + 1 releases", "q2_budget", [("bit_length() - 1)", "bit_length())")]),
+    (
+        "lab1_hybrid_counter",
+        "tree sized by the block, horizon left out",
+        "q2_release",
+        [
+            (
+                "binary_tree_prefix_sums(block, epsilon / 2, rng, horizon=t0 - 1)",
+                "binary_tree_prefix_sums(block, epsilon / 2, rng)",
+            )
+        ],
+    ),
+    (
+        "lab3_privbern",
+        "estimate clipped to [0, 1] (biased)",
+        "q2_debias",
+        [
+            (
+                "return 0.5 + (np.asarray(bit_mean, dtype=float) - 0.5) / factor",
+                "return np.clip(0.5 + (np.asarray(bit_mean, dtype=float) - 0.5) / factor, 0.0, 1.0)",
+            )
+        ],
+    ),
+    (
+        "lab5_above_threshold",
+        "no query noise",
+        "q1_stop",
+        [("if q + rng.laplace(0.0, 4 / epsilon) >= noisy_threshold", "if q >= noisy_threshold")],
+    ),
+    (
+        "lab5_above_threshold",
+        "threshold redrawn at each query",
+        "q1_stop",
+        [
+            (
+                "if q + rng.laplace(0.0, 4 / epsilon) >= noisy_threshold",
+                "if q + rng.laplace(0.0, 4 / epsilon) >= threshold + rng.laplace(0.0, 2 / epsilon)",
+            )
+        ],
+    ),
+    (
+        "lab5_above_threshold",
+        "query noise 2/eps",
+        "q1_stop",
+        [("rng.laplace(0.0, 4 / epsilon)", "rng.laplace(0.0, 2 / epsilon)")],
+    ),
+    (
+        "lab6_frontier",
+        "lock-in counted where no run learned",
+        "q1_locked_in",
+        [("    if not np.any(finals < threshold / 2):\n        return 0.0\n", "")],
+    ),
+    ("lab6_frontier", "threshold from the largest gap", "q1_locked_in", [("gaps[gaps > 0].min()", "gaps.max()")]),
+    (
+        "lab6_frontier",
+        "ties only when equal",
+        "q2_ranking",
+        [("abs(r - low) <= 1e-9 * max(abs(r), abs(low))", "r == low")],
+    ),
 ]
+
+#: Answers with no privacy or no information (no noise, constants): each question named scores
+#: nothing, since its public sanity checks are worth 0 points: (lab, label, {function: (arguments,
+#: line, ...)}).
+NO_PRIVACY = [
+    ("lab0_laplace", "no noise", {"laplace_release": ("value, sensitivity, epsilon, rng", "return value")}),
+    (
+        "lab0_laplace",
+        "zero release",
+        {"laplace_release": ("value, sensitivity, epsilon, rng", "return 0.0 * np.asarray(value, dtype=float)")},
+    ),
+    (
+        "lab1_hybrid_counter",
+        "no noise",
+        {"hybrid_release": ("stream, epsilon, rng", "return np.cumsum(np.asarray(stream, dtype=float))")},
+    ),
+    (
+        "lab3_privbern",
+        "reward as the bit (no noise)",
+        {"privbern_release": ("rewards, epsilon, rng", "return (np.asarray(rewards) >= 0.5).astype(np.int64)")},
+    ),
+    (
+        "lab3_privbern",
+        "coin flips (no information)",
+        {
+            "privbern_release": (
+                "rewards, epsilon, rng",
+                "return (rng.random(np.shape(rewards)) < 0.5).astype(np.int64)",
+            )
+        },
+    ),
+    (
+        "lab4_private_ridge",
+        "constants",
+        {
+            "gaussian_sigma": ("sensitivity, epsilon, delta", "return 1e6"),
+            "tree_sigma": ("epsilon_reg, delta_reg, horizon, l_tilde", "return 1e6"),
+            "private_theta": ("M, gamma", "return np.zeros(np.shape(M)[0] - 1)"),
+        },
+    ),
+    (
+        "lab5_above_threshold",
+        "no noise",
+        {
+            "above_threshold": (
+                "queries, threshold, epsilon, rng",
+                "above = np.asarray(queries) >= threshold",
+                "return int(above.argmax()) if above.any() else len(queries)",
+            )
+        },
+    ),
+    (
+        "lab5_above_threshold",
+        "never stops",
+        {"above_threshold": ("queries, threshold, epsilon, rng", "return len(queries)")},
+    ),
+]
+
+#: Answers that call the package's implementation of what the question asks for: the grading
+#: guard (tools/lab_guard.py, shipped in the zip) makes it raise, and the question scores nothing.
+WRAPPERS = [
+    (
+        "lab0_laplace",
+        "laplace_mechanism",
+        {
+            "laplace_release": (
+                "value, sensitivity, epsilon, rng",
+                "from privbandits.mechanisms import laplace_mechanism",
+                "return laplace_mechanism(value, sensitivity, epsilon, rng)",
+            )
+        },
+    ),
+    (
+        "lab1_hybrid_counter",
+        "hybrid_prefix_sums",
+        {
+            "hybrid_release": (
+                "stream, epsilon, rng",
+                "from privbandits import mechanisms",
+                "return mechanisms.hybrid_prefix_sums(stream, epsilon, rng)",
+            )
+        },
+    ),
+    (
+        "lab2_gdp_index",
+        "dp_ncb",
+        {
+            "phase1_threshold": (
+                "horizon, epsilon, c=3.0, constant=1600.0",
+                "import privbandits.policies.dp_ncb as d",
+                "return d.phase1_threshold_gdp(horizon, epsilon, c, constant)",
+            ),
+            "gdp_index": (
+                "mu_tilde, n, log_t, epsilon, c, alpha",
+                "from privbandits.policies.dp_ncb import gdp_index as g",
+                "return g(mu_tilde, n, log_t, epsilon, c, alpha)",
+            ),
+        },
+    ),
+    (
+        "lab3_privbern",
+        "privbern",
+        {
+            "privbern_release": (
+                "rewards, epsilon, rng",
+                "from privbandits.mechanisms import privbern",
+                "return privbern(rewards, epsilon, rng)",
+            ),
+            "debias": (
+                "bit_mean, epsilon",
+                "from privbandits.mechanisms import privbern_mean",
+                "slope = privbern_mean(1.0, epsilon) - privbern_mean(0.0, epsilon)",
+                "return (np.asarray(bit_mean, dtype=float) - privbern_mean(0.0, epsilon)) / slope",
+            ),
+        },
+    ),
+    (
+        "lab4_private_ridge",
+        "gaussian_sigma and tree_sigma",
+        {
+            "gaussian_sigma": (
+                "sensitivity, epsilon, delta",
+                "from privbandits import mechanisms",
+                "return mechanisms.gaussian_sigma(sensitivity, epsilon, delta)",
+            ),
+            "tree_sigma": (
+                "epsilon_reg, delta_reg, horizon, l_tilde",
+                "from privbandits.policies.fair_hiring import calibration",
+                "return calibration.tree_sigma(epsilon_reg, delta_reg, horizon, l_tilde)",
+            ),
+        },
+    ),
+    (
+        "lab5_above_threshold",
+        "sparse_vector_budget",
+        {
+            "svt_split": (
+                "horizon, epsilon, sv_fraction",
+                "from privbandits.policies.dp_ncb import sparse_vector_budget",
+                "b = sparse_vector_budget(horizon, epsilon, sv_fraction)",
+                "return b.eps_stop, b.eps_per_release",
+            )
+        },
+    ),
+    (
+        "lab6_frontier",
+        "tail_summary and ranking",
+        {
+            "locked_in_fraction": (
+                "finals, gaps, horizon",
+                "from privbandits import bernoulli_instance, frontier",
+                "instance = bernoulli_instance(np.max(gaps) - np.asarray(gaps, dtype=float))",
+                "return frontier.tail_summary(np.asarray(finals, dtype=float), instance, horizon).locked_in",
+            ),
+            "winners": ("regrets", "from privbandits.frontier import ranking", "return ranking(regrets)[0]"),
+        },
+    ),
+]
+
+#: The question each function of NO_PRIVACY and WRAPPERS answers.
+QUESTION_OF = {
+    "laplace_release": "q2_release",
+    "hybrid_release": "q2_release",
+    "privbern_release": "q1_release",
+    "gaussian_sigma": "q1_gaussian",
+    "tree_sigma": "q2_tree_sigma",
+    "private_theta": "q3_ridge",
+    "above_threshold": "q1_stop",
+    "phase1_threshold": "q1_threshold",
+    "gdp_index": "q2_index",
+    "debias": "q2_debias",
+    "svt_split": "q2_budget",
+    "locked_in_fraction": "q1_locked_in",
+    "winners": "q2_ranking",
+}
+
+#: Broken AboveThreshold rules may keep at most the audit's point of q1_stop (they are private).
+AT_MOST = {
+    ("lab5_above_threshold", label): ("q1_stop", 1.0)
+    for label in ("no query noise", "threshold redrawn at each query", "query noise 2/eps")
+}
 
 #: Wrong answers that a statistical test case (the auditor, or a goodness-of-fit test against the
 #: package's mechanism) must catch, not only a comparison of formulas: (lab, label) -> that case.
@@ -120,6 +359,11 @@ STATISTICAL = {
     ("lab3_privbern", "release at 2 epsilon (noise halved)"): "test_release_audit",
     ("lab4_private_ridge", "Gaussian sigma halved"): "test_sigma_audit",
     ("lab5_above_threshold", "noise halved"): "test_stop_law",
+    ("lab1_hybrid_counter", "tree sized by the block, horizon left out"): "test_release_matches_package",
+    ("lab3_privbern", "estimate clipped to [0, 1] (biased)"): "test_debias_unbiased",
+    ("lab5_above_threshold", "no query noise"): "test_stop_law",
+    ("lab5_above_threshold", "threshold redrawn at each query"): "test_stop_law",
+    ("lab5_above_threshold", "query noise 2/eps"): "test_stop_law",
 }
 
 
@@ -184,13 +428,165 @@ def test_wrong_answer_fails(name, label, question, edits, released, tmp_path):
     if (name, label) in STATISTICAL:
         case = STATISTICAL[name, label]
         assert case in result["failed_cases"][question], f"{label}: {case} passed; failed: {result['failed_cases']}"
+    if (name, label) in AT_MOST:
+        q, most = AT_MOST[name, label]
+        assert result["tests"][q] <= most, result
 
 
-def test_otter_run_end_to_end(released):
-    """The instructors' command, `otter run` (a kernel per submission), on Lab 0."""
+def _replace_functions(dest: Path, name: str, functions: dict, tmp_path: Path) -> Path:
+    nb = json.loads((dest / "autograder" / f"{name}.ipynb").read_text())
+    for func, (arguments, *lines) in functions.items():
+        code = f"def {func}({arguments}):\n" + "".join(f"    {line}\n" for line in lines)
+        hits = [c for c in nb["cells"] if c["cell_type"] == "code" and "".join(c["source"]).startswith(f"def {func}(")]
+        assert len(hits) == 1, f"{name}: {func} is defined in {len(hits)} cells"
+        hits[0]["source"] = code
+    path = tmp_path / f"{name}.ipynb"
+    path.write_text(json.dumps(nb))
+    return path
+
+
+@pytest.mark.parametrize("name, label, functions", NO_PRIVACY, ids=[f"{w[0]}-{w[1]}" for w in NO_PRIVACY])
+def test_no_privacy_scores_nothing(name, label, functions, released, tmp_path):
+    """No noise, or an answer that ignores its input, earns no more than the sanity checks (0 points)."""
+    dest = released[name]
+    result = _grade(dest, _replace_functions(dest, name, functions, tmp_path))
+    for func in functions:
+        assert result["tests"][QUESTION_OF[func]] == 0, (label, result)
+    from otter.test_files import create_test_file
+
+    cases = [c for f in (dest / "tests").glob("*.py") for c in create_test_file(str(f), None).test_cases]
+    public = [c.points for c in cases if not c.hidden]
+    assert public and all(p == 0 for p in public), f"public sanity checks carry points: {public}"
+
+
+def test_student_checks_work_in_a_renamed_notebook(released, tmp_path):
+    """`grader.check` in plain Jupyter (a kernel, no book) in a notebook renamed on download; the
+    student notebook's markdown has no site-only syntax and shows each question's points."""
+    import nbformat
+    from nbclient import NotebookClient
+
     dest = released["lab0_laplace"]
-    zip_path = labs.autograder_zip(dest)
-    reference = labs.grade(zip_path, dest / "autograder" / "lab0_laplace.ipynb")
-    assert reference["score"] == reference["possible"] > 0, reference
-    stub = labs.grade(zip_path, dest / "student" / "lab0_laplace.ipynb")
+    student = json.loads((dest / "student" / "lab0_laplace.ipynb").read_text())
+    text = "".join("".join(c["source"]) for c in student["cells"] if c["cell_type"] == "markdown")
+    assert "{doc}" not in text and "\\eps" not in text.replace("\\epsilon", ""), "site-only syntax"
+    assert "**Question 1** (2 points)" in text and "**Question 2** (4 points)" in text
+    nb = json.loads((dest / "autograder" / "lab0_laplace.ipynb").read_text())  # the stubs filled in
+    path = tmp_path / "lab0_laplace (1).ipynb"
+    path.write_text(json.dumps(nb))
+    (tmp_path / "notes.ipynb").write_text(json.dumps(nbformat.v4.new_notebook()))  # another notebook there
+    executed = NotebookClient(nbformat.read(path, 4), timeout=600, resources={"metadata": {"path": str(tmp_path)}})
+    executed = executed.execute()
+    checks = [c for c in executed.cells if c.cell_type == "code" and "grader.check(" in c.source]
+    assert len(checks) == 2
+    for cell in checks:
+        shown = json.dumps(cell.outputs)
+        assert "passed" in shown and "Error" not in shown, shown
+
+
+def test_batch_grading_survives_bad_submissions(released, tmp_path):
+    """The instructors' command (`otter run`, a kernel per submission, two at a time) on a batch of
+    Lab 0 with a renamed copy of the reference under another kernel's name, the stub, a truncated
+    upload, an endless loop and an answer that wraps the package: the truncated upload and the loop
+    are reported with the reason, the others graded (the wrapper scores 0 on its question), and the
+    gradebook has a line for each."""
+    dest = released["lab0_laplace"]
+    reference = json.loads((dest / "autograder" / "lab0_laplace.ipynb").read_text())
+    reference["metadata"]["kernelspec"] = {
+        "name": "conda-env-course-py",
+        "display_name": "Course",
+        "language": "python",
+    }
+    renamed = tmp_path / "lab0_laplace (1).ipynb"
+    renamed.write_text(json.dumps(reference))
+    truncated = tmp_path / "truncated.ipynb"
+    truncated.write_text(json.dumps(reference)[:5000])
+    looping = json.loads((dest / "student" / "lab0_laplace.ipynb").read_text())
+    looping["cells"].insert(
+        2,
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "outputs": [],
+            "execution_count": None,
+            "source": "while True:\n    pass",
+        },
+    )
+    endless = tmp_path / "endless.ipynb"
+    endless.write_text(json.dumps(looping))
+    wrapper = _replace_functions(dest, "lab0_laplace", dict(WRAPPERS[0][2]), tmp_path)  # calls the package
+    subs = [renamed, dest / "student" / "lab0_laplace.ipynb", truncated, endless, wrapper]
+    rows = labs.grade_batch(labs.autograder_zip(dest), subs, jobs=2, timeout=60)
+    ref, stub, bad, loop, wrapped = rows
+    assert wrapped["tests"] == {"q1_scale": 2.0, "q2_release": 0.0}, wrapped  # the guard works under otter run
+    assert "calls the package's privbandits.mechanisms.laplace_mechanism" in wrapped["messages"]["q2_release"]
+    assert ref["score"] == ref["possible"] > 0, ref
     assert stub["score"] == 0, stub
+    assert bad["score"] is None and "not a notebook" in bad["error"], bad
+    assert loop["score"] is None and "longer than 60 s" in loop["error"], loop
+    assert "auditor" not in ref["messages"]["q2_release"] and ref["messages"]["q2_release"], ref["messages"]
+    gradebook = tmp_path / "gradebook.csv"
+    labs.write_gradebook(rows, gradebook)
+    lines = gradebook.read_text().splitlines()
+    assert lines[0] == "submission,score,possible,q1_scale,q2_release,seconds,error" and len(lines) == 6, lines
+    assert json.loads((tmp_path / "gradebook.csv.messages.json").read_text())[str(truncated)]["error"]
+
+
+def test_autograder_zip_carries_its_environment(released, tmp_path):
+    """In a venv holding ONLY what the autograder zip installs (its environment.yml's pip list: otter,
+    the pinned libraries and the package's wheel shipped in the zip), `otter run` grades the
+    reference at full marks and a planted wrong answer below: what Gradescope or `otter grade`
+    would do with the zip (there in conda's Python of the same version)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    zips = {name: labs.autograder_zip(released[name]) for name in ("lab0_laplace", "lab1_hybrid_counter")}
+    requirements = labs.zip_requirements(zips["lab0_laplace"])
+    assert any(r.startswith("otter-grader[grading]==") for r in requirements), requirements
+    assert {"numpy", "scipy"} <= {r.split("==")[0] for r in requirements}, requirements
+    assert any(r.startswith("./files/privbandits-") and r.endswith(".whl") for r in requirements), requirements
+    python = labs.grading_environment(zips["lab0_laplace"], tmp_path / "venv")
+    # the venv is isolated: the package comes from the zip's wheel, and what only the machine has is absent
+    probe = "import importlib.util as u, privbandits; print(privbandits.__file__); print(u.find_spec('pytest'))"
+    out = labs.subprocess.run([str(python), "-c", probe], capture_output=True, text=True, env=labs._clean_env(python))
+    assert out.returncode == 0, out.stderr
+    location, pytest_spec = out.stdout.split("\n")[:2]
+    assert location.startswith(str(tmp_path / "venv")) and pytest_spec == "None", out.stdout
+
+    lab0 = released["lab0_laplace"]
+    edits = next(w[3] for w in WRONG if w[:2] == ("lab0_laplace", "release with half the noise"))
+    wrong = _wrong_notebook(lab0, "lab0_laplace", edits, tmp_path)  # caught by the auditor, from the wheel
+    jobs = [
+        (zips["lab0_laplace"], lab0 / "autograder" / "lab0_laplace.ipynb"),
+        (zips["lab0_laplace"], wrong),
+        (zips["lab1_hybrid_counter"], released["lab1_hybrid_counter"] / "autograder" / "lab1_hybrid_counter.ipynb"),
+    ]
+    with ThreadPoolExecutor(len(jobs)) as pool:
+        ref0, wrong0, ref1 = pool.map(lambda job: labs.grade(*job, python=python, timeout=300), jobs)
+    assert ref0["score"] == ref0["possible"] > 0, ref0
+    assert ref1["score"] == ref1["possible"] > 0, ref1
+    assert wrong0["tests"]["q2_release"] < ref0["tests"]["q2_release"], wrong0
+    assert "auditor found a privacy violation" in wrong0["messages"]["q2_release"], wrong0["messages"]
+
+
+@pytest.mark.parametrize("name, label, functions", WRAPPERS, ids=[f"{w[0]}-{w[1]}" for w in WRAPPERS])
+def test_calling_the_package_scores_nothing(name, label, functions, released, tmp_path):
+    """A submission that wraps the package's implementation of a question scores zero on it."""
+    dest = released[name]
+    result = _grade(dest, _replace_functions(dest, name, functions, tmp_path))
+    for func in functions:
+        question = QUESTION_OF[func]
+        assert result["tests"][question] == 0, (label, result)
+        assert set(result["failed_cases"][question]) >= {
+            c
+            for f in [dest / "tests" / f"{question}.py"]
+            for c in re.findall(r"hidden=True\)\ndef (\w+)", f.read_text())
+        }, result
+
+
+def test_syllabus_points_are_the_labs(released):
+    """The syllabus's table of points is what each lab's tests are worth, and lists every lab."""
+    text = (ROOT / "book" / "labs" / "syllabus.md").read_text()
+    table = dict(re.findall(r"^\| \{doc\}`(lab\w+)` \| (\d+) \|$", text, flags=re.M))
+    assert set(table) == set(LABS), table
+    for name in LABS:
+        tests = released[name] / "tests"
+        assert sum(labs._question_points_of(tests)) == float(table[name]), name

@@ -2,25 +2,35 @@
 
 Each lab is an otter-grader *master* notebook (a jupytext pair, edited as ``.py``): reference
 solutions between ``# BEGIN SOLUTION`` and ``# END SOLUTION``, public and hidden tests between
-``# BEGIN TESTS`` and ``# END TESTS``. This script wraps the two otter commands an instructor needs::
+``# BEGIN TESTS`` and ``# END TESTS``. This script wraps what an instructor needs::
 
     python tools/labs.py release                  # every lab -> _build/labs/<lab>/{student,autograder}
-    python tools/labs.py grade lab0_laplace sub1.ipynb sub2.ipynb ...   # after `release`
+    python tools/labs.py grade lab0_laplace subs/*.ipynb      # after `release`: scores, CSV gradebook
+    python tools/labs.py env lab0_laplace /tmp/grading-env    # a venv with only what the zip installs
+    python tools/labs.py grade lab0_laplace --python /tmp/grading-env/bin/python subs/*.ipynb
 
 ``release`` runs ``otter assign`` (which also checks that the reference solution passes every
 test); students get ``_build/labs/<lab>/student/`` (the notebook with ``...`` stubs and the public
-tests). ``grade`` runs ``otter run`` (no Docker) with the zip file in ``_build/labs/<lab>/autograder/`` on
-each submission and prints its score. The notebooks are stored without a kernelspec (the book's
-jupytext pairs carry no notebook metadata), which otter needs: ``release`` adds a Python 3 one.
+tests). The autograder zip carries its own environment: ``environment.yml`` pins otter-grader, the
+libraries the tests import (the versions of ``requirements-run.txt``) and the package's wheel,
+shipped in the zip, so Gradescope or ``otter grade`` builds a grading image from the zip alone.
+``grade`` runs ``otter run`` (no Docker) on each submission, several at a time, each with a time
+limit; a submission that cannot be graded is reported with the reason and the others are graded;
+it writes a CSV gradebook and otter's messages (hidden tests included). The notebooks are stored
+without a kernelspec (the book's jupytext pairs carry no notebook metadata), which otter needs:
+``release`` adds a Python 3 one, and ``grade`` sets it on submissions saved under another kernel.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import io
 import json
+import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -31,6 +41,82 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LABS = ROOT / "book" / "labs"
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
+#: What the hidden tests import besides the package, pinned as in ``requirements-run.txt``: the
+#: package's dependencies and its ``accounting`` extra (exact Gaussian calibration, Lab 4).
+GRADING_LIBRARIES = ("numpy", "scipy", "numba", "llvmlite", "joblib", "tqdm", "matplotlib", "dp-accounting")
+#: The Python of the grading environment (``environment.yml`` of the zip), the book's.
+PYTHON_VERSION = "3.11"
+#: Shipped in each autograder zip: the hidden tests make the package's own answers raise (``forbid``).
+GUARD = ROOT / "tools" / "lab_guard.py"
+_WHEEL: dict[str, Path] = {}  # the package's wheel, built once per process
+
+
+def _pins(path: Path) -> dict[str, str]:
+    """``name -> "name==version"`` for the pinned lines of a requirements file."""
+    pins = {}
+    for line in path.read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if "==" in line:
+            name = line.split("==")[0].split("[")[0].strip().lower()
+            pins[name] = line
+    return pins
+
+
+def grading_requirements(wheel_name: str) -> list[str]:
+    """The pip requirements of the autograder's environment (written into the zip's ``environment.yml``).
+
+    Parameters
+    ----------
+    wheel_name : str
+        The file name of the package's wheel, shipped in the zip's ``files/``.
+
+    Returns
+    -------
+    list of str
+        ``otter-grader[grading]`` at the version of ``requirements.txt``, the libraries of
+        :data:`GRADING_LIBRARIES` at the versions of ``requirements-run.txt``, and the wheel as
+        ``./files/<wheel>`` (pip runs in the directory of ``environment.yml``: ``/autograder/source``
+        on Gradescope, the unpacked zip for ``tests/test_labs.py``).
+    """
+    run = _pins(ROOT / "requirements-run.txt")
+    full = _pins(ROOT / "requirements.txt")
+    otter = full["otter-grader"].replace("otter-grader", "otter-grader[grading]")
+    missing = [name for name in GRADING_LIBRARIES if name not in run]
+    if missing:
+        raise RuntimeError(f"requirements-run.txt pins none of {missing}")
+    return [otter, *(run[name] for name in GRADING_LIBRARIES), f"./files/{wheel_name}"]
+
+
+def package_wheel() -> Path:
+    """The package's wheel (built once per process, as the site builds it: ``_ext/run_it_yourself.py``).
+
+    Returns
+    -------
+    pathlib.Path
+        ``privbandits-<version>-py3-none-any.whl`` in a temporary directory.
+    """
+    if "wheel" not in _WHEEL or not _WHEEL["wheel"].exists():
+        spec = importlib.util.spec_from_file_location("run_it_yourself", ROOT / "_ext" / "run_it_yourself.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _WHEEL["wheel"] = module.build_wheel(Path(tempfile.mkdtemp(prefix="privbandits_wheel_")))
+    return _WHEEL["wheel"]
+
+
+def _configure(nb: dict, wheel: Path) -> None:
+    """Add the grading environment to the master notebook's ``# ASSIGNMENT CONFIG`` cell."""
+    cells = [c for c in nb["cells"] if c["cell_type"] == "raw" and "# ASSIGNMENT CONFIG" in "".join(c["source"])]
+    if len(cells) != 1:
+        raise ValueError("a lab needs exactly one raw cell '# ASSIGNMENT CONFIG'")
+    source = "".join(cells[0]["source"]).rstrip("\n")
+    for key in ("requirements:", "overwrite_requirements:", "python_version:", "autograder_files:"):
+        if f"\n{key}" in source:
+            raise ValueError(f"the lab sets {key} itself; tools/labs.py sets it")
+    source += (
+        "\nrequirements: requirements.txt\noverwrite_requirements: true"
+        f'\npython_version: "{PYTHON_VERSION}"\nautograder_files:\n  - {wheel.name}\n  - {GUARD.name}\n'
+    )
+    cells[0]["source"] = source
 
 
 def lab_names() -> list[str]:
@@ -76,6 +162,11 @@ def assign(name: str, dest: Path, *, run_tests: bool = True, root: Path = LABS) 
         shutil.rmtree(dest)
     with tempfile.TemporaryDirectory(prefix="lab_master_") as tmp:
         nb = json.loads(master.read_text())
+        wheel = package_wheel()
+        _configure(nb, wheel)
+        shutil.copy(wheel, Path(tmp) / wheel.name)
+        shutil.copy(GUARD, Path(tmp) / GUARD.name)
+        (Path(tmp) / "requirements.txt").write_text("\n".join(grading_requirements(wheel.name)) + "\n")
         nb.setdefault("metadata", {})["kernelspec"] = KERNELSPEC
         nb["metadata"].setdefault("language_info", {"name": "python"})
         copy = Path(tmp) / master.name
@@ -91,14 +182,96 @@ def assign(name: str, dest: Path, *, run_tests: bool = True, root: Path = LABS) 
                 otter_assign(str(copy), str(dest.resolve()), no_pdfs=True, no_run_tests=not run_tests)
         except BaseException as exc:
             raise RuntimeError(f"otter assign failed on {master}:\n{log.getvalue()}") from exc
-    for version in ("student", "autograder"):  # otter puts its init cell above the title: move it below
+    points = _question_points(dest / "autograder" / master.name)
+    for version in ("student", "autograder"):
         path = dest / version / master.name
         nb = json.loads(path.read_text())
         cells = nb["cells"]
         if len(cells) > 1 and "otter.Notebook(" in "".join(cells[0]["source"]) and cells[1]["cell_type"] == "markdown":
-            cells[0], cells[1] = cells[1], cells[0]
-            path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+            cells[0], cells[1] = cells[1], cells[0]  # otter puts its init cell above the title: move it below
+        for cell in cells:
+            source = "".join(cell["source"])
+            if cell["cell_type"] == "code" and "otter.Notebook(" in source:
+                cell["source"] = INIT_CELL.format(name=name)
+            elif cell["cell_type"] == "markdown":
+                cell["source"] = _plain_markdown(source, points)
+        path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
     return dest
+
+
+#: The student notebook's first code cell: otter's checks read the public tests stored in the
+#: notebook file, so it must find that file even when renamed on download (``lab0 (1).ipynb``).
+INIT_CELL = """# Initialize Otter (finds this notebook even if it was renamed)
+import glob
+import json
+import os
+
+import otter
+
+
+def _this_notebook(name="{name}"):
+    session = globals().get("__session__")  # the running notebook's path (recent Jupyter servers)
+    if isinstance(session, str) and session.endswith(".ipynb") and os.path.isfile(session):
+        return session
+    for path in sorted(glob.glob("*.ipynb"), key=os.path.getmtime, reverse=True):
+        try:
+            with open(path, encoding="utf-8") as f:
+                if json.load(f)["metadata"]["otter"]["assignment_name"] == name:
+                    return path
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return None
+
+
+grader = otter.Notebook(_this_notebook())"""
+
+
+def _question_points(notebook: Path) -> list[float]:
+    """Each question's points, in order, from the tests otter stored in an output notebook."""
+    from otter.test_files import create_test_file
+
+    tests = json.loads(notebook.read_text())["metadata"]["otter"]["tests"]
+    with tempfile.TemporaryDirectory(prefix="lab_points_") as tmp:
+        totals = []
+        for question, code in tests.items():
+            path = Path(tmp) / f"{question}.py"
+            path.write_text(code)
+            totals.append(float(create_test_file(str(path), None).possible))
+    return totals
+
+
+def _question_points_of(tests_dir: Path) -> list[float]:
+    """Each question's points from a directory of otter test files (see :func:`extract_tests`)."""
+    from otter.test_files import create_test_file
+
+    return [float(create_test_file(str(path), None).possible) for path in sorted(tests_dir.glob("*.py"))]
+
+
+def _title(doc: str) -> str:
+    """The first heading of a page of the book (``doc`` relative to ``book/labs``)."""
+    for suffix in (".py", ".md"):
+        path = (LABS / doc).with_suffix(suffix)
+        if path.exists():
+            for line in path.read_text().splitlines():
+                line = line.removeprefix("# ").strip() if suffix == ".py" else line.strip()
+                if line.startswith("# "):
+                    return line[2:].strip()
+    raise ValueError(f"doc: no page {doc} in the book")
+
+
+def _plain_markdown(text: str, points: list[float]) -> str:
+    """Markdown that plain Jupyter renders: no ``{doc}`` roles (links to the pages), no ``\\eps``
+    macro, and each "**Question N.**" followed by its points."""
+    import re
+
+    text = re.sub(r"\{doc\}`([^`<]+)`", lambda m: f"[{_title(m.group(1))}]({m.group(1)}.ipynb)", text)
+    text = re.sub(r"\\eps(?![a-zA-Z])", r"\\varepsilon", text)
+
+    def with_points(m):
+        total = points[int(m.group(1)) - 1]
+        return f"**Question {m.group(1)}** ({total:g} point{'s' if total != 1 else ''})."
+
+    return re.sub(r"\*\*Question (\d+)\.\*\*", with_points, text)
 
 
 def autograder_zip(dest: Path) -> Path:
@@ -147,7 +320,72 @@ def extract_tests(dest: Path) -> Path:
     return out
 
 
-def grade(zip_path: Path, submission: Path) -> dict:
+def zip_requirements(zip_path: Path) -> list[str]:
+    """The pip requirements of an autograder zip (the ``pip:`` list of its ``environment.yml``).
+
+    Parameters
+    ----------
+    zip_path : pathlib.Path
+        An autograder zip written by :func:`assign`.
+
+    Returns
+    -------
+    list of str
+        The requirements, as otter's ``setup.sh`` installs them on Gradescope.
+    """
+    import yaml
+
+    with zipfile.ZipFile(zip_path) as archive:
+        env = yaml.safe_load(archive.read("environment.yml"))
+    return [req for dep in env["dependencies"] if isinstance(dep, dict) for req in dep.get("pip", [])]
+
+
+def grading_environment(zip_path: Path, dest: Path) -> Path:
+    """A virtual environment holding only what an autograder zip installs.
+
+    ``python -m venv dest``, then ``pip install`` of :func:`zip_requirements` run in the unpacked
+    zip (``dest/source``, where ``./files/<wheel>`` points), as otter's ``setup.sh`` does on
+    Gradescope (there with conda's Python of the same version).
+
+    Parameters
+    ----------
+    zip_path : pathlib.Path
+        An autograder zip written by :func:`assign`.
+    dest : pathlib.Path
+        The new environment's directory (must not exist).
+
+    Returns
+    -------
+    pathlib.Path
+        The environment's ``python``.
+
+    Raises
+    ------
+    RuntimeError
+        If pip fails, with its output.
+    """
+    if dest.exists():
+        raise ValueError(f"dest: {dest} exists; give a new directory")
+    subprocess.run([sys.executable, "-m", "venv", str(dest)], check=True)
+    source = dest / "source"
+    with zipfile.ZipFile(zip_path) as archive:
+        archive.extractall(source)
+    python = dest / "bin" / "python"
+    cmd = [str(python), "-m", "pip", "install", "--quiet", "--no-compile", *zip_requirements(zip_path)]
+    done = subprocess.run(cmd, cwd=source, capture_output=True, text=True, env=_clean_env(python))
+    if done.returncode != 0:
+        raise RuntimeError(f"pip failed in {dest}: {' '.join(cmd)}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+    return python
+
+
+def _clean_env(python: Path) -> dict:
+    """The environment variables for a command of another Python: no PYTHONPATH, its bin/ first."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    env["PATH"] = f"{python.parent}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
+def grade(zip_path: Path, submission: Path, *, python: Path | None = None, timeout: float | None = None) -> dict:
     """Grade one submission with ``otter run`` (no container).
 
     Parameters
@@ -156,30 +394,182 @@ def grade(zip_path: Path, submission: Path) -> dict:
         The zip file in ``<dest>/autograder/`` written by :func:`assign`.
     submission : pathlib.Path
         The student's notebook.
+    python : pathlib.Path, optional
+        The Python that runs otter and the submission's kernel (e.g. from
+        :func:`grading_environment`); default this one, with its environment.
+    timeout : float, optional
+        Seconds before the grading is stopped (``subprocess.TimeoutExpired``); default none.
 
     Returns
     -------
     dict
-        ``score``, ``possible`` and ``tests`` (name -> score) from otter's ``results.json``, and the
-        wall time in ``seconds``.
+        ``score``, ``possible`` and ``tests`` (name -> score) from otter's ``results.json``,
+        ``messages`` (name -> otter's output for the tests of that question, hidden ones
+        included), and the wall time in ``seconds``.
+
+    Raises
+    ------
+    ValueError
+        If the submission is not a Python notebook (e.g. a truncated upload), saying why.
+    RuntimeError
+        If otter fails, with the end of its message.
+    TimeoutError
+        If grading takes longer than ``timeout`` (otter and its kernel are then stopped).
     """
     start = time.perf_counter()
+    env = _clean_env(python) if python is not None else None
     with tempfile.TemporaryDirectory(prefix="lab_grade_") as out:
-        subprocess.run(
-            [sys.executable, "-m", "otter", "run", "--no-logo", "-a", str(zip_path), "-o", out, str(submission)],
-            check=True,
-            capture_output=True,
+        copy = Path(out) / "submission" / _safe_name(submission)
+        copy.parent.mkdir()
+        copy.write_text(json.dumps(_readable_notebook(submission)))
+        cmd = [str(python or sys.executable), "-m", "otter", "run", "--no-logo", "-a", str(zip_path), "-o", out]
+        proc = subprocess.Popen(
+            [*cmd, str(copy)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
             text=True,
+            env=env,
+            cwd=out,
+            start_new_session=True,  # otter and the kernel it starts form one group, stopped together
         )
-        results = json.loads((Path(out) / "results.json").read_text())
+        try:
+            output, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise TimeoutError(f"grading took longer than {timeout:g} s (an endless loop?); stopped") from None
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)  # a kernel otter left behind
+        results_path = Path(out) / "results.json"
+        if proc.returncode != 0 or not results_path.exists():
+            raise RuntimeError(_otter_error(output))
+        results = json.loads(results_path.read_text())
     graded = [t for t in results["tests"] if "max_score" in t]
     tests = {t["name"]: float(t.get("score") or 0.0) for t in graded}
     return {
         "score": sum(tests.values()),
         "possible": float(sum(t["max_score"] for t in graded)),
         "tests": tests,
+        "messages": {t["name"]: t.get("output", "") for t in graded},
         "seconds": time.perf_counter() - start,
     }
+
+
+def _safe_name(path: Path) -> str:
+    """A file name otter accepts for a submission (no spaces or brackets, e.g. ``lab0 (1).ipynb``)."""
+    stem = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in path.stem)
+    return f"{stem or 'submission'}.ipynb"
+
+
+def _readable_notebook(path: Path) -> dict:
+    """The submission as a notebook, its kernel set to Python 3; ValueError saying why it is not one."""
+    try:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"not a notebook (truncated or damaged file?): {exc}") from None
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
+        raise ValueError("not a notebook: no list of cells")
+    language = nb.get("metadata", {}).get("kernelspec", {}).get("language", "python")
+    if language.lower() != "python":
+        raise ValueError(f"the notebook's kernel is for {language}, not Python")
+    nb.setdefault("metadata", {})["kernelspec"] = KERNELSPEC  # e.g. "python3.11" or a conda env's name
+    return nb
+
+
+def _otter_error(output: str) -> str:
+    """The informative end of otter's output: from the last traceback's exception line on."""
+    lines = [line for line in output.strip().splitlines() if line.strip() and "Kernel is running over TCP" not in line]
+    for i in range(len(lines) - 1, -1, -1):
+        if lines[i].startswith("Traceback"):
+            tail = [line for line in lines[i:] if not line.startswith(" ")]
+            return " | ".join(tail[-3:])
+    return " | ".join(lines[-3:]) or "otter failed without a message"
+
+
+def grade_batch(
+    zip_path: Path,
+    submissions: list[Path],
+    *,
+    jobs: int = 2,
+    timeout: float = 600.0,
+    python: Path | None = None,
+    progress=None,
+) -> list[dict]:
+    """Grade many submissions, ``jobs`` at a time; a submission that fails does not stop the rest.
+
+    Parameters
+    ----------
+    zip_path : pathlib.Path
+        The lab's autograder zip.
+    submissions : list of pathlib.Path
+        The notebooks.
+    jobs : int
+        Submissions graded at the same time (each runs its own ``otter run`` and kernel).
+    timeout : float
+        Seconds allowed per submission (see :func:`grade`).
+    python : pathlib.Path, optional
+        The Python that grades (see :func:`grade`).
+    progress : callable, optional
+        Called with each finished row.
+
+    Returns
+    -------
+    list of dict
+        One row per submission, in the given order: ``submission``, and :func:`grade`'s result, or
+        ``error`` (why it could not be graded) with ``score`` None.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    if jobs < 1:
+        raise ValueError(f"jobs: must be >= 1, got {jobs}")
+
+    def one(submission: Path) -> dict:
+        row = {"submission": str(submission)}
+        try:
+            row.update(grade(zip_path, submission, python=python, timeout=timeout))
+        except (ValueError, RuntimeError, TimeoutError, OSError) as exc:
+            row.update(score=None, error=str(exc))
+        if progress is not None:
+            progress(row)
+        return row
+
+    with ThreadPoolExecutor(jobs) as pool:
+        return list(pool.map(one, submissions))
+
+
+def write_gradebook(rows: list[dict], path: Path) -> None:
+    """Write graded rows as a CSV gradebook, and otter's messages as JSON next to it.
+
+    Parameters
+    ----------
+    rows : list of dict
+        From :func:`grade_batch`.
+    path : pathlib.Path
+        The CSV: one line per submission with ``submission``, ``score``, ``possible``, one column
+        per question, ``seconds`` and ``error`` (empty if graded). ``<path>.messages.json`` holds,
+        per submission, otter's output for each question (hidden tests included).
+    """
+    import csv
+
+    questions = sorted({q for row in rows for q in row.get("tests", {})})
+    with path.open("w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["submission", "score", "possible", *questions, "seconds", "error"])
+        for row in rows:
+            tests = row.get("tests", {})
+            writer.writerow(
+                [
+                    row["submission"],
+                    "" if row.get("score") is None else f"{row['score']:g}",
+                    f"{row['possible']:g}" if "possible" in row else "",
+                    *(f"{tests[q]:g}" if q in tests else "" for q in questions),
+                    f"{row['seconds']:.1f}" if "seconds" in row else "",
+                    row.get("error", ""),
+                ]
+            )
+    messages = {row["submission"]: row.get("messages", {}) or {"error": row.get("error", "")} for row in rows}
+    path.with_suffix(path.suffix + ".messages.json").write_text(json.dumps(messages, indent=1) + "\n")
 
 
 def _case_name(case) -> str:
@@ -213,6 +603,8 @@ def grade_in_process(tests_dir: Path, submission: Path) -> dict:
     """
     from otter.test_files import create_test_file
 
+    if str(GUARD.parent) not in sys.path:  # the guard the autograder zip ships next to the submission
+        sys.path.insert(0, str(GUARD.parent))
     nb = json.loads(submission.read_text())
     namespace: dict = {"__name__": "__main__"}
     errors = []
@@ -263,6 +655,14 @@ def main(argv: list[str] | None = None) -> int:
     grading.add_argument("lab")
     grading.add_argument("submissions", nargs="+", type=Path)
     grading.add_argument("--out", type=Path, default=ROOT / "_build" / "labs")
+    grading.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once")
+    grading.add_argument("--timeout", type=float, default=600.0, help="seconds allowed per submission")
+    grading.add_argument("--csv", type=Path, default=None, help="gradebook (default <out>/<lab>/gradebook.csv)")
+    grading.add_argument("--python", type=Path, default=None, help="grade with this Python (e.g. a `env` venv)")
+    environment = sub.add_parser("env", help="make a venv holding only what a lab's autograder zip installs")
+    environment.add_argument("lab")
+    environment.add_argument("dest", type=Path)
+    environment.add_argument("--out", type=Path, default=ROOT / "_build" / "labs")
     args = parser.parse_args(argv)
     if args.command == "release":
         for name in args.labs or lab_names():
@@ -274,9 +674,35 @@ def main(argv: list[str] | None = None) -> int:
             )
         return 0
     zip_path = autograder_zip(args.out / args.lab)
-    for submission in args.submissions:
-        r = grade(zip_path, submission)
-        print(f"{submission}: {r['score']:g} / {r['possible']:g} ({r['seconds']:.1f} s)  {r['tests']}")
+    if args.command == "env":
+        print(
+            f"grade with: python tools/labs.py grade {args.lab} --python {grading_environment(zip_path, args.dest)} ..."
+        )
+        return 0
+    start = time.perf_counter()
+
+    def show(row: dict) -> None:
+        if row.get("score") is None:
+            print(f"{row['submission']}: NOT GRADED: {row['error']}", flush=True)
+        else:
+            print(
+                f"{row['submission']}: {row['score']:g} / {row['possible']:g} ({row['seconds']:.1f} s)  {row['tests']}",
+                flush=True,
+            )
+
+    rows = grade_batch(
+        zip_path, args.submissions, jobs=args.jobs, timeout=args.timeout, python=args.python, progress=show
+    )
+    csv_path = args.csv or args.out / args.lab / "gradebook.csv"
+    write_gradebook(rows, csv_path)
+    failed = [r for r in rows if r.get("score") is None]
+    print(
+        f"graded {len(rows) - len(failed)} of {len(rows)} submissions in {time.perf_counter() - start:.1f} s"
+        f" ({args.jobs} at a time); gradebook {csv_path}, otter's messages {csv_path}.messages.json"
+    )
+    for row in failed:
+        print(f"  not graded: {row['submission']}: {row['error']}")
+    return 1 if failed else 0
     return 0
 
 

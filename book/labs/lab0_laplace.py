@@ -10,6 +10,8 @@
 # a release with too little noise is caught.
 #
 # Fill in every `...` below, run the notebook top to bottom, and run each `grader.check` cell.
+# Write each function yourself: an answer that calls the package's own implementation of it
+# scores zero on that question (the grading makes those functions of `privbandits` raise).
 
 # %% [raw]
 # # ASSIGNMENT CONFIG
@@ -28,7 +30,7 @@ import numpy as np
 # %% [raw]
 # # BEGIN QUESTION
 # name: q1_scale
-# points: 2
+# points: [0, 2]
 
 # %% [markdown]
 # **Question 1.** Write `laplace_scale(sensitivity, epsilon)`: the scale $b$ of the Laplace noise
@@ -78,7 +80,7 @@ test_scale_grid(laplace_scale)
 # %% [raw]
 # # BEGIN QUESTION
 # name: q2_release
-# points: 4
+# points: [0, 2, 2]
 
 # %% [markdown]
 # **Question 2.** Write `laplace_release(value, sensitivity, epsilon, rng)`: the $\eps$-DP release of
@@ -116,12 +118,21 @@ test_release_shape(laplace_release)
 hidden: true
 """ # END TEST CONFIG
 def test_release_noise_law(laplace_release):
+    try:
+        from lab_guard import forbid  # shipped with the autograder: the package's own answer raises
+    except ImportError:  # the book's run of this notebook (the reference does not call the package)
+        from contextlib import nullcontext
+
+        def forbid(*names):
+            return nullcontext()
+
     # The noise is Lap(sensitivity / epsilon): Kolmogorov-Smirnov test of 20,000 draws at a fixed
     # seed; a correct release fails with probability 1e-4 (over the seed).
     import numpy as np
     from scipy import stats
 
-    noise = laplace_release(np.full(20_000, 5.0), 2.0, 0.5, np.random.default_rng(1)) - 5.0
+    with forbid(laplace_release, "privbandits.mechanisms.laplace_mechanism"):
+        noise = laplace_release(np.full(20_000, 5.0), 2.0, 0.5, np.random.default_rng(1)) - 5.0
     assert stats.kstest(noise, stats.laplace(scale=4.0).cdf).pvalue > 1e-4, "the noise is not Lap(sensitivity/epsilon)"
 
 
@@ -133,16 +144,33 @@ test_release_noise_law(laplace_release)
 hidden: true
 """ # END TEST CONFIG
 def test_release_audit(laplace_release):
+    try:
+        from lab_guard import forbid  # shipped with the autograder: the package's own answer raises
+    except ImportError:  # the book's run of this notebook (the reference does not call the package)
+        from contextlib import nullcontext
+
+        def forbid(*names):
+            return nullcontext()
+
     # The book's auditor (privbandits.audit) on the neighbouring values 0 and 1 (sensitivity 1),
     # claim eps = 1. A violation is reported with probability <= alpha = 1e-3 for any 1-DP
     # release; a release with half the noise (true loss 2) is caught at this sample size.
+    # A release that ignores the value is private but useless: first the mean releases of 1 and 0
+    # must differ by 1 +- 0.03 (200,000 draws each: 6.7 standard errors, a correct release fails
+    # with probability < 1e-10).
     import numpy as np
     from privbandits.audit import audit
+
+    rng = np.random.default_rng(8)
+    with forbid(laplace_release, "privbandits.mechanisms.laplace_mechanism"):
+        shift = np.mean(laplace_release(np.ones(200_000), 1.0, 1.0, rng) - laplace_release(np.zeros(200_000), 1.0, 1.0, rng))
+    assert abs(shift - 1.0) < 0.03, f"the releases of 1 and 0 differ by {shift:.3f} on average, not 1"
 
     def sampler(x, rng, n):
         return laplace_release(np.full(n, float(x)), 1.0, 1.0, rng)
 
-    result = audit(sampler, [(0.0, 1.0)], epsilon=1.0, n_samples=200_000, alpha=1e-3, seed=7, n_jobs=1)
+    with forbid(laplace_release, "privbandits.mechanisms.laplace_mechanism"):
+        result = audit(sampler, [(0.0, 1.0)], epsilon=1.0, n_samples=200_000, alpha=1e-3, seed=7, n_jobs=1)
     assert not result.violation, f"the auditor found a privacy violation: {result.verdict}"
 
 

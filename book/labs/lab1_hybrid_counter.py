@@ -19,6 +19,8 @@
 # adds $\mathrm{Lap}\big((\lfloor\log_2 \mathrm{horizon}\rfloor + 1)/\eps\big)$ noise to each node.
 #
 # Fill in every `...`, run the notebook top to bottom, and run each `grader.check` cell.
+# Write each function yourself: an answer that calls the package's own implementation of it
+# scores zero on that question (the grading makes those functions of `privbandits` raise).
 
 # %% [raw]
 # # ASSIGNMENT CONFIG
@@ -39,7 +41,7 @@ from privbandits.mechanisms import binary_tree_prefix_sums
 # %% [raw]
 # # BEGIN QUESTION
 # name: q1_scales
-# points: 2
+# points: [0, 2]
 
 # %% [markdown]
 # **Question 1.** Write `hybrid_scales(k, epsilon)`: the pair `(log_scale, tree_scale)` of Laplace
@@ -90,7 +92,7 @@ test_scales_values(hybrid_scales)
 # %% [raw]
 # # BEGIN QUESTION
 # name: q2_release
-# points: 4
+# points: [0, 4]
 
 # %% [markdown]
 # **Question 2.** Write `hybrid_release(stream, epsilon, rng)`: all the noisy prefix sums of
@@ -140,18 +142,29 @@ test_release_public(hybrid_release)
 hidden: true
 """ # END TEST CONFIG
 def test_release_matches_package(hybrid_release):
+    try:
+        from lab_guard import forbid  # shipped with the autograder: the package's own answer raises
+    except ImportError:  # the book's run of this notebook (the reference does not call the package)
+        from contextlib import nullcontext
+
+        def forbid(*names):
+            return nullcontext()
+
     # Same law as the package's hybrid_prefix_sums (the eps-DP hybrid counter): a two-sample
-    # Kolmogorov-Smirnov test at each t = 1..8 on 3,000 releases each, fixed seeds. A correct
-    # release fails with probability <= 8 * 1e-4 (Bonferroni); giving eps (not eps/2) to each part
-    # halves the noise and is rejected.
+    # Kolmogorov-Smirnov test at each t = 1..10 on 3,000 releases each, fixed seeds. A correct
+    # release fails with probability <= 10 * 1e-4 (Bonferroni); giving eps (not eps/2) to each part
+    # halves the noise and is rejected. The stream ends inside block k = 3 (items 9 and 10 of
+    # 9..15): a tree sized by the block's length (2 levels) instead of horizon 2^k - 1 (3 levels)
+    # has too little noise there and is rejected.
     import numpy as np
     from scipy import stats
 
     from privbandits.mechanisms import hybrid_prefix_sums
 
-    stream = np.array([1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0])
+    stream = np.array([1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0, 1.0])
     rng = np.random.default_rng(3)
-    mine = np.array([hybrid_release(stream, 1.0, rng) for _ in range(3_000)])
+    with forbid(hybrid_release, "privbandits.mechanisms.hybrid_prefix_sums", "privbandits.mechanisms.HybridCounter", "privbandits.mechanisms._hybrid_prefix_sums", "privbandits.mechanisms._hybrid_prefix_sums_runs", "privbandits.mechanisms.hybrid_counter_insert"):
+        mine = np.array([hybrid_release(stream, 1.0, rng) for _ in range(3_000)])
     package = hybrid_prefix_sums(stream, 1.0, np.random.default_rng(4), runs=3_000)
     for t in range(stream.size):
         p = stats.ks_2samp(mine[:, t], package[:, t]).pvalue

@@ -6,10 +6,15 @@
 #
 # GDP-NCB explores uniformly (Phase I) until some arm's private reward sum $N_{1,i}\tilde\mu_i$
 # passes a threshold, then plays, in episodes, the arm with the largest private Nash confidence
-# bound. You write both formulas as the chapter states them; the autograder compares them with the
-# package's implementation (`privbandits.policies.dp_ncb`) on a grid of inputs.
+# bound. You write both formulas as this lab prints them; the autograder compares them with the
+# package's implementation (`privbandits.policies.dp_ncb`) on a grid of inputs. For Eq. (4) that is
+# the form of the paper's full version, which the package implements: the chapter's algorithm box
+# prints the conference version's last term, $4\sqrt{(2\alpha/\eps)(\log T)^{3/2}/n_i}$, a
+# different number (the chapter's closing notes compare the two versions).
 #
 # Fill in every `...`, run the notebook top to bottom, and run each `grader.check` cell.
+# Write each function yourself: an answer that calls the package's own implementation of it
+# scores zero on that question (the grading makes those functions of `privbandits` raise).
 
 # %% [raw]
 # # ASSIGNMENT CONFIG
@@ -30,7 +35,7 @@ import numpy as np
 # %% [raw]
 # # BEGIN QUESTION
 # name: q1_threshold
-# points: 2
+# points: [0, 2]
 
 # %% [markdown]
 # **Question 1.** Write `phase1_threshold(horizon, epsilon, c=3.0, constant=1600.0)`: the right-hand
@@ -64,6 +69,14 @@ test_threshold_public(phase1_threshold)
 hidden: true
 """ # END TEST CONFIG
 def test_threshold_matches_package(phase1_threshold):
+    try:
+        from lab_guard import forbid  # shipped with the autograder: the package's own answer raises
+    except ImportError:  # the book's run of this notebook (the reference does not call the package)
+        from contextlib import nullcontext
+
+        def forbid(*names):
+            return nullcontext()
+
     import math
 
     from privbandits.policies.dp_ncb import phase1_threshold_gdp
@@ -72,7 +85,8 @@ def test_threshold_matches_package(phase1_threshold):
         for epsilon in (0.1, 0.2, 1.0, math.inf):
             for c, constant in ((3.0, 1600.0), (1.0, 1.0)):
                 expected = phase1_threshold_gdp(horizon, epsilon, c, constant)
-                got = phase1_threshold(horizon, epsilon, c=c, constant=constant)
+                with forbid(phase1_threshold, "privbandits.policies.dp_ncb.phase1_threshold_gdp"):
+                    got = phase1_threshold(horizon, epsilon, c=c, constant=constant)
                 assert math.isclose(got, expected, rel_tol=1e-12), (horizon, epsilon, c, constant)
 
 
@@ -87,7 +101,7 @@ test_threshold_matches_package(phase1_threshold)
 # %% [raw]
 # # BEGIN QUESTION
 # name: q2_index
-# points: 4
+# points: [0, 4]
 
 # %% [markdown]
 # **Question 2.** Write `gdp_index(mu_tilde, n, log_t, epsilon, c, alpha)`, the index
@@ -128,6 +142,14 @@ test_index_public(gdp_index)
 hidden: true
 """ # END TEST CONFIG
 def test_index_matches_package(gdp_index):
+    try:
+        from lab_guard import forbid  # shipped with the autograder: the package's own answer raises
+    except ImportError:  # the book's run of this notebook (the reference does not call the package)
+        from contextlib import nullcontext
+
+        def forbid(*names):
+            return nullcontext()
+
     import math
 
     from privbandits.policies import dp_ncb
@@ -137,7 +159,8 @@ def test_index_matches_package(gdp_index):
             for log_t in (math.log(100), math.log(1e6)):
                 for epsilon in (0.05, 0.2, 1.0, math.inf):
                     expected = dp_ncb.gdp_index(mu, n, log_t, epsilon, 3.0, 3.1)
-                    got = gdp_index(mu, n, log_t, epsilon, 3.0, 3.1)
+                    with forbid(gdp_index, "privbandits.policies.dp_ncb.gdp_index"):
+                        got = gdp_index(mu, n, log_t, epsilon, 3.0, 3.1)
                     assert math.isclose(got, expected, rel_tol=1e-12), (mu, n, log_t, epsilon)
 
 

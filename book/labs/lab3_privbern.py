@@ -12,6 +12,8 @@
 # (`privbandits.mechanisms.privbern_mean`) and runs the book's privacy auditor on your release.
 #
 # Fill in every `...`, run the notebook top to bottom, and run each `grader.check` cell.
+# Write each function yourself: an answer that calls the package's own implementation of it
+# scores zero on that question (the grading makes those functions of `privbandits` raise).
 
 # %% [raw]
 # # ASSIGNMENT CONFIG
@@ -30,7 +32,7 @@ import numpy as np
 # %% [raw]
 # # BEGIN QUESTION
 # name: q1_release
-# points: 3
+# points: [0, 2, 1]
 
 # %% [markdown]
 # **Question 1.** Write `privbern_release(rewards, epsilon, rng)`: one PrivBern bit (0 or 1, an
@@ -65,6 +67,14 @@ test_release_public(privbern_release)
 hidden: true
 """ # END TEST CONFIG
 def test_release_frequency(privbern_release):
+    try:
+        from lab_guard import forbid  # shipped with the autograder: the package's own answer raises
+    except ImportError:  # the book's run of this notebook (the reference does not call the package)
+        from contextlib import nullcontext
+
+        def forbid(*names):
+            return nullcontext()
+
     # The frequency of 1s for reward r is privbern_mean(r, eps): a two-sided binomial test on
     # 100,000 bits per reward at a fixed seed; a correct release fails with probability
     # <= 3 * 1e-4 (three rewards, Bonferroni).
@@ -75,7 +85,8 @@ def test_release_frequency(privbern_release):
 
     rng = np.random.default_rng(5)
     for r in (0.0, 0.3, 1.0):
-        bits = privbern_release(np.full(100_000, r), 1.0, rng)
+        with forbid(privbern_release, "privbandits.mechanisms.privbern", "privbandits.mechanisms.privbern_mean", "privbandits.mechanisms.privbern_draw", "privbandits.mechanisms.randomized_response"):
+            bits = privbern_release(np.full(100_000, r), 1.0, rng)
         p = stats.binomtest(int(bits.sum()), bits.size, privbern_mean(r, 1.0)).pvalue
         assert p > 1e-4, f"reward {r}: the frequency of 1s is not PrivBern's (p = {p:.1e})"
 
@@ -88,16 +99,33 @@ test_release_frequency(privbern_release)
 hidden: true
 """ # END TEST CONFIG
 def test_release_audit(privbern_release):
+    try:
+        from lab_guard import forbid  # shipped with the autograder: the package's own answer raises
+    except ImportError:  # the book's run of this notebook (the reference does not call the package)
+        from contextlib import nullcontext
+
+        def forbid(*names):
+            return nullcontext()
+
     # The book's auditor on the rewards 0 and 1, claim eps = 1: a violation is reported with
     # probability <= alpha = 1e-3 for any 1-DP release; a release at 2 eps (noise halved) is caught.
+    # A release that ignores the reward is private but useless: first the frequencies of 1s for the
+    # rewards 1 and 0 must differ by tanh(1/2) +- 0.02 (100,000 bits each: 6.3 standard errors, a
+    # correct release fails with probability < 1e-9).
     import numpy as np
 
     from privbandits.audit import audit
 
+    rng = np.random.default_rng(6)
+    with forbid(privbern_release, "privbandits.mechanisms.privbern", "privbandits.mechanisms.privbern_mean", "privbandits.mechanisms.privbern_draw", "privbandits.mechanisms.randomized_response"):
+        gap = np.mean(privbern_release(np.ones(100_000), 1.0, rng)) - np.mean(privbern_release(np.zeros(100_000), 1.0, rng))
+    assert abs(gap - np.tanh(0.5)) < 0.02, f"the frequencies of 1s for rewards 1 and 0 differ by {gap:.3f}"
+
     def sampler(x, rng, n):
         return np.asarray(privbern_release(np.full(n, float(x)), 1.0, rng), dtype=np.int64)
 
-    result = audit(sampler, [(0.0, 1.0)], epsilon=1.0, n_samples=200_000, alpha=1e-3, seed=7, n_jobs=1)
+    with forbid(privbern_release, "privbandits.mechanisms.privbern", "privbandits.mechanisms.privbern_mean", "privbandits.mechanisms.privbern_draw", "privbandits.mechanisms.randomized_response"):
+        result = audit(sampler, [(0.0, 1.0)], epsilon=1.0, n_samples=200_000, alpha=1e-3, seed=7, n_jobs=1)
     assert not result.violation, f"the auditor found a privacy violation: {result.verdict}"
 
 
@@ -112,7 +140,7 @@ test_release_audit(privbern_release)
 # %% [raw]
 # # BEGIN QUESTION
 # name: q2_debias
-# points: 3
+# points: [0, 1, 2]
 
 # %% [markdown]
 # **Question 2.** The mean of the bits of an arm of mean $\mu$ is
@@ -146,13 +174,24 @@ test_debias_public(debias)
 hidden: true
 """ # END TEST CONFIG
 def test_debias_inverts_privbern(debias):
+    try:
+        from lab_guard import forbid  # shipped with the autograder: the package's own answer raises
+    except ImportError:  # the book's run of this notebook (the reference does not call the package)
+        from contextlib import nullcontext
+
+        def forbid(*names):
+            return nullcontext()
+
     import numpy as np
 
     from privbandits.mechanisms import privbern_mean
 
     mu = np.linspace(0.0, 1.0, 11)
     for epsilon in (0.1, 0.5, 1.0, 3.0):
-        assert np.allclose(debias(privbern_mean(mu, epsilon), epsilon), mu, atol=1e-10), epsilon
+        bit_mean = privbern_mean(mu, epsilon)
+        with forbid(debias, "privbandits.mechanisms.privbern", "privbandits.mechanisms.privbern_mean", "privbandits.mechanisms.privbern_draw", "privbandits.mechanisms.randomized_response"):
+            estimate = debias(bit_mean, epsilon)
+        assert np.allclose(estimate, mu, atol=1e-10), epsilon
 
 
 test_debias_inverts_privbern(debias)
@@ -163,16 +202,26 @@ test_debias_inverts_privbern(debias)
 hidden: true
 """ # END TEST CONFIG
 def test_debias_unbiased(debias):
-    # 2,000 arms of mean 0.7, 500 PrivBern(0.5) bits each (package's mechanism): the mean of the
-    # 2,000 estimates is within 4.5 standard errors of 0.7 (fails with probability < 1e-5).
+    try:
+        from lab_guard import forbid  # shipped with the autograder: the package's own answer raises
+    except ImportError:  # the book's run of this notebook (the reference does not call the package)
+        from contextlib import nullcontext
+
+        def forbid(*names):
+            return nullcontext()
+
+    # 4,000 arms of mean 0.95, 200 PrivBern(0.5) bits each (package's mechanism): the mean of the
+    # 4,000 estimates is within 4.5 standard errors of 0.95 (fails with probability < 1e-5). Many
+    # single estimates exceed 1 here, so an estimate clipped to [0, 1] is biased and fails.
     import numpy as np
 
     from privbandits.mechanisms import privbern
 
-    bits = privbern(np.full((2_000, 500), 0.7), 0.5, np.random.default_rng(9))
-    estimates = np.asarray(debias(bits.mean(axis=1), 0.5))
+    bits = privbern(np.full((4_000, 200), 0.95), 0.5, np.random.default_rng(9))
+    with forbid(debias, "privbandits.mechanisms.privbern", "privbandits.mechanisms.privbern_mean", "privbandits.mechanisms.privbern_draw", "privbandits.mechanisms.randomized_response"):
+        estimates = np.asarray(debias(bits.mean(axis=1), 0.5))
     se = estimates.std(ddof=1) / np.sqrt(estimates.size)
-    assert abs(estimates.mean() - 0.7) < 4.5 * se, f"mean estimate {estimates.mean():.4f}, not 0.7"
+    assert abs(estimates.mean() - 0.95) < 4.5 * se, f"mean estimate {estimates.mean():.4f}, not 0.95"
 
 
 test_debias_unbiased(debias)
