@@ -337,19 +337,24 @@ def floor_label(y, _):
     return "≤ 0.1" if np.isclose(y, FLOOR) else f"$10^{{{np.log10(y):.0f}}}$"
 
 
-fig, axes = new_axes(nrows=4, sharex=True, panel_width=5.2, panel_height=2.3)
-for ax, key, letter in zip(axes, panels, "abcd"):
-    ax.set(xscale="log", yscale="log", ylabel="regret")
-    for name, reg in regrets[key].items():
-        curves = np.maximum(reg[:, at(PLOT_ROUNDS)], FLOOR)
-        plot_runs(ax, PLOT_ROUNDS, curves, name)
-    ax.set_ylim(bottom=FLOOR)
-    ax.set_title(f"({letter}) {key[0]}, ε' = {key[1]:g}", loc="left")
-    ax.yaxis.set_major_formatter(floor_label)
-axes[-1].set_xlabel("time step")
-handles, labels = axes[0].get_legend_handles_labels()
-fig.legend(handles, labels, loc="outside upper center", ncol=3)
-plt.show()
+# narrow, with large text: read on a phone, the figure is shrunk less
+LARGE_TEXT = {"font.size": 10, "xtick.labelsize": 10, "ytick.labelsize": 10,
+              "legend.fontsize": 10, "axes.titlesize": 10.5}
+with plt.rc_context(LARGE_TEXT):
+    fig, axes = new_axes(nrows=4, sharex=True, panel_width=4.4,
+                         panel_height=2.2)
+    for ax, key, letter in zip(axes, panels, "abcd"):
+        ax.set(xscale="log", yscale="log", ylabel="regret")
+        for name, reg in regrets[key].items():
+            curves = np.maximum(reg[:, at(PLOT_ROUNDS)], FLOOR)
+            plot_runs(ax, PLOT_ROUNDS, curves, name)
+        ax.set_ylim(bottom=FLOOR)
+        ax.set_title(f"({letter}) {key[0]}, ε' = {key[1]:g}", loc="left")
+        ax.yaxis.set_major_formatter(floor_label)
+    axes[-1].set_xlabel("time step")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside upper center", ncol=2)
+    plt.show()
 
 # %% [markdown]
 # ### The regret cost of the correct bonus
