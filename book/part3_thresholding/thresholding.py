@@ -246,7 +246,7 @@ glue("p3_fb_halfwidth", float(stats.norm.ppf(0.975)) * math.sqrt(0.25 / RUNS_FB)
      display=False)
 
 # %%
-fig, axes = new_axes(ncols=2, sharey=True, panel_height=3.2)
+fig, axes = new_axes(nrows=2, sharex=True, panel_width=4.8, panel_height=2.6)
 floor = 0.5 / RUNS_FB  # where a zero count is drawn ("0 errors")
 lower_max = 0.0  # Theorem 3.2's bound (eps = 1), below the axes: in the legend
 palette = ["#D55E00", "#E69F00", "#009E73", "#0072B2", "#000000"]
@@ -269,18 +269,18 @@ for ax, (name, inst) in zip(axes, INSTANCES.items()):
             lower = fixed_budget_lower_bound(grid, h, eps)
             lower_max = max(lower_max, float(lower.max()))
     ax.axhline(floor, color="0.6", lw=0.6, ls=":")
-    ax.set(xscale="log", yscale="log", ylim=(floor / 2, 1.5), xlabel="budget T",
-           title=f"{name} (τ = 0.5, ζ = 0.05)")
+    ax.set(xscale="log", yscale="log", ylim=(floor / 2, 1.5),
+           ylabel="error E[L(T)]", title=f"{name} (τ = 0.5, ζ = 0.05)")
     ax.set_yticks([floor, 1e-3, 1e-2, 1e-1, 1],
                   ["0 errors", "$10^{-3}$", "$10^{-2}$", "$10^{-1}$", "1"])
     ax.minorticks_off()
-axes[0].set_ylabel("probability of error E[L(T)]")
+axes[1].set_xlabel("budget T")
 handles, labels = axes[0].get_legend_handles_labels()
 handles.append(plt.Line2D([], [], ls="none"))
 exponent = math.ceil(math.log10(lower_max))
 labels.append(f"Thm 3.2 lower bound, ε = 1: below $10^{{{exponent}}}$, "
               "off the axes")
-fig.legend(handles, labels, loc="outside lower center", ncol=3)
+fig.legend(handles, labels, loc="outside lower center", ncol=2)
 plt.show()
 
 # %%
