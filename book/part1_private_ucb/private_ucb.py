@@ -156,9 +156,6 @@ import math
 
 import matplotlib.pyplot as plt
 import numpy as np
-import pandas as pd
-from IPython.display import display
-from myst_nb import glue
 
 from privbandits import bernoulli_instance, simulate
 from privbandits.metrics import cumulative_regret, final_regret
@@ -181,24 +178,40 @@ from privbandits.policies.private_ucb import (
 use_book_style()
 HORIZON, RUNS, SEED = 100_000, 100, 2016
 DELTA_PRIME, V = math.exp(-10), 1.1
+
+# %%
+import pandas as pd
+from IPython.display import display
+from myst_nb import glue
+
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def sci(x, digits=2):
     """x as 'm.m × 10ⁿ' for prose."""
     exponent = math.floor(math.log10(abs(x)))
-    return f"{x / 10**exponent:.{digits - 1}f} × 10{str(exponent).translate(_SUPERSCRIPT)}"
+    mantissa = f"{x / 10**exponent:.{digits - 1}f}"
+    return f"{mantissa} × 10{str(exponent).translate(_SUPERSCRIPT)}"
 
+
+# %% [markdown]
+# DP-UCB-INT's input $\eps$ and its release points, for the two target levels of the experiments:
 
 # %%
-int_setup, rr_rows = {}, []
+int_setup = {}  # target eps' -> (input eps, release points)
 for eps_target in (1.0, 0.1):
     eps_in = dp_ucb_int_input_epsilon(eps_target, DELTA_PRIME, V)
-    points = release_points(eps_in, V, HORIZON)
-    int_setup[eps_target] = (eps_in, points)
-    rr_rows.append({"target ε'": f"{eps_target:g}", "input ε": f"{eps_in:.3e}", "⌈1/ε⌉": f"{math.ceil(1 / eps_in):,}",
-                    "first release points (Lemma B.1)": ", ".join(f"{x:,}" for x in points[:4]) + ", …",
-                    "round robin, K = 2": f"{2 * points[0]:,} rounds", "round robin, K = 10": f"{10 * points[0]:,} rounds"})
+    int_setup[eps_target] = (eps_in, release_points(eps_in, V, HORIZON))
+
+# %%
+rr_rows = []
+for eps_target, (eps_in, points) in int_setup.items():
+    first = ", ".join(f"{x:,}" for x in points[:4]) + ", …"
+    rr_rows.append({"target ε'": f"{eps_target:g}", "input ε": f"{eps_in:.3e}",
+                    "⌈1/ε⌉": f"{math.ceil(1 / eps_in):,}",
+                    "first release points (Lemma B.1)": first,
+                    "round robin, K = 2": f"{2 * points[0]:,} rounds",
+                    "round robin, K = 10": f"{10 * points[0]:,} rounds"})
 display(pd.DataFrame(rr_rows).style.hide(axis="index"))
 f0_small = int(int_setup[0.1][1][0])
 glue("p1_rr10_small", 10 * f0_small, display=False)
@@ -214,18 +227,30 @@ glue("p1_rr10_small", 10 * f0_small, display=False)
 # $\gamma = t^{-4}$.
 
 # %%
-pull_counts = np.arange(1, HORIZON + 1)
-ratio = dp_ucb_bound_bonus(pull_counts, HORIZON, 1.0) / dp_ucb_bound_bonus(pull_counts, HORIZON, 1.0, bonus="printed")
-print(f"Over n ≤ T (at t = T, ε = 1) the matched bonus is {ratio.min():.2f} to {ratio.max():.2f} times the printed one.")
-misses, bonus_rows = {}, []
-for t, n in ((1_000, 2**9), (HORIZON, 2**9), (HORIZON, 2**16)):
-    row = [dp_ucb_bound_miscoverage(n, t, 1.0, bonus="printed"), dp_ucb_bound_miscoverage(n, t, 1.0),
-           dp_ucb_bound_miscoverage(n, t, 1.0, hybrid_split=False, bonus="printed")]
-    misses[(t, n)] = row
-    bonus_rows.append({"t": f"{t:,}", "n": f"{n:,}", "printed bonus": f"{dp_ucb_bound_bonus(n, t, 1.0, bonus='printed'):.1f}",
-                       "matched bonus": f"{dp_ucb_bound_bonus(n, t, 1.0):.1f}", "P(miss), printed": f"{row[0]:.1e}",
-                       "P(miss), matched": f"{row[1]:.1e}", "P(miss), paper's counter + printed": f"{row[2]:.1e}",
-                       "nominal γ = t⁻⁴": f"{float(t) ** -4:.0e}"})
+n = np.arange(1, HORIZON + 1)  # pull counts, at round t = T and eps = 1
+ratio = dp_ucb_bound_bonus(n, HORIZON, 1.0) / dp_ucb_bound_bonus(
+    n, HORIZON, 1.0, bonus="printed"
+)
+misses = {}  # (t, n): P(miss) for printed, matched, paper's counter + printed
+for t, n_k in ((1_000, 2**9), (HORIZON, 2**9), (HORIZON, 2**16)):
+    misses[(t, n_k)] = [
+        dp_ucb_bound_miscoverage(n_k, t, 1.0, bonus="printed"),
+        dp_ucb_bound_miscoverage(n_k, t, 1.0),
+        dp_ucb_bound_miscoverage(
+            n_k, t, 1.0, hybrid_split=False, bonus="printed"
+        ),
+    ]
+
+# %%
+bonus_rows = []
+for (t, n_k), row in misses.items():
+    bonus_rows.append({
+        "t": f"{t:,}", "n": f"{n_k:,}",
+        "printed bonus": f"{dp_ucb_bound_bonus(n_k, t, 1.0, bonus='printed'):.1f}",
+        "matched bonus": f"{dp_ucb_bound_bonus(n_k, t, 1.0):.1f}",
+        "P(miss), printed": f"{row[0]:.1e}", "P(miss), matched": f"{row[1]:.1e}",
+        "P(miss), paper's counter + printed": f"{row[2]:.1e}",
+        "nominal γ = t⁻⁴": f"{float(t) ** -4:.0e}"})
 display(pd.DataFrame(bonus_rows).style.hide(axis="index").set_caption(
     "P(miss): the exact probability that the counter's error exceeds the bonus"))
 glue("p1_bonus_ratio_min", float(ratio.min()), display=False)
@@ -235,7 +260,8 @@ glue("p1_miss_printed", sci(miss_printed), display=False)
 glue("p1_miss_printed_ratio", float(miss_printed / HORIZON**-4.0), display=False)
 glue("p1_miss_matched", sci(misses[(HORIZON, 2**16)][1]), display=False)
 glue("p1_miss_printed_1000", sci(misses[(1_000, 2**9)][0]), display=False)
-assert all(row[1] <= t ** -4.0 for (t, n), row in misses.items()), "the matched bonus must meet its level"
+assert all(row[1] <= t ** -4.0 for (t, n_k), row in misses.items()), \
+    "the matched bonus must meet its level"
 
 # %% [markdown]
 # The matched bonus is {glue:text}`p1_bonus_ratio_min:.2f` to {glue:text}`p1_bonus_ratio_max:.2f`
@@ -273,14 +299,20 @@ def algorithms(eps_target):
     ]
 
 
+panels = [("2 arms", 1.0), ("2 arms", 0.1), ("10 arms", 1.0), ("10 arms", 0.1)]
 results = {
-    (scenario, eps_target): {alg.name: simulate(alg, instance, HORIZON, RUNS, seed=SEED) for alg in algorithms(eps_target)}
-    for scenario, instance in SCENARIOS.items()
-    for eps_target in (1.0, 0.1)
+    (scenario, eps): {
+        alg.name: simulate(alg, SCENARIOS[scenario], HORIZON, RUNS, seed=SEED)
+        for alg in algorithms(eps)
+    }
+    for scenario, eps in panels
 }
-# The chapter reads the regret curves at these rounds only: the 400 log-spaced rounds the figure draws
-# (those plot_runs keeps on a log axis), 10^3, 10^4 and T, and the grid of the regret bounds below;
-# each curve is computed over all rounds and kept at these.
+
+# %%
+# The chapter reads the regret curves at these rounds only: the 400 log-spaced
+# rounds the figure draws (those plot_runs keeps on a log axis), 10^3, 10^4 and
+# T, and the grid of the regret bounds below; each curve is computed over all
+# rounds and kept at these.
 PLOT_ROUNDS = np.unique(np.geomspace(1, HORIZON, 400).astype(int))
 t_grid = np.unique(np.geomspace(10, HORIZON, 60).astype(int))
 ROUNDS = np.unique(np.concatenate([PLOT_ROUNDS, [1_000, 10_000, HORIZON], t_grid]))
@@ -291,21 +323,38 @@ def at(t):
     return np.searchsorted(ROUNDS, t)
 
 
-regrets = {key: {name: cumulative_regret(res)[:, ROUNDS - 1] for name, res in runs.items()} for key, runs in results.items()}
+regrets = {  # (runs, len(ROUNDS)) cumulative regret per panel and algorithm
+    key: {name: cumulative_regret(res)[:, ROUNDS - 1] for name, res in runs.items()}
+    for key, runs in results.items()
+}
 
 # %%
-fig, axes = new_axes(ncols=2, nrows=2, sharex=True)
-panels = [("2 arms", 1.0), ("2 arms", 0.1), ("10 arms", 1.0), ("10 arms", 0.1)]
-for ax, key, letter in zip(axes.flat, panels, "abcd"):
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    for name, reg in regrets[key].items():
-        plot_runs(ax, PLOT_ROUNDS, np.maximum(reg[:, at(PLOT_ROUNDS)], 1e-1), results[key][name].policy.label, color=None)
-    ax.set(title=f"({letter}) {key[0]}, ε' = {key[1]:g}", xlabel="time step", ylabel="regret")
-# one legend for the four panels: each algorithm has one colour (its ε is in the panel title)
-handles, labels = axes[0, 0].get_legend_handles_labels()
-fig.legend(handles, [label.split(" (")[0] for label in labels], loc="outside lower center", ncol=len(labels))
-plt.show()
+FLOOR = 0.1  # regret below this (0 in the first rounds) is drawn at the floor
+
+
+def floor_label(y, _):
+    """Tick labels: powers of ten, and the floor as what it is."""
+    return "≤ 0.1" if np.isclose(y, FLOOR) else f"$10^{{{np.log10(y):.0f}}}$"
+
+
+# narrow, with large text: read on a phone, the figure is shrunk less
+LARGE_TEXT = {"font.size": 10, "xtick.labelsize": 10, "ytick.labelsize": 10,
+              "legend.fontsize": 10, "axes.titlesize": 10.5}
+with plt.rc_context(LARGE_TEXT):
+    fig, axes = new_axes(nrows=4, sharex=True, panel_width=4.4,
+                         panel_height=2.2)
+    for ax, key, letter in zip(axes, panels, "abcd"):
+        ax.set(xscale="log", yscale="log", ylabel="regret")
+        for name, reg in regrets[key].items():
+            curves = np.maximum(reg[:, at(PLOT_ROUNDS)], FLOOR)
+            plot_runs(ax, PLOT_ROUNDS, curves, name)
+        ax.set_ylim(bottom=FLOOR)
+        ax.set_title(f"({letter}) {key[0]}, ε' = {key[1]:g}", loc="left")
+        ax.yaxis.set_major_formatter(floor_label)
+    axes[-1].set_xlabel("time step")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside upper center", ncol=2)
+    plt.show()
 
 # %% [markdown]
 # ### The regret cost of the correct bonus
@@ -314,18 +363,25 @@ plt.show()
 # matched bonus of the figure.
 
 # %%
-printed_bound = {  # final regret of each run
-    key: final_regret(simulate(DPUCBBound(key[1], bonus="printed"), SCENARIOS[key[0]], HORIZON, RUNS, seed=SEED))
+printed_bound = {  # final regret of each run, printed bonus
+    key: final_regret(simulate(DPUCBBound(key[1], bonus="printed"),
+                               SCENARIOS[key[0]], HORIZON, RUNS, seed=SEED))
     for key in panels
 }
+
+# %%
 bonus_cost, cost_rows = {}, []
 for key in panels:
     matched_reg, printed_reg = regrets[key]["DP-UCB-BOUND"][:, -1], printed_bound[key]
     bonus_cost[key] = matched_reg.mean() / printed_reg.mean()
-    cost_rows.append({"panel": f"{key[0]}, ε' = {key[1]:g}", "mean regret, matched": f"{matched_reg.mean():.1f}",
-                      "mean regret, printed": f"{printed_reg.mean():.1f}", "ratio": f"{bonus_cost[key]:.2f}",
-                      "best-worst, matched": f"{np.ptp(matched_reg):.1f}", "best-worst, printed": f"{np.ptp(printed_reg):.1f}"})
-display(pd.DataFrame(cost_rows).style.hide(axis="index").set_caption("DP-UCB-BOUND's final regret with the two bonuses"))
+    cost_rows.append({"panel": f"{key[0]}, ε' = {key[1]:g}",
+                      "mean regret, matched": f"{matched_reg.mean():.1f}",
+                      "mean regret, printed": f"{printed_reg.mean():.1f}",
+                      "ratio": f"{bonus_cost[key]:.2f}",
+                      "best-worst, matched": f"{np.ptp(matched_reg):.1f}",
+                      "best-worst, printed": f"{np.ptp(printed_reg):.1f}"})
+display(pd.DataFrame(cost_rows).style.hide(axis="index").set_caption(
+    "DP-UCB-BOUND's final regret with the two bonuses"))
 glue("p1_bonus_cost_min", float(min(bonus_cost.values())), display=False)
 glue("p1_bonus_cost_max", float(max(bonus_cost.values())), display=False)
 lockstep = regrets[("2 arms", 1.0)]["DP-UCB-BOUND"][:, -1]
@@ -349,15 +405,21 @@ glue("p1_lockstep_spread", float(np.ptp(lockstep)), display=False)
 # on the same arm sequences (an idle arm at a release point re-releases every round).
 
 # %%
-release_rows = {}
+releases = {}  # scenario -> (runs, 2): releases once per point, and as printed
 for scenario in SCENARIOS:
     res = results[(scenario, 1.0)]["DP-UCB-INT"]
     points = release_points(res.policy.epsilon, V, HORIZON)
-    counts = np.array([dp_ucb_int_release_counts(arms, points, res.instance.n_arms) for arms in res.arms])
-    assert np.array_equal(counts[:, 0], res.records["releases"]), "the kernel must release once per point"
-    release_rows[scenario] = counts.mean(axis=0)
-    print(f"{scenario}: mean releases per run, once per point {counts[:, 0].mean():,.1f}; "
-          f"as printed {counts[:, 1].mean():,.0f} ({counts[:, 1].mean() / counts[:, 0].mean():,.0f} times as many)")
+    releases[scenario] = np.array([
+        dp_ucb_int_release_counts(arms, points, res.instance.n_arms)
+        for arms in res.arms
+    ])
+
+# %%
+for scenario, counts in releases.items():
+    res = results[(scenario, 1.0)]["DP-UCB-INT"]
+    assert np.array_equal(counts[:, 0], res.records["releases"]), \
+        "the kernel must release once per point"
+release_rows = {scenario: counts.mean(axis=0) for scenario, counts in releases.items()}
 glue("p1_rel_once_10", float(release_rows["10 arms"][0]), display=False)
 glue("p1_rel_printed_10", float(release_rows["10 arms"][1]), display=False)
 glue("p1_rel_once_2", float(release_rows["2 arms"][0]), display=False)
@@ -384,40 +446,57 @@ for key in panels:
         policy = results[key][name].policy
         guarantee = ""
         if isinstance(policy, DPUCBInt):
-            guarantee = f"(ε' = {dp_ucb_int_privacy(HORIZON, policy.epsilon, V, DELTA_PRIME):.3g}, δ' = e⁻¹⁰)"
+            eps_t = dp_ucb_int_privacy(HORIZON, policy.epsilon, V, DELTA_PRIME)
+            guarantee = f"(ε' = {eps_t:.3g}, δ' = e⁻¹⁰)"
         elif policy.private:
             guarantee = f"ε = {policy.epsilon:g}"
         final = reg[:, -1]
-        rows.append({"panel": f"{key[0]}, ε' = {key[1]:g}", "algorithm": name, "mean regret": f"{final.mean():.1f}",
+        rows.append({"panel": f"{key[0]}, ε' = {key[1]:g}", "algorithm": name,
+                     "mean regret": f"{final.mean():.1f}",
                      "best-worst": f"{final.max() - final.min():.1f}", "guarantee": guarantee})
 display(pd.DataFrame(rows).style.hide(axis="index"))
 
+# %% [markdown]
+# Each claim of the paper, tested on the four panels:
+
 # %%
-def final_mean(key, name, t=HORIZON):
+def mean_regret(key, name, t=HORIZON):
     return regrets[key][name][:, at(t)].mean()
 
 
 def gap_to_ucb(key, t):
-    return final_mean(key, "DP-UCB-INT", t) - final_mean(key, "UCB", t)
+    return mean_regret(key, "DP-UCB-INT", t) - mean_regret(key, "UCB", t)
 
 
+OURS = ("UCB", "DP-UCB-BOUND", "DP-UCB", "DP-UCB-INT")
 verdicts = {}
 for key in panels:
-    others = [final_mean(key, n) for n in ("Private-UCB", "DP-UCB-BOUND", "DP-UCB")]
+    final = {name: mean_regret(key, name) for name in regrets[key]}
+    early = {name: mean_regret(key, name, 1_000) for name in regrets[key]}
+    spread = {name: np.ptp(reg[:, -1]) for name, reg in regrets[key].items()}
+    others = [n for n in final if n not in ("UCB", "DP-UCB-INT")]
     verdicts[key] = {
-        "DP-UCB-INT below the other private algorithms": final_mean(key, "DP-UCB-INT") < min(others),
-        "Private-UCB worst": final_mean(key, "Private-UCB") >= max(final_mean(key, n) for n in ("DP-UCB-BOUND", "DP-UCB", "DP-UCB-INT")),
-        "gap DP-UCB-INT - UCB not growing (t = 10⁴ → 10⁵)": gap_to_ucb(key, 100_000) <= 1.25 * gap_to_ucb(key, 10_000) + 10,
-        "best-worst spread < 664.5 (ours and UCB)": all(
-            np.ptp(regrets[key][n][:, -1]) < 664.5 for n in ("UCB", "DP-UCB-BOUND", "DP-UCB", "DP-UCB-INT")
-        ),
-        "DP-UCB ahead of DP-UCB-BOUND at t = 1,000": final_mean(key, "DP-UCB", 1_000) < final_mean(key, "DP-UCB-BOUND", 1_000),
-        "DP-UCB-BOUND ahead of DP-UCB at T": final_mean(key, "DP-UCB-BOUND") < final_mean(key, "DP-UCB"),
+        "DP-UCB-INT below the other private algorithms":
+            final["DP-UCB-INT"] < min(final[n] for n in others),
+        "Private-UCB worst":
+            final["Private-UCB"] >= max(final[n] for n in OURS[1:]),
+        "gap DP-UCB-INT - UCB not growing (t = 10⁴ → 10⁵)":
+            gap_to_ucb(key, 100_000) <= 1.25 * gap_to_ucb(key, 10_000) + 10,
+        "best-worst spread < 664.5 (ours and UCB)":
+            all(spread[n] < 664.5 for n in OURS),
+        "DP-UCB ahead of DP-UCB-BOUND at t = 1,000":
+            early["DP-UCB"] < early["DP-UCB-BOUND"],
+        "DP-UCB-BOUND ahead of DP-UCB at T":
+            final["DP-UCB-BOUND"] < final["DP-UCB"],
     }
-display(pd.DataFrame({f"{key[0]}, ε' = {key[1]:g}": {claim: "yes" if ok else "NO" for claim, ok in checks.items()}
-                      for key, checks in verdicts.items()}).rename_axis("the paper's claim"))
 
+# %%
+display(pd.DataFrame({
+    f"{key[0]}, ε' = {key[1]:g}": {claim: "yes" if ok else "NO" for claim, ok in checks.items()}
+    for key, checks in verdicts.items()
+}).rename_axis("the paper's claim"))
 
+# %%
 def panel_list(claim, value=True):
     names = [f"{k[0]} at ε' = {k[1]:g}" for k in panels if verdicts[k][claim] == value]
     return ", ".join(names) if names else "none"
@@ -428,7 +507,8 @@ glue("p1_eps_in_small", sci(eps_small), display=False)
 glue("p1_f0_small", f0_small, display=False)
 glue("p1_rr_cost_small", float(0.3 * f0_small), display=False)
 glue("p1_rr2_small", 2 * f0_small, display=False)
-glue("p1_private_ucb_max_spread", float(max(np.ptp(regrets[k]["Private-UCB"][:, -1]) for k in panels)), display=False)
+glue("p1_private_ucb_max_spread",
+     float(max(np.ptp(regrets[k]["Private-UCB"][:, -1]) for k in panels)), display=False)
 big_spreads = [np.ptp(regrets[("2 arms", 0.1)][n][:, -1]) for n in ("DP-UCB-BOUND", "DP-UCB")]
 glue("p1_spread_bound_small", float(big_spreads[0]), display=False)
 glue("p1_spread_dpucb_small", float(big_spreads[1]), display=False)
@@ -436,7 +516,8 @@ glue("p1_bound_ahead_panels", panel_list("DP-UCB-BOUND ahead of DP-UCB at T"), d
 glue("p1_dpucb_ahead_panels", panel_list("DP-UCB-BOUND ahead of DP-UCB at T", False), display=False)
 glue("p1_dpucb_early_panels", panel_list("DP-UCB ahead of DP-UCB-BOUND at t = 1,000"), display=False)
 glue("p1_private_not_worst_panels", panel_list("Private-UCB worst", False), display=False)
-printed_ahead = [f"{k[0]} at ε' = {k[1]:g}" for k in panels if printed_bound[k].mean() < final_mean(k, "DP-UCB")]
+printed_ahead = [f"{k[0]} at ε' = {k[1]:g}" for k in panels
+                 if printed_bound[k].mean() < mean_regret(k, "DP-UCB")]
 glue("p1_printed_ahead_panels", ", ".join(printed_ahead) if printed_ahead else "none", display=False)
 
 # %% [markdown]
@@ -474,14 +555,15 @@ glue("p1_printed_ahead_panels", ", ".join(printed_ahead) if printed_ahead else "
 #   down at each power of two; where $\nu_a$ dominates the index this makes the pull counts move in
 #   lock-step with the powers of two.
 #
-# The claims that hold are checked below, for the panels where they hold.
+# The chapter checks, each time it runs, the claims that hold in the panels where they hold.
 
 # %%
 assert all(verdicts[(s, 1.0)]["DP-UCB-INT below the other private algorithms"] for s in SCENARIOS), \
     "DP-UCB-INT should beat the other private algorithms at eps' = 1"
-assert all(verdicts[(s, 1.0)]["Private-UCB worst"] for s in SCENARIOS), "Private-UCB should be worst at eps' = 1"
-assert all(verdicts[(s, 1.0)]["gap DP-UCB-INT - UCB not growing (t = 10⁴ → 10⁵)"] for s in SCENARIOS), \
-    "DP-UCB-INT's gap to UCB should not grow at eps' = 1"
+assert all(verdicts[(s, 1.0)]["Private-UCB worst"] for s in SCENARIOS), \
+    "Private-UCB should be worst at eps' = 1"
+assert all(verdicts[(s, 1.0)]["gap DP-UCB-INT - UCB not growing (t = 10⁴ → 10⁵)"]
+           for s in SCENARIOS), "DP-UCB-INT's gap to UCB should not grow at eps' = 1"
 assert not verdicts[("10 arms", 0.1)]["DP-UCB-INT below the other private algorithms"], \
     "the round-robin phase should make DP-UCB-INT lose at eps' = 0.1 with 10 arms"
 assert all(bonus_cost[k] > 1 for k in panels), "the larger (matched) bonus should cost regret"
@@ -505,47 +587,62 @@ gaps = SCENARIOS["2 arms"].gaps
 int_policy = results[key]["DP-UCB-INT"].policy
 f0 = int(release_points(int_policy.epsilon, V, HORIZON)[0])
 bounds = {
-    "DP-UCB-BOUND": regret_bound_dp_ucb_bound(t_grid, gaps, 1.0, bonus="matched"),
-    "DP-UCB-BOUND (exact Lambert W)": regret_bound_dp_ucb_bound(t_grid, gaps, 1.0, exact_lambert=True, bonus="matched"),
+    "DP-UCB-BOUND": regret_bound_dp_ucb_bound(
+        t_grid, gaps, 1.0, bonus="matched"
+    ),
+    "DP-UCB-BOUND (exact Lambert W)": regret_bound_dp_ucb_bound(
+        t_grid, gaps, 1.0, exact_lambert=True, bonus="matched"
+    ),
     "DP-UCB": regret_bound_dp_ucb(t_grid, gaps, 1.0),
     "DP-UCB-INT": regret_bound_dp_ucb_int(t_grid, gaps, f0),
 }
+
+# %%
 fig, ax = new_axes()
-ax.set_xscale("log")
-ax.set_yscale("log")
-colors = {}
+ax.set(xscale="log", yscale="log", xlabel="time step", ylabel="regret",
+       title="Regret bounds vs measured regret (2 arms, ε' = 1)")
 for name, bound in bounds.items():
     if "Lambert" in name:
-        ax.plot(t_grid, bound, ":", lw=1.5, color=colors["DP-UCB-BOUND"], label=name)
+        ax.plot(t_grid, bound, ":", lw=1.5, color=color_for(name), label=name)
         continue
-    line, = ax.plot(t_grid, bound, "--", lw=1.2, label=f"{name}: Theorem bound")
-    colors[name] = line.get_color()
-    ax.plot(t_grid, regrets[key][name][:, at(t_grid)].mean(axis=0), color=line.get_color(), label=f"{name}: measured")
-ax.set(xlabel="time step", ylabel="regret", title="Regret bounds vs measured regret (2 arms, ε' = 1)")
+    measured = regrets[key][name][:, at(t_grid)].mean(axis=0)
+    ax.plot(t_grid, bound, "--", lw=1.2, color=color_for(name),
+            label=f"{name}: Theorem bound")
+    ax.plot(t_grid, measured, color=color_for(name), label=f"{name}: measured")
 fig.legend(loc="outside lower center", ncol=2)
 plt.show()
+
+# %%
 bound_ratio, bound_rows = {}, []
 for name, bound in bounds.items():
     measured = regrets[key][name.split(" (")[0]][:, -1].mean()
     bound_ratio[name] = bound[-1] / measured
-    bound_rows.append({"algorithm": name, "bound at T": f"{bound[-1]:.4g}", "measured at T": f"{measured:.1f}",
-                       "bound / measured": f"{bound_ratio[name]:.3g}"})
+    bound_rows.append({"algorithm": name, "bound at T": f"{bound[-1]:,.0f}",
+                       "measured at T": f"{measured:,.1f}",
+                       "bound / measured": f"{bound_ratio[name]:,.1f}"})
 display(pd.DataFrame(bound_rows).style.hide(axis="index"))
 eps_thm = dp_ucb_bound_theorem_epsilon(1.0)
 b_T = np.sqrt(8.0) * np.log(4.0 * HORIZON**4) / eps_thm  # B of Theorem 3.2 at t = T, lambda0 -> 0
-print(f"Theorem 3.2 at ε = ln(2)/2 = {eps_thm:.3f}: B = {b_T:.1f}, B (ln B + 7) = {b_T * (np.log(b_T) + 7):.1f}, "
-      f"exact -B W₋₁(-1/(eB)) = {float(lambert_pull_threshold(b_T)):.1f}.")
+glue("p1_thm32_eps", float(eps_thm), display=False)
+glue("p1_thm32_B", float(b_T), display=False)
+glue("p1_thm32_approx", float(b_T * (np.log(b_T) + 7)), display=False)
+glue("p1_thm32_exact", float(lambert_pull_threshold(b_T)), display=False)
 c_T = 56.0 * (2.0 + np.sqrt(3.5)) * np.sqrt(np.log(HORIZON)) / 1.0
 glue("p1_thm33_term", sci(float(c_T**2 * (np.log(c_T) + 7.0) ** 2)), display=False)
 glue("p1_thm33_orders", int(math.floor(math.log10(bound_ratio["DP-UCB"]))), display=False)
 glue("p1_thm32_ratio", float(bound_ratio["DP-UCB-BOUND"]), display=False)
 glue("p1_thm35_ratio", float(bound_ratio["DP-UCB-INT"]), display=False)
-
-# %%
-assert all(bounds[n][-1] >= regrets[key][n.split(" (")[0]][:, -1].mean() for n in bounds), "a theorem bound is below the measured regret"
-assert bounds["DP-UCB-BOUND (exact Lambert W)"][-1] <= bounds["DP-UCB-BOUND"][-1], "the exact Lambert solution should not exceed the approximation"
+assert all(bounds[n][-1] >= regrets[key][n.split(" (")[0]][:, -1].mean() for n in bounds), \
+    "a theorem bound is below the measured regret"
+assert bounds["DP-UCB-BOUND (exact Lambert W)"][-1] <= bounds["DP-UCB-BOUND"][-1], \
+    "the exact Lambert solution should not exceed the approximation"
 
 # %% [markdown]
+# At $T$, Theorem 3.2 at $\eps_{\text{part}} \ln 2 =$ {glue:text}`p1_thm32_eps:.3f` has
+# $B =$ {glue:text}`p1_thm32_B:.1f`: the approximation $B(\ln B + 7) =$
+# {glue:text}`p1_thm32_approx:,.1f`, the exact solution $-B\,W_{-1}(-1/(eB)) =$
+# {glue:text}`p1_thm32_exact:,.1f`.
+#
 # The bounds hold but say little about the constants: Theorem 3.3's $C^2(\ln C + 7)^2$ with
 # $C = 56(2 + \sqrt{3.5})\sqrt{\log t}/\eps$ is about {glue:text}`p1_thm33_term` at $T$, more than
 # {glue:text}`p1_thm33_orders:d` orders of magnitude above DP-UCB's measured regret; Theorem 3.2 is
@@ -561,36 +658,50 @@ assert bounds["DP-UCB-BOUND (exact Lambert W)"][-1] <= bounds["DP-UCB-BOUND"][-1
 # %%
 EPS_GRID = [0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0]
 instance = SCENARIOS["2 arms"]
-ucb_final = regrets[("2 arms", 1.0)]["UCB"][:, -1].mean()
-curves = {}
-for make in (PrivateUCB, DPUCBBound, DPUCB):
-    curves[make.name] = [final_regret(simulate(make(e), instance, HORIZON, RUNS, seed=SEED)).mean() for e in EPS_GRID]
+
+
+def mean_final_regret(policy):
+    runs = simulate(policy, instance, HORIZON, RUNS, seed=SEED)
+    return final_regret(runs).mean()
+
+
+curves = {
+    make.name: [mean_final_regret(make(e)) for e in EPS_GRID]
+    for make in (PrivateUCB, DPUCBBound, DPUCB)
+}
 curves["DP-UCB-BOUND (printed bonus)"] = [
-    final_regret(simulate(DPUCBBound(e, bonus="printed"), instance, HORIZON, RUNS, seed=SEED)).mean()
-    for e in EPS_GRID
+    mean_final_regret(DPUCBBound(e, bonus="printed")) for e in EPS_GRID
 ]
 int_grid = [e for e in EPS_GRID if e <= 1.0]
 curves["DP-UCB-INT"] = [
-    final_regret(simulate(DPUCBInt.for_target(e, DELTA_PRIME, V), instance, HORIZON, RUNS, seed=SEED)).mean()
-    for e in int_grid
+    mean_final_regret(DPUCBInt.for_target(e, DELTA_PRIME, V)) for e in int_grid
 ]
+ucb_final = regrets[("2 arms", 1.0)]["UCB"][:, -1].mean()
+
+# %%
 fig, ax = new_axes()
-ax.set_xscale("log")
-ax.set_yscale("log")
 for name, values in curves.items():
     style = "o--" if "printed" in name else "o-"
-    ax.plot(EPS_GRID[: len(values)], values, style, label=name, color=color_for(name))
+    eps = EPS_GRID[: len(values)]
+    ax.plot(eps, values, style, label=name, color=color_for(name))
 ax.axhline(ucb_final, color="k", ls=":", lw=1, label="UCB (no privacy)")
-ax.set(xlabel="privacy level ε' (ε for the hybrid/tree algorithms)", ylabel=f"regret at T = {HORIZON:,}",
+ax.set(xscale="log", yscale="log",
+       xlabel="privacy level ε' (ε for the hybrid/tree algorithms)",
+       ylabel="regret at T = 100,000",
        title="Privacy-utility trade-off, 2 arms {0.9, 0.6}")
 ax.legend()
 plt.show()
-display(pd.DataFrame({name: [f"{r:,.0f}" for r in values] + [""] * (len(EPS_GRID) - len(values)) for name, values in curves.items()},
-                     index=pd.Index([f"{e:g}" for e in EPS_GRID], name="ε'")).style.set_caption(f"Mean regret at T = {HORIZON:,}"))
+
+# %%
+display(pd.DataFrame(
+    {name: [f"{r:,.0f}" for r in values] + [""] * (len(EPS_GRID) - len(values))
+     for name, values in curves.items()},
+    index=pd.Index([f"{e:g}" for e in EPS_GRID], name="ε'"),
+).style.set_caption(f"Mean regret at T = {HORIZON:,}"))
 mid = [i for i, e in enumerate(EPS_GRID) if 0.03 <= e <= 1.0]
-slopes = {name: float(np.polyfit(np.log([EPS_GRID[i] for i in mid]), np.log([curves[name][i] for i in mid]), 1)[0])
+slopes = {name: float(np.polyfit(np.log([EPS_GRID[i] for i in mid]),
+                                 np.log([curves[name][i] for i in mid]), 1)[0])
           for name in ("DP-UCB-BOUND", "DP-UCB")}
-print("Slope of log regret against log ε over [0.03, 1]: " + ", ".join(f"{n} {v:.2f}" for n, v in slopes.items()) + ".")
 glue("p1_slope_bound", slopes["DP-UCB-BOUND"], display=False)
 glue("p1_slope_dpucb", slopes["DP-UCB"], display=False)
 int_excess = [curves["DP-UCB-INT"][int_grid.index(e)] - ucb_final for e in (0.3, 1.0)]
@@ -635,25 +746,7 @@ glue("p1_int_at_01", float(curves["DP-UCB-INT"][int_grid.index(0.1)]), display=F
 # pseudocode for $\eps' = 1$ (`release_points(eps, 1.1, 10**5, simplified=True)`). Which releases
 # earlier? Run both versions (`simplified_intervals=True`) and compare the regret.
 # :::
-
-# %%
-eps_one, points_one = int_setup[1.0]
-f0_one, ceil_one = int(points_one[0]), math.ceil(1 / eps_one)
-first_intervals = np.diff(points_one[:12])
-glue("p1_eps_in_one", sci(eps_one, 3), display=False)
-glue("p1_ceil_one", ceil_one, display=False)
-glue("p1_f0_one", f0_one, display=False)
-glue("p1_int_lo", int(first_intervals.min()), display=False)
-glue("p1_int_hi", int(first_intervals.max()), display=False)
-glue("p1_rr2_one", 2 * f0_one, display=False)
-glue("p1_rr2_simpl_one", 2 * ceil_one, display=False)
-glue("p1_rr_diff_one", ceil_one - f0_one, display=False)
-glue("p1_rr_saving_one", float(0.3 * (ceil_one - f0_one)), display=False)
-t_cross = next(t for t in (int(x) for x in np.unique(np.geomspace(10, 10**6, 4_000).astype(int)))
-               if eps_one * (t ** (1 - V / 2) - V / 2) / (1 - V / 2) >= dp_ucb_int_privacy(10**12, eps_one, V, DELTA_PRIME))
-glue("p1_t_cross", t_cross, display=False)
-
-# %% [markdown]
+#
 # :::{solution} p1-ex-simplified
 # :label: p1-sol-simplified
 # :class: dropdown
@@ -685,3 +778,22 @@ glue("p1_t_cross", t_cross, display=False)
 # horizons the guarantee is therefore much stronger than the target, which is another way of
 # seeing that the input $\eps$ is conservative.
 # :::
+
+# %%
+# The numbers that the solutions quote.
+eps_one, points_one = int_setup[1.0]
+f0_one, ceil_one = int(points_one[0]), math.ceil(1 / eps_one)
+first_intervals = np.diff(points_one[:12])
+glue("p1_eps_in_one", sci(eps_one, 3), display=False)
+glue("p1_ceil_one", ceil_one, display=False)
+glue("p1_f0_one", f0_one, display=False)
+glue("p1_int_lo", int(first_intervals.min()), display=False)
+glue("p1_int_hi", int(first_intervals.max()), display=False)
+glue("p1_rr2_one", 2 * f0_one, display=False)
+glue("p1_rr2_simpl_one", 2 * ceil_one, display=False)
+glue("p1_rr_diff_one", ceil_one - f0_one, display=False)
+glue("p1_rr_saving_one", float(0.3 * (ceil_one - f0_one)), display=False)
+second_term = dp_ucb_int_privacy(10**12, eps_one, V, DELTA_PRIME)
+t_cross = next(t for t in (int(x) for x in np.unique(np.geomspace(10, 10**6, 4_000).astype(int)))
+               if eps_one * (t ** (1 - V / 2) - V / 2) / (1 - V / 2) >= second_term)
+glue("p1_t_cross", t_cross, display=False)
