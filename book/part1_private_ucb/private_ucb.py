@@ -179,7 +179,7 @@ use_book_style()
 HORIZON, RUNS, SEED = 100_000, 100, 2016
 DELTA_PRIME, V = math.exp(-10), 1.1
 
-# %%
+# %% tags=["remove-cell"]
 import pandas as pd
 from IPython.display import display
 from myst_nb import glue
@@ -203,7 +203,7 @@ for eps_target in (1.0, 0.1):
     eps_in = dp_ucb_int_input_epsilon(eps_target, DELTA_PRIME, V)
     int_setup[eps_target] = (eps_in, release_points(eps_in, V, HORIZON))
 
-# %%
+# %% tags=["remove-input"]
 rr_rows = []
 for eps_target, (eps_in, points) in int_setup.items():
     first = ", ".join(f"{x:,}" for x in points[:4]) + ", …"
@@ -241,7 +241,7 @@ for t, n_k in ((1_000, 2**9), (HORIZON, 2**9), (HORIZON, 2**16)):
         ),
     ]
 
-# %%
+# %% tags=["remove-input"]
 bonus_rows = []
 for (t, n_k), row in misses.items():
     bonus_rows.append({
@@ -308,7 +308,7 @@ results = {
     for scenario, eps in panels
 }
 
-# %%
+# %% tags=["remove-cell"]
 # The chapter reads the regret curves at these rounds only: the 400 log-spaced
 # rounds the figure draws (those plot_runs keeps on a log axis), 10^3, 10^4 and
 # T, and the grid of the regret bounds below; each curve is computed over all
@@ -328,7 +328,7 @@ regrets = {  # (runs, len(ROUNDS)) cumulative regret per panel and algorithm
     for key, runs in results.items()
 }
 
-# %%
+# %% mystnb={"image": {"alt": "Figure 2 reproduced: four stacked log-log panels, (a) 2 arms at privacy 1, (b) 2 arms at 0.1, (c) 10 arms at 1, (d) 10 arms at 0.1, each with the mean cumulative regret of UCB, Private-UCB, DP-UCB-BOUND, DP-UCB and DP-UCB-INT against the time step and a 5-95% band over the 100 runs."}}
 FLOOR = 0.1  # regret below this (0 in the first rounds) is drawn at the floor
 
 
@@ -369,7 +369,7 @@ printed_bound = {  # final regret of each run, printed bonus
     for key in panels
 }
 
-# %%
+# %% tags=["remove-input"]
 bonus_cost, cost_rows = {}, []
 for key in panels:
     matched_reg, printed_reg = regrets[key]["DP-UCB-BOUND"][:, -1], printed_bound[key]
@@ -414,7 +414,7 @@ for scenario in SCENARIOS:
         for arms in res.arms
     ])
 
-# %%
+# %% tags=["remove-cell"]
 for scenario, counts in releases.items():
     res = results[(scenario, 1.0)]["DP-UCB-INT"]
     assert np.array_equal(counts[:, 0], res.records["releases"]), \
@@ -439,7 +439,7 @@ glue("p1_rel_printed_2", float(release_rows["2 arms"][1]), display=False)
 # "reaches 30,000" for Private-UCB), and for DP-UCB-INT the privacy $\eps'$ that Corollary 3.1
 # guarantees after $T$ steps for the input $\eps$ used.
 
-# %%
+# %% tags=["remove-input"]
 rows = []
 for key in panels:
     for name, reg in regrets[key].items():
@@ -490,13 +490,13 @@ for key in panels:
             final["DP-UCB-BOUND"] < final["DP-UCB"],
     }
 
-# %%
+# %% tags=["remove-input"]
 display(pd.DataFrame({
     f"{key[0]}, ε' = {key[1]:g}": {claim: "yes" if ok else "NO" for claim, ok in checks.items()}
     for key, checks in verdicts.items()
 }).rename_axis("the paper's claim"))
 
-# %%
+# %% tags=["remove-cell"]
 def panel_list(claim, value=True):
     names = [f"{k[0]} at ε' = {k[1]:g}" for k in panels if verdicts[k][claim] == value]
     return ", ".join(names) if names else "none"
@@ -557,7 +557,7 @@ glue("p1_printed_ahead_panels", ", ".join(printed_ahead) if printed_ahead else "
 #
 # The chapter checks, each time it runs, the claims that hold in the panels where they hold.
 
-# %%
+# %% tags=["remove-cell"]
 assert all(verdicts[(s, 1.0)]["DP-UCB-INT below the other private algorithms"] for s in SCENARIOS), \
     "DP-UCB-INT should beat the other private algorithms at eps' = 1"
 assert all(verdicts[(s, 1.0)]["Private-UCB worst"] for s in SCENARIOS), \
@@ -597,7 +597,7 @@ bounds = {
     "DP-UCB-INT": regret_bound_dp_ucb_int(t_grid, gaps, f0),
 }
 
-# %%
+# %% mystnb={"image": {"alt": "Log-log plot of regret against time step on the 2-arm instance at privacy 1: for DP-UCB-BOUND, DP-UCB and DP-UCB-INT the theorem bound (dashed) lies above the measured mean regret (solid); a dotted line gives DP-UCB-BOUND's bound with the exact Lambert W solution."}}
 fig, ax = new_axes()
 ax.set(xscale="log", yscale="log", xlabel="time step", ylabel="regret",
        title="Regret bounds vs measured regret (2 arms, ε' = 1)")
@@ -612,7 +612,7 @@ for name, bound in bounds.items():
 fig.legend(loc="outside lower center", ncol=2)
 plt.show()
 
-# %%
+# %% tags=["remove-input"]
 bound_ratio, bound_rows = {}, []
 for name, bound in bounds.items():
     measured = regrets[key][name.split(" (")[0]][:, -1].mean()
@@ -678,7 +678,7 @@ curves["DP-UCB-INT"] = [
 ]
 ucb_final = regrets[("2 arms", 1.0)]["UCB"][:, -1].mean()
 
-# %%
+# %% mystnb={"image": {"alt": "Log-log plot of mean regret at T = 100,000 against the privacy level from 0.01 to 10, 2 arms: Private-UCB, DP-UCB-BOUND (matched and printed bonus) and DP-UCB fall roughly like one over epsilon; DP-UCB-INT, shown up to 1, is close to the UCB line at 0.3 and 1 and far above it below; UCB without privacy is a dotted horizontal line."}}
 fig, ax = new_axes()
 for name, values in curves.items():
     style = "o--" if "printed" in name else "o-"
@@ -692,7 +692,7 @@ ax.set(xscale="log", yscale="log",
 ax.legend()
 plt.show()
 
-# %%
+# %% tags=["remove-input"]
 display(pd.DataFrame(
     {name: [f"{r:,.0f}" for r in values] + [""] * (len(EPS_GRID) - len(values))
      for name, values in curves.items()},
@@ -779,7 +779,7 @@ glue("p1_int_at_01", float(curves["DP-UCB-INT"][int_grid.index(0.1)]), display=F
 # seeing that the input $\eps$ is conservative.
 # :::
 
-# %%
+# %% tags=["remove-cell"]
 # The numbers that the solutions quote.
 eps_one, points_one = int_setup[1.0]
 f0_one, ceil_one = int(points_one[0]), math.ceil(1 / eps_one)

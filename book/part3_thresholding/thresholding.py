@@ -127,7 +127,7 @@ SEED = 2025
 TAU, ZETA = 0.5, 0.05
 EPSILONS = [0.5, 1.0, 2.0, 4.0, math.inf]
 
-# %%
+# %% tags=["remove-cell"]
 import pandas as pd
 from IPython.display import display
 from myst_nb import glue
@@ -188,7 +188,7 @@ INSTANCES = {
     ),
 }
 
-# %%
+# %% tags=["remove-input"]
 display(pd.DataFrame(
     {name: {"arm means": ", ".join(f"{m:.3g}" for m in inst.means),
             **{f"H_ε at ε = {eps_text(e)}": f"{complexity(inst.means, TAU, e, ZETA):,.0f}"
@@ -240,12 +240,12 @@ fixed_budget = {
     for mech in (("privbern",) if math.isinf(eps) else ("privbern", "laplace"))
 }
 
-# %%
+# %% tags=["remove-cell"]
 glue("p3_fb_se", math.sqrt(0.25 / RUNS_FB), display=False)
 glue("p3_fb_halfwidth", float(stats.norm.ppf(0.975)) * math.sqrt(0.25 / RUNS_FB),
      display=False)
 
-# %%
+# %% mystnb={"image": {"alt": "Two stacked log-log panels, dose-finding and hard instance: probability of error of Algorithm 1 against the budget T from 100 to 10,000, one line with 95% intervals for each epsilon in 0.5, 1, 2, 4 and infinity (APT); errors fall faster with the budget for larger epsilon; the Theorem 3.1 upper bound for epsilon = 1 is a dashed line capped at 1."}}
 fig, axes = new_axes(nrows=2, sharex=True, panel_width=4.8, panel_height=2.6)
 floor = 0.5 / RUNS_FB  # where a zero count is drawn ("0 errors")
 lower_max = 0.0  # Theorem 3.2's bound (eps = 1), below the axes: in the legend
@@ -283,7 +283,7 @@ labels.append(f"Thm 3.2 lower bound, ε = 1: below $10^{{{exponent}}}$, "
 fig.legend(handles, labels, loc="outside lower center", ncol=2)
 plt.show()
 
-# %%
+# %% tags=["remove-input"]
 for name in INSTANCES:
     table = pd.DataFrame({f"ε = {eps_text(eps)}": [k / n for k, n in fixed_budget[(name, eps, "privbern")]]
                           for eps in EPSILONS}, index=pd.Index(BUDGETS, name="budget T"))
@@ -306,7 +306,7 @@ glue("p3_fb_vacuous_factor", float(4 * log_term), display=False)
 # that the error decreases with the budget, and that at every budget more privacy means more errors
 # (within the binomial noise).
 
-# %%
+# %% tags=["remove-cell"]
 for name in INSTANCES:
     for eps in EPSILONS:
         p = [k / n for k, n in fixed_budget[(name, eps, "privbern")]]
@@ -347,7 +347,7 @@ fc.update({
     for eps in EPSILONS[2:] for delta in (0.1, 0.01) for c in (8.0, 2.0)
 })
 
-# %%
+# %% tags=["remove-input"]
 rows = []
 for (eps, delta, c), (stop, errs) in fc.items():
     h = complexity(dose.means, TAU, eps)
@@ -357,7 +357,7 @@ for (eps, delta, c), (stop, errs) in fc.items():
                  "Thm 4.2 (no constant)": "—" if math.isinf(eps) else f"{lower:,.0f}"})
 display(pd.DataFrame(rows).style.hide(axis="index"))
 
-# %%
+# %% mystnb={"image": {"alt": "Log-log plot of Algorithm 2's mean stopping time on the dose-finding instance against epsilon from 0.5 to 4, for delta 0.1 and 0.01 and radius constants 8 (solid) and 2 (dashed); stopping times fall steeply with epsilon towards the non-private levels drawn as grey horizontal lines, and follow the dotted H_eps log(K H_eps / delta) curves."}}
 fig, ax1 = new_axes(panel_height=3.6)
 finite = [e for e in EPSILONS if not math.isinf(e)]
 for delta, marker in ((0.1, "o"), (0.01, "s")):
@@ -380,7 +380,7 @@ ax1.xaxis.set_minor_locator(plt.NullLocator())
 fig.legend(loc="outside right upper")
 plt.show()
 
-# %%
+# %% tags=["remove-cell"]
 configs = [(delta, c) for delta in (0.1, 0.01) for c in (8.0, 2.0)]
 total_errors = sum(errs for _, errs in fc.values())
 max_error_rate = max(errs / RUNS_FC for _, errs in fc.values())
@@ -423,7 +423,7 @@ glue("p3_residual_max", float(max(residual)) * 100, display=False)
 # stopping time at each $\eps$ divided by the non-private one, for each $(\delta, c)$. At each $\eps$
 # the four markers are set side by side, so that none hides another.
 
-# %%
+# %% mystnb={"image": {"alt": "Log-log plot of the price of privacy against epsilon from 0.5 to 4: the theory's H_eps / H as a black curve, and the measured ratio of private to non-private mean stopping times for the four (delta, c) pairs as markers set side by side at each epsilon, all slightly above the curve."}}
 eps_grid = np.geomspace(0.3, 6, 100)
 fig, ax2 = new_axes(panel_height=3.6)
 ax2.plot(eps_grid, complexity_ratio(eps_grid), "k-",
@@ -442,7 +442,7 @@ ax2.xaxis.set_minor_locator(plt.NullLocator())
 fig.legend(loc="outside right upper")
 plt.show()
 
-# %%
+# %% tags=["remove-input"]
 display(pd.DataFrame(
     {f"δ = {d:g}, c = {c:g}": [f"{excess[(eps, d, c)]:.3f} ({excess[(eps, d, c)] / log_ratio[(eps, d, c)]:.3f})"
                                for eps in finite]
@@ -466,7 +466,7 @@ display(pd.DataFrame(
 # {glue:text}`p3_residual_max:.0f`% over the grid, so this logarithm accounts for most of the
 # excess.
 
-# %%
+# %% tags=["remove-cell"]
 for (eps, delta, c), (stop, errs) in fc.items():
     limit = stats.binom.isf(1e-3, RUNS_FC, delta)  # P(Binomial(RUNS_FC, delta) > limit) <= 1e-3
     assert errs <= limit, f"eps={eps}, delta={delta}, c={c}: {errs} errors in {RUNS_FC} runs exceed the delta level"
@@ -494,7 +494,7 @@ fc_laplace = {  # eps -> (mean stopping time, errors) with Laplace reports
 variance_ratio = [(2 / e**2 + 0.25) * np.tanh(e / 2) ** 2 / 0.25
                   for e in finite]
 
-# %%
+# %% tags=["remove-input"]
 idx = BUDGETS.index(2_000)
 rows = []
 for eps, ratio in zip(finite, variance_ratio):
@@ -539,7 +539,7 @@ glue("p3_fc_privbern_4", float(fc[(4.0, 0.1, 2.0)][0]), display=False)
 # PrivBern's bounded responses need Hoeffding only. Part of PrivBern's advantage at fixed
 # confidence is therefore the looser analysis the Laplace reports force, not the variance alone.
 
-# %%
+# %% tags=["remove-cell"]
 for eps in finite:
     assert fc[(eps, 0.1, 2.0)][0] < fc_laplace[eps][0], f"PrivBern should stop sooner than Laplace at eps={eps}"
     assert fb_errors[eps][0] < fb_errors[eps][1], f"PrivBern should make fewer fixed-budget errors than Laplace at eps={eps}"
@@ -622,7 +622,7 @@ assert min(laplace_slowdown) > max(variance_ratio), "the text says the stopping-
 # the radius (see the price of privacy, experiment 3, above).
 # :::
 
-# %%
+# %% tags=["remove-cell"]
 # The numbers that the solutions quote, including the runs that p3-ex-radius asks for.
 # Exercise p3-ex-radius: the printed radius (c = 8) on a two-armed instance, without privacy.
 radius_instance = bernoulli_instance([0.48, 0.9])

@@ -113,7 +113,7 @@ sizes = ", ".join(f"{g} {len(pool):,}"
                   for g, pool in zip(data.group_names, data.pools))
 print(f"{K} groups, {data.dim} features per candidate; pool sizes: {sizes}")
 
-# %%
+# %% tags=["remove-cell"]
 import math
 
 from myst_nb import glue
@@ -169,7 +169,7 @@ print("Whole algorithm at δ = 0.1: "
       f"{guarantee_pld['eps_total_tight']:.4f} (PLD accountant); "
       f"loose ε = {guarantee['eps_total_loose']:.3f}.")
 
-# %%
+# %% tags=["remove-input"]
 reg_row = budget.loc["regression (tree, Gaussian)"]
 glue("p4_ltilde_sum", float(cal["l_tilde"]), display=False)
 glue("p4_sigma_noise", float(cal["sigma_noise"]), display=False)
@@ -232,7 +232,7 @@ eps_half = gaussian_composition_epsilon(
     [1 / guarantee["mu_reg"], 1 / mu_rank_half], 0.1
 )
 
-# %%
+# %% tags=["remove-cell"]
 glue("p4_eps_tight_half", float(eps_half), display=False)
 
 # %% [markdown]
@@ -294,7 +294,7 @@ direction = pd.DataFrame({
 }).T
 direction.round(3)
 
-# %%
+# %% tags=["remove-cell"]
 glue("p4_dir_eig_ratio", float(direction.loc["printed", "largest eigenvalue of G / 2Γ"]), display=False)
 glue("p4_dir_angle_b", float(direction.loc["printed", "angle to X^T y (deg)"]), display=False)
 glue("p4_dir_angle_ls", float(direction.loc["printed", "angle to least squares (deg)"]), display=False)
@@ -374,7 +374,7 @@ for t in range(2, 2_001, 37):
 print(f"{pairs} (round, group) pairs checked against brute-force counting: "
       f"{mismatches} mismatches.")
 
-# %%
+# %% tags=["remove-cell"]
 assert mismatches == 0, "the histogram rank step must equal brute-force counting"
 glue("p4_tree_nodes", int(env.arrays().score_tree.parent.shape[0]), display=False)
 glue("p4_distinct_rows", int(env.arrays().score_tree.leaf_offsets[-1]), display=False)
@@ -451,7 +451,7 @@ pfg_settings = (
 simulate_hiring(pfg_settings, env, T, RUNS, seed=SEED)
 run_main(policies[2])
 
-# %%
+# %% mystnb={"image": {"alt": "Figure 1: grouped bar chart of the percentage of hires from each of the four groups (White, Black, Asian-Pac-Islander, Amer-Indian-Eskimo) for OFUL, Fair-Greedy and Private-Fair-Greedy, with a dotted line at parity, 25%; the two fair policies sit on the line, OFUL does not."}}
 fig, ax = plt.subplots(figsize=(7, 3.5))
 width = 0.25
 for i, (label, res) in enumerate(results.items()):
@@ -466,7 +466,7 @@ ax.set_ylabel("selected (%)")
 ax.legend()
 ax.set_title(f"Figure 1: selection rate per group (T = {T:,}, {RUNS} trials)");
 
-# %%
+# %% mystnb={"image": {"alt": "Figure 2: cumulative fair pseudo-regret against the round, up to 50,000, mean and 5-95% band over 10 trials, for OFUL, Fair-Greedy and Private-Fair-Greedy; Private-Fair-Greedy highest, OFUL below it, Fair-Greedy near zero."}}
 fig, ax = plt.subplots()
 x = np.arange(1, T + 1)
 for label, res in results.items():
@@ -478,7 +478,7 @@ ax.legend()
 ax.set_title(f"Figure 2: cumulative fair pseudo-regret "
              f"(T = {T:,}, {RUNS} trials)");
 
-# %%
+# %% tags=["remove-input"]
 share = {lab: np.array([np.mean(r["groups"] == k) for k in range(K)]) for lab, r in results.items()}
 fair_total = {lab: r["fair_regret"].sum(axis=1) for lab, r in results.items()}
 half = {lab: (r["fair_regret"][:, T // 2:].sum(axis=1), r["fair_regret"][:, :T // 2].sum(axis=1))
@@ -521,7 +521,7 @@ summary.round(2)
 # These are our runs, not the authors'. Their public code spends more than the paper's budget and
 # sets $\tilde L$ differently; see [what the paper's figures ran](#p4-authors-runs).
 
-# %%
+# %% tags=["remove-cell"]
 fg, of = fair_total["Fair-Greedy"].mean(), fair_total["OFUL"].mean()
 assert np.abs(share["Fair-Greedy"] - 1 / K).max() < 0.02, "Fair-Greedy should be near parity"
 assert np.abs(share[PFG] - 1 / K).max() < 0.02, "Private-Fair-Greedy should be near parity"
@@ -578,7 +578,7 @@ refresh_table.round(2)
 # the calibration comparisons below and the $T = 500{,}000$ run. Their Private-Fair-Greedy numbers may
 # be about {glue:text}`p4_r16_pfg_abs_pct:.0f`% below those of the exact algorithm.
 
-# %%
+# %% tags=["remove-cell"]
 assert abs(refresh_table.loc[PFG, "rel. diff (%)"]) < 10, "R=16 should change PFG's fair regret by < 10%"
 assert refresh_table.loc[PFG, "paired diff"] < 0 < refresh_table.loc["Fair-Greedy", "paired diff"], \
     "the prose says R=16 lowers PFG's fair regret and raises Fair-Greedy's"
@@ -691,7 +691,7 @@ exceed_row = (norm.sf((room - reward_all) / env.noise_sd)
 print(f"Leaves above L~ (data rule): {100 * exceed:.2f}% of candidates; "
       f"for the worst row, with probability {100 * exceed_row.max():.0f}%.")
 
-# %%
+# %% tags=["remove-cell"]
 glue("p4_data_exceed_pct", 100 * exceed, display=False)
 glue("p4_data_exceed_max", float(100 * exceed_row.max()), display=False)
 for rule in ("norm", "data"):
@@ -724,7 +724,7 @@ glue("p4_tight_vs_oful", float(tight_row["fair regret at T"] / fair_total["OFUL"
 # The rest of the chapter keeps the printed calibration and the `"sum"` rule, so that its figures
 # stay comparable with the paper's.
 
-# %%
+# %% tags=["remove-cell"]
 assert tight_row["exact eps at delta = 0.1"] <= 15.0 and abs(tight_row["exact eps at delta = 0.1"] - 15.0) < 1e-6
 assert tight_row["fair regret at T"] < noise_table.iloc[0]["fair regret at T"], "spending the budget should help"
 assert data_row["fair regret at T"] < norm_row["fair regret at T"] < noise_table.iloc[0]["fair regret at T"], \
@@ -752,7 +752,7 @@ for title, (param, values) in sweeps.items():
         sweep_curves[(param, v)] = np.cumsum(res["fair_regret"], axis=1)
         sweep_final[(param, v)] = sweep_curves[(param, v)][:, -1]
 
-# %%
+# %% mystnb={"image": {"alt": "Figures A.1 to A.4 in four panels: cumulative fair pseudo-regret of Private-Fair-Greedy against the round up to 50,000, mean and band over 10 trials, for epsilon 1, 5, 15, 50 (A.1), delta 0.001, 0.01, 0.1 (A.2), alpha_epsilon 0.5, 0.7, 0.9 (A.3); panel A.4 shows, for alpha_delta 0.5 and 0.7, the paired difference to alpha_delta = 0.9, because the three cumulative curves coincide."}}
 SYMBOL = {"epsilon": "ε", "delta": "δ", "alpha_eps": r"$\alpha_\varepsilon$",
           "alpha_delta": r"$\alpha_\delta$"}
 STYLES = ["-", "--", ":", "-."]
@@ -786,7 +786,7 @@ for ax in axes.flat[:3]:  # A.1-A.3 on one scale
     ax.set_ylim(0, top)
 plt.show()
 
-# %%
+# %% tags=["remove-input"]
 sweep_table = pd.DataFrame(
     [{"parameter": p, "value": f"{v:g}", "fair regret at T (mean)": f.mean(), "sd": f.std(),
       "s.e.": f.std(ddof=1) / np.sqrt(len(f))} for (p, v), f in sweep_final.items()])
@@ -857,7 +857,7 @@ sweep_table.round(1).style.hide(axis="index").format(precision=1)
 # So our curves have the paper's shape but not its levels: at the same nominal budget our
 # regression is noisier than theirs. The sweeps' qualitative claims are what we check.
 
-# %%
+# %% tags=["remove-cell"]
 eps_curve = [sweep_final[("epsilon", v)].mean() for v in sweeps["A.1: ε"][1]]
 assert all(a > b for a, b in zip(eps_curve, eps_curve[1:])), f"A.1: fair regret should fall as ε grows: {eps_curve}"
 delta_curve = [sweep_final[("delta", v)].mean() for v in sweeps["A.2: δ"][1]]
@@ -896,7 +896,7 @@ for key, label in names.items():
     per_trial = [np.polyfit(log_t, row, 1)[0] for row in log_r]
     slopes[label], slope_sd[label] = np.mean(per_trial), np.std(per_trial)
 
-# %%
+# %% mystnb={"image": {"alt": "Log-log plot of cumulative fair pseudo-regret against the round, from about 10 to 500,000, for the stored run of OFUL, Fair-Greedy and Private-Fair-Greedy, mean and 5-95% band over 10 trials, with a dotted line of slope 1; the legend gives each algorithm's slope over the last decade."}}
 fig, ax = plt.subplots()
 for key, label in names.items():
     curves = stored[f"{key}_fair"]
@@ -910,7 +910,7 @@ ax.legend()
 ax.set_title(f"T = {int(stored['horizon']):,} (stored run): "
              "fair pseudo-regret, log-log");
 
-# %%
+# %% tags=["remove-input"]
 pd.DataFrame({"slope over [T/10, T]": slopes, "sd over trials": slope_sd,
               "fair regret at T": {names[k]: stored[f"{k}_fair"][:, -1].mean() for k in names}}).round(3)
 
@@ -981,7 +981,7 @@ rate_table.round(4)
 #   points of 25%. OFUL's shares ({glue:text}`p4_oful_500k_shares`, in the order of the groups above)
 #   match those of hiring by the true reward ({glue:text}`p4_greedy_shares`).
 
-# %%
+# %% tags=["remove-input"]
 pfg_lab = names["private_fair_greedy"]
 assert slopes[pfg_lab] < 0.8, f"PFG's log-log slope over the last decade should be well below 1: {slopes[pfg_lab]:.3f}"
 early, late = "25,000-50,000", "250,000-500,000"
@@ -998,7 +998,7 @@ glue("p4_parity_500k_pp", float(100 * max(np.abs(shares_500k[lab] - 1 / K).max()
 pd.DataFrame({**{lab: 100 * v for lab, v in shares_500k.items()}, "hire by true reward": 100 * greedy_shares},
              index=data.group_names).T.round(1)
 
-# %%
+# %% tags=["remove-cell"]
 mid = np.searchsorted(t_pts, 50_000)  # the stored round nearest above 50,000
 fair_end = {label: stored[f"{key}_fair"][:, -1].mean() for key, label in names.items()}
 glue("p4_pfg_rate_early", float(rate_table.loc[pfg_lab, early]), display=False)
@@ -1096,7 +1096,7 @@ glue("p4_fg_mid_t", int(t_pts[mid]), display=False)
 # or a subsample of the window (with a DKW bound on the rank error).
 # :::
 
-# %%
+# %% tags=["remove-cell"]
 # The numbers that the solutions quote.
 n_T = T_PAPER - 1 - (T_PAPER - 1) // 2  # N_t at t = T
 glue("p4_rho_rank", float(cal["rho_rank"]), display=False)
