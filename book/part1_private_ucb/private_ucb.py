@@ -371,7 +371,10 @@ with plt.rc_context(LARGE_TEXT):
         for name, reg in regrets[key].items():
             curves = np.maximum(reg[:, at(PLOT_ROUNDS)], FLOOR)
             plot_runs(ax, PLOT_ROUNDS, curves, name)
-        ax.set_ylim(bottom=FLOOR)
+        top = ax.get_ylim()[1]  # every panel labels the floor and every (other) decade
+        step = 1 if top < 1e4 else 2
+        ax.set_yticks([FLOOR] + [10.0**k for k in range(0, int(np.log10(top)) + 1, step)])
+        ax.set_ylim(FLOOR, top)
         ax.set_title(f"({letter}) {key[0]}, ε' = {key[1]:g}", loc="left")
         ax.yaxis.set_major_formatter(floor_label)
     axes[-1].set_xlabel("time step")
@@ -755,9 +758,9 @@ glue("p1_int_at_01", float(curves["DP-UCB-INT"][int_grid.index(0.1)]), display=F
 #   that Corollary 3.2 prescribes makes DP-UCB-INT play round robin for most of the horizon, so the
 #   paper's panel (d) cannot come from its own Lemma B.1 and Corollary 3.2.
 # - The regret bounds hold but are loose by orders of magnitude; they say little about constants.
-# - Releasing rarely beats adding noise to every release: counter-based algorithms pay roughly
-#   $1/\eps$ in regret, while DP-UCB-INT is UCB plus a constant as long as its first release comes
-#   early in the horizon.
+# - Releasing rarely beats adding noise to every release: the regret of the counter-based
+#   algorithms grows steadily as $\eps$ falls, while DP-UCB-INT is UCB plus a constant as long as
+#   its first release comes early in the horizon.
 #
 # ## Exercises
 #

@@ -396,7 +396,7 @@ ax1.set(xscale="log", yscale="log", xlabel="ε", ylabel="mean stopping time",
         title="Algorithm 2 on the dose-finding instance")
 ax1.set_xticks(finite, [f"{e:g}" for e in finite])
 ax1.xaxis.set_minor_locator(plt.NullLocator())
-fig.legend(loc="outside right upper")
+fig.legend(loc="outside lower center", ncol=2)
 plt.show()
 
 # %% tags=["remove-cell"]
@@ -458,7 +458,7 @@ ax2.set(xscale="log", yscale="log", xlabel="ε",
         title="The price of privacy")
 ax2.set_xticks(finite, [f"{e:g}" for e in finite])
 ax2.xaxis.set_minor_locator(plt.NullLocator())
-fig.legend(loc="outside right upper")
+fig.legend(loc="outside lower center", ncol=2)
 plt.show()
 
 # %% tags=["remove-input"]
