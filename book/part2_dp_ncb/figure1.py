@@ -17,7 +17,9 @@ from privbandits import engine
 from privbandits.environments import bernoulli_instance, mixed_instance
 from privbandits.metrics import average_regret, nash_regret
 from privbandits.plotting import PAGE_WIDTH, color_for, use_book_style
-from privbandits.policies import GDPNCB, LDPNCB, LDPUCB, NCB, AdaPUCB, AnytimeDPNCB
+from privbandits.policies import (
+    GDPNCB, LDPNCB, LDPUCB, NCB, AdaPUCB, AnytimeDPNCB,
+)
 from privbandits.policies.dp_ncb import leading_run_law, phase1_threshold_gdp
 from privbandits.simulate import simulate, simulate_mean_rewards
 

@@ -134,8 +134,8 @@ from privbandits.audit import clopper_pearson
 from privbandits.plotting import new_axes, use_book_style
 from privbandits.policies.thresholding import (
     FixedBudgetThresholding, FixedConfidenceThresholding, classification_error,
-    complexity, complexity_ratio, fixed_budget_lower_bound, fixed_budget_upper_bound,
-    fixed_confidence_lower_bound,
+    complexity, complexity_ratio, fixed_budget_lower_bound,
+    fixed_budget_upper_bound, fixed_confidence_lower_bound,
 )
 
 use_book_style()
