@@ -30,14 +30,32 @@
 # (Laplace mechanism, local model, composition); {doc}`../part1_private_ucb/private_ucb` helps.
 # Mathematics: geometric means and logarithms, multiplicative confidence intervals.
 # :::
+#
+# :::{admonition} Key results
+# :class: important
+#
+# - The Phase I constant $C = 1600$ of the paper cannot be the one its experiments used: on the
+#   instance of Figure 1(b) Phase I would last about {glue:text}`p2_c1600_1e5:.0f` times the horizon
+#   at $T = 10^5$. This book runs the algorithms as printed with $C = 1$.
+# - Run as printed, GDP-NCB stays above AdaP-UCB up to $T = 10^6$ in Figure 1(b) (Nash regret
+#   {glue:text}`figure1.ipynb::p2_b_gdp_1e6:.3f` against
+#   {glue:text}`figure1.ipynb::p2_b_adap_1e6:.3f`), and LDP-NCB never leaves Phase I at
+#   $\eps = 0.2$. The claims on panels (a) and (c)-(f) hold in direction.
+# - Phase I of GDP-NCB is not $\eps$-DP: its noiseless stopping threshold leaks. A repaired,
+#   $\eps$-DP stopping rule changes the Nash regret by at most
+#   {glue:text}`figure1.ipynb::p2_sv_rel_max:.0%` on Figure 1(b).
+# - The published curves come from code that departs from the printed algorithms: with $\log W$ in
+#   place of $\log T$ GDP-NCB reaches {glue:text}`as_run.ipynb::p2_auth_gdp_run:.4f` at $t = 10^7$
+#   (printed: {glue:text}`as_run.ipynb::p2_auth_gdp_printed:.4f`). The code clips the privatized
+#   rewards of the baseline LDP-UCB, which raises its Nash regret to
+#   {glue:text}`as_run.ipynb::p2_auth_ldpucb_run:.4f` (printed:
+#   {glue:text}`as_run.ipynb::p2_auth_ldpucb_printed:.4f`) and puts LDP-NCB below it.
+# :::
 
 # %%
 import math
 
 import numpy as np
-import pandas as pd
-from IPython.display import display
-from myst_nb import glue
 
 from privbandits.environments import bernoulli_instance
 from privbandits.metrics import nash_regret
@@ -51,6 +69,14 @@ from privbandits.simulate import simulate
 
 use_book_style()
 EPS = 0.2  # the paper's privacy level
+
+# %% tags=["remove-cell"]
+import pandas as pd
+from myst_nb import glue
+
+from IPython.display import display
+
+from privbandits.plotting import show_table
 
 # %% [markdown]
 # ## The algorithms
@@ -102,7 +128,8 @@ EPS = 0.2  # the paper's privacy level
 #
 # The implementation is in `privbandits.policies.dp_ncb` (numba kernels that follow the line
 # numbers of the pseudocode; an episode of $n$ Bernoulli pulls is one Binomial draw) and, for the
-# baselines, `privbandits.policies.adap_ucb` and `privbandits.policies.ldp_ucb`.
+# baselines, `privbandits.policies.adap_ucb` and `privbandits.policies.ldp_ucb` (see the
+# {ref}`package reference <api-reference>`).
 #
 # (p2-baselines)=
 # ### The baselines, and where their constants come from
@@ -173,10 +200,11 @@ for horizon in (10**5, 10**6):
         phase1_rounds[(horizon, const)] = (thr, K * thr / means_b.max())
 
 # %% tags=["remove-input"]
-display(pd.DataFrame([
-    {"T": f"{h:,}", "C": f"{c:g}", "threshold": f"{thr:,.0f}",
-     "Phase I, rounds (about)": f"{rounds:,.0f}", "Phase I / T": f"{rounds / h:.3f}"}
-    for (h, c), (thr, rounds) in phase1_rounds.items()]).style.hide(axis="index"))
+display(show_table(pd.DataFrame([
+    {"T": h, "C": c, "threshold": float(thr),
+     "Phase I, rounds (about)": float(rounds), "Phase I / T": float(rounds / h)}
+    for (h, c), (thr, rounds) in phase1_rounds.items()]), horizons=["T"],
+    formats={"threshold": "{:,.0f}", "Phase I, rounds (about)": "{:,.0f}", "Phase I / T": "{:.3f}"}))
 
 # %% tags=["remove-cell"]
 phase1_over_T = {key: rounds / key[0] for key, (thr, rounds) in phase1_rounds.items()}

@@ -12,21 +12,13 @@ import math
 
 import matplotlib.pyplot as plt
 import numpy as np
-import pandas as pd
-from IPython.display import display
-from myst_nb import glue
 
 from privbandits import engine
 from privbandits.environments import bernoulli_instance, mixed_instance
 from privbandits.metrics import average_regret, nash_regret
 from privbandits.plotting import PAGE_WIDTH, color_for, use_book_style
 from privbandits.policies import (
-    GDPNCB,
-    LDPNCB,
-    LDPUCB,
-    NCB,
-    AdaPUCB,
-    AnytimeDPNCB,
+    GDPNCB, LDPNCB, LDPUCB, NCB, AdaPUCB, AnytimeDPNCB,
 )
 from privbandits.policies.dp_ncb import leading_run_law, phase1_threshold_gdp
 from privbandits.simulate import simulate, simulate_mean_rewards
@@ -38,6 +30,28 @@ K = 50
 # the instance of Figure 1(b), as on the first page of this chapter
 means_b = np.random.default_rng(2026).uniform(0.005, 1.0, K)
 inst_b = bernoulli_instance(means_b, name="fig1b")
+
+# %% tags=["remove-cell"]
+import pandas as pd
+from myst_nb import glue
+
+from IPython.display import display
+
+from privbandits.plotting import show_table
+
+
+def t_label(h):
+    """A horizon for a table header: 10⁶ or 3·10⁵."""
+    k = int(np.floor(np.log10(h) + 1e-9))
+    power = f"10{str(k).translate(str.maketrans('0123456789', '⁰¹²³⁴⁵⁶⁷⁸⁹'))}"
+    return power if h == 10**k else f"{h // 10**k}·{power}"
+
+
+def by_horizon(rows, grid, name):
+    """A table of one row per entry of ``rows`` (label -> values on ``grid``), one column per T."""
+    table = pd.DataFrame({t_label(h): [v[i] for v in rows.values()] for i, h in enumerate(grid)},
+                         index=pd.Index(list(rows), name=name))
+    return table, {c: "{:.3f}" for c in table.columns}
 
 # %% [markdown]
 # ## Running the experiments
@@ -160,8 +174,9 @@ plt.show()
 # %% tags=["remove-input"]
 table_b = {name: r["nash"] for name, r in {**res_b, **{n + ", Phase I ≤ √T": r for n, r in res_cap.items()}}.items()}
 table_b["Phase I / T, LDP-NCB"] = res_b["LDP-NCB"]["phase1"]
-display(pd.DataFrame(table_b, index=pd.Index([f"{h:,}" for h in grid_b], name="T")).T.style.format("{:.3f}")
-        .set_caption("Nash regret at each horizon T (last row: LDP-NCB's Phase I as a fraction of T)"))
+table_b, formats_b = by_horizon(table_b, grid_b, "algorithm")
+display(show_table(table_b, formats=formats_b,
+           caption="Nash regret at each horizon T (last row: LDP-NCB's Phase I as a fraction of T)"))
 
 # %% tags=["remove-cell"]
 uniform_nr = float(means_b.max() - means_b.mean())  # every round a uniformly random arm
@@ -250,12 +265,12 @@ axes[1].set_title("Figure 1(d)")
 plt.show()
 
 # %% tags=["remove-input"]
-display(pd.DataFrame({
-    "GDP-NCB, Nash regret at T = 10⁶": [res_c[e][-1] for e in EPS_GRID],
-    "LDP-NCB, Nash regret at T = 3·10⁵": [res_d[e][-1] for e in EPS_GRID],
-    "LDP-NCB, Phase I / T": [sweeps_d[e]["phase1"][-1] for e in EPS_GRID],
-}, index=pd.Index([f"{e:g}" for e in EPS_GRID], name="ε")).T.style.format("{:.3f}").set_caption(
-    f"NCB's Nash regret at T = 10⁶: {res_b['NCB']['nash'][-1]:.3f}"))
+table_cd = pd.DataFrame({
+    f"ε = {e:g}": [res_c[e][-1], res_d[e][-1], sweeps_d[e]["phase1"][-1]] for e in EPS_GRID
+}, index=pd.Index(["GDP-NCB, Nash regret at T = 10⁶", "LDP-NCB, Nash regret at T = 3·10⁵",
+                   "LDP-NCB, Phase I / T"], name=""))
+display(show_table(table_cd, formats={c: "{:.3f}" for c in table_cd.columns},
+           caption=f"NCB's Nash regret at T = 10⁶: {res_b['NCB']['nash'][-1]:.3f}"))
 
 # %% tags=["remove-cell"]
 assert res_c[0.1][-1] > res_c[2.0][-1], "paper's claim (c): more privacy, more Nash regret"
@@ -345,9 +360,10 @@ def power_label(h):
 decades = sorted({h for row in slope_rows.values() for h in row})
 
 # %% tags=["remove-input"]
-display(pd.DataFrame({label: [f"{round(row[h], 2) + 0.0:.2f}" if h in row else "—" for h in decades]
-                      for label, row in slope_rows.items()}, index=pd.Index([power_label(h) for h in decades], name="T")).T
-        .style.set_caption("Local log-log slope of the Nash regret over each decade [T, 10 T]: log10(NR(10 T) / NR(T))"))
+table_slopes = pd.DataFrame({power_label(h): [row.get(h, math.nan) for row in slope_rows.values()] for h in decades},
+                            index=pd.Index(list(slope_rows), name="curve, panel"))
+display(show_table(table_slopes, formats={c: (lambda v: f"{round(v, 2) + 0.0:.2f}".replace("-", "−")) for c in table_slopes.columns},
+           caption="Local log-log slope of the Nash regret over each decade [T, 10 T]: log10(NR(10 T) / NR(T))"))
 
 # %% tags=["hide-input"]
 fig, axes = plt.subplots(2, 1, figsize=(PAGE_WIDTH, 6.0))
@@ -465,10 +481,10 @@ rel_sv = res_sv / res_b["GDP-NCB"]["nash"] - 1
 
 # %% tags=["remove-input"]
 glue("p2_leak_first_r", int(leak["r"][np.argmax(leak["loss"] > 1.0)]), display=False)
-display(pd.DataFrame({"GDP-NCB (printed)": [f"{v:.3f}" for v in res_b["GDP-NCB"]["nash"]],
-                      "GDP-NCB (sparse_vector)": [f"{v:.3f}" for v in res_sv],
-                      "relative difference": [f"{v:+.1%}" for v in rel_sv]},
-                     index=pd.Index([f"{h:,}" for h in grid_b], name="T")).T.style.set_caption("Nash regret at each horizon T"))
+table_sv, _ = by_horizon({"GDP-NCB (printed)": res_b["GDP-NCB"]["nash"], "GDP-NCB (sparse_vector)": res_sv,
+                          "relative difference": [f"{v:+.1%}".replace("-", "−") for v in rel_sv]}, grid_b, "")
+display(show_table(table_sv, formats={c: (lambda v: v if isinstance(v, str) else f"{v:.3f}") for c in table_sv.columns},
+           caption="Nash regret at each horizon T"))
 glue("p2_sv_rel_max", float(np.max(np.abs(rel_sv))), display=False)
 glue("p2_sv_rel_1e6", float(rel_sv[-1]), display=False)
 
@@ -482,7 +498,7 @@ glue("p2_sv_rel_1e6", float(rel_sv[-1]), display=False)
 # fall to 1 (the largest possible mean), and the number of pulls of the best arm at which LDP-NCB's
 # Phase I test passes when its noisy mean equals its true mean.
 
-# %%
+# %% tags=["hide-input"]
 log_T = math.log(10**6)
 alpha, c = GDPNCB().alpha, GDPNCB().c
 # the n at which the privacy terms of Eq. (4) equal 1
