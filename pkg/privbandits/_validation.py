@@ -33,8 +33,10 @@ def check_positive(name: str, value: float, *, allow_inf: bool = False) -> float
 
     Parameters
     ----------
-    name, value : str, float
-        The parameter's name (for the message) and its value.
+    name : str
+        The parameter's name, for the message.
+    value : float
+        The value.
     allow_inf : bool
         Whether ``inf`` is allowed.
 
@@ -57,8 +59,10 @@ def check_nonnegative(name: str, value: float) -> float:
 
     Parameters
     ----------
-    name, value : str, float
-        The parameter's name (for the message) and its value.
+    name : str
+        The parameter's name, for the message.
+    value : float
+        The value.
 
     Returns
     -------
@@ -75,8 +79,10 @@ def check_epsilon(value: float, name: str = "epsilon", *, allow_inf: bool = Fals
 
     Parameters
     ----------
-    value, name : float, str
-        The value and the parameter's name (for the message).
+    value : float
+        The value.
+    name : str
+        The parameter's name, for the message.
     allow_inf : bool
         Whether ``inf`` is allowed.
 
@@ -93,8 +99,10 @@ def check_probability(name: str, value: float, *, closed: bool = False) -> float
 
     Parameters
     ----------
-    name, value : str, float
-        The parameter's name (for the message) and its value.
+    name : str
+        The parameter's name, for the message.
+    value : float
+        The value.
     closed : bool
         Whether 0 and 1 are allowed.
 
@@ -117,8 +125,10 @@ def check_delta(value: float, name: str = "delta") -> float:
 
     Parameters
     ----------
-    value, name : float, str
-        The value and the parameter's name (for the message).
+    value : float
+        The value.
+    name : str
+        The parameter's name, for the message.
 
     Returns
     -------
@@ -133,8 +143,10 @@ def check_bool(name: str, value: bool) -> bool:
 
     Parameters
     ----------
-    name, value : str, bool
-        The parameter's name (for the message) and its value.
+    name : str
+        The parameter's name, for the message.
+    value : bool
+        The value.
 
     Returns
     -------
@@ -151,8 +163,10 @@ def check_int(name: str, value: int, *, minimum: int | None = None, maximum: int
 
     Parameters
     ----------
-    name, value : str, int
-        The parameter's name (for the message) and its value.
+    name : str
+        The parameter's name, for the message.
+    value : int
+        The value.
     minimum, maximum : int or None
         Inclusive bounds (``None``: unbounded).
 
@@ -176,8 +190,10 @@ def check_finite_array(name: str, values: object, *, ndim: int | None = None) ->
 
     Parameters
     ----------
-    name, values : str, array_like
-        The parameter's name (for the message) and its values.
+    name : str
+        The parameter's name, for the message.
+    values : array_like
+        The values.
     ndim : int or None
         The required number of dimensions.
 
@@ -199,10 +215,8 @@ def check_unit_interval_array(name: str, values: object, *, ndim: int | None = N
 
     Parameters
     ----------
-    name, values : str, array_like
-        The parameter's name (for the message) and its values.
-    ndim : int or None
-        The required number of dimensions.
+    name, values, ndim
+        As for :func:`check_finite_array`.
 
     Returns
     -------

@@ -549,12 +549,8 @@ def action_statistic_sampler(
 
     Parameters
     ----------
-    policy : Policy
-        The algorithm.
-    instance : BanditInstance
-        Its arms (the table replaces the draws).
-    horizon : int
-        Rounds per run (>= 1).
+    policy, instance, horizon
+        As for :func:`policy_sampler`.
     statistic : callable
         Maps actions ``(n, T)`` to ``(n,)`` or ``(n, m)``, e.g. :func:`leading_run`.
 

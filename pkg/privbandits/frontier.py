@@ -241,8 +241,12 @@ class Tail(NamedTuple):
     ----------
     locked_in : float
         Fraction of runs locked in.
-    median, q90, maximum : float
-        The runs' median, 90% quantile and largest cumulative regret.
+    median : float
+        The runs' median cumulative regret.
+    q90 : float
+        Their 90% quantile.
+    maximum : float
+        The largest.
     """
 
     locked_in: float

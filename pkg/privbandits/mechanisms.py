@@ -74,8 +74,10 @@ def laplace_mechanism(value: Any, sensitivity: float, epsilon: float, rng: np.ra
     ----------
     value : array_like or float
         The query's true answer (finite).
-    sensitivity, epsilon : float
-        L1 sensitivity and privacy parameter (both > 0).
+    sensitivity : float
+        L1 sensitivity (> 0).
+    epsilon : float
+        Privacy parameter (> 0).
     rng : numpy.random.Generator
 
     Returns
@@ -147,8 +149,10 @@ def gaussian_sigma_zcdp(sensitivity: float, rho: float) -> float:
 
     Parameters
     ----------
-    sensitivity, rho : float
-        L2 sensitivity and zCDP parameter (both > 0).
+    sensitivity : float
+        L2 sensitivity (> 0).
+    rho : float
+        zCDP parameter (> 0).
 
     Returns
     -------
@@ -165,8 +169,10 @@ def zcdp_to_approx_dp(rho: float, delta: float) -> float:
 
     Parameters
     ----------
-    rho, delta : float
-        zCDP parameter (> 0) and delta (in (0, 1)).
+    rho : float
+        zCDP parameter (> 0).
+    delta : float
+        In (0, 1).
 
     Returns
     -------
@@ -183,8 +189,10 @@ def approx_dp_to_zcdp(epsilon: float, delta: float) -> float:
 
     Parameters
     ----------
-    epsilon, delta : float
-        Privacy parameters: epsilon > 0, delta in (0, 1).
+    epsilon : float
+        Privacy parameter (> 0).
+    delta : float
+        In (0, 1).
 
     Returns
     -------
@@ -268,8 +276,10 @@ def gaussian_noise_multiplier(epsilon: float, delta: float) -> float:
 
     Parameters
     ----------
-    epsilon, delta : float
-        Privacy parameters: epsilon > 0, delta in (0, 1).
+    epsilon : float
+        Privacy parameter (> 0).
+    delta : float
+        In (0, 1).
 
     Returns
     -------
@@ -522,8 +532,10 @@ def hybrid_counter_insert(state, x, epsilon_log, epsilon_tree, rng):  # pragma: 
         From :func:`hybrid_counter_state`, updated in place.
     x : float
         The item.
-    epsilon_log, epsilon_tree : float
-        Privacy parameters of the logarithmic part and of each block's tree.
+    epsilon_log : float
+        Privacy parameter of the logarithmic part.
+    epsilon_tree : float
+        Privacy parameter of each block's tree.
     rng : numpy.random.Generator
 
     Returns
@@ -834,8 +846,10 @@ def hybrid_counter_error_bound(t: int, epsilon: float, gamma: float) -> float:
     ----------
     t : int
         The time (>= 1).
-    epsilon, gamma : float
-        Privacy parameter (> 0) and failure probability (in (0, 1)).
+    epsilon : float
+        Privacy parameter (> 0).
+    gamma : float
+        Failure probability, in (0, 1).
 
     Returns
     -------
@@ -860,8 +874,10 @@ def tossou_hybrid_error_bound(n: Any, epsilon: float, gamma: float) -> np.ndarra
     ----------
     n : array_like or float
         Number of items (>= 1).
-    epsilon, gamma : float
-        Privacy parameter (> 0) and failure probability (in (0, 1)).
+    epsilon : float
+        Privacy parameter (> 0).
+    gamma : float
+        Failure probability, in (0, 1).
 
     Returns
     -------

@@ -453,8 +453,10 @@ def show_table(
         The table.
     formats : dict or None
         Column name to format pattern or function.
-    horizons, citations : sequence of str
-        Columns of horizons, and of BibTeX keys.
+    horizons : sequence of str
+        Columns of horizons.
+    citations : sequence of str
+        Columns of BibTeX keys.
     digits : int
         Significant figures (>= 1).
     missing : str

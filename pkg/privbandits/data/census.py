@@ -154,8 +154,10 @@ class CensusHiringData:
         One ``(n_g, d)`` array of contexts per group, each of norm at most 1.
     theta_star : numpy.ndarray
         The ``(d,)`` reward vector.
-    group_names, feature_names : tuple of str
-        The kept groups, in the order of ``pools``, and the ``d`` context coordinates.
+    group_names : tuple of str
+        The kept groups, in the order of ``pools``.
+    feature_names : tuple of str
+        The names of the ``d`` context coordinates.
     source : str
         ``"adult"`` or ``"folktables"``.
     """
