@@ -36,14 +36,12 @@ def check_positive(name: str, value: float, *, allow_inf: bool = False) -> float
     name : str
         The parameter's name, for the message.
     value : float
-        The value.
     allow_inf : bool
         Whether ``inf`` is allowed.
 
     Returns
     -------
     float
-        ``value``.
     """
     if not _is_real(value) or math.isnan(float(value)):
         raise ValueError(f"{name} must be a real number > 0, got {value!r}")
@@ -62,12 +60,10 @@ def check_nonnegative(name: str, value: float) -> float:
     name : str
         The parameter's name, for the message.
     value : float
-        The value.
 
     Returns
     -------
     float
-        ``value``.
     """
     if not _is_real(value) or not math.isfinite(float(value)) or float(value) < 0:
         raise ValueError(f"{name} must lie in [0, inf), got {value!r}")
@@ -80,7 +76,6 @@ def check_epsilon(value: float, name: str = "epsilon", *, allow_inf: bool = Fals
     Parameters
     ----------
     value : float
-        The value.
     name : str
         The parameter's name, for the message.
     allow_inf : bool
@@ -89,7 +84,6 @@ def check_epsilon(value: float, name: str = "epsilon", *, allow_inf: bool = Fals
     Returns
     -------
     float
-        ``value``.
     """
     return check_positive(name, value, allow_inf=allow_inf)
 
@@ -102,14 +96,12 @@ def check_probability(name: str, value: float, *, closed: bool = False) -> float
     name : str
         The parameter's name, for the message.
     value : float
-        The value.
     closed : bool
         Whether 0 and 1 are allowed.
 
     Returns
     -------
     float
-        ``value``.
     """
     if not _is_real(value) or math.isnan(float(value)):
         raise ValueError(f"{name} must be a real number in {'[0, 1]' if closed else '(0, 1)'}, got {value!r}")
@@ -126,14 +118,12 @@ def check_delta(value: float, name: str = "delta") -> float:
     Parameters
     ----------
     value : float
-        The value.
     name : str
         The parameter's name, for the message.
 
     Returns
     -------
     float
-        ``value``.
     """
     return check_probability(name, value)
 
@@ -146,12 +136,10 @@ def check_bool(name: str, value: bool) -> bool:
     name : str
         The parameter's name, for the message.
     value : bool
-        The value.
 
     Returns
     -------
     bool
-        ``value``.
     """
     if not isinstance(value, bool):
         raise ValueError(f"{name} must be True or False, got {value!r}")
@@ -166,7 +154,6 @@ def check_int(name: str, value: int, *, minimum: int | None = None, maximum: int
     name : str
         The parameter's name, for the message.
     value : int
-        The value.
     minimum, maximum : int or None
         Inclusive bounds (``None``: unbounded).
 
@@ -193,7 +180,6 @@ def check_finite_array(name: str, values: object, *, ndim: int | None = None) ->
     name : str
         The parameter's name, for the message.
     values : array_like
-        The values.
     ndim : int or None
         The required number of dimensions.
 

@@ -472,7 +472,6 @@ def policy_sampler(policy: Any, instance: Any, horizon: int, records: Sequence[s
     Parameters
     ----------
     policy : Policy
-        The algorithm.
     instance : BanditInstance
         Its arms (the table replaces the draws).
     horizon : int

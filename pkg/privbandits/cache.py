@@ -115,7 +115,6 @@ def belongs_to_package(obj: Any) -> bool:
     Returns
     -------
     bool
-        The answer.
     """
     try:
         _module_name(obj)
@@ -180,7 +179,6 @@ def source_hash(depends_on: Iterable[Any] | None = None) -> str:
     Returns
     -------
     str
-        The hex digest.
     """
     if depends_on is None:
         paths = sorted(_ROOT.rglob("*.py"))
@@ -207,7 +205,6 @@ def cache_key(config: dict[str, Any], depends_on: Iterable[Any] | None = None) -
     Returns
     -------
     str
-        The hex digest.
     """
     document = json.dumps(
         {"config": config, "version": __version__, "source": source_hash(depends_on)}, sort_keys=True, default=str
@@ -231,7 +228,6 @@ def load(key: str) -> dict[str, np.ndarray] | None:
     Returns
     -------
     dict of str to numpy.ndarray, or None
-        The stored arrays.
     """
     path = _path(key)
     if not path.exists():

@@ -128,7 +128,6 @@ def frontier_point(
     policy : Policy
         The algorithm; an anytime policy runs once at the largest horizon.
     instance : BanditInstance
-        The bandit instance.
     horizons : sequence of int
         The horizons (each >= 2).
     batches : int
@@ -278,7 +277,6 @@ def tail_summary(finals: np.ndarray, instance: BanditInstance, horizon: int) -> 
     Returns
     -------
     Tail
-        The summary.
     """
     finals = np.asarray(finals, dtype=float)
     if finals.ndim != 1 or finals.size == 0 or not np.all(np.isfinite(finals)):
@@ -303,7 +301,6 @@ def is_tie(a: float, b: float, rtol: float = TIE_RTOL) -> bool:
     Parameters
     ----------
     a, b : float
-        The regrets.
     rtol : float
         The relative tolerance (finite, >= 0).
 

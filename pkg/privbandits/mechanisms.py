@@ -177,7 +177,6 @@ def zcdp_to_approx_dp(rho: float, delta: float) -> float:
     Returns
     -------
     float
-        epsilon.
     """
     rho = check_positive("rho", rho)
     delta = check_delta(delta)
@@ -251,7 +250,6 @@ def gaussian_composition_epsilon(noise_multipliers: Any, delta: float, *, accoun
     Returns
     -------
     float
-        The smallest epsilon.
     """
     s = _check_multipliers(noise_multipliers)
     delta = check_delta(delta)
@@ -436,7 +434,6 @@ def laplace_draw(rng, scale):  # pragma: no cover - compiled
     Returns
     -------
     float
-        The draw.
     """
     if scale <= 0.0:
         return 0.0
@@ -498,7 +495,6 @@ def binary_counter_insert(state, x, scale, rng):  # pragma: no cover - compiled
     state : numpy.ndarray
         From :func:`binary_counter_state`, updated in place.
     x : float
-        The item.
     scale : float
         Laplace scale of each p-sum's noise.
     rng : numpy.random.Generator
@@ -531,7 +527,6 @@ def hybrid_counter_insert(state, x, epsilon_log, epsilon_tree, rng):  # pragma: 
     state : numpy.ndarray
         From :func:`hybrid_counter_state`, updated in place.
     x : float
-        The item.
     epsilon_log : float
         Privacy parameter of the logarithmic part.
     epsilon_tree : float
@@ -774,7 +769,6 @@ def laplace_sum_tail_bound(scales: Any, gamma: float) -> float:
     Returns
     -------
     float
-        ``B``.
     """
     b = check_finite_array("scales", scales, ndim=1)
     if b.size == 0:
@@ -803,7 +797,6 @@ def laplace_iid_sum_tail_bound(n_terms, scale, log_term):  # pragma: no cover - 
     Returns
     -------
     float
-        The bound ``B``.
     """
     return scale * max(np.sqrt(n_terms), np.sqrt(log_term)) * np.sqrt(8.0 * log_term)
 

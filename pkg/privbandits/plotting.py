@@ -155,7 +155,6 @@ def plot_runs(
     Parameters
     ----------
     ax : matplotlib.axes.Axes
-        The axes.
     x : array_like
         Shape ``(n,)``, finite.
     values : array_like
@@ -220,7 +219,6 @@ def format_number(value: Any, digits: int = 3) -> str:
     Parameters
     ----------
     value : int or float
-        The number.
     digits : int
         Significant figures of a non-integer (>= 1); a shorter exact decimal (0.25) is shown as it
         is, integers and values of at least ``10^(digits - 1)`` whole with thousands separators.
@@ -312,7 +310,6 @@ def author_year(key: str, bib: str | Path | None = None) -> str:
     Returns
     -------
     str
-        The citation.
 
     Raises
     ------
@@ -450,7 +447,6 @@ def show_table(
     Parameters
     ----------
     df : pandas.DataFrame
-        The table.
     formats : dict or None
         Column name to format pattern or function.
     horizons : sequence of str
