@@ -83,34 +83,17 @@ def test_bad_input():
     assert check_neighbours(np.zeros((5, 2)), other) == 3
 
 
-def test_tail_events_and_joint_codes():
+def test_tail_events():
     """An ordinal feature whose loss sits in a tail: the tail search finds it (fixed seed).
 
     Output: a Laplace release rounded to integers, claimed epsilon 0.5 while the true scale gives
     epsilon = 1 (broken by a factor 2): caught."""
-    from privbandits.audit import joint_codes
 
     def sampler(x, rng, n):
         return np.round(x + rng.laplace(0.0, 1.0, n)).astype(np.int64)[:, None]
 
-    r = audit(sampler, [(0.0, 1.0)], epsilon=0.5, n_samples=100_000, features=joint_codes([0]), seed=4, n_jobs=1)
+    r = audit(sampler, [(0.0, 1.0)], epsilon=0.5, n_samples=100_000, seed=4, n_jobs=1)
     assert r.violation and r.epsilon_lower < 1.0 + 1e-9
-
-
-def test_joint_codes_and_combine():
-    from privbandits.audit import combine_features, default_features, joint_codes
-
-    x0 = np.array([[0, 1], [1, 1], [0, 2]])
-    x1 = np.array([[1, 2], [0, 1], [1, 1]])
-    f = combine_features(default_features(), joint_codes([0, 1]))(x0, x1)
-    feats = f(np.array([[0, 1], [1, 2], [0, 1], [5, 5]]))
-    codes = feats["joint value of coordinates (0, 1)"]
-    assert codes[0] == codes[2] and len(set(codes[:3])) == 2 and codes[3] not in codes[:3]
-    assert "coordinate 0" in feats
-    with pytest.raises(ValueError, match="columns"):
-        joint_codes([])
-    with pytest.raises(ValueError, match="integer"):
-        joint_codes([0])(np.zeros((2, 1)), np.zeros((2, 1)))
 
 
 def test_unique_outputs_are_not_searched():

@@ -112,7 +112,8 @@ def test_walk_finds_the_public_api():
     names = {name for name, _, _ in CALLABLES}
     assert "privbandits.simulate.simulate" in names
     assert "privbandits.policies.base.Policy.run" in names
-    assert "privbandits.policies.fair_hiring.policies.simulate_hiring" in names
+    assert "privbandits.mechanisms.laplace_mechanism" in names
+    assert "privbandits.audit.AuditResult" in names
     assert len(names) > 100
 
 
@@ -171,12 +172,37 @@ PRIVATE = sorted(_private_helpers(), key=lambda item: item[0])
 
 def test_walk_finds_the_private_helpers():
     names = {name for name, _ in PRIVATE}
-    assert "privbandits.policies.base.Policy._kernel_call" in names
-    assert "privbandits.simulate._run_chunk" in names
+    assert "privbandits.audit._audit_pair" in names
+    assert "privbandits.cache._module_path" in names
     assert len(names) > 50
+
+
+def _longer_than_one_line(items):
+    return [name for name, obj in items if obj.__doc__ and len(inspect.cleandoc(obj.__doc__).splitlines()) > 1]
 
 
 def test_private_helpers_have_one_line():
     """A private helper's docstring, if it has one, is a single line."""
-    long = [name for name, obj in PRIVATE if obj.__doc__ and len(inspect.cleandoc(obj.__doc__).splitlines()) > 1]
+    long = _longer_than_one_line(PRIVATE)
     assert not long, "private helpers with a docstring of more than one line: " + ", ".join(long)
+
+
+def _two_lines():
+    """First line.
+
+    Second line."""
+
+
+def _one_line():
+    """One line."""
+
+
+def _public_without_sections(x):
+    """Does something with ``x``."""
+    return x
+
+
+def test_the_checks_catch_what_they_must():
+    """A helper of two lines and a public function without its sections are caught."""
+    assert _longer_than_one_line([("two", _two_lines), ("one", _one_line)]) == ["two"]
+    assert _problems(_public_without_sections, "function") == ["no Parameters section (takes x)"]

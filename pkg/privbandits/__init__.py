@@ -1,9 +1,11 @@
 """privbandits: companion package of the book *Private and Fair Bandits*.
 
-Modules by concept: :mod:`~privbandits.mechanisms` (privacy mechanisms and continual counters),
-:mod:`~privbandits.environments` (bandit instances), :mod:`~privbandits.policies` (algorithms),
-:mod:`~privbandits.simulate` (seeded, parallel, cached runs), :mod:`~privbandits.metrics` (regret,
-Nash regret), :mod:`~privbandits.plotting` (the book's figure style), :mod:`~privbandits.cache`.
+Modules by concept: :mod:`~privbandits.mechanisms` (privacy mechanisms and counters),
+:mod:`~privbandits.environments`, :mod:`~privbandits.policies` (the algorithms and their privacy
+accounting, registered in :mod:`~privbandits.calibration`), :mod:`~privbandits.simulate` (seeded,
+parallel, cached runs), :mod:`~privbandits.metrics`, :mod:`~privbandits.audit` (Part V),
+:mod:`~privbandits.frontier` (Part VI), :mod:`~privbandits.data`, :mod:`~privbandits.plotting`,
+:mod:`~privbandits.cache`.
 """
 
 from . import _compile_cache

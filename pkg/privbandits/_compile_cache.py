@@ -1,22 +1,10 @@
 """A file lock around numba's on-disk cache of compiled kernels.
 
-Every kernel of the package is ``@njit(cache=True)``: the first process that compiles it writes the
-machine code next to the source (``__pycache__/<module>.<function>-<line>.py311.nbi`` for the index,
-``...<n>.nbc`` for each compiled signature), and later processes load it. Several *processes* can
-compile the same function at once on a cold cache: Dask workers (the engine on a cluster), a test run
-beside a book build, two notebooks. (The engine's own workers are threads of one process, which
-numba's compiler lock serialises.) numba 0.68's ``IndexDataCacheFile.save`` reads the index, picks a
-data file name, writes the index, then the data, without a lock: when two processes compile
-*different* signatures of one function (``dp_ncb._block`` has three, one per record layout), both read
-the empty index, both choose data file 1, and the index that survives can name the other signature's
-code. A later process then loads machine code compiled for other argument types: a crash or wrong
-numbers (numba issue 10128 describes the race; ``tests/test_compile_cache.py`` reproduces it).
-
-:func:`install` wraps ``save`` (read the index, write index and data) in an exclusive ``flock`` and
-``load`` in a shared one, on a lock file next to the index, so that saves are serialised and a load
-never sees an index whose data file is being written. It is installed when :mod:`privbandits` is
-imported, which every worker does before it runs a kernel. Where ``fcntl`` is missing (Windows) or
-the lock file cannot be created, the cache works as numba ships it.
+numba's ``IndexDataCacheFile.save`` writes its index without a lock, so two processes compiling
+different signatures of one function on a cold cache can leave an index naming the wrong machine
+code (numba issue 10128; ``tests/test_compile_cache.py`` reproduces it). :func:`install`, called
+when :mod:`privbandits` is imported, takes an exclusive ``flock`` around ``save`` and a shared one
+around ``load``. Without ``fcntl`` (Windows) the cache works as numba ships it.
 """
 
 from __future__ import annotations
@@ -33,6 +21,8 @@ except ImportError:  # pragma: no cover - Windows
 
 
 def _locked(method: Callable[..., Any], mode: int) -> Callable[..., Any]:
+    """``method`` run under ``flock(mode)`` on a lock file next to the cache index."""
+
     @functools.wraps(method)
     def wrapper(self: Any, *args: Any) -> Any:
         try:

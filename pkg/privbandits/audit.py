@@ -1,35 +1,15 @@
-"""Empirical privacy auditing: statistical lower bounds on the privacy loss of a randomized algorithm.
+"""Empirical privacy audits: statistical lower bounds on the privacy loss of a randomized algorithm.
 
-An (epsilon, delta)-DP algorithm ``M`` satisfies, for every pair of neighbouring datasets ``D, D'``
-and every event ``S`` of its output space, ``P[M(D) in S] <= e^epsilon P[M(D') in S] + delta``.
-So any event with ``p0 = P[M(D) in S]`` and ``p1 = P[M(D') in S]`` certifies
-``epsilon >= ln((p0 - delta) / p1)``. The auditor estimates this from samples, in the style of
-StatDP (Ding et al. 2018) and DP-Sniper (Bichsel et al. 2021):
+An event ``S`` with ``p0 = P[M(D) in S]`` and ``p1 = P[M(D') in S]`` on neighbouring datasets
+certifies ``epsilon >= ln((p0 - delta) / p1)``. :func:`audit` searches for such an event on one
+sample (empirical likelihood-ratio prefix sets and tails of categorical features, in the style of
+StatDP and DP-Sniper), then confirms it on a held-out sample with Clopper-Pearson bounds, so the
+reported bound holds with probability ``1 - alpha`` (Bonferroni over several pairs). A
+``"consistent"`` verdict is the absence of evidence, not a proof of privacy.
 
-1. *Search*: draw ``n`` outputs from each dataset, turn them into categorical features (the whole
-   output, one coordinate, a bucketed value, a joint bucket of two coordinates, ...), and for each
-   feature sort its categories by the empirical likelihood ratio and try every prefix set (the
-   Neyman-Pearson-optimal events of the empirical distributions), and the two tails of the
-   categories' natural order (``x >= v``, ``x <= v``: stable events for ordinal statistics such as
-   "Phase I lasted at least m pulls"), in both directions. Features with about one category per
-   output are skipped: none of their events could be confirmed, and they would win the search by
-   overfitting.
-2. *Confirm*: on a fresh, held-out sample of ``n`` outputs per dataset, count only the one event the
-   search picked, and report ``ln((lo0 - delta) / hi1)`` where ``lo0`` and ``hi1`` are one-sided
-   Clopper-Pearson bounds at level ``alpha / 2`` each. Since the event was chosen on independent
-   data, the confirmed bound is a valid lower bound with probability at least ``1 - alpha`` (the
-   union bound over the two proportions). When several neighbouring pairs are audited, the level
-   is split over them (Bonferroni), so the maximum over pairs still holds with probability
-   ``1 - alpha``.
-
-Verdict: ``"violation"`` when the confirmed lower bound exceeds the claimed epsilon, else
-``"consistent"`` (which is *not* a proof of privacy: only the absence of evidence against it).
-
-Targets: :func:`mechanism_targets` (every mechanism, correct and broken), :func:`policy_sampler`
-(any bandit policy on a fixed reward table), :func:`action_statistic_sampler` (a function of the
-action sequence, e.g. :func:`leading_run`, used for the GDP-NCB Phase I audit of Part V),
-:func:`hiring_sampler` (the fair-hiring policies, joint DP). :func:`cached_audit` stores results
-with :mod:`privbandits.cache`.
+Targets: :func:`mechanism_targets`, :func:`policy_sampler`, :func:`action_statistic_sampler`
+(e.g. of :func:`leading_run`, the GDP-NCB Phase I audit of Part V) and :func:`hiring_sampler`.
+An argument outside the range its entry states raises ``ValueError`` naming it.
 """
 
 from __future__ import annotations
@@ -53,8 +33,6 @@ __all__ = [
     "check_neighbours",
     "default_features",
     "joint_bins",
-    "joint_codes",
-    "combine_features",
     "audit",
     "policy_sampler",
     "leading_run",
@@ -88,17 +66,12 @@ def clopper_pearson(k: Any, n: int, alpha: float) -> tuple[np.ndarray, np.ndarra
     n : int
         Number of trials (>= 1).
     alpha : float
-        Error probability of each one-sided bound, in (0, 1).
+        Error probability of each bound, in (0, 1).
 
     Returns
     -------
     tuple of numpy.ndarray
         ``(lo, hi)``, of the shape of ``k``.
-
-    Raises
-    ------
-    ValueError
-        If ``n`` < 1, ``alpha`` is not in (0, 1), or a count lies outside [0, n].
     """
     alpha = check_probability("alpha", alpha)
     n = check_int("n", n, minimum=1)
@@ -113,31 +86,24 @@ def clopper_pearson(k: Any, n: int, alpha: float) -> tuple[np.ndarray, np.ndarra
 def epsilon_lower_bound(k0: Any, k1: Any, n: int, delta: float, alpha: float) -> np.ndarray:
     """A ``1 - alpha`` lower bound on epsilon from one event's counts on two neighbouring datasets.
 
-    ``ln((lo0 - delta) / hi1)`` with Clopper-Pearson bounds at level ``alpha / 2`` each (0 if
-    ``lo0 <= delta``), for an event counted ``k0`` times out of ``n`` on the first dataset and ``k1``
-    times out of ``n`` on the second.
+    ``ln((lo0 - delta) / hi1)`` with Clopper-Pearson bounds at level ``alpha / 2`` each, 0 if
+    ``lo0 <= delta``.
 
     Parameters
     ----------
     k0, k1 : array_like
         The event's counts on the two datasets.
     n : int
-        Samples per dataset.
+        Samples per dataset (>= 1).
     delta : float
         The claimed delta, in [0, 1).
     alpha : float
-        Error probability of the bound, in (0, 1).
+        Error probability, in (0, 1).
 
     Returns
     -------
     numpy.ndarray
         The bound, of the broadcast shape of ``k0`` and ``k1``.
-
-    Raises
-    ------
-    ValueError
-        If ``delta`` is not in [0, 1) (or ``n``, ``alpha`` or a count is out of range, via
-        :func:`clopper_pearson`).
     """
     if not 0.0 <= delta < 1.0:
         raise ValueError(f"delta must lie in [0, 1), got {delta}")
@@ -149,13 +115,10 @@ def epsilon_lower_bound(k0: Any, k1: Any, n: int, delta: float, alpha: float) ->
 
 
 def detectable_loss(p: float, n: int, epsilon: float, alpha: float = 0.05) -> float:
-    """Power of the confirmation step: the smallest privacy loss of one event the audit certifies.
+    """The smallest privacy loss of one event that the confirmation step certifies above ``epsilon``.
 
-    The smallest loss ``l`` of one fixed event that the audit certifies above ``epsilon`` when the
-    counts come out at their expected values. The event has probability ``p`` on the dataset where it
-    is likelier and ``p e^-l`` on the other; with ``n`` confirmation samples per dataset the bound is
-    :func:`epsilon_lower_bound` at counts ``n p`` and ``n p e^-l``. Losses below the returned value
-    (or events rarer than ``p``) go unseen at this ``n`` even when the search finds the right event.
+    For an event of probability ``p`` and ``p e^-l`` on the two datasets, with counts at their
+    expected values; smaller losses, or rarer events, go unseen at this ``n``.
 
     Parameters
     ----------
@@ -166,17 +129,12 @@ def detectable_loss(p: float, n: int, epsilon: float, alpha: float = 0.05) -> fl
     epsilon : float
         The claimed epsilon (> 0).
     alpha : float
-        Error probability of the audit, in (0, 1).
+        Error probability, in (0, 1).
 
     Returns
     -------
     float
         The smallest detectable loss; ``inf`` if none is seen.
-
-    Raises
-    ------
-    ValueError
-        If ``p``, ``n``, ``epsilon`` or ``alpha`` is out of range.
     """
     p = check_probability("p", p)
     n = check_int("n", n, minimum=1)
@@ -200,12 +158,10 @@ def detectable_loss(p: float, n: int, epsilon: float, alpha: float = 0.05) -> fl
 def check_neighbours(d0: Any, d1: Any) -> int:
     """Check that two datasets differ in exactly one entry along their first axis.
 
-    An entry is one user's reward row ``table[t]``, one stream item, one report.
-
     Parameters
     ----------
     d0, d1 : array_like
-        The two datasets.
+        The datasets (an entry: one user's reward row, stream item or report).
 
     Returns
     -------
@@ -215,7 +171,7 @@ def check_neighbours(d0: Any, d1: Any) -> int:
     Raises
     ------
     ValueError
-        If ``d0`` and ``d1`` differ in shape, are identical, or differ in more than one entry.
+        If the shapes differ, or the datasets are equal or differ in more than one entry.
     """
     a, b = np.asarray(d0, dtype=float), np.asarray(d1, dtype=float)
     if a.shape != b.shape:
@@ -247,16 +203,15 @@ def _row_hash(x: np.ndarray) -> np.ndarray:
 
 
 def _edges(values: np.ndarray, bins: int) -> np.ndarray:
+    """Quantile bucket edges of ``values``: ``bins`` buckets, duplicates merged."""
     return np.unique(np.quantile(values, np.linspace(0, 1, bins + 1)[1:-1]))
 
 
 def default_features(bins: int = 64) -> FeatureFitter:
-    """Features of an output array ``(n,)`` or ``(n, d)``.
+    """Features of outputs ``(n,)`` or ``(n, d)``, for :func:`audit`.
 
-    Integer outputs (action sequences): the whole row (hashed) when ``d <= 64``, every coordinate
-    (``"arm at round t"``, ``"Phase I end"``) and, per value ``a``, how often ``a`` occurs in the row
-    (``"number of pulls of arm a"``). Float outputs: every coordinate bucketed into ``bins``
-    quantile buckets of the pooled search sample.
+    Integer outputs: the whole row (``d <= 64``), each coordinate, and the count of each value in the
+    row; float outputs: each coordinate in ``bins`` quantile buckets of the search sample.
 
     Parameters
     ----------
@@ -267,11 +222,6 @@ def default_features(bins: int = 64) -> FeatureFitter:
     -------
     FeatureFitter
         For the ``features`` argument of :func:`audit`.
-
-    Raises
-    ------
-    ValueError
-        If ``bins`` < 2.
     """
     bins = check_int("bins", bins, minimum=2)
 
@@ -301,10 +251,7 @@ def default_features(bins: int = 64) -> FeatureFitter:
 
 
 def joint_bins(columns: Sequence[int], bins: int = 16) -> FeatureFitter:
-    """A single feature: the joint bucket of the given float coordinates.
-
-    ``bins`` quantile buckets each; to audit releases whose privacy loss is spread over several
-    outputs (tree counters).
+    """One feature: the joint quantile bucket of several float coordinates (for tree counters).
 
     Parameters
     ----------
@@ -317,11 +264,6 @@ def joint_bins(columns: Sequence[int], bins: int = 16) -> FeatureFitter:
     -------
     FeatureFitter
         For the ``features`` argument of :func:`audit`.
-
-    Raises
-    ------
-    ValueError
-        If a column is negative or ``bins`` < 2.
     """
     columns = [check_int("columns[i]", c, minimum=0) for c in columns]
     bins = check_int("bins", bins, minimum=2)
@@ -342,86 +284,6 @@ def joint_bins(columns: Sequence[int], bins: int = 16) -> FeatureFitter:
     return fit
 
 
-def joint_codes(columns: Sequence[int]) -> FeatureFitter:
-    """A single feature: the joint value of the given integer coordinates.
-
-    E.g. "arm pulled at the changed round" together with "pulls of arm 0 in Phase I".
-
-    Parameters
-    ----------
-    columns : sequence of int
-        The coordinates (>= 0, at least one).
-
-    Returns
-    -------
-    FeatureFitter
-        For the ``features`` argument of :func:`audit`.
-
-    Raises
-    ------
-    ValueError
-        If ``columns`` is empty or has a negative entry, or (when fitted) the outputs are not integers.
-    """
-    columns = [check_int("columns[i]", c, minimum=0) for c in columns]
-    if not columns:
-        raise ValueError("columns must name at least one coordinate")
-
-    def fit(x0: np.ndarray, x1: np.ndarray) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
-        pooled = np.concatenate([x0, x1]).reshape(x0.shape[0] * 2, -1)
-        if not np.issubdtype(pooled.dtype, np.integer):
-            raise ValueError("joint_codes needs integer outputs")
-        lo = pooled[:, columns].min(axis=0)
-        span = pooled[:, columns].max(axis=0) - lo + 1
-
-        def features(x: np.ndarray) -> dict[str, np.ndarray]:
-            x = x.reshape(x.shape[0], -1)
-            code = np.zeros(x.shape[0], dtype=np.int64)
-            for c, l, w in zip(columns, lo, span):
-                # values outside the search sample's range get their own code (clipped to the ends + 1)
-                v = np.clip(x[:, c] - l, -1, w).astype(np.int64) + 1
-                code = code * (int(w) + 2) + v
-            return {f"joint value of coordinates {tuple(columns)}": code}
-
-        return features
-
-    return fit
-
-
-def combine_features(*fitters: FeatureFitter) -> FeatureFitter:
-    """All the features of several fitters (names must not collide).
-
-    Parameters
-    ----------
-    *fitters : FeatureFitter
-        At least one fitter.
-
-    Returns
-    -------
-    FeatureFitter
-        For the ``features`` argument of :func:`audit`.
-
-    Raises
-    ------
-    ValueError
-        If no fitter is given (or, when fitted, two features share a name).
-    """
-    if not fitters:
-        raise ValueError("combine_features needs at least one fitter")
-
-    def fit(x0: np.ndarray, x1: np.ndarray) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
-        fitted = [f(x0, x1) for f in fitters]
-
-        def features(x: np.ndarray) -> dict[str, np.ndarray]:
-            out: dict[str, np.ndarray] = {}
-            for f in fitted:
-                out.update(f(x))
-            return out
-
-        return features
-
-    return fit
-
-
 # ------------------------------------------------------------------------------------------------
 # The audit
 # ------------------------------------------------------------------------------------------------
@@ -434,23 +296,21 @@ class AuditResult:
     Attributes
     ----------
     epsilon_lower : float
-        Lower bound on the privacy loss; holds with probability ``confidence`` (over the auditor's
-        samples).
+        Lower bound on the privacy loss, holding with probability ``confidence``.
     confidence : float
         ``1 - alpha``.
     claimed_epsilon, claimed_delta : float
         The audited claim.
     n_samples : int
-        Samples per dataset in each of the search and the confirmation step.
+        Samples per dataset in each of the search and the confirmation.
     pair : int
         Index of the neighbouring pair that gave the bound.
     event : str
-        Describes the confirmed event.
+        The confirmed event.
     p0, p1 : float
-        The event's held-out frequencies on the two datasets (``D`` and ``D'`` in the order that gave
-        the bound).
+        The event's held-out frequencies on the two datasets.
     search_epsilon : float
-        The bound on the search sample (optimistic: the event was chosen on it).
+        The bound on the search sample (optimistic).
     per_pair : tuple of float
         The confirmed bound of every pair.
     """
@@ -503,6 +363,7 @@ def _best_event(f0: dict[str, np.ndarray], f1: dict[str, np.ndarray], n: int, de
 
 
 def _audit_pair(sampler, d0, d1, n, fitter, delta, alpha, seed_seq):
+    """Search and confirm on one neighbouring pair: (bound, event, p0, p1, search bound)."""
     s = seed_seq.spawn(4)
     rngs = [np.random.default_rng(x) for x in s]
     x0, x1 = sampler(d0, rngs[0], n), sampler(d1, rngs[1], n)
@@ -534,17 +395,16 @@ def audit(
 ) -> AuditResult:
     """Audit the claim that ``sampler`` is ``(epsilon, delta)``-DP.
 
-    Each pair uses ``2 * n_samples`` outputs per dataset (search, then held-out confirmation). The
-    returned lower bound holds with probability ``1 - alpha``. Pairs run in parallel through the
-    package's engine (:func:`privbandits.engine.parallel_map`; threads, or any joblib backend).
+    Each pair draws ``2 * n_samples`` outputs per dataset (search, then confirmation) and runs in
+    parallel through :func:`privbandits.engine.parallel_map`; pair ``i`` is seeded by
+    ``SeedSequence(seed).spawn(len(pairs))[i]``, so the result does not depend on ``n_jobs``.
 
     Parameters
     ----------
     sampler : Sampler
-        ``sampler(dataset, rng, n)`` returns ``n`` independent outputs of the algorithm on
-        ``dataset`` (shape ``(n,)`` or ``(n, d)``).
+        ``sampler(dataset, rng, n)``: ``n`` outputs on ``dataset``, shape ``(n,)`` or ``(n, d)``.
     pairs : sequence of tuple
-        Neighbouring datasets ``(d0, d1)`` (checked with :func:`check_neighbours`).
+        Neighbouring datasets ``(d0, d1)``, at least one.
     epsilon : float
         The claimed epsilon (> 0).
     delta : float
@@ -554,14 +414,13 @@ def audit(
     alpha : float
         Error probability of the bound, in (0, 1).
     features : FeatureFitter or None
-        Fits the output statistics (default :func:`default_features`).
+        The statistics searched (default :func:`default_features`).
     seed : int
         Seed of the samplers' generators.
     n_jobs : int or None
-        Workers over the pairs (default :func:`privbandits.engine.default_n_jobs`); the result does
-        not depend on it (pair ``i`` always uses ``SeedSequence(seed).spawn(len(pairs))[i]``).
+        Workers over the pairs (default :func:`privbandits.engine.default_n_jobs`).
     progress : bool
-        Show a progress bar over the pairs.
+        Show a progress bar.
 
     Returns
     -------
@@ -571,8 +430,7 @@ def audit(
     Raises
     ------
     ValueError
-        If ``pairs`` is empty or holds a pair that is not neighbouring, or ``epsilon``, ``delta``,
-        ``alpha`` or ``n_samples`` is out of range.
+        If ``pairs`` is empty or holds a pair that is not neighbouring (:func:`check_neighbours`).
     """
     epsilon = check_epsilon(epsilon)
     if delta != 0.0:
@@ -608,18 +466,14 @@ def audit(
 def policy_sampler(policy: Any, instance: Any, horizon: int, records: Sequence[str] = ("arms",)) -> Sampler:
     """A sampler running ``policy`` for ``horizon`` rounds on a fixed reward table (the dataset).
 
-    Each output row concatenates the requested records (e.g. ``("arms", "phase1_end")``). The runs
-    are numba kernels. For the action sequence alone (``records=("arms",)``, the output the audits
-    of Part V use) the loop over samples runs in compiled code too
-    (:meth:`~privbandits.policies.Policy.sample_arms`, bit-identical to the Python loop); other
-    records loop in Python (about 10-25 us per run at T = 100). The audit's pairs run in parallel.
+    Each output row concatenates the requested records; for ``records=("arms",)`` the loop over
+    samples runs in compiled code (:meth:`~privbandits.policies.Policy.sample_arms`).
 
     Parameters
     ----------
     policy : Policy
-        The algorithm.
     instance : BanditInstance
-        Its arms (the reward table replaces the draws).
+        Its arms (the table replaces the draws).
     horizon : int
         Rounds per run (>= 1).
     records : sequence of str
@@ -628,12 +482,7 @@ def policy_sampler(policy: Any, instance: Any, horizon: int, records: Sequence[s
     Returns
     -------
     Sampler
-        ``sampler(dataset, rng, n)``, for :func:`audit`.
-
-    Raises
-    ------
-    ValueError
-        If ``horizon`` < 1.
+        For :func:`audit`.
     """
     horizon = check_int("horizon", horizon, minimum=1)
     records = tuple(records)
@@ -659,13 +508,10 @@ def policy_sampler(policy: Any, instance: Any, horizon: int, records: Sequence[s
 
 
 def leading_run(arms: np.ndarray, arm: int = 0, start: int = 0) -> np.ndarray:
-    """Length of the first run of ``arm`` from round ``start`` on, in each row of an action array ``(n, T)``.
+    """Length of the first run of ``arm`` from round ``start`` on, in each row of actions ``(n, T)``.
 
-    ``max{r : I_s = ... = I_{s+r-1} = arm}`` with ``s = start`` (0-based; 0 if round ``s`` plays
-    another arm). A function of the actions only, so any event of it is an event of the
-    algorithm's output. ``start`` picks a window of the anytime wrapper
-    (:func:`~privbandits.policies.dp_ncb.anytime_window_run_law`); pass it with
-    :func:`functools.partial` to :func:`action_statistic_sampler`.
+    A function of the actions only, so an event of it is an event of the output. ``start`` picks a
+    window of the anytime wrapper (:func:`~privbandits.policies.dp_ncb.anytime_window_run_law`).
 
     Parameters
     ----------
@@ -674,17 +520,17 @@ def leading_run(arms: np.ndarray, arm: int = 0, start: int = 0) -> np.ndarray:
     arm : int
         The arm.
     start : int
-        The first round counted (0-based, in ``[0, T)``).
+        The first round counted, in ``[0, T)``.
 
     Returns
     -------
     numpy.ndarray
-        Shape ``(n,)``.
+        Shape ``(n,)``; 0 where round ``start`` plays another arm.
 
     Raises
     ------
     ValueError
-        If ``arms`` is not 2-D or ``start`` is not in ``[0, T)``.
+        If ``arms`` is not 2-D.
     """
     arms = np.asarray(arms)
     if arms.ndim != 2:
@@ -698,25 +544,19 @@ def leading_run(arms: np.ndarray, arm: int = 0, start: int = 0) -> np.ndarray:
 def action_statistic_sampler(
     policy: Any, instance: Any, horizon: int, statistic: Callable[[np.ndarray], np.ndarray]
 ) -> Sampler:
-    """A sampler of ``statistic(arms)``, a function of the action sequences only.
-
-    Post-processing of the output, so an audit of it is an audit of the algorithm.
+    """A sampler of ``statistic(arms)``: post-processing of the actions, so auditing it audits the policy.
 
     Parameters
     ----------
-    policy : Policy
-        The algorithm.
-    instance : BanditInstance
-        Its arms (the reward table replaces the draws).
-    horizon : int
-        Rounds per run (>= 1).
+    policy, instance, horizon
+        As for :func:`policy_sampler`.
     statistic : callable
-        Maps action sequences ``(n, T)`` to ``(n,)`` or ``(n, m)``, e.g. :func:`leading_run`.
+        Maps actions ``(n, T)`` to ``(n,)`` or ``(n, m)``, e.g. :func:`leading_run`.
 
     Returns
     -------
     Sampler
-        ``sampler(dataset, rng, n)``, for :func:`audit`.
+        For :func:`audit`.
     """
     inner = policy_sampler(policy, instance, horizon, ("arms",))
 
@@ -729,12 +569,9 @@ def action_statistic_sampler(
 def hiring_sampler(policy: Any, env: Any, horizon: int, changed_round: int) -> Sampler:
     """A joint-DP sampler for the fair-hiring policies of Part IV.
 
-    The dataset is the candidate sequence: an integer table ``candidates[t, k]`` (the row of group
-    ``k``'s pool in ``env`` presented in round ``t``, shape ``(horizon, K)``), passed to
-    ``policy.run(env, horizon, rng, candidates=...)``; neighbouring datasets differ in the tuple of
-    one round, ``changed_round``. Output: the hired group of every *other* round, shape
-    ``(n, horizon - 1)``, which is what joint DP protects (the changed candidate's own decision is
-    left out).
+    The dataset is the candidate table ``candidates[t, k]`` (row of group ``k``'s pool shown in round
+    ``t``, shape ``(horizon, K)``); neighbours differ in round ``changed_round``. The output is the
+    hired group of every other round, shape ``(n, horizon - 1)``, which joint DP protects.
 
     Parameters
     ----------
@@ -745,17 +582,12 @@ def hiring_sampler(policy: Any, env: Any, horizon: int, changed_round: int) -> S
     horizon : int
         Rounds per run (>= 2).
     changed_round : int
-        The round the neighbouring datasets differ in, in [0, horizon).
+        In [0, horizon).
 
     Returns
     -------
     Sampler
-        ``sampler(dataset, rng, n)``, for :func:`audit`.
-
-    Raises
-    ------
-    ValueError
-        If ``horizon`` < 2 or ``changed_round`` is out of range.
+        For :func:`audit`.
     """
     horizon = check_int("horizon", horizon, minimum=2)
     changed_round = check_int("changed_round", changed_round, minimum=0)
@@ -779,12 +611,10 @@ def hiring_sampler(policy: Any, env: Any, horizon: int, changed_round: int) -> S
 
 
 def mechanism_targets(epsilon: float = 1.0, *, broken: bool = False) -> dict[str, dict[str, Any]]:
-    """Audit targets for every mechanism of :mod:`privbandits.mechanisms`.
+    """Audit targets for every mechanism of :mod:`privbandits.mechanisms`, correct or broken.
 
-    ``broken=True`` gives a deliberately broken copy (noise scale halved; for randomized response and
-    PrivBern the flip probability of ``2 epsilon``), which the auditor must catch. The samplers call
-    the package's mechanisms (the broken ones with twice the budget, which is exactly "noise scale
-    halved") so nothing is re-implemented.
+    ``broken=True`` halves each noise scale (the mechanism run with twice the budget), which the
+    audit must catch.
 
     Parameters
     ----------
@@ -796,13 +626,7 @@ def mechanism_targets(epsilon: float = 1.0, *, broken: bool = False) -> dict[str
     Returns
     -------
     dict of str to dict
-        Per mechanism: ``sampler``, neighbouring ``pairs``, claimed ``epsilon``/``delta`` and the
-        ``features`` to search.
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` is not > 0 and finite.
+        Per mechanism: ``sampler``, ``pairs``, claimed ``epsilon`` and ``delta``, and ``features``.
     """
     from . import mechanisms as m
 
@@ -853,11 +677,7 @@ def mechanism_targets(epsilon: float = 1.0, *, broken: bool = False) -> dict[str
 
 
 def flip_pairs(table: Any, rounds: Sequence[int], arm: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Neighbouring reward tables: ``table`` and copies with one reward flipped.
-
-    The copy's reward ``table[t, arm]`` is flipped (``r -> 1 - r``, i.e. 0 <-> 1 on a binary table),
-    one pair per round ``t`` in ``rounds`` (e.g. the first round, one in Phase I, one in Phase II,
-    the last).
+    """Neighbouring reward tables: ``table`` and, per round ``t``, a copy with ``table[t, arm]`` flipped to ``1 - r``.
 
     Parameters
     ----------
@@ -872,11 +692,6 @@ def flip_pairs(table: Any, rounds: Sequence[int], arm: int = 0) -> list[tuple[np
     -------
     list of tuple of numpy.ndarray
         The pairs ``(table, flipped copy)``.
-
-    Raises
-    ------
-    ValueError
-        If a round is out of range.
     """
     base = np.asarray(table, dtype=float)
     pairs = []
@@ -891,21 +706,17 @@ def flip_pairs(table: Any, rounds: Sequence[int], arm: int = 0) -> list[tuple[np
 def cached_audit(
     config: dict[str, Any], sampler: Sampler, pairs, *, depends_on: Sequence[Any] | None = None, **kwargs: Any
 ) -> AuditResult:
-    """:func:`audit`, stored on disk through the engine's cache (:func:`privbandits.engine.cached`).
+    """:func:`audit`, stored on disk through :func:`privbandits.engine.cached`.
 
     Parameters
     ----------
     config : dict
-        Describes the sampler and pairs; the key is ``config`` plus the audit's keyword arguments
-        (except ``n_jobs``, ``progress`` and ``features``).
-    sampler : Sampler
-        As for :func:`audit`.
-    pairs : sequence of tuple
+        Describes the sampler and pairs; the key adds the audit's keyword arguments except
+        ``n_jobs``, ``progress`` and ``features``.
+    sampler, pairs
         As for :func:`audit`.
     depends_on : sequence or None
-        The package modules the sampler runs (e.g. the audited policy, or its module); the auditor's
-        own module is always added. ``None``: the whole package. An edit to any other module then
-        leaves the stored result valid.
+        The package modules the sampler runs (the audit module is added); ``None``: the whole package.
     **kwargs
         Passed to :func:`audit`.
 
@@ -913,11 +724,6 @@ def cached_audit(
     -------
     AuditResult
         The stored result, or a new one (then stored).
-
-    Raises
-    ------
-    ValueError
-        As :func:`audit`.
     """
     names = [f.name for f in dataclasses.fields(AuditResult)]
 
@@ -935,6 +741,7 @@ def cached_audit(
 
 
 def _one_cached_audit(request: dict[str, Any]) -> AuditResult:
+    """One request of :func:`cached_audits`, on one worker."""
     request = dict(request)
     return cached_audit(request.pop("config"), request.pop("sampler"), request.pop("pairs"), **request, n_jobs=1)
 
@@ -942,31 +749,21 @@ def _one_cached_audit(request: dict[str, Any]) -> AuditResult:
 def cached_audits(
     requests: Sequence[dict[str, Any]], *, n_jobs: int | None = None, progress: bool | None = None
 ) -> list[AuditResult]:
-    """Several independent :func:`cached_audit` calls, run in parallel by the engine, in order.
-
-    Each result is the one ``cached_audit(**request)`` returns (an audit's result does not depend on
-    how many workers run it), so this only changes the wall time: a chapter that audits a dozen
-    algorithms keeps every core busy instead of one.
+    """Several :func:`cached_audit` calls run in parallel, results in order (the same as one by one).
 
     Parameters
     ----------
     requests : sequence of dict
-        Keyword arguments of :func:`cached_audit` (``config``, ``sampler``, ``pairs``, and the
-        audit's ``epsilon``, ``n_samples``, ...); ``n_jobs`` is set to 1 inside.
+        Keyword arguments of :func:`cached_audit`; ``n_jobs`` is set to 1 inside.
     n_jobs : int or None
         Workers across the requests (default :func:`privbandits.engine.default_n_jobs`).
     progress : bool or None
-        Show a progress bar over the requests.
+        Show a progress bar.
 
     Returns
     -------
     list of AuditResult
-        One per request, in order.
-
-    Raises
-    ------
-    ValueError
-        As :func:`audit`, for the first request that fails.
+        One per request.
     """
     return engine.parallel_map(
         _one_cached_audit, [(r,) for r in requests], n_jobs=n_jobs, progress=progress, desc="audits"

@@ -1,15 +1,9 @@
-"""On-disk cache of simulation results, keyed by their full configuration.
+"""On-disk cache of computed results, keyed by their full configuration.
 
-The key is the SHA-256 of a JSON document holding the configuration (policy and its parameters,
-instance, horizon, runs, seed) together with the package version and a hash of the source of the
-modules the result depends on: the modules named by the caller (the policy's module, the
-environment, the engine) and every package module they import, found by reading their import
-statements (:func:`module_closure`). An edit to ``policies/fair_hiring/kernels.py`` therefore
-invalidates Part IV's results and leaves Part II's cached; a key made without ``depends_on`` hashes
-the whole package, as every key did before.
-
-Location: ``$PRIVBANDITS_CACHE_DIR`` if set, else ``~/.cache/privbandits``.
-Clear it with :func:`clear_cache` (or ``python -m privbandits.cache clear``).
+A key hashes the configuration with the package version and the source of the modules the result
+depends on and every package module they import (:func:`module_closure`), so an edit invalidates
+only the results computed by the edited code. Location: ``$PRIVBANDITS_CACHE_DIR`` if set, else
+``~/.cache/privbandits``; clear it with :func:`clear_cache` or ``python -m privbandits.cache clear``.
 """
 
 from __future__ import annotations
@@ -38,21 +32,18 @@ __all__ = [
     "clear_cache",
     "load",
     "module_closure",
-    "module_name",
     "source_hash",
     "store",
 ]
 
 
 def cache_dir() -> Path:
-    """The cache directory (created on first store).
-
-    ``$PRIVBANDITS_CACHE_DIR`` if set, else ``~/.cache/privbandits``.
+    """The cache directory, created on first store.
 
     Returns
     -------
     pathlib.Path
-        The directory.
+        ``$PRIVBANDITS_CACHE_DIR`` if set, else ``~/.cache/privbandits``.
     """
     env = os.environ.get("PRIVBANDITS_CACHE_DIR")
     return Path(env) if env else Path.home() / ".cache" / "privbandits"
@@ -80,7 +71,7 @@ def _module_path(name: str) -> Path | None:
 
 @functools.cache
 def _direct_imports(name: str, path: Path, mtime_ns: int) -> tuple[str, ...]:
-    """Package modules that module ``name`` (file ``path``, as of ``mtime_ns``) imports, anywhere in its source."""
+    """Package modules that module ``name`` (file ``path`` as of ``mtime_ns``) imports anywhere in its source."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     with _PARSE_LOCK:
@@ -114,44 +105,26 @@ def _direct_imports(name: str, path: Path, mtime_ns: int) -> tuple[str, ...]:
 
 
 def belongs_to_package(obj: Any) -> bool:
-    """Whether :func:`module_name` accepts ``obj`` (it is, or is defined in, a package module).
+    """Whether ``obj`` is, names, or is defined in a package module (so ``depends_on`` may list it).
 
     Parameters
     ----------
     obj : object
-        As for :func:`module_name`.
+        A module, a module name, or a function, class or instance.
 
     Returns
     -------
     bool
-        The answer.
     """
     try:
-        module_name(obj)
+        _module_name(obj)
     except ValueError:
         return False
     return True
 
 
-def module_name(obj: Any) -> str:
-    """The package module an object belongs to (a module, a name, a class or one of its instances).
-
-    Parameters
-    ----------
-    obj : object
-        A module name (``"privbandits.policies.dp_ncb"``), a module, or any object whose class or
-        function is defined in the package.
-
-    Returns
-    -------
-    str
-        The dotted module name.
-
-    Raises
-    ------
-    ValueError
-        If the object does not belong to the package.
-    """
+def _module_name(obj: Any) -> str:
+    """The package module ``obj`` is, names, or is defined in; ``ValueError`` if none."""
     if isinstance(obj, str):
         name = obj
     elif isinstance(obj, types.ModuleType):
@@ -171,7 +144,7 @@ def module_closure(depends_on: Iterable[Any]) -> tuple[str, ...]:
     Parameters
     ----------
     depends_on : iterable
-        Modules, module names, or objects defined in the package (see :func:`module_name`).
+        Modules, module names, or objects defined in the package.
 
     Returns
     -------
@@ -183,7 +156,7 @@ def module_closure(depends_on: Iterable[Any]) -> tuple[str, ...]:
     ValueError
         If an entry does not belong to the package.
     """
-    todo = [module_name(obj) for obj in depends_on]
+    todo = [_module_name(obj) for obj in depends_on]
     seen: set[str] = set()
     while todo:
         name = todo.pop()
@@ -196,18 +169,16 @@ def module_closure(depends_on: Iterable[Any]) -> tuple[str, ...]:
 
 
 def source_hash(depends_on: Iterable[Any] | None = None) -> str:
-    """SHA-256 over the source (path and content) of the modules a result depends on.
+    """SHA-256 over the path and source of the modules a result depends on.
 
     Parameters
     ----------
     depends_on : iterable or None
-        As for :func:`module_closure`; ``None`` hashes every ``.py`` file of the package.
+        As for :func:`module_closure`; ``None``: every ``.py`` file of the package.
 
     Returns
     -------
     str
-        The hex digest; part of every cache key, so a change in any of those files invalidates the
-        keys made with it.
     """
     if depends_on is None:
         paths = sorted(_ROOT.rglob("*.py"))
@@ -221,22 +192,19 @@ def source_hash(depends_on: Iterable[Any] | None = None) -> str:
 
 
 def cache_key(config: dict[str, Any], depends_on: Iterable[Any] | None = None) -> str:
-    """Key of a configuration (any JSON-able mapping).
-
-    The key hashes the configuration with the package version and :func:`source_hash`.
+    """Key of a configuration: SHA-256 of it, the package version and :func:`source_hash`.
 
     Parameters
     ----------
     config : dict
         The configuration (values that are not JSON-able are hashed by their ``str``).
     depends_on : iterable or None
-        The package modules (or objects defined in them) the result is computed by; their imports
-        are followed (:func:`module_closure`). ``None``: the whole package.
+        The package modules (or objects defined in them) that compute the result; ``None``: the whole
+        package.
 
     Returns
     -------
     str
-        The SHA-256 hex digest.
     """
     document = json.dumps(
         {"config": config, "version": __version__, "source": source_hash(depends_on)}, sort_keys=True, default=str
@@ -245,11 +213,12 @@ def cache_key(config: dict[str, Any], depends_on: Iterable[Any] | None = None) -
 
 
 def _path(key: str) -> Path:
+    """The file of ``key`` in the cache directory."""
     return cache_dir() / key[:2] / f"{key}.npz"
 
 
 def load(key: str) -> dict[str, np.ndarray] | None:
-    """The arrays stored under ``key``, or ``None``.
+    """The arrays stored under ``key``, or ``None`` if there are none or the file is unreadable.
 
     Parameters
     ----------
@@ -259,8 +228,6 @@ def load(key: str) -> dict[str, np.ndarray] | None:
     Returns
     -------
     dict of str to numpy.ndarray, or None
-        The stored arrays; ``None`` if nothing is stored under ``key`` or the file is unreadable (a
-        truncated write), so the caller recomputes.
     """
     path = _path(key)
     if not path.exists():
@@ -273,14 +240,14 @@ def load(key: str) -> dict[str, np.ndarray] | None:
 
 
 def store(key: str, arrays: dict[str, np.ndarray]) -> None:
-    """Store ``arrays`` under ``key`` (atomically: write then rename).
+    """Store ``arrays`` under ``key`` atomically (write, then rename).
 
     Parameters
     ----------
     key : str
         A key from :func:`cache_key`.
     arrays : dict of str to numpy.ndarray
-        The arrays to store (no object arrays: they are loaded without pickle).
+        The arrays (no object arrays: they are loaded without pickle).
     """
     path = _path(key)
     path.parent.mkdir(parents=True, exist_ok=True)

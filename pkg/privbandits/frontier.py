@@ -1,19 +1,11 @@
-"""The privacy-regret frontier of Part VI: regret of one policy at several horizons, with confidence bands.
+"""The privacy-regret frontier of Part VI: regret of a policy at several horizons, with confidence bands.
 
-:func:`frontier_point` runs a policy in ``batches`` independent batches of runs through
-:func:`privbandits.simulate.simulate_mean_rewards` (cached; batch ``b`` uses seed ``seed + b``),
-reads the average and Nash regret at every requested horizon (for an anytime policy, one run at
-the largest horizon gives the smaller ones as prefixes), and puts a batch-means confidence band
-around each: the pooled estimate from all runs, and a Student-t interval from the spread of the
-batches' own estimates. For the average regret the pooled value is the mean of the batch values;
-the Nash regret is not linear in the runs, so its band is the batch-means approximation.
-
-The t-interval assumes the batch means are roughly normal. A policy whose runs sometimes lock in
-(regret linear in ``T`` in a few runs, as DP-UCB-INT's frozen index does) has a heavy right tail and
-the interval is invalid there (its lower end can even fall below 0). :func:`final_regrets` gives
-each run's cumulative regret, :func:`tail_summary` the fraction of runs locked in and the tail's
-quantiles, so such points can be flagged; :func:`ranking` and :func:`is_tie` compare points with
-exact ties counted as ties.
+:func:`frontier_point` runs a policy in independent batches (cached) and puts a 95% batch-means
+Student-t band around the pooled average and Nash regret (the Nash band is an approximation: it is
+not linear in the runs). The band assumes roughly normal batch means, which fails for a policy
+whose runs sometimes lock in; :func:`final_regrets` and :func:`tail_summary` flag such points,
+and :func:`ranking` and :func:`is_tie` compare points with exact ties counted as ties.
+An argument outside the range its entry states raises ``ValueError`` naming it.
 """
 
 from __future__ import annotations
@@ -61,10 +53,9 @@ class FrontierPoint(NamedTuple):
     horizons : tuple of int
         The horizons, ascending.
     values : numpy.ndarray
-        Shape ``(len(horizons), 6)``: the columns of :data:`STATS` (pooled estimates and the lower and
-        upper ends of their 95% batch-means intervals).
+        Shape ``(len(horizons), 6)``: the columns of :data:`STATS` (estimates and 95% band ends).
     runs : int
-        Runs in all (``batches * runs_per_batch``).
+        Runs in all.
     """
 
     horizons: tuple[int, ...]
@@ -73,12 +64,12 @@ class FrontierPoint(NamedTuple):
 
 
 def pooled(parts: Sequence[MeanRewards]) -> MeanRewards:
-    """The :class:`MeanRewards` of equally many runs in each part, pooled (mean of the mean curves).
+    """Several :class:`MeanRewards` of equally many runs, pooled (the mean of their mean curves).
 
     Parameters
     ----------
     parts : sequence of MeanRewards
-        Same policy, instance, horizon and number of runs.
+        Same policy, instance, horizon and number of runs, every round kept.
 
     Returns
     -------
@@ -88,8 +79,7 @@ def pooled(parts: Sequence[MeanRewards]) -> MeanRewards:
     Raises
     ------
     ValueError
-        If the parts are empty or differ in horizon or runs, or one was read at some rounds only
-        (``simulate_mean_rewards(..., at=...)``).
+        If ``parts`` is empty, differs in horizon or runs, or was read at some rounds only.
     """
     if not parts or len({(p.horizon, p.runs) for p in parts}) != 1:
         raise ValueError("parts must be non-empty with equal horizons and runs")
@@ -105,6 +95,7 @@ def pooled(parts: Sequence[MeanRewards]) -> MeanRewards:
 
 
 def _band(center: float, values: np.ndarray, level: float = 0.95) -> tuple[float, float]:
+    """The Student-t interval of the mean of ``values`` at ``level``, centred on ``center``."""
     half = stats.t.ppf(0.5 + level / 2, values.size - 1) * values.std(ddof=1) / np.sqrt(values.size)
     return float(center - half), float(center + half)
 
@@ -135,11 +126,10 @@ def frontier_point(
     Parameters
     ----------
     policy : Policy
-        The algorithm; if ``policy.anytime``, one set of runs at ``max(horizons)`` serves every horizon.
+        The algorithm; an anytime policy runs once at the largest horizon.
     instance : BanditInstance
-        The bandit instance.
     horizons : sequence of int
-        The horizons (>= 2 each).
+        The horizons (each >= 2).
     batches : int
         Independent batches (>= 2); batch ``b`` uses seed ``seed + b``.
     runs_per_batch : int
@@ -154,12 +144,7 @@ def frontier_point(
     Returns
     -------
     FrontierPoint
-        The estimates, one row per horizon (ascending).
-
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+        One row per horizon, ascending.
     """
     horizons, batches, runs_per_batch, seed = _check_batches(horizons, batches, runs_per_batch, seed)
     plan = [horizons[-1]] if policy.anytime else list(horizons)
@@ -193,12 +178,8 @@ def final_regrets(
 ) -> np.ndarray:
     """Every run's cumulative pseudo-regret at each horizon: the runs of :func:`frontier_point`, one by one.
 
-    The same runs (batch ``b`` seeded ``seed + b``, run ``i`` of a batch as in
-    :func:`~privbandits.simulate.simulate`), played again with their arms kept (not cached: at
-    ``10^6`` a batch's arms take 80 MB), and summed per run: ``sum_t Delta_{I_t}`` over the first
-    ``h`` rounds. For an anytime policy one set of runs at the largest horizon gives the others as
-    prefixes. Their mean over runs divided by ``h`` is :func:`frontier_point`'s average regret, up to
-    rounding.
+    The runs are played again with their arms kept (not cached). Their mean divided by the horizon is
+    :func:`frontier_point`'s average regret, up to rounding.
 
     Parameters
     ----------
@@ -208,12 +189,7 @@ def final_regrets(
     Returns
     -------
     numpy.ndarray
-        Shape ``(len(horizons), batches * runs_per_batch)``, horizons ascending, runs in seed order.
-
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+        Shape ``(len(horizons), batches * runs_per_batch)``, runs in seed order.
     """
     horizons, batches, runs_per_batch, seed = _check_batches(horizons, batches, runs_per_batch, seed)
     gaps = instance.gaps
@@ -233,15 +209,10 @@ def final_regrets(
 def lock_in_threshold(instance: BanditInstance, horizon: int) -> float:
     """The cumulative regret from which a run's regret counts as linear: ``horizon * Delta_min / 2``.
 
-    A run's regret at or above it is linear in ``T`` (on two arms: the best arm in at most half of the
-    rounds; with uneven gaps it can be reached in fewer). It is one of the two conditions of a
-    locked-in run (:func:`tail_summary`); alone it also holds for every run of a point where no run
-    has learned yet (small gaps, small epsilon).
-
     Parameters
     ----------
     instance : BanditInstance
-        The instance (at least one suboptimal arm).
+        The instance.
     horizon : int
         ``T`` (>= 1).
 
@@ -253,7 +224,7 @@ def lock_in_threshold(instance: BanditInstance, horizon: int) -> float:
     Raises
     ------
     ValueError
-        If ``horizon`` is out of range or every arm is optimal.
+        If every arm is optimal.
     """
     horizon = check_int("horizon", horizon, minimum=1)
     gaps = instance.gaps[instance.gaps > 0]
@@ -268,10 +239,13 @@ class Tail(NamedTuple):
     Attributes
     ----------
     locked_in : float
-        Fraction of runs locked in: regret at least :func:`lock_in_threshold` (linear) at a point
-        where some run has learned (regret below :data:`LEARNED_FRACTION` times that threshold).
-    median, q90, maximum : float
-        The runs' median, 90% quantile and largest cumulative regret.
+        Fraction of runs locked in.
+    median : float
+        The runs' median cumulative regret.
+    q90 : float
+        Their 90% quantile.
+    maximum : float
+        The largest.
     """
 
     locked_in: float
@@ -287,15 +261,9 @@ LEARNED_FRACTION = 0.5
 def tail_summary(finals: np.ndarray, instance: BanditInstance, horizon: int) -> Tail:
     """Lock-in fraction and quantiles of one point's final regrets (a row of :func:`final_regrets`).
 
-    The runs of a point whose policy sometimes locks in split into two groups: runs that have learned
-    and runs whose regret is linear. A run counts as **locked in** when its regret is linear, at least
-    :func:`lock_in_threshold` (``T Delta_min / 2``), while some run of the same point has learned,
-    with regret below ``LEARNED_FRACTION`` times that (``T Delta_min / 4``): the same algorithm on
-    the same instance could have learned, and this run did not. Where no run has learned, none is
-    counted: that point is slow, not heavy-tailed. The rule can miss a run stuck on an arm whose gap is
-    close to ``Delta_min`` (the second-best of many arms: it costs about ``T Delta_min`` and is
-    counted only where the learned runs stay below ``T Delta_min / 4``), and "locked" means linear up
-    to ``horizon``: a frozen index may still move later.
+    A run is locked in when its regret reaches :func:`lock_in_threshold` while some run of the same
+    point has learned (regret below :data:`LEARNED_FRACTION` times the threshold); where no run has
+    learned, none counts (the point is slow, not heavy-tailed).
 
     Parameters
     ----------
@@ -309,12 +277,6 @@ def tail_summary(finals: np.ndarray, instance: BanditInstance, horizon: int) -> 
     Returns
     -------
     Tail
-        The summary.
-
-    Raises
-    ------
-    ValueError
-        If ``finals`` is not a non-empty finite 1-D array, or ``horizon`` is out of range.
     """
     finals = np.asarray(finals, dtype=float)
     if finals.ndim != 1 or finals.size == 0 or not np.all(np.isfinite(finals)):
@@ -334,24 +296,18 @@ TIE_RTOL = 1e-9
 
 
 def is_tie(a: float, b: float, rtol: float = TIE_RTOL) -> bool:
-    """Whether two regrets are equal up to ``rtol`` (relative to the larger).
+    """Whether two regrets are equal up to ``rtol`` relative to the larger.
 
     Parameters
     ----------
     a, b : float
-        The regrets (finite).
     rtol : float
-        The relative tolerance (>= 0).
+        The relative tolerance (finite, >= 0).
 
     Returns
     -------
     bool
         ``|a - b| <= rtol max(|a|, |b|)``.
-
-    Raises
-    ------
-    ValueError
-        If ``rtol`` is negative or not finite.
     """
     if not (isinstance(rtol, (int, float)) and 0.0 <= rtol < np.inf):
         raise ValueError(f"rtol must be finite and >= 0, got {rtol!r}")
@@ -364,19 +320,14 @@ def ranking(means: dict[str, float], rtol: float = TIE_RTOL) -> tuple[list[str],
     Parameters
     ----------
     means : dict of str to float
-        Regret by algorithm (NaN entries are left out; at least one finite).
+        Regret by algorithm; NaN entries are left out, at least one must be finite.
     rtol : float
         As :func:`is_tie`.
 
     Returns
     -------
     tuple of (list of str, str or None)
-        The tied best (in the order of ``means``) and the best of the rest (None if there is none).
-
-    Raises
-    ------
-    ValueError
-        If no entry is finite, or ``rtol`` is out of range.
+        The tied best, in the order of ``means``, and the best of the rest (None if none).
     """
     finite = {a: float(v) for a, v in means.items() if np.isfinite(v)}
     if not finite:
@@ -396,20 +347,17 @@ DELTA = float(np.exp(-10))
 
 
 def frontier_instances() -> dict[str, BanditInstance]:
-    """The five instances of the Part VI frontier.
+    """The five instances of the Part VI frontier, by name.
 
-    Tossou and Dimitrakakis's two scenarios (``tossou2016algorithms``, Part I: means ``{0.9, 0.6}``,
-    and eight arms at 0.1 with one at 0.2 and one at 0.55), DP-NCB's 50-arm instance
-    (``sarkar2026dpncb`` Figure 1(b), Part II: means uniform on (0.005, 1), seed 2026), a Beta-reward
-    instance with the means ``{0.75, 0.625, 0.5, 0.375, 0.25}`` of ``azize2022privacy`` Figure 2
-    (``Beta(2 m / (1 - m), 2)``: the book's own choice of reward law; the paper's Figure 2 uses
-    Bernoulli arms with those means), and a small-gap hard instance (five Bernoulli arms, 0.5 and
-    four at 0.475).
+    The two scenarios of ``tossou2016algorithms`` (Part I), the 50-arm instance of
+    ``sarkar2026dpncb`` Figure 1(b) (Part II), Beta arms with the means of ``azize2022privacy``
+    Figure 2 (the Beta law is the book's choice; the paper's arms are Bernoulli), and a small-gap
+    instance (0.5 and four arms at 0.475).
 
     Returns
     -------
     dict of str to BanditInstance
-        By name, in the order above.
+        By name.
     """
     from .environments import bernoulli_instance, beta_instance
 

@@ -1,26 +1,14 @@
-"""Privacy mechanisms used across the book.
+"""Privacy mechanisms, Gaussian accounting and continual counters.
 
-One-shot mechanisms
-    :func:`laplace_mechanism` (epsilon-DP), :func:`gaussian_mechanism` with the classical
-    (epsilon, delta) calibration and the zero-concentrated DP (zCDP) accounting of Bun and Steinke
-    (2016), :func:`randomized_response` and :func:`privbern` (the Bernoulli mechanism of Ren et al.
-    2020, Lemma 5, as Definition 2.1 of ``barbara2025thresholding``), :func:`laplace_ldp` (reward + Lap(1/epsilon)).
+One-shot mechanisms: Laplace (``dwork2006calibrating``), Gaussian with the classical and the zCDP
+calibration (``bun2016concentrated``), randomized response (``warner1965randomized``) and PrivBern
+(``ren2020multi``). Tight Gaussian accounting through ``dp-accounting`` (``balle2018improving``,
+``dong2022gaussian``). Continual counters (``chan2011private``): the binary and hybrid mechanisms,
+as numba state machines for the kernels (a flat float array per counter) and as checked classes,
+with their error bounds.
 
-Tight accounting of Gaussian mechanisms
-    :func:`gaussian_composition_multiplier`, :func:`gaussian_composition_epsilon` and
-    :func:`gaussian_noise_multiplier`: the exact (epsilon, delta) curve of an adaptive composition of
-    Gaussian mechanisms and the noise that meets a target, through Google's ``dp-accounting``
-    (analytic Gaussian of Balle and Wang 2018, or its PLD accountant).
-
-Continual counting (a private prefix sum released after every item of a stream)
-    :class:`BinaryTreeCounter` (the binary mechanism of Chan, Shi and Song 2011, for a known horizon)
-    and :class:`HybridCounter` (their hybrid mechanism, for unbounded streams, as used in ``tossou2016algorithms``),
-    with the released-error bounds :func:`binary_counter_error_bound`,
-    :func:`hybrid_counter_error_bound` and Eq. (2.2) of ``tossou2016algorithms``, :func:`tossou_hybrid_error_bound`.
-
-The counters' state lives in a flat float array handled by numba functions
-(:func:`binary_counter_insert`, :func:`hybrid_counter_insert`) so that the bandit kernels keep one
-counter per arm at O(log n) amortised cost per insert; the classes are thin checked wrappers.
+An argument outside the range its entry states raises ``ValueError`` naming it; compiled
+(numba) functions do not validate.
 """
 
 from __future__ import annotations
@@ -43,11 +31,9 @@ from ._validation import (
 
 __all__ = [
     "laplace_mechanism",
-    "laplace_ldp",
     "gaussian_mechanism",
     "gaussian_sigma",
     "gaussian_sigma_zcdp",
-    "gaussian_zcdp_rho",
     "zcdp_to_approx_dp",
     "approx_dp_to_zcdp",
     "gaussian_composition_multiplier",
@@ -80,31 +66,24 @@ __all__ = [
 
 
 def laplace_mechanism(value: Any, sensitivity: float, epsilon: float, rng: np.random.Generator) -> np.ndarray | float:
-    """Release ``value + Lap(sensitivity / epsilon)`` (``dwork2006calibrating``).
+    """Release ``value + Lap(sensitivity / epsilon)``, independently per entry.
 
-    Guarantee: epsilon-DP for any query whose L1 sensitivity is at most ``sensitivity``.
-    Works element-wise on arrays (independent noise per entry).
+    epsilon-DP for a query of L1 sensitivity at most ``sensitivity`` (``dwork2006calibrating``).
 
     Parameters
     ----------
     value : array_like or float
         The query's true answer (finite).
     sensitivity : float
-        L1 sensitivity of the query (> 0).
+        L1 sensitivity (> 0).
     epsilon : float
         Privacy parameter (> 0).
     rng : numpy.random.Generator
-        Source of the noise.
 
     Returns
     -------
     numpy.ndarray or float
         The noisy release, of the shape of ``value``.
-
-    Raises
-    ------
-    ValueError
-        If ``sensitivity`` or ``epsilon`` is not > 0 and finite, or ``value`` is not finite.
     """
     sensitivity = check_positive("sensitivity", sensitivity)
     epsilon = check_epsilon(epsilon)
@@ -114,10 +93,7 @@ def laplace_mechanism(value: Any, sensitivity: float, epsilon: float, rng: np.ra
 
 
 def laplace_logcdf(x: Any, scale: float) -> np.ndarray:
-    """``ln P[Lap(scale) <= x]`` without underflow.
-
-    ``ln(1/2) + x / scale`` for ``x < 0`` (where the CDF itself underflows below about
-    ``-745 scale``), ``log1p(-exp(-x / scale) / 2)`` otherwise.
+    """``ln P[Lap(scale) <= x]``, without the underflow of the CDF far in the left tail.
 
     Parameters
     ----------
@@ -130,11 +106,6 @@ def laplace_logcdf(x: Any, scale: float) -> np.ndarray:
     -------
     numpy.ndarray
         The log CDF, of the shape of ``x``.
-
-    Raises
-    ------
-    ValueError
-        If ``scale`` is not in (0, inf).
     """
     if not (isinstance(scale, (int, float)) and math.isfinite(scale) and scale > 0):
         raise ValueError(f"scale must lie in (0, inf), got {scale!r}")
@@ -142,59 +113,23 @@ def laplace_logcdf(x: Any, scale: float) -> np.ndarray:
     return np.where(z < 0, math.log(0.5) + np.minimum(z, 0.0), np.log1p(-0.5 * np.exp(-np.maximum(z, 0.0))))
 
 
-def laplace_ldp(rewards: Any, epsilon: float, rng: np.random.Generator) -> np.ndarray | float:
-    """Local Laplace perturbation of rewards in [0, 1]: ``r + Lap(1 / epsilon)``.
-
-    Guarantee: each released value is epsilon-DP with respect to its reward (sensitivity 1), i.e. an
-    algorithm that only sees these values is epsilon-LDP. The output is an unbiased estimate of ``r``.
-
-    Parameters
-    ----------
-    rewards : array_like or float
-        Rewards in [0, 1].
-    epsilon : float
-        Privacy parameter (> 0).
-    rng : numpy.random.Generator
-        Source of the noise.
-
-    Returns
-    -------
-    numpy.ndarray or float
-        The perturbed rewards.
-
-    Raises
-    ------
-    ValueError
-        If ``rewards`` has an entry outside [0, 1] or ``epsilon`` is not > 0 and finite.
-    """
-    rewards_arr = check_unit_interval_array("rewards", rewards)
-    return laplace_mechanism(rewards_arr, 1.0, epsilon, rng)
-
-
 def gaussian_sigma(sensitivity: float, epsilon: float, delta: float) -> float:
-    """Classical Gaussian calibration ``sigma = sensitivity * sqrt(2 ln(1.25 / delta)) / epsilon``.
+    """Classical calibration ``sigma = sensitivity * sqrt(2 ln(1.25 / delta)) / epsilon``.
 
-    Guarantee (``dwork2014algorithmic``, Theorem A.1): (epsilon, delta)-DP for epsilon in (0, 1).
+    (epsilon, delta)-DP for epsilon in (0, 1) (``dwork2014algorithmic``, Theorem A.1); for larger
+    epsilon the error message points to the zCDP calibration.
 
     Parameters
     ----------
     sensitivity : float
-        L2 sensitivity of the query (> 0).
-    epsilon : float
-        Privacy parameter, in (0, 1).
-    delta : float
-        Privacy parameter, in (0, 1).
+        L2 sensitivity (> 0).
+    epsilon, delta : float
+        Privacy parameters, each in (0, 1).
 
     Returns
     -------
     float
-        The noise standard deviation ``sigma``.
-
-    Raises
-    ------
-    ValueError
-        If ``sensitivity`` is not > 0, ``epsilon`` not in (0, 1) (the message suggests the zCDP
-        calibration instead) or ``delta`` not in (0, 1).
+        The noise standard deviation.
     """
     sensitivity = check_positive("sensitivity", sensitivity)
     epsilon = check_epsilon(epsilon)
@@ -208,76 +143,40 @@ def gaussian_sigma(sensitivity: float, epsilon: float, delta: float) -> float:
 
 
 def gaussian_sigma_zcdp(sensitivity: float, rho: float) -> float:
-    """Noise ``sigma = sensitivity / sqrt(2 rho)``: the Gaussian mechanism is then rho-zCDP.
+    """Noise ``sigma = sensitivity / sqrt(2 rho)``, for which the Gaussian mechanism is rho-zCDP.
 
-    (``bun2016concentrated``, Proposition 1.6.)
+    ``bun2016concentrated``, Proposition 1.6.
 
     Parameters
     ----------
     sensitivity : float
-        L2 sensitivity of the query (> 0).
+        L2 sensitivity (> 0).
     rho : float
         zCDP parameter (> 0).
 
     Returns
     -------
     float
-        The noise standard deviation ``sigma``.
-
-    Raises
-    ------
-    ValueError
-        If ``sensitivity`` or ``rho`` is not > 0 and finite.
+        The noise standard deviation.
     """
     return check_positive("sensitivity", sensitivity) / math.sqrt(2.0 * check_positive("rho", rho))
 
 
-def gaussian_zcdp_rho(sensitivity: float, sigma: float) -> float:
-    """The zCDP parameter ``rho = sensitivity^2 / (2 sigma^2)`` of the Gaussian mechanism.
-
-    Parameters
-    ----------
-    sensitivity : float
-        L2 sensitivity of the query (> 0).
-    sigma : float
-        Noise standard deviation (> 0).
-
-    Returns
-    -------
-    float
-        ``rho``.
-
-    Raises
-    ------
-    ValueError
-        If ``sensitivity`` or ``sigma`` is not > 0 and finite.
-    """
-    sensitivity = check_positive("sensitivity", sensitivity)
-    sigma = check_positive("sigma", sigma)
-    return sensitivity**2 / (2.0 * sigma**2)
-
-
 def zcdp_to_approx_dp(rho: float, delta: float) -> float:
-    """rho-zCDP implies (epsilon, delta)-DP with ``epsilon = rho + 2 sqrt(rho ln(1/delta))``.
+    """epsilon of the (epsilon, delta)-DP implied by rho-zCDP: ``rho + 2 sqrt(rho ln(1/delta))``.
 
-    (``bun2016concentrated``, Proposition 1.3.)
+    ``bun2016concentrated``, Proposition 1.3.
 
     Parameters
     ----------
     rho : float
         zCDP parameter (> 0).
     delta : float
-        Privacy parameter, in (0, 1).
+        In (0, 1).
 
     Returns
     -------
     float
-        ``epsilon``.
-
-    Raises
-    ------
-    ValueError
-        If ``rho`` is not > 0 and finite or ``delta`` not in (0, 1).
     """
     rho = check_positive("rho", rho)
     delta = check_delta(delta)
@@ -285,27 +184,19 @@ def zcdp_to_approx_dp(rho: float, delta: float) -> float:
 
 
 def approx_dp_to_zcdp(epsilon: float, delta: float) -> float:
-    """The largest rho whose conversion by :func:`zcdp_to_approx_dp` gives at most ``epsilon``.
-
-    Solves ``rho + 2 sqrt(rho L) = epsilon`` with ``L = ln(1/delta)``:
-    ``rho = (sqrt(L + epsilon) - sqrt(L))^2``.
+    """The largest rho whose :func:`zcdp_to_approx_dp` is at most ``epsilon``.
 
     Parameters
     ----------
     epsilon : float
         Privacy parameter (> 0).
     delta : float
-        Privacy parameter, in (0, 1).
+        In (0, 1).
 
     Returns
     -------
     float
-        ``rho``.
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` is not > 0 and finite or ``delta`` not in (0, 1).
+        ``rho = (sqrt(ln(1/delta) + epsilon) - sqrt(ln(1/delta)))^2``.
     """
     epsilon = check_epsilon(epsilon)
     log_term = math.log(1.0 / check_delta(delta))
@@ -313,6 +204,7 @@ def approx_dp_to_zcdp(epsilon: float, delta: float) -> float:
 
 
 def _check_multipliers(noise_multipliers: Any) -> np.ndarray:
+    """The noise multipliers as a non-empty 1-D array of finite values > 0."""
     s = np.atleast_1d(np.asarray(noise_multipliers, dtype=float))
     if s.ndim != 1 or s.size == 0 or not np.all(np.isfinite(s)) or np.any(s <= 0):
         raise ValueError(f"noise_multipliers must be a non-empty list of finite values > 0, got {noise_multipliers!r}")
@@ -320,65 +212,44 @@ def _check_multipliers(noise_multipliers: Any) -> np.ndarray:
 
 
 def gaussian_composition_multiplier(noise_multipliers: Any) -> float:
-    """The one Gaussian mechanism equivalent to an adaptive composition of Gaussian mechanisms.
+    """Noise multiplier of the one Gaussian mechanism equal to an adaptive composition of them.
 
-    A Gaussian mechanism of L2 sensitivity ``Delta`` and noise ``sigma`` has noise multiplier
-    ``s = sigma / Delta``; it is ``(1/s)``-GDP (Gaussian differential privacy).  The adaptive
-    composition of ``mu_i``-GDP mechanisms is exactly ``sqrt(sum mu_i^2)``-GDP (Dong, Roth and Su
-    2022, ``dong2022gaussian``, Corollary 3.3), i.e. one Gaussian mechanism with
-    ``s = (sum_i s_i^-2)^(-1/2)``.  Exact, not a bound: both directions of the tradeoff function
-    coincide.  (In zCDP terms, ``rho = 1/(2 s^2)`` and the rhos add, ``bun2016concentrated``,
-    Lemma 2.3; what zCDP loses is only its conversion to (epsilon, delta).)
+    A mechanism of noise multiplier ``s = sigma / Delta`` is ``(1/s)``-GDP, and GDP composes exactly
+    (``dong2022gaussian``, Corollary 3.3), so the composition is ``s = (sum_i s_i^-2)^(-1/2)``.
 
     Parameters
     ----------
     noise_multipliers : array_like
-        The multipliers ``s_i = sigma_i / Delta_i`` of the composed mechanisms (each > 0).
+        The multipliers ``s_i = sigma_i / Delta_i`` (non-empty, each > 0).
 
     Returns
     -------
     float
         The multiplier ``s`` of the equivalent mechanism.
-
-    Raises
-    ------
-    ValueError
-        If ``noise_multipliers`` is empty or has an entry that is not > 0 and finite.
     """
     s = _check_multipliers(noise_multipliers)
     return float(1.0 / math.sqrt(float(np.sum(s**-2.0))))
 
 
 def gaussian_composition_epsilon(noise_multipliers: Any, delta: float, *, accountant: str = "analytic") -> float:
-    """The smallest epsilon such that the composition is (epsilon, delta)-DP: the tight guarantee.
+    """The smallest epsilon for which a composition of Gaussian mechanisms is (epsilon, delta)-DP.
 
-    ``accountant="analytic"``: the exact privacy profile of the equivalent Gaussian mechanism
-    (:func:`gaussian_composition_multiplier`), ``balle2018improving``, Theorem 8, solved for epsilon by
-    ``dp_accounting.get_epsilon_gaussian``.  ``accountant="pld"``: ``dp_accounting``'s privacy-loss
-    distribution accountant on the composed ``GaussianDpEvent`` s (no closed form used; its
-    discretisation errs on the safe side, by about 1e-6 here).  The two agree (tests).
-
-    ``dp-accounting`` is imported here, not at module level: only the accounting needs it.
+    ``"analytic"``: the exact privacy profile of :func:`gaussian_composition_multiplier`
+    (``balle2018improving``, Theorem 8). ``"pld"``: ``dp-accounting``'s privacy-loss distribution
+    accountant, which errs on the safe side by about a millionth here.
 
     Parameters
     ----------
     noise_multipliers : array_like
-        The multipliers ``s_i = sigma_i / Delta_i`` of the composed mechanisms (each > 0).
+        The multipliers ``s_i = sigma_i / Delta_i`` (non-empty, each > 0).
     delta : float
-        Privacy parameter, in (0, 1).
+        In (0, 1).
     accountant : {"analytic", "pld"}
         Which accountant computes epsilon.
 
     Returns
     -------
     float
-        The smallest epsilon.
-
-    Raises
-    ------
-    ValueError
-        If ``noise_multipliers`` has an entry that is not > 0 and finite, ``delta`` is not in (0, 1),
-        or ``accountant`` is neither ``"analytic"`` nor ``"pld"``.
     """
     s = _check_multipliers(noise_multipliers)
     delta = check_delta(delta)
@@ -396,29 +267,22 @@ def gaussian_composition_epsilon(noise_multipliers: Any, delta: float, *, accoun
 
 
 def gaussian_noise_multiplier(epsilon: float, delta: float) -> float:
-    """The smallest noise multiplier ``s`` whose Gaussian mechanism is (epsilon, delta)-DP, exactly.
+    """The smallest noise multiplier whose Gaussian mechanism is (epsilon, delta)-DP, for any epsilon > 0.
 
-    Analytic Gaussian calibration (``balle2018improving``, Algorithm 1) by
-    ``dp_accounting.get_sigma_gaussian``, nudged up by relative steps of 1e-12 until
-    :func:`gaussian_composition_epsilon` is at most ``epsilon`` (the root finder may land on either
-    side).  Valid for every epsilon > 0, unlike the classical calibration of :func:`gaussian_sigma`.
+    Analytic Gaussian calibration (``balle2018improving``, Algorithm 1), raised by relative steps of
+    a trillionth until :func:`gaussian_composition_epsilon` is at most ``epsilon``.
 
     Parameters
     ----------
     epsilon : float
         Privacy parameter (> 0).
     delta : float
-        Privacy parameter, in (0, 1).
+        In (0, 1).
 
     Returns
     -------
     float
         ``s = sigma / sensitivity``.
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` is not > 0 and finite or ``delta`` not in (0, 1).
     """
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
@@ -431,19 +295,18 @@ def gaussian_noise_multiplier(epsilon: float, delta: float) -> float:
 
 
 def gaussian_mechanism(value: Any, sensitivity: float, rng: np.random.Generator, *, sigma: float) -> np.ndarray | float:
-    """Release ``value + N(0, sigma^2)`` element-wise.
+    """Release ``value + N(0, sigma^2)``, independently per entry.
 
-    Guarantee: rho-zCDP with ``rho = sensitivity^2 / (2 sigma^2)`` for a query of L2 sensitivity
-    ``sensitivity``; choose ``sigma`` with :func:`gaussian_sigma` or :func:`gaussian_sigma_zcdp`.
+    rho-zCDP with ``rho = sensitivity^2 / (2 sigma^2)``; choose ``sigma`` with :func:`gaussian_sigma`
+    or :func:`gaussian_sigma_zcdp`.
 
     Parameters
     ----------
     value : array_like or float
         The query's true answer (finite).
     sensitivity : float
-        L2 sensitivity of the query (> 0).
+        L2 sensitivity (> 0).
     rng : numpy.random.Generator
-        Source of the noise.
     sigma : float
         Noise standard deviation (> 0).
 
@@ -451,11 +314,6 @@ def gaussian_mechanism(value: Any, sensitivity: float, rng: np.random.Generator,
     -------
     numpy.ndarray or float
         The noisy release, of the shape of ``value``.
-
-    Raises
-    ------
-    ValueError
-        If ``sensitivity`` or ``sigma`` is not > 0 and finite, or ``value`` is not finite.
     """
     check_positive("sensitivity", sensitivity)
     sigma = check_positive("sigma", sigma)
@@ -465,9 +323,9 @@ def gaussian_mechanism(value: Any, sensitivity: float, rng: np.random.Generator,
 
 
 def randomized_response(bits: Any, epsilon: float, rng: np.random.Generator) -> np.ndarray:
-    """Warner's randomized response (``warner1965randomized``): keep each bit with probability ``e^eps / (1 + e^eps)``.
+    """Randomized response (``warner1965randomized``): keep each bit with probability ``e^eps / (1 + e^eps)``.
 
-    Guarantee: epsilon-DP (local) for each bit.
+    epsilon-LDP for each bit.
 
     Parameters
     ----------
@@ -476,17 +334,11 @@ def randomized_response(bits: Any, epsilon: float, rng: np.random.Generator) -> 
     epsilon : float
         Privacy parameter (> 0).
     rng : numpy.random.Generator
-        Source of the noise.
 
     Returns
     -------
     numpy.ndarray
         The released bits (``int8``), of the shape of ``bits``.
-
-    Raises
-    ------
-    ValueError
-        If ``bits`` has an entry other than 0 or 1, or ``epsilon`` is not > 0 and finite.
     """
     epsilon = check_epsilon(epsilon)
     bits_arr = np.asarray(bits)
@@ -497,9 +349,9 @@ def randomized_response(bits: Any, epsilon: float, rng: np.random.Generator) -> 
 
 
 def privbern_mean(mu: Any, epsilon: float) -> np.ndarray | float:
-    """Mean of PrivBern's output: ``1/2 + (2 mu - 1)(e^eps - 1) / (2 (e^eps + 1))`` (``barbara2025thresholding`` Eq. 4).
+    """Mean of PrivBern's output, ``1/2 + (2 mu - 1)(e^eps - 1) / (2 (e^eps + 1))``.
 
-    ``epsilon = inf`` gives ``mu`` back (no privacy).
+    ``barbara2025thresholding``, Eq. 4; ``epsilon = inf`` gives ``mu``.
 
     Parameters
     ----------
@@ -512,11 +364,6 @@ def privbern_mean(mu: Any, epsilon: float) -> np.ndarray | float:
     -------
     numpy.ndarray or float
         The mean of the released bit(s).
-
-    Raises
-    ------
-    ValueError
-        If ``mu`` has an entry outside [0, 1] or ``epsilon`` is not > 0.
     """
     epsilon = check_epsilon(epsilon, allow_inf=True)
     mu_arr = check_unit_interval_array("mu", mu)
@@ -526,10 +373,9 @@ def privbern_mean(mu: Any, epsilon: float) -> np.ndarray | float:
 
 
 def privbern(rewards: Any, epsilon: float, rng: np.random.Generator) -> np.ndarray:
-    """The Bernoulli mechanism PrivBern(epsilon) (``ren2020multi`` Lemma 5; ``barbara2025thresholding`` Def. 2.1).
+    """PrivBern(epsilon): each reward ``r`` becomes a ``Bernoulli((r e^eps + 1 - r) / (1 + e^eps))`` bit.
 
-    Each reward ``r in [0, 1]`` is replaced by one draw of
-    ``Bernoulli((r e^eps + (1 - r)) / (1 + e^eps))``. Guarantee: epsilon-DP per reward (epsilon-LDP).
+    epsilon-LDP per reward (``ren2020multi``, Lemma 5; ``barbara2025thresholding``, Definition 2.1).
 
     Parameters
     ----------
@@ -538,17 +384,11 @@ def privbern(rewards: Any, epsilon: float, rng: np.random.Generator) -> np.ndarr
     epsilon : float
         Privacy parameter (> 0).
     rng : numpy.random.Generator
-        Source of the noise.
 
     Returns
     -------
     numpy.ndarray
-        The released bits, of the shape of ``rewards``.
-
-    Raises
-    ------
-    ValueError
-        If ``rewards`` has an entry outside [0, 1] or ``epsilon`` is not > 0 and finite.
+        The released bits (``int8``), of the shape of ``rewards``.
     """
     epsilon = check_epsilon(epsilon)
     r = check_unit_interval_array("rewards", rewards)
@@ -558,17 +398,13 @@ def privbern(rewards: Any, epsilon: float, rng: np.random.Generator) -> np.ndarr
 
 @njit(nogil=True, cache=True)
 def privbern_draw(rng, reward, epsilon):  # pragma: no cover - compiled
-    """One PrivBern(epsilon) release of ``reward`` inside a numba kernel.
-
-    ``epsilon = inf``: the mechanism is replaced by a Bernoulli(reward) draw, which has the same mean
-    as the reward. Compiled (``nogil``); does not validate.
+    """One PrivBern release of ``reward`` inside a numba kernel (``epsilon = inf``: a Bernoulli(reward) bit).
 
     Parameters
     ----------
     rng : numpy.random.Generator
-        The kernel's random stream.
     reward : float
-        The reward, in [0, 1].
+        In [0, 1].
     epsilon : float
         Privacy parameter (> 0, ``inf`` allowed).
 
@@ -587,20 +423,17 @@ def privbern_draw(rng, reward, epsilon):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def laplace_draw(rng, scale):  # pragma: no cover - compiled
-    """One ``Lap(scale)`` draw inside a numba kernel (the noise of the Laplace mechanism).
+    """One ``Lap(scale)`` draw inside a numba kernel.
 
     Parameters
     ----------
     rng : numpy.random.Generator
-        The kernel's random stream.
     scale : float
-        Laplace scale ``b = sensitivity / epsilon``; ``scale <= 0`` (``epsilon = inf``) returns
-        exactly 0 without consuming randomness.
+        ``sensitivity / epsilon``; ``scale <= 0`` (``epsilon = inf``) returns 0 without drawing.
 
     Returns
     -------
     float
-        The draw.
     """
     if scale <= 0.0:
         return 0.0
@@ -652,28 +485,24 @@ def _tree_insert(state, offset, x, scale, rng):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True, inline="always")
 def binary_counter_insert(state, x, scale, rng):  # pragma: no cover - compiled
-    """Insert ``x`` and return the noisy prefix sum; every p-sum gets ``Lap(scale)`` noise.
+    """Insert ``x`` into a binary-mechanism counter and return the noisy prefix sum.
 
-    For epsilon-DP over a stream of at most ``n`` items in [0, 1] use
-    ``scale = levels(n) / epsilon`` with ``levels(n) = floor(log2 n) + 1`` (each item lies in that
-    many p-sums; ``chan2011private``, Theorem 3.5). Amortised O(1) work per insert. Compiled
-    (``nogil``); does not validate.
+    Each p-sum gets ``Lap(scale)`` noise; ``scale = (floor(log2 n) + 1) / epsilon`` makes the
+    counter epsilon-DP over ``n`` items in [0, 1] (``chan2011private``, Theorem 3.5). Amortised O(1).
 
     Parameters
     ----------
     state : numpy.ndarray
-        The counter's state, from :func:`binary_counter_state` (updated in place).
+        From :func:`binary_counter_state`, updated in place.
     x : float
-        The item.
     scale : float
         Laplace scale of each p-sum's noise.
     rng : numpy.random.Generator
-        The kernel's random stream.
 
     Returns
     -------
     float
-        The noisy sum of all items inserted so far.
+        The noisy sum of all items so far.
     """
     return _tree_insert(state, 0, x, scale, rng)
 
@@ -686,32 +515,28 @@ def hybrid_counter_state():  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True, inline="always")
 def hybrid_counter_insert(state, x, epsilon_log, epsilon_tree, rng):  # pragma: no cover - compiled
-    """Insert ``x`` into a hybrid counter and return the noisy prefix sum (``chan2011private``, Sec. 4).
+    """Insert ``x`` into a hybrid-mechanism counter and return the noisy prefix sum.
 
-    At ``t = 2^k`` the logarithmic mechanism releases the prefix sum, adding ``Lap(1/epsilon_log)``
-    to its previous release plus the items since; for ``2^k < t < 2^(k+1)`` the release is that value
-    plus a binary mechanism over the items after ``2^k`` (at most ``2^k - 1`` of them, so ``k`` levels,
-    noise ``Lap(k / epsilon_tree)`` per p-sum). An item enters both parts, so the counter is
-    ``(epsilon_log + epsilon_tree)``-DP; :class:`HybridCounter` uses ``epsilon / 2`` for each.
-    Amortised O(1) work per insert. Compiled (``nogil``); does not validate.
+    ``chan2011private``, Section 4: a logarithmic mechanism releases at ``t = 2^k`` with
+    ``Lap(1/epsilon_log)``; in between, a binary tree over the block's items adds
+    ``Lap(k / epsilon_tree)`` per p-sum. The counter is ``(epsilon_log + epsilon_tree)``-DP.
+    Amortised O(1).
 
     Parameters
     ----------
     state : numpy.ndarray
-        The counter's state, from :func:`hybrid_counter_state` (updated in place).
+        From :func:`hybrid_counter_state`, updated in place.
     x : float
-        The item.
     epsilon_log : float
         Privacy parameter of the logarithmic part.
     epsilon_tree : float
-        Privacy parameter of each block's binary tree.
+        Privacy parameter of each block's tree.
     rng : numpy.random.Generator
-        The kernel's random stream.
 
     Returns
     -------
     float
-        The noisy sum of all items inserted so far.
+        The noisy sum of all items so far.
     """
     t = int(state[0]) + 1
     state[0] = t
@@ -760,16 +585,14 @@ def _hybrid_prefix_sums_runs(stream, epsilon_log, epsilon_tree, rng, runs):  # p
 
 
 def _levels(horizon: int) -> int:
-    """Number of p-sums an item of a stream of length ``horizon`` belongs to: floor(log2 n) + 1."""
+    """Number of p-sums an item of a stream of length ``horizon`` lies in: floor(log2 n) + 1."""
     return int(horizon).bit_length()
 
 
 def binary_tree_prefix_sums(
     stream: Any, epsilon: float, rng: np.random.Generator, horizon: int | None = None, *, runs: int | None = None
 ) -> np.ndarray:
-    """All noisy prefix sums of ``stream`` (items in [0, 1]) by the binary mechanism.
-
-    Guarantee: epsilon-DP with respect to changing one item (``chan2011private``, Theorem 3.5).
+    """All noisy prefix sums of a stream by the binary mechanism: epsilon-DP (``chan2011private``, Theorem 3.5).
 
     Parameters
     ----------
@@ -778,23 +601,15 @@ def binary_tree_prefix_sums(
     epsilon : float
         Privacy parameter (> 0).
     rng : numpy.random.Generator
-        Source of the noise.
     horizon : int or None
-        The stream length the noise is calibrated for (default: the stream's length; at least it).
+        The stream length the noise is calibrated for (at least ``n``; default ``n``).
     runs : int or None
-        If given (>= 1), that many independent releases of the whole stream, drawn one after the
-        other from ``rng`` in compiled code (equal to stacking ``runs`` calls).
+        If given (>= 1), that many independent releases, drawn in compiled code.
 
     Returns
     -------
     numpy.ndarray
-        Shape ``(n,)`` (or ``(runs, n)``): the noisy sum of the first ``t + 1`` items at index ``t``.
-
-    Raises
-    ------
-    ValueError
-        If ``stream`` is not a 1-D array in [0, 1], ``epsilon`` is not > 0 and finite,
-        ``horizon`` is shorter than the stream, or ``runs`` < 1.
+        Shape ``(n,)`` or ``(runs, n)``: the noisy sum of the first ``t + 1`` items at index ``t``.
     """
     stream_arr = check_unit_interval_array("stream", stream, ndim=1)
     epsilon = check_epsilon(epsilon)
@@ -808,12 +623,10 @@ def binary_tree_prefix_sums(
 def hybrid_prefix_sums(
     stream: Any, epsilon: float, rng: np.random.Generator, *, split: bool = True, runs: int | None = None
 ) -> np.ndarray:
-    """All noisy prefix sums of ``stream`` (items in [0, 1]) by the hybrid mechanism.
+    """All noisy prefix sums of a stream by the hybrid mechanism, for a stream of any length.
 
-    Guarantee: epsilon-DP for a stream of any length (epsilon/2 to each of the logarithmic and the
-    binary part; ``chan2011private``, Section 4). ``split=False`` is the variant of
-    ``tossou2016algorithms`` (epsilon to each part), which is only 2 epsilon-DP; see
-    :class:`HybridCounter`.
+    ``split=True`` gives epsilon/2 to each part: epsilon-DP (``chan2011private``, Section 4).
+    ``split=False`` gives epsilon to each, as in ``tossou2016algorithms``: only 2 epsilon-DP.
 
     Parameters
     ----------
@@ -822,23 +635,15 @@ def hybrid_prefix_sums(
     epsilon : float
         Privacy parameter (> 0).
     rng : numpy.random.Generator
-        Source of the noise.
     split : bool
-        Split epsilon between the two parts (the DP variant).
+        Split epsilon between the two parts.
     runs : int or None
-        If given (>= 1), that many independent releases of the whole stream, drawn one after the
-        other from ``rng`` in compiled code (equal to stacking ``runs`` calls).
+        If given (>= 1), that many independent releases, drawn in compiled code.
 
     Returns
     -------
     numpy.ndarray
-        Shape ``(n,)`` (or ``(runs, n)``): the noisy sum of the first ``t + 1`` items at index ``t``.
-
-    Raises
-    ------
-    ValueError
-        If ``stream`` is not a 1-D array in [0, 1], ``epsilon`` is not > 0 and finite, or
-        ``runs`` < 1.
+        Shape ``(n,)`` or ``(runs, n)``: the noisy sum of the first ``t + 1`` items at index ``t``.
     """
     stream_arr = np.ascontiguousarray(check_unit_interval_array("stream", stream, ndim=1))
     epsilon = check_epsilon(epsilon)
@@ -849,12 +654,10 @@ def hybrid_prefix_sums(
 
 
 class BinaryTreeCounter:
-    """Online binary mechanism for a stream of at most ``horizon`` items in [0, 1].
+    """Online binary mechanism for at most ``horizon`` items in [0, 1]: epsilon-DP.
 
-    ``insert(x)`` returns the noisy sum of all items so far. Each p-sum carries
-    ``Lap(levels / epsilon)`` noise with ``levels = floor(log2 horizon) + 1``; each item enters at most
-    ``levels`` p-sums, so the whole output sequence is epsilon-DP (Chan, Shi and Song 2011,
-    ``chan2011private``, Theorem 3.5). Cost: O(log t) per insert.
+    Each p-sum carries ``Lap((floor(log2 horizon) + 1) / epsilon)`` noise (``chan2011private``,
+    Theorem 3.5).
 
     Parameters
     ----------
@@ -863,12 +666,6 @@ class BinaryTreeCounter:
     horizon : int
         The largest number of items (>= 1).
     rng : numpy.random.Generator
-        Source of the noise.
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` is not > 0 and finite or ``horizon`` < 1.
     """
 
     def __init__(self, epsilon: float, horizon: int, rng: np.random.Generator) -> None:
@@ -899,7 +696,7 @@ class BinaryTreeCounter:
         Raises
         ------
         ValueError
-            If ``x`` is not a number in [0, 1], or the counter already holds ``horizon`` items.
+            If ``x`` is out of range or the counter already holds ``horizon`` items.
         """
         check_unit_interval_array("x", x, ndim=0)
         if self.count >= self.horizon:
@@ -908,28 +705,18 @@ class BinaryTreeCounter:
 
 
 class HybridCounter:
-    """Online hybrid mechanism (Chan, Shi and Song 2011, ``chan2011private``), for streams of unknown length.
+    """Online hybrid mechanism (``chan2011private``) for a stream of unknown length.
 
-    epsilon-DP for streams of any length: ``epsilon / 2`` to the logarithmic part, ``epsilon / 2``
-    to the binary trees of each block ``(2^k, 2^(k+1))``. Cost: O(log t) per insert.
-
-    ``split=False`` gives ``epsilon`` to both parts, as ``tossou2016algorithms`` (Tossou and Dimitrakakis 2016,
-    Section 2.3) describes; an item then enters two epsilon-DP releases and the counter is only
-    2 epsilon-DP by basic composition.
+    epsilon-DP with ``split=True`` (epsilon/2 to the logarithmic part and to each block's tree);
+    ``split=False`` is the 2 epsilon-DP variant of ``tossou2016algorithms``, Section 2.3.
 
     Parameters
     ----------
     epsilon : float
         Privacy parameter (> 0).
     rng : numpy.random.Generator
-        Source of the noise.
     split : bool
-        Split epsilon between the two parts (the DP variant).
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` is not > 0 and finite.
+        Split epsilon between the two parts.
     """
 
     def __init__(self, epsilon: float, rng: np.random.Generator, *, split: bool = True) -> None:
@@ -957,11 +744,6 @@ class HybridCounter:
         -------
         float
             The noisy prefix sum.
-
-        Raises
-        ------
-        ValueError
-            If ``x`` is not a number in [0, 1].
         """
         check_unit_interval_array("x", x, ndim=0)
         return float(hybrid_counter_insert(self._state, float(x), self.epsilon_log, self.epsilon_tree, self._rng))
@@ -973,27 +755,20 @@ class HybridCounter:
 
 
 def laplace_sum_tail_bound(scales: Any, gamma: float) -> float:
-    """A value ``B`` with ``P(|sum_i Y_i| > B) <= gamma`` for independent ``Y_i ~ Lap(scales_i)``.
+    """A ``B`` with ``P(|sum_i Y_i| > B) <= gamma`` for independent ``Y_i ~ Lap(b_i)``.
 
-    ``chan2011private``, Corollary 2.9: with
-    ``nu = max(sqrt(sum b_i^2), max_i b_i * sqrt(ln(2/gamma)))``, ``B = nu * sqrt(8 ln(2/gamma))``.
+    ``chan2011private``, Corollary 2.9.
 
     Parameters
     ----------
     scales : array_like
-        Shape ``(n,)``: the Laplace scales ``b_i`` (> 0).
+        Shape ``(n,)``: the scales ``b_i`` (> 0).
     gamma : float
         Failure probability, in (0, 1).
 
     Returns
     -------
     float
-        ``B``.
-
-    Raises
-    ------
-    ValueError
-        If ``scales`` is not a finite 1-D array of positive scales or ``gamma`` is not in (0, 1).
     """
     b = check_finite_array("scales", scales, ndim=1)
     if b.size == 0:
@@ -1008,36 +783,31 @@ def laplace_sum_tail_bound(scales: Any, gamma: float) -> float:
 
 @njit(nogil=True, cache=True)
 def laplace_iid_sum_tail_bound(n_terms, scale, log_term):  # pragma: no cover - compiled
-    """:func:`laplace_sum_tail_bound` for ``n_terms`` i.i.d. ``Lap(scale)``, inside a numba kernel.
+    """:func:`laplace_sum_tail_bound` for ``n_terms`` i.i.d. ``Lap(scale)`` terms, inside a numba kernel.
 
     Parameters
     ----------
     n_terms : float
-        Number of Laplace terms in the sum.
+        Number of terms.
     scale : float
-        Their common scale ``b``.
+        Their common scale.
     log_term : float
         ``ln(2 / gamma)``, ``gamma`` the failure probability.
 
     Returns
     -------
     float
-        ``b max(sqrt(n_terms), sqrt(ln(2/gamma))) sqrt(8 ln(2/gamma))`` (Chan, Shi and Song 2011,
-        Corollary 2.9, ``chan2011private``): the sum exceeds it in absolute value with
-        probability at most ``gamma``.
     """
     return scale * max(np.sqrt(n_terms), np.sqrt(log_term)) * np.sqrt(8.0 * log_term)
 
 
 def _popcount(x: int) -> int:
+    """Number of set bits of ``x``."""
     return bin(x).count("1")
 
 
 def binary_counter_error_bound(t: int, epsilon: float, horizon: int, gamma: float) -> float:
-    """The binary mechanism's error at time ``t``, with probability >= 1 - gamma.
-
-    The release at time ``t`` carries ``popcount(t)`` Laplace terms of scale
-    ``levels(horizon) / epsilon`` (:func:`laplace_sum_tail_bound`).
+    """Error of the binary mechanism's release at time ``t``, with probability at least ``1 - gamma``.
 
     Parameters
     ----------
@@ -1053,12 +823,7 @@ def binary_counter_error_bound(t: int, epsilon: float, horizon: int, gamma: floa
     Returns
     -------
     float
-        A bound on ``|release - true prefix sum|`` that holds with probability >= 1 - gamma.
-
-    Raises
-    ------
-    ValueError
-        If ``horizon``, ``t``, ``epsilon`` or ``gamma`` is out of range.
+        A bound on ``|release - true prefix sum|``.
     """
     horizon = check_int("horizon", horizon, minimum=1)
     t = check_int("t", t, minimum=1, maximum=horizon)
@@ -1068,11 +833,7 @@ def binary_counter_error_bound(t: int, epsilon: float, horizon: int, gamma: floa
 
 
 def hybrid_counter_error_bound(t: int, epsilon: float, gamma: float) -> float:
-    """:class:`HybridCounter`'s error at time ``t``, with probability >= 1 - gamma.
-
-    The release holds ``k + 1`` logarithmic-mechanism terms ``Lap(2/eps)`` (one per power of two up
-    to ``2^k <= t``) and, if ``t`` is not a power of two, ``popcount(t - 2^k)`` tree terms
-    ``Lap(2k/eps)`` (:func:`laplace_sum_tail_bound`).
+    """Error of :class:`HybridCounter`'s release at time ``t``, with probability at least ``1 - gamma``.
 
     Parameters
     ----------
@@ -1086,12 +847,7 @@ def hybrid_counter_error_bound(t: int, epsilon: float, gamma: float) -> float:
     Returns
     -------
     float
-        A bound on ``|release - true prefix sum|`` that holds with probability >= 1 - gamma.
-
-    Raises
-    ------
-    ValueError
-        If ``t``, ``epsilon`` or ``gamma`` is out of range.
+        A bound on ``|release - true prefix sum|``.
     """
     t = check_int("t", t, minimum=1)
     epsilon = check_epsilon(epsilon)
@@ -1103,11 +859,9 @@ def hybrid_counter_error_bound(t: int, epsilon: float, gamma: float) -> float:
 
 
 def tossou_hybrid_error_bound(n: Any, epsilon: float, gamma: float) -> np.ndarray | float:
-    """Eq. (2.2) of ``tossou2016algorithms`` (Tossou and Dimitrakakis 2016, Lemma B.2).
+    """The hybrid mechanism's error bound of ``tossou2016algorithms``, Eq. (2.2) (Lemma B.2).
 
-    The hybrid mechanism's error after ``n`` items is at most
-    ``sqrt(8)/eps * ln(4/gamma) * ln(n) + sqrt(8)/eps * ln(4/gamma)`` with probability >= 1 - gamma,
-    stated for ``gamma <= n^-b``, b > 0 (logs natural).
+    ``sqrt(8)/eps * ln(4/gamma) * (ln(n) + 1)``, stated for ``gamma <= n^-b``, ``b > 0``.
 
     Parameters
     ----------
@@ -1122,11 +876,6 @@ def tossou_hybrid_error_bound(n: Any, epsilon: float, gamma: float) -> np.ndarra
     -------
     numpy.ndarray or float
         The bound, of the shape of ``n``.
-
-    Raises
-    ------
-    ValueError
-        If ``n`` has an entry < 1, or ``epsilon`` or ``gamma`` is out of range.
     """
     n_arr = check_finite_array("n", n)
     if n_arr.size and n_arr.min() < 1:

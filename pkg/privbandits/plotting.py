@@ -1,12 +1,8 @@
-"""One figure style for the whole book.
+"""One figure and table style for the whole book.
 
-* :func:`use_book_style` sets fonts, grid and sizes once per notebook.
-* :func:`color_for` gives each algorithm one colour, the same in every chapter (known names are
-  fixed below; a new name gets a stable colour from its hash).
-* :func:`plot_runs` draws the mean over runs with a band (quantiles or standard error).
-* :func:`show_table` shows a table the one way the book shows tables (no index, readable numbers,
-  horizons as powers of ten, citations as author-year, no NaN, split when too wide, collapsed when
-  too long).
+:func:`use_book_style` once per notebook; :func:`color_for` gives each algorithm the same colour
+in every chapter; :func:`plot_runs` draws the mean over runs with a band; :func:`show_table` is the
+one way the book shows a table.
 """
 
 from __future__ import annotations
@@ -65,14 +61,13 @@ _FALLBACK = ["#56B4E9", "#F0E442", "#882255", "#44AA99", "#999933", "#AA4499", "
 
 
 def color_for(name: str) -> str:
-    """The book's colour for algorithm ``name``.
+    """The book's colour for an algorithm.
 
     Parameters
     ----------
     name : str
-        An algorithm's name or legend label: the whole name if it is in :data:`ALGORITHM_COLORS`
-        (``"DP-UCB-INT (pure)"``), else the part before any ``" ("``; a name not there gets a fixed
-        colour from a fallback palette.
+        A name or legend label: the whole label if it is in :data:`ALGORITHM_COLORS`, else the part
+        before any ``" ("``; an unknown name gets a fixed colour from a fallback palette.
 
     Returns
     -------
@@ -94,12 +89,7 @@ PAGE_WIDTH = 7.0
 
 
 def use_book_style() -> None:
-    """Apply the book's matplotlib style (call once at the top of a notebook).
-
-    Figures are :data:`PAGE_WIDTH` inches wide at 110 dpi, about the width of the page's text
-    column, so that the font sizes below are the sizes a reader sees (tick labels and legends about
-    12 px). Layout is constrained, so titles, labels and legends do not overlap.
-    """
+    """Apply the book's matplotlib style: :data:`PAGE_WIDTH`-inch figures at 110 dpi, constrained layout."""
     mpl.rcParams.update(
         {
             "figure.figsize": (PAGE_WIDTH, 4.0),
@@ -128,21 +118,20 @@ def use_book_style() -> None:
 
 
 def new_axes(ncols: int = 1, nrows: int = 1, **kwargs: Any) -> tuple[plt.Figure, Any]:
-    """A figure as wide as the book's text column: ``plt.subplots`` with the panels sharing its width.
+    """``plt.subplots`` with the panels sharing the width of the book's text column.
 
     Parameters
     ----------
     ncols, nrows : int
         The grid of panels.
     **kwargs
-        ``panel_width`` and ``panel_height`` (inches; by default the panels share
-        :data:`PAGE_WIDTH` and are 3.0 inches high when there are several, 4.0 for one panel), the
-        rest passed to ``plt.subplots``.
+        ``panel_width`` and ``panel_height`` in inches (default: the panels share
+        :data:`PAGE_WIDTH`, 3 inches high, 4 for a single panel); the rest go to ``plt.subplots``.
 
     Returns
     -------
     tuple
-        ``(figure, axes)`` as ``plt.subplots`` returns them.
+        ``(figure, axes)``.
     """
     width = kwargs.pop("panel_width", PAGE_WIDTH / ncols)
     height = kwargs.pop("panel_height", 3.0 if nrows > 1 or ncols > 1 else 4.0)
@@ -161,38 +150,32 @@ def plot_runs(
     max_points: int = 400,
     **line_kwargs: Any,
 ) -> None:
-    """Plot the mean of ``values`` over runs, with a band.
-
-    Long series are thinned to about ``max_points`` points (log-spaced where the x axis is
-    logarithmic).
+    """Plot the mean of ``values`` over runs with a band, thinned to about ``max_points`` points.
 
     Parameters
     ----------
     ax : matplotlib.axes.Axes
-        The axes to draw on.
     x : array_like
-        Shape ``(n,)``: the x values.
+        Shape ``(n,)``, finite.
     values : array_like
-        Shape ``(runs, n)``: one row per run.
+        Shape ``(runs, n)``, finite: one row per run.
     label : str
-        The legend label; also picks the colour (:func:`color_for`) unless ``color`` is given.
+        Legend label; also picks the colour (:func:`color_for`) unless ``color`` is given.
     color : str or None
-        The colour of line and band.
+        Colour of line and band.
     band : {"quantile", "stderr", "none"}
-        ``"quantile"``: between the given ``quantiles`` of the runs; ``"stderr"``: mean +- 1.96
-        standard errors; ``"none"``: no band.
+        Between ``quantiles`` of the runs, mean +- 1.96 standard errors, or no band.
     quantiles : tuple of float
-        The quantiles of the band (default 5%-95%).
+        The band's quantiles.
     max_points : int
-        About how many points to draw.
+        About how many points to draw (log-spaced on a log x axis).
     **line_kwargs
         Passed to ``ax.plot``.
 
     Raises
     ------
     ValueError
-        If ``x`` or ``values`` is not finite, ``values`` does not have shape ``(runs, len(x))``, or
-        ``band`` is not one of the three.
+        If ``values`` is not ``(runs, len(x))`` or ``band`` is unknown.
     """
     x_arr = check_finite_array("x", x, ndim=1)
     vals = check_finite_array("values", values, ndim=2)
@@ -226,32 +209,29 @@ MISSING = "–"
 
 
 def _superscript(exponent: int) -> str:
-    """``10^exponent`` as inline math in the page (MathJax typesets the ``math`` span)."""
+    """``10^exponent`` as inline math for the page."""
     return f'<span class="math notranslate nohighlight">\\(10^{{{exponent}}}\\)</span>'
 
 
 def format_number(value: Any, digits: int = 3) -> str:
-    """One number as the book prints it in a table or in prose.
+    """One number as the book prints it: ``"11,000"``, ``"0.123"``, ``"2.50"``, ``"∞"``.
 
     Parameters
     ----------
     value : int or float
-        The number.
     digits : int
-        Significant figures of a non-integer (>= 1); a value with at most that many (a parameter
-        such as 0.25) is shown as it is, without trailing zeros; integers and values of at least
-        ``10^(digits - 1)`` are shown whole, with thousands separators.
+        Significant figures of a non-integer (>= 1); a shorter exact decimal (0.25) is shown as it
+        is, integers and values of at least ``10^(digits - 1)`` whole with thousands separators.
 
     Returns
     -------
     str
-        ``"11,000"``, ``"0.123"``, ``"2.50"``; a value below ``10^-3`` as ``1.23 \\times 10^{-5}`` in
-        inline math (HTML for the page); ``"∞"``; :data:`MISSING` for NaN.
+        The text; a value below a thousandth as ``a × 10^k`` in inline math, :data:`MISSING` for NaN.
 
     Raises
     ------
     ValueError
-        If ``digits`` is below 1 or ``value`` is not a number.
+        If ``value`` is not a number.
     """
     if not isinstance(digits, numbers.Integral) or digits < 1:
         raise ValueError(f"digits must be an integer >= 1, got {digits!r}")
@@ -318,25 +298,23 @@ def _bib_entries(path: Path) -> dict[str, dict[str, str]]:
 
 
 def author_year(key: str, bib: str | Path | None = None) -> str:
-    """A BibTeX key as the book's author-year citation: ``"Azize and Basu 2022"``.
+    """A BibTeX key as the book's author-year citation: ``"Azize and Basu 2022"``, ``"Auer et al. 2002"``.
 
     Parameters
     ----------
     key : str
-        The entry's key, e.g. ``"azize2022privacy"``.
+        The entry's key.
     bib : str, Path or None
-        The BibTeX file; by default the book's ``references.bib``, looked up from the working
-        directory upwards (a notebook runs in its chapter's folder).
+        The BibTeX file (default: the book's ``references.bib``, looked up from the working directory).
 
     Returns
     -------
     str
-        One author: ``"Warner 1965"``; two: ``"Azize and Basu 2022"``; more: ``"Auer et al. 2002"``.
 
     Raises
     ------
     ValueError
-        If the file cannot be found or has no entry ``key`` with an author (or editor) and a year.
+        If no file is found or it has no entry ``key`` with an author (or editor) and a year.
     """
     path = Path(bib) if bib is not None else _find_bib()
     if path is None or not path.is_file():
@@ -357,7 +335,7 @@ def _format_cell(
     missing: str = MISSING,
     bib: str | Path | None = None,
 ) -> str:
-    """One cell as HTML: ``fmt`` if given, booleans as yes/no, numbers by :func:`format_number`, keys cited."""
+    """One cell as HTML: ``fmt``, yes/no, :func:`format_number`, or text with keys cited."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return missing
     if isinstance(value, (bool, np.bool_)):
@@ -410,7 +388,7 @@ WRAP_WIDTH = 30
 
 
 def _column_width(header: str, cells: list[str]) -> int:
-    """Characters a column needs: its widest cell (text wraps at WRAP_WIDTH) or its header's longest word."""
+    """Characters a column needs: its widest cell (wrapping at WRAP_WIDTH) or its header's longest word."""
     need = [max((len(w) for w in header.split()), default=0)]
     for cell in cells:
         text = re.sub(r"<[^>]+>", "", cell)
@@ -420,12 +398,12 @@ def _column_width(header: str, cells: list[str]) -> int:
 
 
 class Table:
-    """An HTML table for a notebook page (what :func:`show_table` returns).
+    """An HTML table for a notebook page, as :func:`show_table` returns it.
 
     Attributes
     ----------
     parts : list of tuple
-        ``(header, rows)`` of each table shown, after any split; cells are HTML text.
+        ``(header, rows)`` of each table shown, after any split; cells are HTML.
     html : str
         The whole HTML.
     """
@@ -459,48 +437,40 @@ def show_table(
 ) -> Table:
     """Show a table the book's way: the one table helper of every chapter.
 
-    * no index column (the index is dropped, or becomes the first column if it has a name);
-    * numbers by :func:`format_number`: whole numbers with thousands separators (11,000), others
-      to ``digits`` significant figures, tiny values as ``a × 10^k`` in math; ``formats`` overrides
-      a column (a ``str.format`` pattern such as ``"{:.0%}"``, or a function returning HTML);
-    * booleans as "yes"/"no", missing values (NaN, None) as ``missing`` (a dash), never "nan";
-    * the columns named in ``horizons`` written as ``10^5`` in math (powers of ten from 10^3);
-    * the columns named in ``citations`` hold BibTeX keys, shown as author-year
-      (:func:`author_year`); a key of the book's BibTeX file inside other text is replaced the same
-      way, and a cell that is a raw key of no known entry is refused;
-    * a table wider than ``max_width`` characters is split into several tables of consecutive
-      columns, each repeating the first ``keys`` columns (``transpose=True`` turns a short, wide
-      table on its side first);
-    * a table with more than ``max_rows`` rows is shown as ``short`` (a smaller DataFrame the caller
-      picks: a summary or the rows that matter) followed by the full table collapsed in a
-      ``<details>`` element, or, without ``short``, as the collapsed full table alone.
+    No index column; numbers by :func:`format_number` (``formats`` overrides a column with a
+    ``str.format`` pattern or a function returning HTML); yes/no for booleans; ``missing`` for NaN
+    and None; ``horizons`` columns as powers of ten; ``citations`` columns (and known keys in any
+    text) as author-year, a raw unknown key refused. A table wider than ``max_width`` is split into
+    parts repeating the first ``keys`` columns; one longer than ``max_rows`` is shown as ``short``
+    followed by the full table collapsed.
 
     Parameters
     ----------
     df : pandas.DataFrame
-        The table.
     formats : dict or None
         Column name to format pattern or function.
-    horizons, citations : sequence of str
-        Columns holding horizons, and columns holding BibTeX keys.
+    horizons : sequence of str
+        Columns of horizons.
+    citations : sequence of str
+        Columns of BibTeX keys.
     digits : int
-        Significant figures of numbers without a format (>= 1).
+        Significant figures (>= 1).
     missing : str
         Text of a missing value.
     keys : int
-        Leading columns repeated in every part of a split table (>= 0).
+        Leading columns repeated in every part (>= 0).
     max_width : int
-        Characters of text that fit the column (>= 20).
+        Characters that fit the text column (>= 20).
     max_rows : int
-        Rows shown before the table is collapsed (>= 1).
+        Rows shown before collapsing (>= 1).
     short : pandas.DataFrame or None
-        The table shown above a collapsed long table (formatted the same way).
+        Shown above a collapsed long table.
     caption : str or None
-        A caption above the table (plain text).
+        Plain-text caption.
     transpose : bool
-        Show rows as columns (for a table of few rows and many columns).
+        Show rows as columns.
     bib : str, Path or None
-        The BibTeX file for ``citations`` (default: the book's).
+        The BibTeX file (default: the book's).
 
     Returns
     -------

