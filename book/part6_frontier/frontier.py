@@ -46,7 +46,8 @@
 #   {glue:text}`p6_any_certified:.3f` against the claimed {glue:text}`p6_any_eps`.
 # :::
 #
-# Everything below calls `privbandits.calibration`, `privbandits.frontier` and the policies.
+# Everything below calls `privbandits.calibration`, `privbandits.frontier` and the policies (see the
+# {ref}`package reference <api-reference>`).
 
 # %% tags=["hide-input"]
 import functools
@@ -147,7 +148,7 @@ def power(h):
 # every calibration meets its target and is tight to rounding *in that accounting*. At
 # $\varepsilon = 1$, $T = 10^6$:
 
-# %%
+# %% tags=["hide-input"]
 ROWS = (GLOBAL_ALGORITHMS[:4] + ("DP-UCB-INT (pure)",) + GLOBAL_ALGORITHMS[4:]
         + LOCAL_ALGORITHMS)
 
@@ -542,7 +543,7 @@ show_figure("p6_fig_nash_1e6",
 # locked in and the quantiles instead (every stored point with a locked-in run, and every point
 # whose band reaches 0).
 
-# %%
+# %% tags=["hide-input"]
 tail_rows, locked_algs = [], set()
 for alg in GLOBAL_ROWS + LOCAL_ALGORITHMS:
     for iname in INSTS:
