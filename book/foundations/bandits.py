@@ -100,7 +100,13 @@ from privbandits.metrics import (
     nash_regret,
     nash_regret_from_log_rewards,
 )
-from privbandits.plotting import format_number, new_axes, plot_runs, show_table, use_book_style
+from privbandits.plotting import (
+    format_number,
+    new_axes,
+    plot_runs,
+    show_table,
+    use_book_style,
+)
 from privbandits.policies import UCB
 
 use_book_style()

@@ -20,8 +20,8 @@
 # - GDP-NCB as printed is not $\eps$-DP: on a pair built from its Phase I, an exact computation gives
 #   a loss of {glue:text}`p5_law20_loss_T:.3f` against the claimed $\eps = 1$ at $T = 20$, and the
 #   audit certifies {glue:text}`p5_audit_printed:.3f` at 95% confidence from the actions alone.
-# - A repair with a sparse-vector stopping rule is $\eps$-DP ({doc}`repair`); the audit certifies
-#   only {glue:text}`p5_audit_repaired:.2f` against it on the same pair.
+# - A repair with a sparse-vector stopping rule is $\eps$-DP ({doc}`proof <repair>`); the audit
+#   certifies only {glue:text}`p5_audit_repaired:.2f` against it on the same pair.
 # :::
 #
 # :::{admonition} Learning objectives and prerequisites
@@ -34,8 +34,8 @@
 # - audit a mechanism or a bandit algorithm as a black box with `privbandits.audit`, and size the
 #   sample needed to catch a broken one;
 # - design a neighbouring pair that exposes GDP-NCB's Phase I leak, and confirm it exactly;
-# - prove a sparse-vector repair $\eps$-DP and measure what it costs in Nash regret (on the second
-#   page, {doc}`repair`).
+# - prove a sparse-vector repair $\eps$-DP and measure what it costs in Nash regret (on
+#   {doc}`the chapter's second page <repair>`).
 #
 # **Prerequisites:** {doc}`../foundations/privacy` (the definition, composition) and
 # {doc}`../part2_dp_ncb/dp_ncb` (GDP-NCB); Parts I, III and IV for the other algorithms audited.
@@ -46,8 +46,8 @@
 # {cite}`sarkar2026dpncb`, whose Phase I stopping rule leaks more than its claimed $\eps$. The
 # audit certifies the violation at 95% confidence from the actions alone, an exact computation
 # confirms it, and a repaired variant (a sparse-vector stopping rule, and release noise calibrated to
-# the number of times a reward is released) is $\eps$-DP by a composition argument that the
-# chapter's second page, {doc}`repair`, proves; the audit, which cannot prove it, finds nothing
+# the number of times a reward is released) is $\eps$-DP by a composition argument that
+# {doc}`the chapter's second page <repair>` proves; the audit, which cannot prove it, finds nothing
 # against it.
 #
 # ## From an event to a lower bound
@@ -95,6 +95,7 @@ import os
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from IPython.display import Markdown
 from myst_nb import glue
 
 from privbandits.audit import (
@@ -157,6 +158,12 @@ def record(name, claim, result, samples, pair, kind):
                     "samples per dataset": 2 * samples, "neighbouring pair": pair, "kind": kind})
 
 
+def as_power_of_ten(x):
+    """x as math for prose, two significant figures: 5.9 \\times 10^{-5}."""
+    mantissa, exponent = f"{x:.1e}".split("e")
+    return Markdown(f"${mantissa} \\times 10^{{{int(exponent)}}}$")
+
+
 # %% [markdown]
 # ## The mechanisms, and a broken copy of each
 #
@@ -208,6 +215,9 @@ glue("p5_gauss_bound", float(mech_table.set_index("algorithm").loc["Gaussian", "
 # claim) at increasing $n$ and plot the fraction of seeds in which it is caught (ten seeds for the
 # one-shot mechanisms, five for the counters, whose outputs are whole release sequences). The
 # audits repeat the previous cell's at smaller sample sizes (unfold the cell to see them).
+# Randomized response and PrivBern are caught at the same sample sizes, and so are the two
+# counters: the figure draws each curve slightly shifted sideways, with its own marker, so that
+# both curves of a pair stay visible.
 
 # %% tags=["hide-input"]
 broken_targets = mechanism_targets(1.0, broken=True)
@@ -237,16 +247,16 @@ catch = {name: (sizes, [np.mean([caught[(name, n, s)] for s in seeds])
          for name, (sizes, seeds) in sweep_plan.items()}
 
 # %%
-fig, ax = plt.subplots(figsize=(PAGE_WIDTH, 0.6 * PAGE_WIDTH))
+fig, ax = plt.subplots(figsize=(PAGE_WIDTH, 0.7 * PAGE_WIDTH))
 styles = ["o-", "s--", "^-", "v--", "D-", "x--"]
 for i, (name, (sizes, frac)) in enumerate(catch.items()):
-    shift = 1.06 ** (i - 2.5)  # a small sideways shift: curves that coincide stay visible
+    shift = 1.1 ** (i - 2.5)  # sideways, so that coinciding curves stay visible
     ax.plot([2 * n * shift for n in sizes], frac, styles[i], label=name,
             ms=7 - 0.6 * i, mfc="none" if i % 2 else None)
 ax.set(xscale="log", ylabel="fraction of seeds caught",
-       xlabel="samples per dataset (search + confirmation; points shifted slightly sideways)",
+       xlabel="samples per dataset (search + confirmation)",
        title="Catching the broken mechanisms (noise halved)")
-ax.legend(fontsize="small")
+ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=3)
 plt.show()
 
 # %% tags=["remove-cell"]
@@ -325,14 +335,16 @@ for policy, label, eps, delta, model in audited:
         alpha=ALPHA / 2, seed=3, depends_on=[policy]))
 
 # %%
-bandit_results = cached_audits(requests, progress=SHOW_PROGRESS)  # 24 independent audits, in parallel
+# 24 independent audits, in parallel
+bandit_results = cached_audits(requests, progress=SHOW_PROGRESS)
 
 # %% tags=["remove-input"]
 for (policy, label, eps, delta, model), first, later in zip(audited, bandit_results[::2], bandit_results[1::2]):
     r = first if first.epsilon_lower >= later.epsilon_lower else later
     where = "r[0, 0]" if r is first else f"r[{[T // 4, T // 2][r.pair]}, 0]"
     r = dataclasses.replace(r, confidence=1 - ALPHA)
-    claim = f"{eps:.3g}-{model}" if delta == 0 else f"({eps:.3g}, {delta:.1e})-{model}"
+    delta_text = "e⁻¹⁰" if delta == np.exp(-10) else f"{delta:g}"  # DP-UCB-INT's delta
+    claim = f"{eps:.3g}-{model}" if delta == 0 else f"({eps:.3g}, {delta_text})-{model}"
     record(label or policy.name, claim, r, r.n_samples, f"K=2, T=100, all ones; best of 3 pairs: {where}: 1 -> 0",
            "bandit")
 bandit_table = pd.DataFrame([r for r in RESULTS if r["kind"] == "bandit"])
@@ -428,9 +440,11 @@ exact20 = pd.DataFrame({"r": law20["r"], "P_D(A_r)": np.exp(law20["log_p0"]), "P
 glue("p5_law20_first_r", first_over, display=False)
 glue("p5_law20_loss_first", float(law20["loss"][first_over - 1]), display=False)
 glue("p5_law20_p_first", float(np.exp(law20["log_p1"][first_over - 1])), display=False)
+glue("p5_law20_p_first_md", as_power_of_ten(np.exp(law20["log_p1"][first_over - 1])), display=False)
 glue("p5_law20_loss_11", float(law20["loss"][10]), display=False)
 glue("p5_law20_loss_T", float(law20["loss"][-1]), display=False)
 glue("p5_law20_delta", delta20, display=False)
+glue("p5_law20_delta_md", as_power_of_ten(delta20), display=False)
 glue("p5_paper_c_loss", float(law_paper["loss"][-1]), display=False)
 glue("p5_paper_c_log10p", float(law_paper["log_p1"][-1] / np.log(10)), display=False)
 paper_thr = phase1_threshold_gdp(10**6, EPS1, constant=PAPER_PHASE1_CONSTANT)
@@ -448,8 +462,8 @@ show_table(exact20.loc[[2, 5, first_over - 1, first_over, first_over + 1, 20]].r
 # {glue:text}`p5_law20_loss_T:.3f` at $r = 20$, where $A_{20}$ is a single output ("arm 0 in every
 # round"): GDP-NCB as printed is **not** $1$-DP, and not $\eps$-DP for any $\eps$ below
 # that. The leak sits in the tail: the first such event has probability
-# {glue:text}`p5_law20_p_first:.2g` on $D'$, and the statistic $R$ alone is
-# $(1, \delta)$-indistinguishable on this pair with $\delta =$ {glue:text}`p5_law20_delta:.2g` (a
+# {glue:md}`p5_law20_p_first_md:myst` on $D'$, and the statistic $R$ alone is
+# $(1, \delta)$-indistinguishable on this pair with $\delta =$ {glue:md}`p5_law20_delta_md:myst` (a
 # statement about $R$, not about the whole action sequence). The theorem claims pure
 # $\eps$-DP, and the loss grows with the horizon. Nor does the leak need the book's small
 # constant: with the paper's $C = 1600$ at $T = 10^6$ (and $\eps = 1$), Phase I's threshold is
@@ -459,9 +473,9 @@ show_table(exact20.loc[[2, 5, first_over - 1, first_over, first_over + 1, 20]].r
 # {glue:text}`p5_paper_c_log10p:,.0f`, computed in log space).
 #
 # **The audit.** Events of probability $10^{-4}$ are beyond $2\cdot 10^5$ samples (the table of
-# detectable losses on {doc}`repair` says why), so the audit runs on a shorter instance where the same leak
-# sits on frequent events: $K=2$, $T=5$, `GDPNCB(epsilon=1.0, phase1_constant=0.05)`, the same tables
-# and pair (`flip_pairs(table, [0])`), statistic $R$ through
+# detectable losses on {doc}`the next page <repair>` says why), so the audit runs on a shorter
+# instance where the same leak sits on frequent events: $K=2$, $T=5$,
+# `GDPNCB(epsilon=1.0, phase1_constant=0.05)`, the same tables and pair (`flip_pairs(table, [0])`), statistic $R$ through
 # `action_statistic_sampler(policy, instance, 5, leading_run)` (a function of the actions only),
 # $10^5$ samples per dataset and phase, seed 0.
 
@@ -580,7 +594,7 @@ print(f"Private-Fair-Greedy: certified lower bound "
       f"{pfg_result.epsilon_lower:.3f} on ε; verdict: {pfg_result.verdict}")
 
 # %% tags=["remove-cell"]
-record("Private-Fair-Greedy", "(1, 1e-3)-JDP", pfg_result, 20_000, "round-0 candidate tuple", "joint DP")
+record("Private-Fair-Greedy", "(1, 0.001)-JDP", pfg_result, 20_000, "round-0 candidate tuple", "joint DP")
 
 # %% [markdown]
 # ## Results
@@ -619,5 +633,5 @@ print("Violations of a claimed guarantee (broken copies aside): " + ", ".join(vi
 # far below their claims: a single changed reward reaches the actions through many noisy steps, and a
 # consistent verdict there says only that this pair and these events showed nothing. The one failure
 # is GDP-NCB's Phase I, found with a pair designed from the algorithm's structure, certified by the
-# audit and confirmed exactly; its repair passes on the same pair. The next page, {doc}`repair`,
+# audit and confirmed exactly; its repair passes on the same pair. {doc}`The next page <repair>`
 # proves the repair $\eps$-DP and measures what it costs.

@@ -89,20 +89,37 @@
 # %% tags=["hide-input"]
 import numpy as np
 import pandas as pd
+from IPython.display import Markdown
 from myst_nb import glue
 
-from privbandits.audit import action_statistic_sampler, cached_audit, detectable_loss, flip_pairs, leading_run
+from privbandits.audit import (
+    action_statistic_sampler,
+    cached_audit,
+    detectable_loss,
+    flip_pairs,
+    leading_run,
+)
 from privbandits.environments import bernoulli_instance
 from privbandits.metrics import nash_regret
-from privbandits.plotting import show_table, use_book_style
+from privbandits.plotting import format_number, show_table, use_book_style
 from privbandits.policies import GDPNCB
-from privbandits.policies.dp_ncb import leading_run_law, phase1_threshold_gdp, sparse_vector_budget
+from privbandits.policies.dp_ncb import (
+    leading_run_law,
+    phase1_threshold_gdp,
+    sparse_vector_budget,
+)
 from privbandits.simulate import simulate
 
 use_book_style()
-ALPHA, EPS1 = 0.05, 1.0  # the audits' level and the claimed epsilon, as on the previous page
+ALPHA, EPS1 = 0.05, 1.0  # the audits' level and claimed epsilon, as on the last page
 
 # %% tags=["remove-cell"]
+def as_power_of_ten(x):
+    """x as math for prose, two significant figures: 5.9 \\times 10^{-5}."""
+    mantissa, exponent = f"{x:.1e}".split("e")
+    return Markdown(f"${mantissa} \\times 10^{{{int(exponent)}}}$")
+
+
 # The previous page's audit of the repair on the T = 5 exposing pair: the same configuration, so a
 # cache hit (it runs, in a few seconds, only on a cold cache); and the exact laws the exercises quote.
 T1, C1, N1 = 5, 0.05, 100_000
@@ -124,6 +141,7 @@ glue("p5_law5_loss", float(law5["loss"][r_star - 1]), display=False)
 glue("p5_law5_p", float(np.exp(law5["log_p1"][r_star - 1])), display=False)
 glue("p5_law20_loss_first", float(law20["loss"][first_over - 1]), display=False)
 glue("p5_law20_p_first", float(np.exp(law20["log_p1"][first_over - 1])), display=False)
+glue("p5_law20_p_first_md", as_power_of_ten(np.exp(law20["log_p1"][first_over - 1])), display=False)
 
 # %%
 budget_rows = []
@@ -170,7 +188,7 @@ power = pd.DataFrame({"probability of the event": probabilities,
                       "smallest loss certified above ε = 1": smallest})
 glue("p5_power_01", float(power.iloc[1, 1]), display=False)
 glue("p5_power_001", float(power.iloc[4, 1]), display=False)
-show_table(power, formats={"probability of the event": lambda v: f"{v:g}" if v >= 1e-3 else f"$10^{{{np.log10(v):.0f}}}$",
+show_table(power, formats={"probability of the event": lambda v: format_number(v, 1),
                           "smallest loss certified above ε = 1": lambda v: f"{v:.3f}" if np.isfinite(v) else "none"})
 
 
@@ -321,7 +339,7 @@ assert np.all(regret_cost["relative cost"] < 0.5), "the repair should cost less 
 # dataset does the confirmation step need to certify a bound above $\eps < \ell$? Apply it to
 # the event $R \ge$ {glue:text}`p5_r_star` of the $T = 5$ audit ($p =$ {glue:text}`p5_law5_p:.4f`,
 # $\ell =$ {glue:text}`p5_law5_loss:.2f`, $\eps = 1$) and to the first $A_r$ above
-# $\eps$ at $T = 20$ ($p =$ {glue:text}`p5_law20_p_first:.2g`,
+# $\eps$ at $T = 20$ ($p =$ {glue:md}`p5_law20_p_first_md:myst`,
 # $\ell =$ {glue:text}`p5_law20_loss_first:.2f`).
 # :::
 #
