@@ -7,6 +7,20 @@
 # {cite:t}`barman2023fairness`, and meet UCB {cite}`auer2002finite`, the algorithm every private
 # variant in this book starts from.
 #
+# :::{admonition} Key results
+# :class: important
+#
+# - On a 10-armed instance UCB's mean regret at $T = 10^5$ is {glue:text}`p0_ucb10_regret:.0f`,
+#   and the worst-case bound of {cite:t}`auer2002finite` is {glue:text}`p0_ucb10_slack:.1f` times
+#   larger.
+# - Nash regret is never below average regret; on the same UCB runs it is
+#   {glue:text}`p0_ucb10_nash:.5f` against {glue:text}`p0_ucb10_avg:.5f`.
+# - Ten bad rounds out of 1,000 cost at most {glue:text}`p0_unfair_avg_max:.3f` of average
+#   regret, whatever their reward, but {glue:text}`p0_unfair_nash_1e10:.3f` of Nash regret when
+#   their mean reward is $10^{-10}$.
+# - Nash regret must be computed in log space: a product of $10^5$ expected rewards underflows.
+# :::
+#
 # :::{admonition} Learning objectives and prerequisites
 # :class: tip
 #
@@ -69,14 +83,13 @@
 #
 # The companion package runs UCB (and every other algorithm of the book) as a compiled loop that
 # reads like the pseudocode above; `privbandits.simulate.simulate` repeats it over independent
-# seeded runs.
+# seeded runs (see the {ref}`package reference <api-reference>`).
 
 # %%
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from IPython.display import display
 from myst_nb import glue
 
 from privbandits import bernoulli_instance, simulate
@@ -87,7 +100,13 @@ from privbandits.metrics import (
     nash_regret,
     nash_regret_from_log_rewards,
 )
-from privbandits.plotting import new_axes, plot_runs, use_book_style
+from privbandits.plotting import (
+    format_number,
+    new_axes,
+    plot_runs,
+    show_table,
+    use_book_style,
+)
 from privbandits.policies import UCB
 
 use_book_style()
@@ -197,17 +216,19 @@ ax.legend()
 plt.show()
 
 # %% tags=["remove-cell"]
-table = {}
+table = []
 for bad in (0.5, 1e-3, 1e-10, 1e-100):
     a, n = unfair_start_regrets(bad)
-    table[f"{bad:.0e}"] = {"average regret": f"{a:.4f}", "Nash regret": f"{n:.4f}",
-                           "Nash / average": f"{n / a:.1f}"}
+    table.append({"μ_bad": bad, "average regret": a, "Nash regret": n, "Nash / average": n / a})
+glue("p0_unfair_avg_max", float(EARLY * BEST / T_SMALL), display=False)
+glue("p0_unfair_nash_1e10", float(unfair_start_regrets(1e-10)[1]), display=False)
 assert np.all(nash >= avg - 1e-12), "AM-GM: Nash regret must dominate average regret"
 assert avg.max() <= EARLY * BEST / T_SMALL + 1e-12 and nash[0] > 0.8, \
     "the example's numbers are off"
 
 # %% tags=["remove-input"]
-display(pd.DataFrame(table).rename_axis("μ_bad", axis=1))
+show_table(pd.DataFrame(table), formats={"μ_bad": lambda v: format_number(v, 1),
+                                         "Nash / average": lambda v: format_number(v, 2)})
 
 # %% [markdown]
 # On UCB's runs the two measures differ for the same reason: UCB's first $K$ rounds play every arm
@@ -219,10 +240,25 @@ print(f"UCB at T = {HORIZON:,}: average regret {average_regret(ucb):.5f}, "
 
 # %% tags=["remove-cell"]
 assert nash_regret(ucb) >= average_regret(ucb)
+glue("p0_ucb10_avg", float(average_regret(ucb)), display=False)
+glue("p0_ucb10_nash", float(nash_regret(ucb)), display=False)
 
 # %% [markdown]
 # Part II studies algorithms designed for Nash regret: NCB {cite}`barman2023fairness` and its
 # private versions.
+#
+# ## Summary
+#
+# - A stochastic bandit picks one of $K$ arms per round and sees only the reward of the arm it
+#   picked; regret is the expected reward lost against always playing the best arm.
+# - UCB1 plays the arm with the largest optimistic index; its regret grows like $\log T$, and the
+#   worst-case bound of {prf:ref}`thm-ucb` holds on every run here with a loose constant.
+# - Nash regret compares $\mu^*$ with the geometric mean of the rounds' expected rewards; by the
+#   inequality of arithmetic and geometric means it is at least the average regret.
+# - A few rounds with a tiny expected reward barely move the average regret but can drive the Nash
+#   regret towards $\mu^*$: Nash regret protects the person who bears a bad round.
+# - The package computes Nash regret in log space, from the exact log-means of the arms, so it does
+#   not underflow at long horizons.
 #
 # ## Exercises
 

@@ -6,6 +6,22 @@
 # this dependence be so weak that the actions (everything the algorithm releases) would be almost
 # equally likely had any single person's reward been different.
 #
+# :::{admonition} Key results
+# :class: important
+#
+# - The Laplace mechanism with scale $\Delta/\eps$ is $\eps$-DP: its log density ratio never
+#   leaves $[-\eps, \eps]$.
+# - PrivBern keeps the order of the arms but shrinks every gap by $\tanh(\eps/2)$: at
+#   $\eps = 0.25$ a gap needs {glue:text}`p0_privbern_factor:.0f` times the samples.
+# - An $(\eps = 1, \delta = 10^{-6})$ budget is $\rho =$ {glue:text}`p0_zcdp_rho:.4f` in zCDP;
+#   shared by 100 Gaussian releases of a count, each needs $\sigma =$ {glue:text}`p0_sigma_100:.1f`.
+# - Chan et al.'s error bounds for the binary-tree and hybrid counters hold with room: exceeded at
+#   a fraction {glue:text}`p0_frac_binary:.4f` and {glue:text}`p0_frac_hybrid:.4f` of the
+#   releases, where 0.05 is allowed.
+# - The $\eps$-DP hybrid counter's error exceeds the bound Part I's DP-UCB-BOUND uses
+#   ({glue:text}`p0_hybrid_end:.0f` against {glue:text}`p0_tossou_end:.0f` at $t = 10^6$).
+# :::
+#
 # :::{admonition} Learning objectives and prerequisites
 # :class: tip
 #
@@ -54,18 +70,18 @@
 # The proof is one line: the ratio of the output densities at any point is at most
 # $e^{\eps \|f(D) - f(D')\|_1 / \Delta} \le e^\eps$. Below, the two output densities for a count
 # query ($\Delta = 1$) on neighbours with $f(D) = 10$, $f(D') = 11$, and their log-ratio, which never
-# leaves $[-\eps, \eps]$.
+# leaves $[-\eps, \eps]$. The mechanisms are those of `privbandits.mechanisms` (see the
+# {ref}`package reference <api-reference>`).
 
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from IPython.display import display
 from myst_nb import glue
 
 from privbandits import mechanisms as mech
 from privbandits.engine import parallel_map
-from privbandits.plotting import new_axes, use_book_style
+from privbandits.plotting import new_axes, show_table, use_book_style
 
 use_book_style()
 rng = np.random.default_rng(2026)
@@ -167,9 +183,12 @@ releases = [1, 10, 100]
 sigmas = [mech.gaussian_sigma_zcdp(1.0, rho / k) for k in releases]
 
 # %% tags=["remove-input"]
-display(pd.DataFrame(
-    {"σ of each release (sensitivity 1)": [f"{s:.2f}" for s in sigmas]},
-    index=pd.Index(releases, name="Gaussian releases sharing the budget")))
+glue("p0_zcdp_rho", float(rho), display=False)
+glue("p0_sigma_100", float(sigmas[releases.index(100)]), display=False)
+glue("p0_privbern_factor", float(1 / np.tanh(0.25 / 2) ** 2), display=False)
+show_table(pd.DataFrame({"Gaussian releases sharing the budget": releases,
+                         "σ of each release (sensitivity 1)": sigmas}),
+           formats={"σ of each release (sensitivity 1)": "{:.2f}"})
 
 # %% [markdown]
 # ## Continual release: the binary-tree and hybrid mechanisms
@@ -272,14 +291,15 @@ over_unsplit = q95["hybrid, ε to each part"] > bound_tossou
 trailing = len(over_hybrid) if over_hybrid.all() else int(np.argmin(over_hybrid[::-1]))
 always_over_from = int(checkpoints[len(over_hybrid) - trailing]) if trailing else None
 counter_table = pd.DataFrame({
+    "": [f"fraction of (stream, t) above the Chan et al. bound (γ = {GAMMA:g})",
+         "95% error at t = 10⁶, against Eq. (2.2)", "checkpoints where the 95% error exceeds Eq. (2.2)"],
     "binary": [f"{frac_binary:.4f}", "—", "—"],
     "hybrid (ε-DP)": [f"{frac_hybrid:.4f}", f"{q95['hybrid'][-1]:.0f} (bound {bound_tossou[-1]:.0f})",
                       f"{over_hybrid.sum()} of {len(checkpoints)}, every one from t = {always_over_from:,}"],
     "hybrid, ε to each part (2ε-DP)": ["—", f"{q95['hybrid, ε to each part'][-1]:.0f} (bound {bound_tossou[-1]:.0f})",
                                         f"{over_unsplit.sum()} of {len(checkpoints)}, at t = "
                                         + ", ".join(f"{t:,}" for t in checkpoints[over_unsplit])],
-}, index=[f"fraction of (stream, t) above the Chan et al. bound (γ = {GAMMA:g})", "95% error at t = 10⁶, against Eq. (2.2)",
-          "checkpoints where the 95% error exceeds Eq. (2.2)"])
+})
 glue("p0_frac_binary", float(frac_binary), display=False)
 glue("p0_frac_hybrid", float(frac_hybrid), display=False)
 glue("p0_n_checkpoints", int(len(checkpoints)), display=False)
@@ -292,7 +312,7 @@ glue("p0_hybrid_end", float(q95["hybrid"][-1]), display=False)
 glue("p0_unsplit_end", float(q95["hybrid, ε to each part"][-1]), display=False)
 
 # %% tags=["remove-input"]
-display(counter_table)
+show_table(counter_table)
 
 # %% [markdown]
 # Both Chan et al. bounds hold with room to spare: they are exceeded at a fraction
@@ -321,6 +341,20 @@ assert over_unsplit.mean() < 0.1 and q95["hybrid, ε to each part"][-1] < q95["h
     "the variant with ε to each part should mostly stay below Eq. (2.2)"
 
 # %% [markdown]
+# ## Summary
+#
+# - Differential privacy bounds how much one person's data can change the probability of any
+#   output; in bandits the output is the sequence of actions, and the person is one user's reward
+#   (global model) or one report (local model).
+# - The Laplace mechanism calibrates noise to sensitivity; randomized response and PrivBern make each
+#   report private at the source, at the price of gaps shrunk by $\tanh(\eps/2)$.
+# - Releases compose: their $\eps$'s add up, and zCDP adds up $\rho$'s, which is cheaper for many
+#   Gaussian releases.
+# - The binary-tree and hybrid counters release every running sum of a stream at total cost
+#   $\eps$, with error polylogarithmic in its length; the measured errors stay within Chan et al.'s
+#   bounds, while the $\eps$-DP hybrid exceeds the bound that Part I's DP-UCB-BOUND adds to its
+#   index.
+#
 # ## Exercises
 #
 # :::{exercise}

@@ -46,9 +46,10 @@
 #   {glue:text}`p6_any_certified:.3f` against the claimed {glue:text}`p6_any_eps`.
 # :::
 #
-# Everything below calls `privbandits.calibration`, `privbandits.frontier` and the policies.
+# Everything below calls `privbandits.calibration`, `privbandits.frontier` and the policies (see the
+# {ref}`package reference <api-reference>`).
 
-# %%
+# %% tags=["hide-input"]
 import functools
 import math
 import os
@@ -147,7 +148,7 @@ def power(h):
 # every calibration meets its target and is tight to rounding *in that accounting*. At
 # $\varepsilon = 1$, $T = 10^6$:
 
-# %%
+# %% tags=["hide-input"]
 ROWS = (GLOBAL_ALGORITHMS[:4] + ("DP-UCB-INT (pure)",) + GLOBAL_ALGORITHMS[4:]
         + LOCAL_ALGORITHMS)
 
@@ -173,7 +174,7 @@ for name in ROWS:
     })
 calibrations = pd.DataFrame(rows)
 
-# %%
+# %% tags=["remove-cell"]
 def _params(p):
     """Calibrated parameters as text: floats to 4 significant figures."""
     return ", ".join(f"{k} = {v:.4g}" if isinstance(v, float) else f"{k} = {v}"
@@ -272,7 +273,7 @@ show_table(shown, keys=1)
 # recomputes the $T = 10^5$ points of the four episodic algorithms and checks them against the
 # stored ones.
 
-# %%
+# %% tags=["hide-input"]
 stored = np.load("results_frontier.npz")
 VALUES, FINALS = stored["values"], stored["finals"]
 ALGS = [str(a) for a in stored["algorithms"]]
@@ -305,7 +306,7 @@ def flagged(alg, inst, eps, horizon):
     return bool(low <= 0 or (t is not None and t.locked_in > 0))
 
 
-# %%
+# %% tags=["remove-cell"]
 assert INSTS == list(INSTANCES), "the stored run's instances differ from frontier_instances()"
 assert tuple(stored["epsilons"]) == EPSILONS and tuple(stored["horizons"]) == HORIZONS
 assert tuple(str(s) for s in stored["stats"]) == STATS
@@ -341,7 +342,7 @@ for alg in EPISODIC:
             rel = diff / np.maximum(np.abs(there), 1e-300)
             worst = max(worst, float(rel.max()))
 
-# %%
+# %% tags=["remove-cell"]
 glue("p6_recompute_rel", worst, display=False)
 assert worst < 1e-9, f"the recomputed T = 1e5 points differ from the stored run (relative {worst:.2e})"
 
@@ -386,7 +387,7 @@ assert worst < 1e-9, f"the recomputed T = 1e5 points differ from the stored run 
 # DP-UCB-INT and DP-UCB-INT (pure) where they are the same policy) show side by side instead of one
 # under the other.
 
-# %%
+# %% tags=["hide-input"]
 GLOBAL_ROWS = ("UCB", "AdaP-KLUCB", "AdaP-UCB", "GDP-NCB", "Anytime GDP-NCB",
                "DP-UCB-INT", "DP-UCB-INT (pure)", "DP-UCB-BOUND",
                "Private-UCB", "DP-UCB")
@@ -542,7 +543,7 @@ show_figure("p6_fig_nash_1e6",
 # locked in and the quantiles instead (every stored point with a locked-in run, and every point
 # whose band reaches 0).
 
-# %%
+# %% tags=["hide-input"]
 tail_rows, locked_algs = [], set()
 for alg in GLOBAL_ROWS + LOCAL_ALGORITHMS:
     for iname in INSTS:
@@ -565,7 +566,7 @@ for alg in GLOBAL_ROWS + LOCAL_ALGORITHMS:
                         "largest": t.maximum if t else None})
 tails = pd.DataFrame(tail_rows)
 
-# %%
+# %% tags=["remove-cell"]
 measured_rows = sorted({a for a in ALGS if not np.isnan(FINALS[ALGS.index(a)]).all()}, key=ALGS.index)
 assert locked_algs == {"DP-UCB-INT", "DP-UCB-INT (pure)"}, f"only DP-UCB-INT's stored runs lock in, not {locked_algs}"
 glue("p6_locked_algs", ", ".join(sorted(locked_algs, key=ALGS.index)), display=False)
@@ -628,7 +629,7 @@ band = lambda b: f"[{b[0]:,.0f}, {b[1]:,.0f}]"  # noqa: E731
 # %%
 show_table(tail_summary_table, formats={"most runs locked in": pct})
 
-# %%
+# %% tags=["remove-input"]
 show_table(tails, horizons=["T"], keys=4, max_rows=10, missing="not stored",
            formats={"runs locked in": pct, "95% t-band": band, "ε": "{:g}"},
            caption="Every flagged point")
@@ -689,7 +690,7 @@ for iname in INSTS:
                 "DP-UCB-INT is pure here": (eps, horizon) in int_pure_pairs})
 wins = pd.DataFrame(wins)
 
-# %%
+# %% tags=["remove-cell"]
 n_points = len(wins)
 strict = wins[~wins["tie"]]
 counts = strict["best (pure ε-DP)"].value_counts()
@@ -741,7 +742,7 @@ win_summary = wins[~wins["tie"]].groupby("best (pure ε-DP)").agg(
 # %%
 show_table(win_summary)
 
-# %%
+# %% tags=["remove-input"]
 show_table(wins.drop(columns="DP-UCB-INT is pure here"), horizons=["T"], keys=3,
            max_rows=10, missing="not stored", caption="Every point",
            formats={"ε": "{:g}", "ratio": "{:.2f}", "best's runs locked in": pct,
@@ -785,7 +786,7 @@ def pulls_and_first_difference(iname, eps, horizon, seed):
 tie_checks = {p: pulls_and_first_difference(*p, int(stored["seed"]))
               for p in tied_points if p[2] == HORIZONS[0]}
 
-# %%
+# %% tags=["remove-cell"]
 assert tie_checks, "a tie of AdaP-UCB and AdaP-KLUCB at T = 10^5 to check"
 assert all(same for same, _ in tie_checks.values()), "tied: the same pulls of each arm, run by run"
 assert all(None not in first for _, first in tie_checks.values()), "tied, yet the arm sequences differ in every run"
@@ -817,7 +818,7 @@ show_figure("p6_fig_local_1e6", frontier_figure(
 show_figure("p6_fig_local_1e5", frontier_figure(
     HORIZONS[0], 0, LOCAL_ALGORITHMS, lower_bounds=False))
 
-# %%
+# %% tags=["remove-cell"]
 local_best = [min(LOCAL_ALGORITHMS, key=lambda a: point(a, i, e, h)[0])
               for i in INSTS for h in HORIZONS for e in EPSILONS[:-1]]
 local_top = max(set(local_best), key=local_best.count)
@@ -873,7 +874,7 @@ glue("p6_local_points", len(local_best), display=False)
 # $W$'s actions, which no later window changes, so its law, and the refutation, are the same at
 # every horizon $T \ge 2W - 1$.
 
-# %%
+# %% tags=["hide-input"]
 T_AUD, EPS_AUD, N_AUD, ALPHA = 100, 1.0, 100_000, 0.05
 aud_instance = bernoulli_instance([0.7, 0.3])
 aud_pairs = flip_pairs(np.ones((T_AUD, 2)), [0])
@@ -926,7 +927,7 @@ for name in GLOBAL_ALGORITHMS:
 *audits, exposing = cached_audits([*requests, exposing_request],
                                   progress=SHOW_PROGRESS)
 
-# %%
+# %% tags=["remove-cell"]
 for row, r in zip(trust_rows, audits):
     p = max(r.p0, r.p1)
     eps_claim, delta_claim = row.pop("claim")
@@ -982,7 +983,7 @@ show_table(trust, formats={"samples per dataset": "{:,}"})
 # %% [markdown]
 # The exact law of $R$ in window $W =$ {glue:text}`p6_any_window` on the two datasets:
 
-# %%
+# %% tags=["remove-input"]
 show_table(law_table, formats={"exact loss ln P_D'/P_D": "{:.3f}"})
 
 # %% [markdown]
@@ -1025,7 +1026,7 @@ show_table(law_table, formats={"exact loss ln P_D'/P_D": "{:.3f}"})
 #   small-gap instances, which can point opposite ways), so the table generalises from one instance per $K$, not from a population
 #   of instances.
 
-# %%
+# %% tags=["hide-input"]
 K_OF = {iname: INSTANCES[iname].n_arms for iname in INSTS}
 EPS_RANGES = {"≤ 0.25": (0.1, 0.25), "0.5 to 1": (0.5, 1.0), "≥ 2": (2.0, 5.0)}
 K_RANGES = {"2": (2,), "5": (5,), "10": (10,), "50": (50,)}  # 5: two instances
@@ -1092,7 +1093,7 @@ decision = [decide(h, k, e) for h in HORIZONS for k in K_RANGES
             for e in EPS_RANGES]
 decision = pd.DataFrame(decision)
 
-# %%
+# %% tags=["remove-cell"]
 glue("p6_dec_margin", DEC_MARGIN, display=False)
 firm = decision[~decision["_either"]]
 use_counts = firm["_first"].value_counts()
@@ -1115,7 +1116,7 @@ decision_formats = {c: pct for c in ("its runs locked in (worst point)", "DP-UCB
 # %%
 show_table(decision_core, horizons=["T"], keys=3, max_rows=24)
 
-# %%
+# %% tags=["remove-input"]
 show_table(decision_shown, horizons=["T"], keys=3, max_rows=1, digits=3,
            formats=decision_formats, missing="not stored",
            caption="The decision table with its scores and lock-in columns")
@@ -1133,7 +1134,7 @@ show_table(decision_shown, horizons=["T"], keys=3, max_rows=1, digits=3,
 # or with no point separating the two, in {glue:text}`p6_dec_int_either`), at the lock-in risk of its
 # own column.
 
-# %%
+# %% tags=["remove-cell"]
 PART1 = ("DP-UCB-BOUND", "Private-UCB", "DP-UCB")
 EPISODIC_PROVEN = ("AdaP-KLUCB", "AdaP-UCB", "GDP-NCB")
 NEAR = 0.02  # a counter "beats" the episodic algorithms by less than this, with overlapping bands: a tie
@@ -1259,7 +1260,7 @@ assert counts.index[0] == "DP-UCB-INT (pure)", "the closing note is written for 
 # :::
 
 
-# %%
+# %% tags=["remove-cell"]
 small_gap = INSTANCES["small gap, 5 arms"]
 glue("p6_sol_th5", lock_in_threshold(small_gap, HORIZONS[0]), display=False)
 glue("p6_sol_th6", lock_in_threshold(small_gap, HORIZONS[1]), display=False)
