@@ -351,7 +351,7 @@ regrets = {  # (runs, len(ROUNDS)) cumulative regret per panel and algorithm
     for key, runs in results.items()
 }
 
-# %% tags=["hide-input"] mystnb={"image": {"alt": "Figure 2 reproduced: four stacked log-log panels, (a) 2 arms at privacy 1, (b) 2 arms at 0.1, (c) 10 arms at 1, (d) 10 arms at 0.1, each with the mean cumulative regret of UCB, Private-UCB, DP-UCB-BOUND, DP-UCB and DP-UCB-INT against the time step and a 5-95% band over the 100 runs."}}
+# %% mystnb={"image": {"alt": "Figure 2 reproduced: four stacked log-log panels, (a) 2 arms at privacy 1, (b) 2 arms at 0.1, (c) 10 arms at 1, (d) 10 arms at 0.1, each with the mean cumulative regret of UCB, Private-UCB, DP-UCB-BOUND, DP-UCB and DP-UCB-INT against the time step and a 5-95% band over the 100 runs."}} tags=["hide-input"]
 FLOOR = 0.1  # regret below this (0 in the first rounds) is drawn at the floor
 
 
@@ -623,7 +623,7 @@ bounds = {
     "DP-UCB-INT": regret_bound_dp_ucb_int(t_grid, gaps, f0),
 }
 
-# %% tags=["hide-input"] mystnb={"image": {"alt": "Log-log plot of regret against time step on the 2-arm instance at privacy 1: for DP-UCB-BOUND, DP-UCB and DP-UCB-INT the theorem bound (dashed) lies above the measured mean regret (solid); a dotted line gives DP-UCB-BOUND's bound with the exact Lambert W solution."}}
+# %% mystnb={"image": {"alt": "Log-log plot of regret against time step on the 2-arm instance at privacy 1: for DP-UCB-BOUND, DP-UCB and DP-UCB-INT the theorem bound (dashed) lies above the measured mean regret (solid); a dotted line gives DP-UCB-BOUND's bound with the exact Lambert W solution."}} tags=["hide-input"]
 fig, ax = new_axes()
 ax.set(xscale="log", yscale="log", xlabel="time step", ylabel="regret",
        title="Regret bounds vs measured regret (2 arms, ε' = 1)")
@@ -704,7 +704,7 @@ curves["DP-UCB-INT"] = [
 ]
 ucb_final = regrets[("2 arms", 1.0)]["UCB"][:, -1].mean()
 
-# %% tags=["hide-input"] mystnb={"image": {"alt": "Log-log plot of mean regret at T = 100,000 against the privacy level from 0.01 to 10, 2 arms: Private-UCB, DP-UCB-BOUND (matched and printed bonus) and DP-UCB fall as epsilon grows, more slowly than one over epsilon; DP-UCB-INT, shown up to 1, is close to the UCB line at 0.3 and 1 and far above it below; UCB without privacy is a dotted horizontal line."}}
+# %% mystnb={"image": {"alt": "Log-log plot of mean regret at T = 100,000 against the privacy level from 0.01 to 10, 2 arms: Private-UCB, DP-UCB-BOUND (matched and printed bonus) and DP-UCB fall as epsilon grows, more slowly than one over epsilon; DP-UCB-INT, shown up to 1, is close to the UCB line at 0.3 and 1 and far above it below; UCB without privacy is a dotted horizontal line."}} tags=["hide-input"]
 fig, ax = new_axes()
 for name, values in curves.items():
     style = "o--" if "printed" in name else "o-"

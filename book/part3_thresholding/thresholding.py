@@ -262,7 +262,7 @@ glue("p3_fb_se", math.sqrt(0.25 / RUNS_FB), display=False)
 glue("p3_fb_halfwidth", float(stats.norm.ppf(0.975)) * math.sqrt(0.25 / RUNS_FB),
      display=False)
 
-# %% tags=["hide-input"] mystnb={"image": {"alt": "Two stacked log-log panels, dose-finding and hard instance: probability of error of Algorithm 1 against the budget T from 100 to 10,000, one line with 95% intervals for each epsilon in 0.5, 1, 2, 4 and infinity (APT); errors fall faster with the budget for larger epsilon; the Theorem 3.1 upper bound for epsilon = 1 is a dashed line capped at 1."}}
+# %% mystnb={"image": {"alt": "Two stacked log-log panels, dose-finding and hard instance: probability of error of Algorithm 1 against the budget T from 100 to 10,000, one line with 95% intervals for each epsilon in 0.5, 1, 2, 4 and infinity (APT); errors fall faster with the budget for larger epsilon; the Theorem 3.1 upper bound for epsilon = 1 is a dashed line capped at 1."}} tags=["hide-input"]
 fig, axes = new_axes(nrows=2, sharex=True, panel_width=4.8, panel_height=2.6)
 floor = 0.5 / RUNS_FB  # where a zero count is drawn ("0 errors")
 lower_max = 0.0  # Theorem 3.2's bound (eps = 1), below the axes: in the legend
