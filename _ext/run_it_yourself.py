@@ -60,6 +60,7 @@ SHIPPED = ("requirements-run.txt", "requirements-data.txt")
 SOURCES = "privbandits-sources.tar.gz"
 LABS_DIR = "labs"  # <site>/run/labs/<lab>.ipynb: the student notebooks
 LAB_DOCS = "book/labs/lab"  # the lab pages' docnames start with this
+LAB_CONFIG = "# ASSIGNMENT CONFIG"  # the raw cell of a lab's master notebook (tools/labs.py)
 # outside a git checkout: what the archive leaves out (builds, caches, tool state)
 NOT_SOURCES = ("_build", ".cache", ".git", ".pytest_cache", ".hypothesis", "__pycache__", ".ipynb_checkpoints")
 
@@ -162,14 +163,17 @@ def _ship_labs(app, exception) -> None:
     start = time.perf_counter()
     out = Path(app.outdir) / RUN_DIR / LABS_DIR
     out.mkdir(parents=True, exist_ok=True)
-    tool = _labs_tool()
+    # the student edition's stripped tree has no tools/ (and no master notebook)
+    tool = _labs_tool() if (ROOT / "tools" / "labs.py").exists() else None
     wheel = Path(app.outdir) / RUN_DIR / wheel_name()  # written by _ship
     with tempfile.TemporaryDirectory(prefix="run_labs_") as tmp:
         for doc in docs:
             page = Path(app.srcdir) / f"{doc}.ipynb"
-            if tool.is_master(page):
+            if tool is not None and tool.is_master(page):
                 dest = tool.assign(page.stem, Path(tmp) / page.stem, run_tests=False, root=page.parent, wheel=wheel)
                 shutil.copy2(dest / "student" / page.name, out / page.name)
+            elif LAB_CONFIG in page.read_text():  # a master notebook, and no tool to make the student's
+                raise RuntimeError(f"{page} is a lab's master notebook, and {ROOT / 'tools' / 'labs.py'} is missing")
             else:  # the student edition: the page is the student notebook
                 shutil.copy2(page, out / page.name)
     seconds = time.perf_counter() - start
