@@ -53,6 +53,7 @@ PYTHON_VERSION = "3.11"
 GUARD = ROOT / "tools" / "lab_guard.py"
 #: A cell with this tag is shown on the book's lab page only: :func:`assign` drops it from both versions.
 BOOK_ONLY = "book-only"
+#: The first line of a master notebook's raw configuration cell (otter drops the cell).
 LAB_CONFIG = "# ASSIGNMENT CONFIG"
 _WHEEL: dict[str, Path] = {}  # the package's wheel, built once per process
 
@@ -111,7 +112,7 @@ def package_wheel() -> Path:
 
 def _configure(nb: dict, wheel: Path) -> None:
     """Add the grading environment to the master notebook's ``# ASSIGNMENT CONFIG`` cell."""
-    cells = [c for c in nb["cells"] if c["cell_type"] == "raw" and "# ASSIGNMENT CONFIG" in "".join(c["source"])]
+    cells = [c for c in nb["cells"] if c["cell_type"] == "raw" and LAB_CONFIG in "".join(c["source"])]
     if len(cells) != 1:
         raise ValueError("a lab needs exactly one raw cell '# ASSIGNMENT CONFIG'")
     source = "".join(cells[0]["source"]).rstrip("\n")
