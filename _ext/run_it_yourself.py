@@ -13,6 +13,13 @@ On ``builder-inited`` of an HTML build it builds the companion package as a whee
   git checkout, every file but builds and caches: for the student edition, its stripped copy), so
   that a reader of a site that names no repository can still build it.
 
+On ``build-finished`` it writes, under ``run/labs/``, the student notebook of each lab page in the
+build (``book/labs/lab*.ipynb``): ``otter assign`` of the master notebook through
+``tools/labs.py`` (the notebook ``python tools/labs.py release`` gives students, without running
+the tests), or the page's own notebook where it already is the student's (the student edition).
+The directive ``lab-notebook`` (at the top of each lab page, in a cell tagged ``book-only`` that the
+student notebook leaves out) says how a student receives the lab and links that file.
+
 The directive ``run-it-yourself`` (used in ``book/intro.md``) writes links to these files, relative
 to the page, and the exact commands, with the wheel's real file name, so the page cannot name a
 wheel that the build did not make.
@@ -28,6 +35,7 @@ button and the directives add a link to the repository.
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import io
 import posixpath
 import shutil
@@ -35,10 +43,12 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 import tomllib
 from pathlib import Path
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
@@ -48,6 +58,9 @@ ROOT = Path(__file__).resolve().parent.parent
 RUN_DIR = "run"  # under the HTML output: <site>/run/
 SHIPPED = ("requirements-run.txt", "requirements-data.txt")
 SOURCES = "privbandits-sources.tar.gz"
+LABS_DIR = "labs"  # <site>/run/labs/<lab>.ipynb: the student notebooks
+LAB_DOCS = "book/labs/lab"  # the lab pages' docnames start with this
+LAB_CONFIG = "# ASSIGNMENT CONFIG"  # the raw cell of a lab's master notebook (tools/labs.py)
 # outside a git checkout: what the archive leaves out (builds, caches, tool state)
 NOT_SOURCES = ("_build", ".cache", ".git", ".pytest_cache", ".hypothesis", "__pycache__", ".ipynb_checkpoints")
 
@@ -126,6 +139,45 @@ def _ship(app) -> None:
     logger.info(
         f"run_it_yourself: wrote {wheel.relative_to(app.outdir)}, {', '.join(SHIPPED)} and {SOURCES} ({count} files)"
     )
+
+
+def _labs_tool():
+    """``tools/labs.py`` of these sources, as a module."""
+    spec = importlib.util.spec_from_file_location("labs_tool_for_site", ROOT / "tools" / "labs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _is_lab(docname: str) -> bool:
+    return docname.startswith(LAB_DOCS) and "/" not in docname[len(LAB_DOCS) :]
+
+
+def _ship_labs(app, exception) -> None:
+    """Write each lab page's student notebook under ``run/labs/`` (see the module docstring)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    docs = sorted(d for d in app.env.found_docs if _is_lab(d) and (Path(app.srcdir) / f"{d}.ipynb").exists())
+    if not docs:
+        return
+    start = time.perf_counter()
+    out = Path(app.outdir) / RUN_DIR / LABS_DIR
+    out.mkdir(parents=True, exist_ok=True)
+    # the student edition's stripped tree has no tools/ (and no master notebook)
+    tool = _labs_tool() if (ROOT / "tools" / "labs.py").exists() else None
+    wheel = Path(app.outdir) / RUN_DIR / wheel_name()  # written by _ship
+    with tempfile.TemporaryDirectory(prefix="run_labs_") as tmp:
+        for doc in docs:
+            page = Path(app.srcdir) / f"{doc}.ipynb"
+            if tool is not None and tool.is_master(page):
+                dest = tool.assign(page.stem, Path(tmp) / page.stem, run_tests=False, root=page.parent, wheel=wheel)
+                shutil.copy2(dest / "student" / page.name, out / page.name)
+            elif LAB_CONFIG in page.read_text():  # a master notebook, and no tool to make the student's
+                raise RuntimeError(f"{page} is a lab's master notebook, and {ROOT / 'tools' / 'labs.py'} is missing")
+            else:  # the student edition: the page is the student notebook
+                shutil.copy2(page, out / page.name)
+    seconds = time.perf_counter() - start
+    logger.info(f"run_it_yourself: wrote {len(docs)} student notebooks in {RUN_DIR}/{LABS_DIR}/ ({seconds:.1f} s)")
 
 
 # Jupyter Book's default ``repository: url:``, taken when _config.yml has no ``repository:`` block
@@ -249,10 +301,65 @@ class RunItYourself(_RunDirective):
         return out
 
 
+class LabNotebook(_RunDirective):
+    """At the top of a lab page: how a student receives the lab, with a link to its student notebook."""
+
+    def run(self):
+        docname = self.env.docname
+        if not _is_lab(docname):
+            raise self.error(f"lab-notebook: {docname} is not a lab page ({LAB_DOCS}*)")
+        name = f"{posixpath.basename(docname)}.ipynb"
+        here = posixpath.dirname(docname)
+        uri = posixpath.relpath(posixpath.join(RUN_DIR, LABS_DIR, name), here or ".")
+        link = nodes.raw(
+            "",
+            f'<a class="reference download" href="{uri}" download="{name}">'
+            f'<code class="docutils literal notranslate"><span class="pre">{name}</span></code></a>',
+            format="html",
+        )
+        box = nodes.admonition(classes=["note"])
+        box += nodes.title("", "How a student receives this lab")
+        box += nodes.paragraph(
+            "",
+            "",
+            nodes.Text("A student downloads the student notebook, "),
+            link,
+            nodes.Text(", and works in Jupyter with the libraries of the book's front page ("),
+            addnodes.pending_xref(
+                "",
+                nodes.inline(text="Run it yourself"),
+                refdomain="std",
+                reftype="ref",
+                reftarget="run-it-yourself",
+                refexplicit=True,
+                refwarn=True,
+            ),
+            nodes.Text(": they include otter-grader). There each solution is a "),
+            nodes.literal(text="..."),
+            nodes.Text(" stub to fill in, each question ends with a "),
+            nodes.literal(text="grader.check"),
+            nodes.Text(" cell that runs its public tests, and the hidden tests are left out."),
+        )
+        box += nodes.paragraph(
+            "",
+            "",
+            nodes.Text("This page is the instructor's view: the reference solution (between "),
+            nodes.literal(text="# BEGIN SOLUTION"),
+            nodes.Text(" and "),
+            nodes.literal(text="# END SOLUTION"),
+            nodes.Text("), the public tests, and the hidden tests that earn the points (folded: show them with "),
+            nodes.emphasis(text="Show code cell source"),
+            nodes.Text(")."),
+        )
+        return [box]
+
+
 def setup(app):
     app.add_config_value("run_it_yourself_repository", "", "env")
     app.connect("config-inited", _repository_button)
     app.connect("builder-inited", _ship)
+    app.connect("build-finished", _ship_labs)
+    app.add_directive("lab-notebook", LabNotebook)
     app.add_directive("run-it-yourself", RunItYourself)
     app.add_directive("book-sources", BookSources)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -55,7 +55,7 @@ WRONG = [
         "q2_release",
         [
             ("rng.laplace(0.0, 2 / epsilon)", "rng.laplace(0.0, 1 / epsilon)"),
-            ("binary_tree_prefix_sums(block, epsilon / 2, rng", "binary_tree_prefix_sums(block, epsilon, rng"),
+            ("block, epsilon / 2, rng, horizon", "block, epsilon, rng, horizon"),
         ],
     ),
     ("lab1_hybrid_counter", "scales not split", "q1_scales", [("half = epsilon / 2", "half = epsilon")]),
@@ -116,8 +116,8 @@ WRONG = [
         "q2_release",
         [
             (
-                "binary_tree_prefix_sums(block, epsilon / 2, rng, horizon=t0 - 1)",
-                "binary_tree_prefix_sums(block, epsilon / 2, rng)",
+                "block, epsilon / 2, rng, horizon=t0 - 1",
+                "block, epsilon / 2, rng",
             )
         ],
     ),
@@ -590,3 +590,84 @@ def test_syllabus_points_are_the_labs(released):
     for name in LABS:
         tests = released[name] / "tests"
         assert sum(labs._question_points_of(tests)) == float(table[name]), name
+
+
+def _site_extension():
+    """``_ext/run_it_yourself.py``, the Sphinx extension that serves the labs' student notebooks."""
+    spec = importlib.util.spec_from_file_location("run_it_yourself_for_tests", ROOT / "_ext" / "run_it_yourself.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", LABS)
+def test_lab_page_says_how_a_student_receives_it(name):
+    """The page opens with its title and the chapter it practises (a link to a page of the book),
+    then the ``lab-notebook`` note in the one cell tagged ``book-only`` (which the student notebook
+    leaves out); the hidden tests are folded on the page."""
+    cells = json.loads((ROOT / "book" / "labs" / f"{name}.ipynb").read_text())["cells"]
+    first = "".join(cells[0]["source"])
+    assert cells[0]["cell_type"] == "markdown" and first.startswith("# Lab "), first[:80]
+    chapters = re.findall(r"\{doc\}`\.\./([\w/]+)`", first)
+    assert chapters and all(list((ROOT / "book").glob(f"{c}.*")) for c in chapters), chapters
+    tagged = [i for i, c in enumerate(cells) if labs.BOOK_ONLY in c.get("metadata", {}).get("tags", [])]
+    assert tagged == [1], tagged
+    assert "".join(cells[1]["source"]).split() == [":::{lab-notebook}", ":::"]
+    config = re.compile(r'"""\s*# BEGIN TEST CONFIG')
+    hidden = [c for c in cells if c["cell_type"] == "code" and config.match("".join(c["source"]))]
+    assert hidden and all("hide-input" in c["metadata"].get("tags", []) for c in hidden)
+
+
+def test_site_serves_the_released_student_notebook(released, tmp_path):
+    """The book's build writes each lab page's student notebook under ``run/labs/`` (the
+    extension's ``build-finished`` step, through ``tools/labs.py``): the notebook ``release`` gives
+    students, with no site-only syntax; in the student edition, where the page already is the
+    student notebook, it serves the page's notebook."""
+    from types import SimpleNamespace
+
+    ext = _site_extension()
+
+    def build(srcdir: Path, outdir: Path) -> Path:
+        (outdir / "run").mkdir(parents=True)
+        (outdir / "run" / ext.wheel_name()).write_bytes(b"stand-in")  # only zipped into the autograder
+        docs = {"book/intro", "book/labs/labs", "book/labs/instructors", "book/labs/lab0_laplace"}
+        app = SimpleNamespace(
+            builder=SimpleNamespace(format="html"),
+            env=SimpleNamespace(found_docs=docs),
+            srcdir=str(srcdir),
+            outdir=str(outdir),
+        )
+        ext._ship_labs(app, None)
+        return outdir / "run" / "labs"
+
+    served = build(ROOT, tmp_path / "full")
+    assert sorted(p.name for p in served.iterdir()) == ["lab0_laplace.ipynb"]
+    student = json.loads((served / "lab0_laplace.ipynb").read_text())
+    released_nb = json.loads((released["lab0_laplace"] / "student" / "lab0_laplace.ipynb").read_text())
+    assert [c["source"] for c in student["cells"]] == [c["source"] for c in released_nb["cells"]]
+    text = json.dumps(student)
+    for site_only in ("# BEGIN SOLUTION", "hidden: true", "lab-notebook", ":::", "{doc}", labs.BOOK_ONLY):
+        assert site_only not in text, site_only
+    assert labs.is_master(ROOT / "book" / "labs" / "lab0_laplace.ipynb")
+    assert not labs.is_master(served / "lab0_laplace.ipynb")
+
+    edition = tmp_path / "edition" / "book" / "labs"  # the student edition's tree: the page is the student's
+    edition.mkdir(parents=True)
+    (edition / "lab0_laplace.ipynb").write_text(json.dumps(student))
+    served = build(tmp_path / "edition", tmp_path / "student_site")
+    assert json.loads((served / "lab0_laplace.ipynb").read_text()) == student
+
+
+def test_built_lab_pages_link_their_student_notebook():
+    """On the full build (``_build/html``, as CI builds it before the tests), each lab page links
+    its student notebook under ``run/labs/``, and the site serves that file."""
+    html = ROOT / "_build" / "html"
+    if not (html / "index.html").exists():
+        pytest.skip("build the book first (jupyter-book build .)")
+    for name in LABS:
+        page = (html / "book" / "labs" / f"{name}.html").read_text()
+        links = re.findall(r'href="([^"]*run/labs/[^"]*)"', page)
+        assert links == [f"../../run/labs/{name}.ipynb"], (name, links)
+        served = html / "run" / "labs" / f"{name}.ipynb"
+        assert served.is_file(), served
+        assert "# BEGIN SOLUTION" not in served.read_text()

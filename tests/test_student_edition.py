@@ -5,10 +5,11 @@
 * The stripped source tree (``write_stripped_tree``): no ``{solution}`` directive, no code cell
   that only feeds solutions, and each lab replaced by its otter student version.
 * A build of that tree with execution off (the same pages, search index, ``_sources`` and
-  ``_downloads`` the real command writes, without outputs): every file under the output is
-  searched for distinctive sentences of every solution of the book and for the labs' reference
-  solution lines. The real command executes every notebook (several minutes), which is what
-  ``--no-execute`` saves here; the stripping is the same.
+  ``_downloads`` the real command writes, without outputs, and the labs' student notebooks under
+  ``run/labs/``): every file under the output is searched for distinctive sentences of every
+  solution of the book and for the labs' reference solution lines. The real command executes
+  every notebook (several minutes), which is what ``--no-execute`` saves here; the stripping is
+  the same.
 """
 
 from __future__ import annotations
@@ -136,6 +137,9 @@ def test_student_build_has_no_solution_text(stripped, tmp_path):
     html = src / "_build" / "html"
     assert done.returncode == 0 and (html / "index.html").exists(), done.stdout[-3000:] + done.stderr[-3000:]
     assert (html / "searchindex.js").exists() and list((html / "_sources").rglob("*.ipynb"))
+    # each lab's student notebook is served under run/labs/ (searched below with everything else)
+    labs = sorted(p.name for p in (dest / "book" / "labs").glob("lab*.ipynb"))
+    assert len(labs) >= 7 and sorted(p.name for p in (html / "run" / "labs").glob("*.ipynb")) == labs
 
     needles: dict[str, str] = {}
     for source, blocks in removed.items():

@@ -16,7 +16,10 @@ libraries the tests import (the versions of ``requirements-run.txt``) and the pa
 shipped in the zip, so Gradescope or ``otter grade`` builds a grading image from the zip alone.
 ``grade`` runs ``otter run`` (no Docker) on each submission, several at a time, each with a time
 limit; a submission that cannot be graded is reported with the reason and the others are graded;
-it writes a CSV gradebook and otter's messages (hidden tests included). The notebooks are stored
+it writes a CSV gradebook and otter's messages (hidden tests included). Cells tagged ``book-only``
+(the lab page's note on how a student receives the lab, in site-only syntax) are left out of both
+versions. The book's build serves each lab's student notebook under ``<site>/run/labs/``
+(``_ext/run_it_yourself.py``, through :func:`assign`). The notebooks are stored
 without a kernelspec (the book's jupytext pairs carry no notebook metadata), which otter needs:
 ``release`` adds a Python 3 one, and ``grade`` sets it on submissions saved under another kernel.
 """
@@ -48,6 +51,10 @@ GRADING_LIBRARIES = ("numpy", "scipy", "numba", "llvmlite", "joblib", "tqdm", "m
 PYTHON_VERSION = "3.11"
 #: Shipped in each autograder zip: the hidden tests make the package's own answers raise (``forbid``).
 GUARD = ROOT / "tools" / "lab_guard.py"
+#: A cell with this tag is shown on the book's lab page only: :func:`assign` drops it from both versions.
+BOOK_ONLY = "book-only"
+#: The first line of a master notebook's raw configuration cell (otter drops the cell).
+LAB_CONFIG = "# ASSIGNMENT CONFIG"
 _WHEEL: dict[str, Path] = {}  # the package's wheel, built once per process
 
 
@@ -105,7 +112,7 @@ def package_wheel() -> Path:
 
 def _configure(nb: dict, wheel: Path) -> None:
     """Add the grading environment to the master notebook's ``# ASSIGNMENT CONFIG`` cell."""
-    cells = [c for c in nb["cells"] if c["cell_type"] == "raw" and "# ASSIGNMENT CONFIG" in "".join(c["source"])]
+    cells = [c for c in nb["cells"] if c["cell_type"] == "raw" and LAB_CONFIG in "".join(c["source"])]
     if len(cells) != 1:
         raise ValueError("a lab needs exactly one raw cell '# ASSIGNMENT CONFIG'")
     source = "".join(cells[0]["source"]).rstrip("\n")
@@ -130,7 +137,24 @@ def lab_names() -> list[str]:
     return sorted(p.stem for p in LABS.glob("lab*.ipynb"))
 
 
-def assign(name: str, dest: Path, *, run_tests: bool = True, root: Path = LABS) -> Path:
+def is_master(path: Path) -> bool:
+    """Whether a notebook is a lab's master notebook (it has a raw ``# ASSIGNMENT CONFIG`` cell).
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        A ``.ipynb`` file.
+
+    Returns
+    -------
+    bool
+        False for a student notebook (otter drops the configuration) and for any other notebook.
+    """
+    cells = json.loads(path.read_text()).get("cells", [])
+    return any(c["cell_type"] == "raw" and LAB_CONFIG in "".join(c["source"]) for c in cells)
+
+
+def assign(name: str, dest: Path, *, run_tests: bool = True, root: Path = LABS, wheel: Path | None = None) -> Path:
     """Run ``otter assign`` on one lab's master notebook.
 
     Parameters
@@ -144,6 +168,8 @@ def assign(name: str, dest: Path, *, run_tests: bool = True, root: Path = LABS) 
         Let otter run every test against the reference solution (it raises if one fails).
     root : pathlib.Path
         The directory holding the master notebooks (default ``book/labs``).
+    wheel : pathlib.Path, optional
+        The package's wheel for the autograder zip (default: :func:`package_wheel`, built here).
 
     Returns
     -------
@@ -162,7 +188,8 @@ def assign(name: str, dest: Path, *, run_tests: bool = True, root: Path = LABS) 
         shutil.rmtree(dest)
     with tempfile.TemporaryDirectory(prefix="lab_master_") as tmp:
         nb = json.loads(master.read_text())
-        wheel = package_wheel()
+        nb["cells"] = [c for c in nb["cells"] if BOOK_ONLY not in c.get("metadata", {}).get("tags", [])]
+        wheel = wheel or package_wheel()
         _configure(nb, wheel)
         shutil.copy(wheel, Path(tmp) / wheel.name)
         shutil.copy(GUARD, Path(tmp) / GUARD.name)
@@ -187,8 +214,10 @@ def assign(name: str, dest: Path, *, run_tests: bool = True, root: Path = LABS) 
         path = dest / version / master.name
         nb = json.loads(path.read_text())
         cells = nb["cells"]
-        if len(cells) > 1 and "otter.Notebook(" in "".join(cells[0]["source"]) and cells[1]["cell_type"] == "markdown":
-            cells[0], cells[1] = cells[1], cells[0]  # otter puts its init cell above the title: move it below
+        if cells and "otter.Notebook(" in "".join(cells[0]["source"]):
+            # otter puts its init cell above the title: move it below the opening text
+            prose = next((i for i, c in enumerate(cells[1:], 1) if c["cell_type"] != "markdown"), len(cells))
+            cells.insert(prose - 1, cells.pop(0))
         for cell in cells:
             source = "".join(cell["source"])
             if cell["cell_type"] == "code" and "otter.Notebook(" in source:

@@ -3,7 +3,12 @@
 #
 # *Part 0, {doc}`../foundations/privacy`. Prerequisites: the definition of $\eps$-differential
 # privacy and the Laplace mechanism (Theorem "Laplace mechanism" of that chapter).*
-#
+
+# %% [markdown] tags=["book-only"]
+# :::{lab-notebook}
+# :::
+
+# %% [markdown]
 # A query $f$ with $L_1$ sensitivity $\Delta$ is released as $f(D) + \mathrm{Lap}(b)$. In this lab
 # you choose the scale $b$ and write the release; the autograder checks the scale, the noise's
 # distribution, and runs the book's privacy auditor ({doc}`../part5_audit/audit`) on your release:
@@ -48,6 +53,7 @@ def laplace_scale(sensitivity, epsilon):
 # %% [raw]
 # # BEGIN TESTS
 
+
 # %%
 def test_scale_values(laplace_scale):
     assert laplace_scale(1.0, 1.0) == 1.0
@@ -57,16 +63,22 @@ def test_scale_values(laplace_scale):
 test_scale_values(laplace_scale)
 
 
-# %%
+# %% tags=["hide-input"]
 """ # BEGIN TEST CONFIG
 hidden: true
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_scale_grid(laplace_scale):
     import math
 
     for sensitivity in (0.1, 1.0, 3.0):
         for epsilon in (0.05, 0.5, 1.0, 4.0):
-            assert math.isclose(laplace_scale(sensitivity, epsilon), sensitivity / epsilon, rel_tol=1e-12)
+            assert math.isclose(
+                laplace_scale(sensitivity, epsilon),
+                sensitivity / epsilon,
+                rel_tol=1e-12,
+            )
 
 
 test_scale_grid(laplace_scale)
@@ -93,13 +105,16 @@ test_scale_grid(laplace_scale)
 def laplace_release(value, sensitivity, epsilon, rng):
     # BEGIN SOLUTION
     value = np.asarray(value, dtype=float)
-    out = value + rng.laplace(0.0, laplace_scale(sensitivity, epsilon), size=value.shape)
+    out = value + rng.laplace(
+        0.0, laplace_scale(sensitivity, epsilon), size=value.shape
+    )
     return float(out) if out.ndim == 0 else out
     # END SOLUTION
 
 
 # %% [raw]
 # # BEGIN TESTS
+
 
 # %%
 def test_release_shape(laplace_release):
@@ -113,65 +128,97 @@ def test_release_shape(laplace_release):
 test_release_shape(laplace_release)
 
 
-# %%
+# %% tags=["hide-input"]
 """ # BEGIN TEST CONFIG
 hidden: true
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_release_noise_law(laplace_release):
-    try:
-        from lab_guard import forbid  # shipped with the autograder: the package's own answer raises
-    except ImportError:  # the book's run of this notebook (the reference does not call the package)
+    try:  # lab_guard comes with the autograder: the package's answer raises
+        from lab_guard import forbid
+    except (
+        ImportError
+    ):  # the book's run (the reference calls no package answer)
         from contextlib import nullcontext
 
         def forbid(*names):
             return nullcontext()
 
-    # The noise is Lap(sensitivity / epsilon): Kolmogorov-Smirnov test of 20,000 draws at a fixed
-    # seed; a correct release fails with probability 1e-4 (over the seed).
+    # The noise is Lap(sensitivity / epsilon): Kolmogorov-Smirnov test of 20,000
+    # draws at a fixed seed; a correct release fails with probability 1e-4 (over
+    # the seed).
     import numpy as np
     from scipy import stats
 
     with forbid(laplace_release, "privbandits.mechanisms.laplace_mechanism"):
-        noise = laplace_release(np.full(20_000, 5.0), 2.0, 0.5, np.random.default_rng(1)) - 5.0
-    assert stats.kstest(noise, stats.laplace(scale=4.0).cdf).pvalue > 1e-4, "the noise is not Lap(sensitivity/epsilon)"
+        noise = (
+            laplace_release(
+                np.full(20_000, 5.0), 2.0, 0.5, np.random.default_rng(1)
+            )
+            - 5.0
+        )
+    assert stats.kstest(noise, stats.laplace(scale=4.0).cdf).pvalue > 1e-4, (
+        "the noise is not Lap(sensitivity/epsilon)"
+    )
 
 
 test_release_noise_law(laplace_release)
 
 
-# %%
+# %% tags=["hide-input"]
 """ # BEGIN TEST CONFIG
 hidden: true
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_release_audit(laplace_release):
-    try:
-        from lab_guard import forbid  # shipped with the autograder: the package's own answer raises
-    except ImportError:  # the book's run of this notebook (the reference does not call the package)
+    try:  # lab_guard comes with the autograder: the package's answer raises
+        from lab_guard import forbid
+    except (
+        ImportError
+    ):  # the book's run (the reference calls no package answer)
         from contextlib import nullcontext
 
         def forbid(*names):
             return nullcontext()
 
-    # The book's auditor (privbandits.audit) on the neighbouring values 0 and 1 (sensitivity 1),
-    # claim eps = 1. A violation is reported with probability <= alpha = 1e-3 for any 1-DP
-    # release; a release with half the noise (true loss 2) is caught at this sample size.
-    # A release that ignores the value is private but useless: first the mean releases of 1 and 0
-    # must differ by 1 +- 0.03 (200,000 draws each: 6.7 standard errors, a correct release fails
+    # The book's auditor (privbandits.audit) on the neighbouring values 0 and 1
+    # (sensitivity 1), claim eps = 1. A violation is reported with probability
+    # <= alpha = 1e-3 for any 1-DP release; a release with half the noise (true
+    # loss 2) is caught at this sample size. A release that ignores the value is
+    # private but useless: first the mean releases of 1 and 0 must differ by 1
+    # +- 0.03 (200,000 draws each: 6.7 standard errors, a correct release fails
     # with probability < 1e-10).
     import numpy as np
     from privbandits.audit import audit
 
     rng = np.random.default_rng(8)
     with forbid(laplace_release, "privbandits.mechanisms.laplace_mechanism"):
-        shift = np.mean(laplace_release(np.ones(200_000), 1.0, 1.0, rng) - laplace_release(np.zeros(200_000), 1.0, 1.0, rng))
-    assert abs(shift - 1.0) < 0.03, f"the releases of 1 and 0 differ by {shift:.3f} on average, not 1"
+        shift = np.mean(
+            laplace_release(np.ones(200_000), 1.0, 1.0, rng)
+            - laplace_release(np.zeros(200_000), 1.0, 1.0, rng)
+        )
+    assert abs(shift - 1.0) < 0.03, (
+        f"the releases of 1 and 0 differ by {shift:.3f} on average, not 1"
+    )
 
     def sampler(x, rng, n):
         return laplace_release(np.full(n, float(x)), 1.0, 1.0, rng)
 
     with forbid(laplace_release, "privbandits.mechanisms.laplace_mechanism"):
-        result = audit(sampler, [(0.0, 1.0)], epsilon=1.0, n_samples=200_000, alpha=1e-3, seed=7, n_jobs=1)
-    assert not result.violation, f"the auditor found a privacy violation: {result.verdict}"
+        result = audit(
+            sampler,
+            [(0.0, 1.0)],
+            epsilon=1.0,
+            n_samples=200_000,
+            alpha=1e-3,
+            seed=7,
+            n_jobs=1,
+        )
+    assert not result.violation, (
+        f"the auditor found a privacy violation: {result.verdict}"
+    )
 
 
 test_release_audit(laplace_release)

@@ -3,7 +3,12 @@
 #
 # *Part I, {doc}`../part1_private_ucb/private_ucb`. Prerequisites: the binary and the hybrid
 # mechanism of {doc}`../foundations/privacy`, and basic composition.*
-#
+
+# %% [markdown] tags=["book-only"]
+# :::{lab-notebook}
+# :::
+
+# %% [markdown]
 # Private UCB keeps, for each arm, a private running sum of its rewards: a stream of unknown length
 # released after every insertion. The hybrid mechanism of Chan, Shi and Song does this at total
 # cost $\eps$ for a stream of any length:
@@ -60,6 +65,7 @@ def hybrid_scales(k, epsilon):
 # %% [raw]
 # # BEGIN TESTS
 
+
 # %%
 def test_scales_public(hybrid_scales):
     assert len(hybrid_scales(1, 1.0)) == 2
@@ -68,17 +74,21 @@ def test_scales_public(hybrid_scales):
 test_scales_public(hybrid_scales)
 
 
-# %%
+# %% tags=["hide-input"]
 """ # BEGIN TEST CONFIG
 hidden: true
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_scales_values(hybrid_scales):
     import math
 
     for k in (1, 2, 5):
         for epsilon in (0.5, 1.0, 2.0):
             log_scale, tree_scale = hybrid_scales(k, epsilon)
-            assert math.isclose(log_scale, 2 / epsilon) and math.isclose(tree_scale, 2 * k / epsilon)
+            assert math.isclose(log_scale, 2 / epsilon) and math.isclose(
+                tree_scale, 2 * k / epsilon
+            )
 
 
 test_scales_values(hybrid_scales)
@@ -110,12 +120,15 @@ def hybrid_release(stream, epsilon, rng):
     out = np.empty(n)
     log_release, done, k = 0.0, 0, 0
     while 2**k <= n:
-        t0 = 2**k  # logarithmic release at t = 2^k: previous release + items since + fresh noise
+        # logarithmic release at t = 2^k: previous release + items since + noise
+        t0 = 2**k
         log_release += stream[done:t0].sum() + rng.laplace(0.0, 2 / epsilon)
         out[t0 - 1] = log_release
         block = stream[t0 : min(2 * t0 - 1, n)]  # items 2^k < t < 2^(k+1)
         if block.size:
-            out[t0 : t0 + block.size] = log_release + binary_tree_prefix_sums(block, epsilon / 2, rng, horizon=t0 - 1)
+            out[t0 : t0 + block.size] = log_release + binary_tree_prefix_sums(
+                block, epsilon / 2, rng, horizon=t0 - 1
+            )
         done, k = t0, k + 1
     return out
     # END SOLUTION
@@ -124,38 +137,48 @@ def hybrid_release(stream, epsilon, rng):
 # %% [raw]
 # # BEGIN TESTS
 
+
 # %%
 def test_release_public(hybrid_release):
     import numpy as np
 
     stream = np.random.default_rng(0).random(20)
-    out = hybrid_release(stream, 1e9, np.random.default_rng(1))  # (almost) no noise
+    out = hybrid_release(
+        stream, 1e9, np.random.default_rng(1)
+    )  # (almost) no noise
     assert np.shape(out) == (20,)
-    assert np.allclose(out, np.cumsum(stream), atol=1e-6), "without noise the releases are the prefix sums"
+    assert np.allclose(out, np.cumsum(stream), atol=1e-6), (
+        "without noise the releases are the prefix sums"
+    )
 
 
 test_release_public(hybrid_release)
 
 
-# %%
+# %% tags=["hide-input"]
 """ # BEGIN TEST CONFIG
 hidden: true
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_release_matches_package(hybrid_release):
-    try:
-        from lab_guard import forbid  # shipped with the autograder: the package's own answer raises
-    except ImportError:  # the book's run of this notebook (the reference does not call the package)
+    try:  # lab_guard comes with the autograder: the package's answer raises
+        from lab_guard import forbid
+    except (
+        ImportError
+    ):  # the book's run (the reference calls no package answer)
         from contextlib import nullcontext
 
         def forbid(*names):
             return nullcontext()
 
-    # Same law as the package's hybrid_prefix_sums (the eps-DP hybrid counter): a two-sample
-    # Kolmogorov-Smirnov test at each t = 1..10 on 3,000 releases each, fixed seeds. A correct
-    # release fails with probability <= 10 * 1e-4 (Bonferroni); giving eps (not eps/2) to each part
-    # halves the noise and is rejected. The stream ends inside block k = 3 (items 9 and 10 of
-    # 9..15): a tree sized by the block's length (2 levels) instead of horizon 2^k - 1 (3 levels)
-    # has too little noise there and is rejected.
+    # Same law as the package's hybrid_prefix_sums (the eps-DP hybrid counter):
+    # a two-sample Kolmogorov-Smirnov test at each t = 1..10 on 3,000 releases
+    # each, fixed seeds. A correct release fails with probability <= 10 * 1e-4
+    # (Bonferroni); giving eps (not eps/2) to each part halves the noise and is
+    # rejected. The stream ends inside block k = 3 (items 9 and 10 of 9..15): a
+    # tree sized by the block's length (2 levels) instead of horizon 2^k - 1 (3
+    # levels) has too little noise there and is rejected.
     import numpy as np
     from scipy import stats
 
@@ -163,12 +186,26 @@ def test_release_matches_package(hybrid_release):
 
     stream = np.array([1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0, 1.0])
     rng = np.random.default_rng(3)
-    with forbid(hybrid_release, "privbandits.mechanisms.hybrid_prefix_sums", "privbandits.mechanisms.HybridCounter", "privbandits.mechanisms._hybrid_prefix_sums", "privbandits.mechanisms._hybrid_prefix_sums_runs", "privbandits.mechanisms.hybrid_counter_insert"):
-        mine = np.array([hybrid_release(stream, 1.0, rng) for _ in range(3_000)])
-    package = hybrid_prefix_sums(stream, 1.0, np.random.default_rng(4), runs=3_000)
+    with forbid(
+        hybrid_release,
+        "privbandits.mechanisms.hybrid_prefix_sums",
+        "privbandits.mechanisms.HybridCounter",
+        "privbandits.mechanisms._hybrid_prefix_sums",
+        "privbandits.mechanisms._hybrid_prefix_sums_runs",
+        "privbandits.mechanisms.hybrid_counter_insert",
+    ):
+        mine = np.array(
+            [hybrid_release(stream, 1.0, rng) for _ in range(3_000)]
+        )
+    package = hybrid_prefix_sums(
+        stream, 1.0, np.random.default_rng(4), runs=3_000
+    )
     for t in range(stream.size):
         p = stats.ks_2samp(mine[:, t], package[:, t]).pvalue
-        assert p > 1e-4, f"the release at t = {t + 1} does not have the hybrid counter's law (p = {p:.1e})"
+        assert p > 1e-4, (
+            f"the release at t = {t + 1} does not have the hybrid counter's law"
+            f" (p = {p:.1e})"
+        )
 
 
 test_release_matches_package(hybrid_release)

@@ -4,7 +4,12 @@
 # *Part III, {doc}`../part3_thresholding/thresholding`. Prerequisites: local differential privacy,
 # randomized response ({doc}`../foundations/privacy`) and the Bernoulli mechanism PrivBern of
 # Part III.*
-#
+
+# %% [markdown] tags=["book-only"]
+# :::{lab-notebook}
+# :::
+
+# %% [markdown]
 # Under local privacy each reward $r \in [0, 1]$ leaves the user as one bit, drawn
 # $\mathrm{Bernoulli}\big((r e^\eps + 1 - r)/(1 + e^\eps)\big)$. The bits are $\eps$-LDP, but their
 # mean is not the mean reward: it is pulled towards $1/2$. In this lab you write the mechanism and
@@ -51,33 +56,40 @@ def privbern_release(rewards, epsilon, rng):
 # %% [raw]
 # # BEGIN TESTS
 
+
 # %%
 def test_release_public(privbern_release):
     import numpy as np
 
-    bits = privbern_release(np.array([0.0, 0.5, 1.0]), 1.0, np.random.default_rng(0))
+    bits = privbern_release(
+        np.array([0.0, 0.5, 1.0]), 1.0, np.random.default_rng(0)
+    )
     assert np.shape(bits) == (3,) and set(np.unique(bits)) <= {0, 1}
 
 
 test_release_public(privbern_release)
 
 
-# %%
+# %% tags=["hide-input"]
 """ # BEGIN TEST CONFIG
 hidden: true
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_release_frequency(privbern_release):
-    try:
-        from lab_guard import forbid  # shipped with the autograder: the package's own answer raises
-    except ImportError:  # the book's run of this notebook (the reference does not call the package)
+    try:  # lab_guard comes with the autograder: the package's answer raises
+        from lab_guard import forbid
+    except (
+        ImportError
+    ):  # the book's run (the reference calls no package answer)
         from contextlib import nullcontext
 
         def forbid(*names):
             return nullcontext()
 
-    # The frequency of 1s for reward r is privbern_mean(r, eps): a two-sided binomial test on
-    # 100,000 bits per reward at a fixed seed; a correct release fails with probability
-    # <= 3 * 1e-4 (three rewards, Bonferroni).
+    # The frequency of 1s for reward r is privbern_mean(r, eps): a two-sided
+    # binomial test on 100,000 bits per reward at a fixed seed; a correct
+    # release fails with probability <= 3 * 1e-4 (three rewards, Bonferroni).
     import numpy as np
     from scipy import stats
 
@@ -85,48 +97,91 @@ def test_release_frequency(privbern_release):
 
     rng = np.random.default_rng(5)
     for r in (0.0, 0.3, 1.0):
-        with forbid(privbern_release, "privbandits.mechanisms.privbern", "privbandits.mechanisms.privbern_mean", "privbandits.mechanisms.privbern_draw", "privbandits.mechanisms.randomized_response"):
+        with forbid(
+            privbern_release,
+            "privbandits.mechanisms.privbern",
+            "privbandits.mechanisms.privbern_mean",
+            "privbandits.mechanisms.privbern_draw",
+            "privbandits.mechanisms.randomized_response",
+        ):
             bits = privbern_release(np.full(100_000, r), 1.0, rng)
-        p = stats.binomtest(int(bits.sum()), bits.size, privbern_mean(r, 1.0)).pvalue
-        assert p > 1e-4, f"reward {r}: the frequency of 1s is not PrivBern's (p = {p:.1e})"
+        p = stats.binomtest(
+            int(bits.sum()), bits.size, privbern_mean(r, 1.0)
+        ).pvalue
+        assert p > 1e-4, (
+            f"reward {r}: the frequency of 1s is not PrivBern's (p = {p:.1e})"
+        )
 
 
 test_release_frequency(privbern_release)
 
 
-# %%
+# %% tags=["hide-input"]
 """ # BEGIN TEST CONFIG
 hidden: true
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_release_audit(privbern_release):
-    try:
-        from lab_guard import forbid  # shipped with the autograder: the package's own answer raises
-    except ImportError:  # the book's run of this notebook (the reference does not call the package)
+    try:  # lab_guard comes with the autograder: the package's answer raises
+        from lab_guard import forbid
+    except (
+        ImportError
+    ):  # the book's run (the reference calls no package answer)
         from contextlib import nullcontext
 
         def forbid(*names):
             return nullcontext()
 
-    # The book's auditor on the rewards 0 and 1, claim eps = 1: a violation is reported with
-    # probability <= alpha = 1e-3 for any 1-DP release; a release at 2 eps (noise halved) is caught.
-    # A release that ignores the reward is private but useless: first the frequencies of 1s for the
-    # rewards 1 and 0 must differ by tanh(1/2) +- 0.02 (100,000 bits each: 6.3 standard errors, a
-    # correct release fails with probability < 1e-9).
+    # The book's auditor on the rewards 0 and 1, claim eps = 1: a violation is
+    # reported with probability <= alpha = 1e-3 for any 1-DP release; a release
+    # at 2 eps (noise halved) is caught. A release that ignores the reward is
+    # private but useless: first the frequencies of 1s for the rewards 1 and 0
+    # must differ by tanh(1/2) +- 0.02 (100,000 bits each: 6.3 standard errors,
+    # a correct release fails with probability < 1e-9).
     import numpy as np
 
     from privbandits.audit import audit
 
     rng = np.random.default_rng(6)
-    with forbid(privbern_release, "privbandits.mechanisms.privbern", "privbandits.mechanisms.privbern_mean", "privbandits.mechanisms.privbern_draw", "privbandits.mechanisms.randomized_response"):
-        gap = np.mean(privbern_release(np.ones(100_000), 1.0, rng)) - np.mean(privbern_release(np.zeros(100_000), 1.0, rng))
-    assert abs(gap - np.tanh(0.5)) < 0.02, f"the frequencies of 1s for rewards 1 and 0 differ by {gap:.3f}"
+    with forbid(
+        privbern_release,
+        "privbandits.mechanisms.privbern",
+        "privbandits.mechanisms.privbern_mean",
+        "privbandits.mechanisms.privbern_draw",
+        "privbandits.mechanisms.randomized_response",
+    ):
+        gap = np.mean(privbern_release(np.ones(100_000), 1.0, rng)) - np.mean(
+            privbern_release(np.zeros(100_000), 1.0, rng)
+        )
+    assert abs(gap - np.tanh(0.5)) < 0.02, (
+        f"the frequencies of 1s for rewards 1 and 0 differ by {gap:.3f}"
+    )
 
     def sampler(x, rng, n):
-        return np.asarray(privbern_release(np.full(n, float(x)), 1.0, rng), dtype=np.int64)
+        return np.asarray(
+            privbern_release(np.full(n, float(x)), 1.0, rng), dtype=np.int64
+        )
 
-    with forbid(privbern_release, "privbandits.mechanisms.privbern", "privbandits.mechanisms.privbern_mean", "privbandits.mechanisms.privbern_draw", "privbandits.mechanisms.randomized_response"):
-        result = audit(sampler, [(0.0, 1.0)], epsilon=1.0, n_samples=200_000, alpha=1e-3, seed=7, n_jobs=1)
-    assert not result.violation, f"the auditor found a privacy violation: {result.verdict}"
+    with forbid(
+        privbern_release,
+        "privbandits.mechanisms.privbern",
+        "privbandits.mechanisms.privbern_mean",
+        "privbandits.mechanisms.privbern_draw",
+        "privbandits.mechanisms.randomized_response",
+    ):
+        result = audit(
+            sampler,
+            [(0.0, 1.0)],
+            epsilon=1.0,
+            n_samples=200_000,
+            alpha=1e-3,
+            seed=7,
+            n_jobs=1,
+        )
+    assert not result.violation, (
+        f"the auditor found a privacy violation: {result.verdict}"
+    )
 
 
 test_release_audit(privbern_release)
@@ -159,6 +214,7 @@ def debias(bit_mean, epsilon):
 # %% [raw]
 # # BEGIN TESTS
 
+
 # %%
 def test_debias_public(debias):
     import math
@@ -169,14 +225,18 @@ def test_debias_public(debias):
 test_debias_public(debias)
 
 
-# %%
+# %% tags=["hide-input"]
 """ # BEGIN TEST CONFIG
 hidden: true
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_debias_inverts_privbern(debias):
-    try:
-        from lab_guard import forbid  # shipped with the autograder: the package's own answer raises
-    except ImportError:  # the book's run of this notebook (the reference does not call the package)
+    try:  # lab_guard comes with the autograder: the package's answer raises
+        from lab_guard import forbid
+    except (
+        ImportError
+    ):  # the book's run (the reference calls no package answer)
         from contextlib import nullcontext
 
         def forbid(*names):
@@ -189,7 +249,13 @@ def test_debias_inverts_privbern(debias):
     mu = np.linspace(0.0, 1.0, 11)
     for epsilon in (0.1, 0.5, 1.0, 3.0):
         bit_mean = privbern_mean(mu, epsilon)
-        with forbid(debias, "privbandits.mechanisms.privbern", "privbandits.mechanisms.privbern_mean", "privbandits.mechanisms.privbern_draw", "privbandits.mechanisms.randomized_response"):
+        with forbid(
+            debias,
+            "privbandits.mechanisms.privbern",
+            "privbandits.mechanisms.privbern_mean",
+            "privbandits.mechanisms.privbern_draw",
+            "privbandits.mechanisms.randomized_response",
+        ):
             estimate = debias(bit_mean, epsilon)
         assert np.allclose(estimate, mu, atol=1e-10), epsilon
 
@@ -197,31 +263,44 @@ def test_debias_inverts_privbern(debias):
 test_debias_inverts_privbern(debias)
 
 
-# %%
+# %% tags=["hide-input"]
 """ # BEGIN TEST CONFIG
 hidden: true
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_debias_unbiased(debias):
-    try:
-        from lab_guard import forbid  # shipped with the autograder: the package's own answer raises
-    except ImportError:  # the book's run of this notebook (the reference does not call the package)
+    try:  # lab_guard comes with the autograder: the package's answer raises
+        from lab_guard import forbid
+    except (
+        ImportError
+    ):  # the book's run (the reference calls no package answer)
         from contextlib import nullcontext
 
         def forbid(*names):
             return nullcontext()
 
-    # 4,000 arms of mean 0.95, 200 PrivBern(0.5) bits each (package's mechanism): the mean of the
-    # 4,000 estimates is within 4.5 standard errors of 0.95 (fails with probability < 1e-5). Many
-    # single estimates exceed 1 here, so an estimate clipped to [0, 1] is biased and fails.
+    # 4,000 arms of mean 0.95, 200 PrivBern(0.5) bits each (package's
+    # mechanism): the mean of the 4,000 estimates is within 4.5 standard errors
+    # of 0.95 (fails with probability < 1e-5). Many single estimates exceed 1
+    # here, so an estimate clipped to [0, 1] is biased and fails.
     import numpy as np
 
     from privbandits.mechanisms import privbern
 
     bits = privbern(np.full((4_000, 200), 0.95), 0.5, np.random.default_rng(9))
-    with forbid(debias, "privbandits.mechanisms.privbern", "privbandits.mechanisms.privbern_mean", "privbandits.mechanisms.privbern_draw", "privbandits.mechanisms.randomized_response"):
+    with forbid(
+        debias,
+        "privbandits.mechanisms.privbern",
+        "privbandits.mechanisms.privbern_mean",
+        "privbandits.mechanisms.privbern_draw",
+        "privbandits.mechanisms.randomized_response",
+    ):
         estimates = np.asarray(debias(bits.mean(axis=1), 0.5))
     se = estimates.std(ddof=1) / np.sqrt(estimates.size)
-    assert abs(estimates.mean() - 0.95) < 4.5 * se, f"mean estimate {estimates.mean():.4f}, not 0.95"
+    assert abs(estimates.mean() - 0.95) < 4.5 * se, (
+        f"mean estimate {estimates.mean():.4f}, not 0.95"
+    )
 
 
 test_debias_unbiased(debias)
@@ -239,5 +318,6 @@ test_debias_unbiased(debias)
 # %%
 rng = np.random.default_rng(0)
 raw = rng.random((2_000, 500)) < 0.5
-private = debias(privbern_release(np.full((2_000, 500), 0.5), 1.0, rng).mean(axis=1), 1.0)
-float(np.std(private) / np.std(raw.mean(axis=1)))
+bits = privbern_release(np.full((2_000, 500), 0.5), 1.0, rng)
+private = debias(bits.mean(axis=1), 1.0)
+round(float(np.std(private) / np.std(raw.mean(axis=1))), 2)

@@ -3,7 +3,12 @@
 #
 # *Part VI, {doc}`../part6_frontier/frontier`. Prerequisites: the frontier's lock-in rule and its
 # ties ("Heavy tails: DP-UCB-INT locks in" and "Who wins where" in that chapter).*
-#
+
+# %% [markdown] tags=["book-only"]
+# :::{lab-notebook}
+# :::
+
+# %% [markdown]
 # The frontier compares private bandits by their final regrets over many runs. Two rules turn those
 # numbers into the chapter's verdicts. A run is **locked in** when its cumulative regret at $T$ is
 # at least $T\Delta_{\min}/2$ (linear: on two arms, the best arm in at most half of the rounds),
@@ -54,6 +59,7 @@ def locked_in_fraction(finals, gaps, horizon):
 # %% [raw]
 # # BEGIN TESTS
 
+
 # %%
 def test_locked_in_public(locked_in_fraction):
     assert 0.0 <= locked_in_fraction([10.0, 600.0], [0.0, 0.1], 10_000) <= 1.0
@@ -62,21 +68,26 @@ def test_locked_in_public(locked_in_fraction):
 test_locked_in_public(locked_in_fraction)
 
 
-# %%
+# %% tags=["hide-input"]
 """ # BEGIN TEST CONFIG
 hidden: true
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_locked_in_matches_package(locked_in_fraction):
-    try:
-        from lab_guard import forbid  # shipped with the autograder: the package's own answer raises
-    except ImportError:  # the book's run of this notebook (the reference does not call the package)
+    try:  # lab_guard comes with the autograder: the package's answer raises
+        from lab_guard import forbid
+    except (
+        ImportError
+    ):  # the book's run (the reference calls no package answer)
         from contextlib import nullcontext
 
         def forbid(*names):
             return nullcontext()
 
-    # Against the package's tail_summary on random regrets around the two thresholds, several gap
-    # sets (uneven gaps, several best arms) and horizons, and on points where no run has learned.
+    # Against the package's tail_summary on random regrets around the two
+    # thresholds, several gap sets (uneven gaps, several best arms) and
+    # horizons, and on points where no run has learned.
     import math
 
     import numpy as np
@@ -95,9 +106,18 @@ def test_locked_in_matches_package(locked_in_fraction):
                 np.r_[threshold, threshold / 2, np.full(5, 0.99 * threshold)],
             ):
                 expected = tail_summary(finals, instance, horizon).locked_in
-                with forbid(locked_in_fraction, "privbandits.frontier.tail_summary", "privbandits.frontier.lock_in_threshold"):
+                with forbid(
+                    locked_in_fraction,
+                    "privbandits.frontier.tail_summary",
+                    "privbandits.frontier.lock_in_threshold",
+                ):
                     got = locked_in_fraction(finals, instance.gaps, horizon)
-                assert math.isclose(got, expected, abs_tol=1e-12), (means, horizon, got, expected)
+                assert math.isclose(got, expected, abs_tol=1e-12), (
+                    means,
+                    horizon,
+                    got,
+                    expected,
+                )
 
 
 test_locked_in_matches_package(locked_in_fraction)
@@ -124,12 +144,17 @@ def winners(regrets):
     # BEGIN SOLUTION
     finite = {name: float(r) for name, r in regrets.items() if np.isfinite(r)}
     low = min(finite.values())
-    return [name for name, r in finite.items() if abs(r - low) <= 1e-9 * max(abs(r), abs(low))]
+    return [
+        name
+        for name, r in finite.items()
+        if abs(r - low) <= 1e-9 * max(abs(r), abs(low))
+    ]
     # END SOLUTION
 
 
 # %% [raw]
 # # BEGIN TESTS
+
 
 # %%
 def test_winners_public(winners):
@@ -139,14 +164,18 @@ def test_winners_public(winners):
 test_winners_public(winners)
 
 
-# %%
+# %% tags=["hide-input"]
 """ # BEGIN TEST CONFIG
 hidden: true
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_winners_match_package(winners):
-    try:
-        from lab_guard import forbid  # shipped with the autograder: the package's own answer raises
-    except ImportError:  # the book's run of this notebook (the reference does not call the package)
+    try:  # lab_guard comes with the autograder: the package's answer raises
+        from lab_guard import forbid
+    except (
+        ImportError
+    ):  # the book's run (the reference calls no package answer)
         from contextlib import nullcontext
 
         def forbid(*names):
@@ -164,7 +193,11 @@ def test_winners_match_package(winners):
     ]
     for regrets in cases:
         expected = ranking(regrets)[0]
-        with forbid(winners, "privbandits.frontier.ranking", "privbandits.frontier.is_tie"):
+        with forbid(
+            winners,
+            "privbandits.frontier.ranking",
+            "privbandits.frontier.is_tie",
+        ):
             got = winners(regrets)
         assert list(got) == expected, (regrets, got, expected)
 
