@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ._validation import check_finite_array, check_int, check_unit_interval_array
+from .._validation import check_finite_array, check_int, check_unit_interval_array
 
 __all__ = [
     "BERNOULLI",
