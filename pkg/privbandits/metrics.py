@@ -12,13 +12,9 @@ below one underflows (and in ``sarkar2026dpncb`` Figure 1(a) a single mean is al
 welfare is computed in log space from the instance's exact log means.
 
 Each measure reads a :class:`~privbandits.simulate.SimulationResult` through its interface
-(:meth:`~privbandits.simulate.SimulationResult.mean_reward`,
-:meth:`~privbandits.simulate.SimulationResult.log_welfare` and their running forms), whether it
-holds the runs' arms (:func:`~privbandits.simulate.simulate`) or the per-round mean
-(:func:`~privbandits.simulate.simulate_mean_rewards`). ``horizon=h`` evaluates the measure on the
-first ``h`` rounds; ``running_*`` gives it at every round. For an algorithm whose play never
-depends on the horizon it is told (an anytime algorithm), the first ``h`` rounds of a run are a run
-of horizon ``h``, so one run gives every horizon.
+(``mean_reward``, ``log_welfare`` and their running forms), whether it holds the runs' arms or only
+the per-round mean. ``horizon=h`` evaluates a measure on the first ``h`` rounds, ``running_*`` at
+every round (for an anytime algorithm, the first ``h`` rounds of a run are a run of horizon ``h``).
 """
 
 from __future__ import annotations
@@ -52,7 +48,7 @@ def cumulative_regret(result: SimulationResult) -> np.ndarray:
     Parameters
     ----------
     result : SimulationResult
-        Runs of one policy on one instance, with their arms (from :func:`privbandits.simulate.simulate`).
+        Runs with their arms.
 
     Returns
     -------
@@ -73,7 +69,7 @@ def final_regret(result: SimulationResult) -> np.ndarray:
     Parameters
     ----------
     result : SimulationResult
-        Runs of one policy on one instance, with their arms.
+        Runs with their arms.
 
     Returns
     -------
@@ -96,25 +92,19 @@ def _final_regret(gaps, arms):  # pragma: no cover - compiled
 
 
 def average_regret(result: SimulationResult, horizon: int | None = None) -> float:
-    """Average regret ``R_A(T) = mu* - (1/T) sum_t E[mu_{I_t}]`` (expectation = average over runs).
+    """Average regret ``R_A(T) = mu* - (1/T) sum_t E[mu_{I_t}]``.
 
     Parameters
     ----------
     result : SimulationResult
         Runs of one policy on one instance.
     horizon : int or None
-        Evaluate on the first ``horizon`` rounds (default: all).
+        Evaluate on the first ``horizon`` rounds (default: all; one of ``result.rounds()``).
 
     Returns
     -------
     float
         The average regret.
-
-    Raises
-    ------
-    ValueError
-        If ``result`` has the wrong type or ``horizon`` is not in ``[1, result.horizon]`` (nor one of
-        the rounds a result read ``at`` some rounds holds).
     """
     h = _prefix(result, horizon)
     return float(result.instance.best_mean - result.mean_reward(h))
@@ -128,17 +118,12 @@ def nash_regret(result: SimulationResult, horizon: int | None = None) -> float:
     result : SimulationResult
         Runs of one policy on one instance.
     horizon : int or None
-        Evaluate on the first ``horizon`` rounds (default: all).
+        As for :func:`average_regret`.
 
     Returns
     -------
     float
         The Nash regret (>= the average regret, by the AM-GM inequality).
-
-    Raises
-    ------
-    ValueError
-        As :func:`average_regret`.
     """
     h = _prefix(result, horizon)
     return float(np.exp(result.instance.log_best_mean) - np.exp(result.log_welfare(h)))
@@ -162,10 +147,7 @@ def running_average_regret(result: SimulationResult) -> np.ndarray:
 
 
 def running_nash_regret(result: SimulationResult) -> np.ndarray:
-    """``R_N(t)`` at every round ``t`` of ``result.rounds()``, in log space.
-
-    The curve the experiment code of ``sarkar2026dpncb`` plots: one set of runs at the largest
-    horizon, read at every ``t``.
+    """``R_N(t)`` at every round ``t`` of ``result.rounds()`` (the curve ``sarkar2026dpncb`` plots).
 
     Parameters
     ----------
@@ -202,13 +184,10 @@ def log_nash_social_welfare(result: SimulationResult) -> float:
 def nash_regret_in_double_precision(result: SimulationResult, horizon: int | None = None) -> float:
     """Nash regret computed in double precision, as the experiment code of ``sarkar2026dpncb`` does.
 
-    That code (``NP-Hardest/DP-NCB``, ``Expt_1.py`` lines 137-147) averages ``mu_{I_t}`` over the
-    runs as doubles, takes their log, and exponentiates the running mean of the logs. A round whose
-    mean underflows to 0 (every run pulled an arm of mean below about ``2.5e-324``, e.g. the arm of
-    mean ``(2e)^-T`` of Figure 1(a) once ``T >= 441``) makes the log ``-inf``, the welfare 0 and the
-    regret ``mu*``, whatever the other rounds. This is an artefact of the arithmetic, not a property
-    of the algorithm: :func:`nash_regret` (log space, exact) is the measure; this function shows
-    what the published numbers were.
+    That code (``NP-Hardest/DP-NCB``, ``Expt_1.py`` lines 137-147) takes the log of the per-round
+    mean as a double: a round whose mean underflows to 0 (the arm of mean ``(2e)^-T`` of Figure 1(a),
+    pulled in every run, once ``T >= 441``) makes the regret ``mu*``, whatever the other rounds. An
+    artefact of the arithmetic: :func:`nash_regret` is the measure; this shows the published numbers.
 
     Parameters
     ----------
@@ -220,13 +199,7 @@ def nash_regret_in_double_precision(result: SimulationResult, horizon: int | Non
     Returns
     -------
     float
-        ``mu* - exp(mean_t log(double(E[mu_{I_t}])))``, with ``mu*`` a double too.
-
-    Raises
-    ------
-    ValueError
-        If ``result`` has the wrong type, was read at ``at``, or ``horizon`` is not in
-        ``[1, result.horizon]``.
+        ``mu* - exp(mean_t log(double(E[mu_{I_t}])))``.
     """
     h = _prefix(result, horizon)
     if result.at is not None:
@@ -250,13 +223,7 @@ def average_regret_from_rewards(expected_rewards: Any, best_mean: float) -> floa
     Returns
     -------
     float
-        ``R_A(T)``, the expectation over rounds estimated by the average over runs.
-
-    Raises
-    ------
-    ValueError
-        If ``expected_rewards`` is not a non-empty finite 2-D array, or an entry of it or
-        ``best_mean`` lies outside [0, 1].
+        ``R_A(T)``, the expectation estimated by the average over runs.
     """
     rewards = check_finite_array("expected_rewards", expected_rewards, ndim=2)
     if rewards.size == 0:
@@ -280,12 +247,6 @@ def nash_regret_from_log_rewards(log_expected_rewards: Any, log_best_mean: float
     -------
     float
         ``exp(log mu*) - exp(log NSW)``, finite even when every ``mu_{I_t}`` underflows.
-
-    Raises
-    ------
-    ValueError
-        If ``log_expected_rewards`` is not a non-empty 2-D array, or it or ``log_best_mean`` holds a
-        NaN or a positive entry (a reward above 1).
     """
     log_rewards = np.asarray(log_expected_rewards, dtype=float)
     if log_rewards.ndim != 2 or log_rewards.size == 0:

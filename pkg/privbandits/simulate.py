@@ -1,19 +1,14 @@
 """Simulation of policies: independent seeded runs, in parallel, cached on disk.
 
-Two entry points, one path through the engine (:func:`privbandits.engine.run_repetitions`) and the
-cache (:mod:`privbandits.cache`):
+* :func:`simulate` keeps every run's records, for bandit and contextual policies alike;
+* :func:`simulate_mean_rewards` folds a bandit policy's runs into ``E[mu_{I_t}]`` per round as they
+  are made (:mod:`privbandits.folding`), in O(horizon) memory.
 
-* :func:`simulate` keeps every run's records, for bandit policies on a
-  :class:`~privbandits.environments.BanditInstance` and contextual policies on a
-  :class:`~privbandits.environments.HiringEnvironment` alike;
-* :func:`simulate_mean_rewards` folds the runs of a bandit policy into ``E[mu_{I_t}]`` per round as
-  they are made (:mod:`privbandits.folding`), in O(horizon) memory.
-
-Run ``i`` of ``seed`` always uses the generator ``default_rng(SeedSequence(seed).spawn(runs)[i])``
-(:func:`run_seeds`), so results do not depend on ``n_jobs``, on the joblib backend or on how runs are
-grouped. Each result is cached under :func:`_cache_key`: its configuration and the source of the
-policy's module, the environment and the code that made it. Both return a :class:`SimulationResult`,
-the one interface :mod:`privbandits.metrics` reads.
+Both go through the engine (:func:`privbandits.engine.run_repetitions`): run ``i`` uses
+``default_rng(SeedSequence(seed).spawn(runs)[i])`` whatever ``n_jobs`` and the grouping of runs.
+Both cache under one key (:func:`_cache_key`: the configuration and the source of the policy's
+module, the environment and the code that made it) and return a :class:`SimulationResult`, the
+one interface :mod:`privbandits.metrics` reads.
 """
 
 from __future__ import annotations
@@ -52,48 +47,31 @@ def simulate(
 ) -> SimulationResult | list[SimulationResult]:
     """Run ``policy`` ``runs`` times for ``horizon`` rounds on ``instance``.
 
-    Given several policies, each gets the runs it would get alone, and has its own cache entry;
-    those not in the cache that draw one random stream (contextual settings with equal
-    ``stream(env, horizon)``, e.g. :class:`~privbandits.policies.fair_hiring.PrivateFairGreedy` at
-    several privacy levels) run together, in lockstep
-    (:func:`~privbandits.policies.fair_hiring.run_together`).
+    Several policies each get the runs they would get alone and their own cache entry; settings
+    that draw one random stream (equal ``stream(env, horizon)``) run together, in lockstep.
 
     Parameters
     ----------
     policy : Policy, ContextualPolicy, or sequence of them
         The algorithm, or several.
     instance : BanditInstance or HiringEnvironment
-        The environment: a bandit instance for a :class:`~privbandits.policies.base.Policy`, a
-        hiring environment for a :class:`~privbandits.policies.base.ContextualPolicy`.
-    horizon : int
-        Rounds per run (at least ``policy.min_horizon(instance.n_arms)``; >= 1).
-    runs : int
-        Number of independent runs (>= 1).
-    seed : int
-        Seed of the runs' generators (>= 0).
+        The environment of the policy's kind.
+    horizon, runs, seed : int
+        Rounds per run (at least ``policy.min_horizon(K)``), runs (>= 1) and their seed (>= 0).
     n_jobs : int or None
         joblib workers (default :func:`privbandits.engine.default_n_jobs`; 1 for a bandit
-        simulation of at most :data:`SMALL_SIMULATION` rounds in all). Threads are preferred;
-        ``joblib.parallel_config`` can select another backend, e.g. a Dask cluster.
+        simulation of at most :data:`SMALL_SIMULATION` rounds).
     cache : bool
         Read and write the on-disk cache.
     progress : bool or None
-        Show a tqdm bar (default: on unless ``$PRIVBANDITS_PROGRESS=0``).
+        Show a progress bar (default: unless ``$PRIVBANDITS_PROGRESS=0``).
     keep : tuple of str or None
-        Names of the records to keep (default: all); e.g. a pure-exploration run that needs only
-        its answer can drop the ``(runs, horizon)`` arms.
+        The records to keep (default: all), e.g. to drop the ``(runs, horizon)`` arms.
 
     Returns
     -------
     SimulationResult or list of SimulationResult
-        The stacked records of all runs; one result per policy if ``policy`` is a sequence.
-
-    Raises
-    ------
-    ValueError
-        If ``policy`` is not a policy or a non-empty sequence of them, ``instance`` is not the
-        policy's kind of environment, ``horizon``, ``runs``, ``seed`` or ``n_jobs`` is out of range,
-        or ``keep`` is not a non-empty tuple of names the policy records.
+        One per policy.
     """
     single = isinstance(policy, (Policy, ContextualPolicy))
     policies = [policy] if single else _policy_list(policy)
@@ -138,15 +116,11 @@ def simulate_mean_rewards(
     progress: bool | None = None,
     at: Any = None,
 ) -> SimulationResult:
-    """The runs of :func:`simulate`, folded on the fly into ``E[mu_{I_t}]`` per round: O(horizon) memory.
+    """The runs of :func:`simulate`, folded as they are made into ``E[mu_{I_t}]``: O(horizon) memory.
 
-    The same runs as ``simulate(policy, instance, horizon, runs, seed)``, but no ``(runs, horizon)``
-    array of arms is ever formed: each chunk of runs folds its arms into ``sum_runs mu_{I_t}``
-    (exact where the means underflow) and the chunks are merged in seed order
-    (:mod:`privbandits.folding`). The result equals the one computed from ``simulate``'s arms up to
-    rounding (a different summation order: relative differences of order 1e-16). An episodic
-    policy's runs are folded episode by episode, with the same bits. With ``at``, the result is read
-    at those rounds only: O(episodes + len(at)) memory, no ``(horizon,)`` array.
+    No ``(runs, horizon)`` array of arms is formed (:mod:`privbandits.folding`); the result equals
+    the one from ``simulate``'s arms up to summation order (relative differences of order 1e-16).
+    With ``at``, it is read at those rounds only: O(episodes + len(at)) memory for an episodic policy.
 
     Parameters
     ----------
@@ -154,31 +128,17 @@ def simulate_mean_rewards(
         The algorithm (it must record ``arms``).
     instance : BanditInstance
         The bandit instance.
-    horizon : int
-        Rounds per run (at least ``policy.min_horizon(instance.n_arms)``).
-    runs : int
-        Number of independent runs (>= 1).
-    seed : int
-        Seed of the runs' generators (>= 0).
-    n_jobs : int or None
-        Workers, as for :func:`simulate`.
-    cache : bool
-        Read and write the on-disk cache.
-    progress : bool or None
-        Show a progress bar.
+    horizon, runs, seed : int
+        As for :func:`simulate`.
+    n_jobs, cache, progress
+        As for :func:`simulate`.
     at : sequence of int or None
         Rounds (1-based, in ``[1, horizon]``) to read the result at (default: every round).
 
     Returns
     -------
     SimulationResult
-        ``log E[mu_{I_t}]`` per round (or at the rounds ``at``) and the runs' other records.
-
-    Raises
-    ------
-    ValueError
-        As :func:`simulate`; also if the policy records no arm sequence, or ``at`` is not a
-        non-empty sequence of integer rounds in ``[1, horizon]``.
+        ``log E[mu_{I_t}]`` per round (or at ``at``) and the runs' other records.
     """
     if not isinstance(policy, Policy):
         raise ValueError(f"policy must be a privbandits Policy, got {type(policy).__name__}")
@@ -208,12 +168,11 @@ def simulate_mean_rewards(
 
 @dataclass(frozen=True, eq=False)
 class SimulationResult:
-    """Records of ``runs`` independent runs of ``policy`` on ``instance``, and what the metrics read.
+    """Records of ``runs`` runs of ``policy`` on ``instance``, read by the metrics through one interface.
 
-    Made by :func:`simulate` (every run's records; the arm sequences when the policy records them)
-    or :func:`simulate_mean_rewards` (no arms: the per-round ``log E[mu_{I_t}]``, possibly only at
-    the rounds ``at``). Either way the metrics read the same methods: :meth:`mean_reward`,
-    :meth:`log_welfare` and their running forms.
+    :func:`simulate` keeps every run's records (the arms among them); :func:`simulate_mean_rewards`
+    keeps ``log E[mu_{I_t}]`` instead, at every round or at the rounds ``at``. The metrics read
+    :meth:`mean_reward`, :meth:`log_welfare` and their running forms either way.
 
     Parameters
     ----------
@@ -222,18 +181,16 @@ class SimulationResult:
     instance : BanditInstance or HiringEnvironment
         The environment it was run on.
     horizon, runs, seed : int
-        Rounds per run, number of runs, and the seed of :func:`run_seeds`.
+        Rounds per run, number of runs, and their seed.
     records : dict of str to numpy.ndarray
-        ``records[name]`` has shape ``(runs, ...)``; ``records["arms"]`` is ``(runs, horizon)``.
+        Shape ``(runs, ...)`` each; ``"arms"`` is ``(runs, horizon)``.
     log_mean : numpy.ndarray or None
-        ``log((1/runs) sum_runs mu_{I_t})`` per round (exact where the means underflow), or at the
-        rounds ``at``; ``None`` when computed from the arms.
+        ``log E[mu_{I_t}]`` per round or at ``at`` (``None``: computed from the arms).
     at : numpy.ndarray or None
-        ``None``: every round. Else the rounds (1-based, increasing) the result was read at, and
-        only there can the metrics be evaluated.
+        The rounds (1-based, increasing) the result was read at, the only ones it can be evaluated
+        at; ``None``: every round.
     cum_log_mean, cum_mean : numpy.ndarray or None
-        With ``at``: ``np.cumsum(log_mean)`` and ``np.cumsum(exp(log_mean))`` of the per-round
-        sequence at the rounds ``at``.
+        With ``at``: ``np.cumsum(log_mean)`` and ``np.cumsum(exp(log_mean))`` at ``at``.
     """
 
     policy: AnyPolicy
@@ -258,17 +215,12 @@ class SimulationResult:
         return self.records["arms"]
 
     def expected_rewards(self) -> np.ndarray:
-        """Mean of the arm pulled at each round, ``mu_{I_t}``.
+        """``mu_{I_t}``, the mean of the arm pulled at each round.
 
         Returns
         -------
         numpy.ndarray
             Shape ``(runs, horizon)``.
-
-        Raises
-        ------
-        ValueError
-            If the result holds no arm sequence (see :attr:`arms`).
         """
         return self.instance.means[self.arms]
 
@@ -279,26 +231,16 @@ class SimulationResult:
         -------
         numpy.ndarray
             Shape ``(runs, horizon)``.
-
-        Raises
-        ------
-        ValueError
-            If the result holds no arm sequence (see :attr:`arms`).
         """
         return self.instance.log_means[self.arms]
 
     def log_mean_expected_rewards(self) -> np.ndarray:
-        """``log E[mu_{I_t}]``, the expectation estimated by the average over runs (in log space).
+        """``log E[mu_{I_t}]``, the expectation estimated by the average over runs.
 
         Returns
         -------
         numpy.ndarray
-            Shape ``(horizon,)``, or ``(len(at),)`` (the rounds :attr:`at`) for a result read at ``at``.
-
-        Raises
-        ------
-        ValueError
-            If the result holds neither the curve nor an arm sequence.
+            Shape ``(horizon,)``, or ``(len(at),)`` for a result read at ``at``.
         """
         if self.log_mean is not None:
             return self.log_mean
@@ -306,18 +248,12 @@ class SimulationResult:
             return logsumexp(self.log_expected_rewards(), axis=0) - np.log(self.runs)
 
     def pull_counts(self) -> np.ndarray:
-        """Number of pulls of each arm in each run.
+        """Number of pulls of each arm in each run (a pure-exploration policy's ``"pulls"`` record).
 
         Returns
         -------
         numpy.ndarray
-            Shape ``(runs, K)``: the ``"pulls"`` records of a pure-exploration policy, else counted from
-            the arm sequences.
-
-        Raises
-        ------
-        ValueError
-            If the result holds neither pulls nor an arm sequence.
+            Shape ``(runs, K)``.
         """
         if "pulls" in self.records and "arms" not in self.records:
             return self.records["pulls"]
@@ -326,17 +262,17 @@ class SimulationResult:
         return np.bincount((self.arms + offsets).ravel(), minlength=self.runs * k).reshape(self.runs, k)
 
     def rounds(self) -> np.ndarray:
-        """The rounds (1-based) the metrics can be evaluated at: every round, or :attr:`at`.
+        """The rounds (1-based) the result can be evaluated at: every round, or :attr:`at`.
 
         Returns
         -------
         numpy.ndarray
-            Increasing int64 rounds.
+            Increasing rounds.
         """
         return np.arange(1, self.horizon + 1) if self.at is None else self.at
 
     def mean_reward(self, h: int) -> float:
-        """``(1/h) sum_{t <= h} E[mu_{I_t}]``, the expectation estimated by the average over runs.
+        """``(1/h) sum_{t <= h} E[mu_{I_t}]``, the mean expected reward of the first ``h`` rounds.
 
         Parameters
         ----------
@@ -346,7 +282,7 @@ class SimulationResult:
         Returns
         -------
         float
-            The mean expected reward of the first ``h`` rounds.
+            The mean.
         """
         if self.at is not None:  # the running sum (np.cumsum's order) where np.mean sums pairwise
             return float(self.cum_mean[self._index(h)] / h)
@@ -377,7 +313,7 @@ class SimulationResult:
         Returns
         -------
         numpy.ndarray
-            Shape ``(len(rounds()),)``.
+            One value per round.
         """
         if self.at is not None:
             return self.cum_mean / self.at
@@ -416,11 +352,9 @@ class SimulationResult:
 
 run_seeds = engine.run_seeds
 
+#: Rounds (runs x horizon) up to which a bandit simulation with ``n_jobs=None`` runs in this thread
+#: (a pool of workers costs tens of milliseconds, more than such a simulation takes).
 SMALL_SIMULATION = 200_000
-"""Rounds (runs x horizon) up to which a bandit simulation with ``n_jobs=None`` runs in the calling thread.
-
-Starting a pool of workers costs tens of milliseconds, more than such a simulation takes; the result
-does not depend on the number of workers, so only the wall time changes."""
 
 
 def _cache_key(batch: Any, policy: AnyPolicy, env: Any, horizon: int, runs: int, seed: int, **options: Any) -> str:

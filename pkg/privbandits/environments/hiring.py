@@ -24,7 +24,7 @@ L_TILDE_RULES = ("sum", "norm", "data")
 
 
 def check_l_tilde_rule(rule: str) -> str:
-    """Raise ``ValueError`` unless ``rule`` is one of :data:`L_TILDE_RULES`; return it.
+    """``rule`` if it is one of :data:`L_TILDE_RULES`, else ``ValueError``.
 
     Parameters
     ----------
@@ -35,11 +35,6 @@ def check_l_tilde_rule(rule: str) -> str:
     -------
     str
         ``rule``.
-
-    Raises
-    ------
-    ValueError
-        If ``rule`` is not ``"sum"``, ``"norm"`` or ``"data"``.
     """
     if rule not in L_TILDE_RULES:
         raise ValueError(f"l_tilde_rule must be 'sum', 'norm' or 'data', got {rule!r}")
@@ -49,15 +44,11 @@ def check_l_tilde_rule(rule: str) -> str:
 class ScoreTree(NamedTuple):
     """The pool rows as a prefix tree of their sparse entries, to score every row with shared sums.
 
-    Row r's score ``<x_r, theta>`` is the sum, in column order, of its ELL entries
-    (:meth:`HiringEnvironment.sparse_pool`): ``s_0 = 0 + v_0 theta[c_0]``, ``s_q = s_{q-1} + v_q
-    theta[c_q]``. Rows of one group that share their first q + 1 entries (column and value) share
-    ``s_q``, so the tree's level q holds one node per distinct such prefix, and
-    ``score[n] = score[parent(n)] + v theta[c]`` computes every prefix sum once, with the very
-    operations of the row-by-row sum (so the same float result). The products ``v theta[c]`` are
-    computed once per distinct entry (column, value). The last level's nodes, the leaves, are the
-    distinct pool rows of each group. One-hot census rows share long prefixes: 116,009 nodes instead
-    of 374,803 row entries on the Adult pools, and 28,752 distinct rows of 34,073.
+    Row r's score ``<x_r, theta>`` is summed in column order over its ELL entries: ``s_q = s_{q-1} +
+    v_q theta[c_q]``. Rows of one group that share their first q + 1 entries share ``s_q``, so level
+    q holds one node per distinct prefix and ``score[n] = score[parent(n)] + v theta[c]`` computes
+    each prefix sum once, with the row-by-row sum's operations (the same floats). The leaves are the
+    distinct rows of each group (on the Adult pools: 116,009 nodes for 374,803 row entries).
 
     Attributes
     ----------
@@ -80,14 +71,14 @@ class ScoreTree(NamedTuple):
         ``(K + 1,)``: group k's leaves are ``leaf_offsets[k] .. leaf_offsets[k + 1] - 1``.
     """
 
-    parent: np.ndarray  #: (nodes,) uint32 parent of each node within the previous level
-    entry: np.ndarray  #: (nodes,) uint32 the node's (column, value) entry
-    entry_col: np.ndarray  #: (entries,) column of each distinct entry
-    entry_value: np.ndarray  #: (entries,) value of each distinct entry
-    level_offsets: np.ndarray  #: (width + 1,) where each level's nodes start
-    unary: np.ndarray  #: (width,) level q's nodes are the only children of level q - 1's, in order
-    row_leaf: np.ndarray  #: (rows,) the leaf (distinct row) of each pool row
-    leaf_offsets: np.ndarray  #: (K + 1,) where each group's leaves start
+    parent: np.ndarray
+    entry: np.ndarray
+    entry_col: np.ndarray
+    entry_value: np.ndarray
+    level_offsets: np.ndarray
+    unary: np.ndarray
+    row_leaf: np.ndarray
+    leaf_offsets: np.ndarray
 
 
 class HiringArrays(NamedTuple):
@@ -115,20 +106,13 @@ class HiringArrays(NamedTuple):
         Each row's true relative rank in its group, ``F_k(row_reward[r])``.
     """
 
-    #: the stacked pools, one row per candidate, group by group, shape (rows, d)
     pool: np.ndarray
-    #: where each group's rows start, shape (K + 1,)
     offsets: np.ndarray
-    #: each row's non-zero columns in increasing order (zero-padded) and their number
     nz_cols: np.ndarray
     nz_count: np.ndarray
-    #: the pool rows as a prefix tree of their sparse entries
     score_tree: ScoreTree
-    #: the true parameter, shape (d,)
     theta_star: np.ndarray
-    #: each group's true rewards, sorted (its CDF), concatenated group by group
     sorted_rewards: np.ndarray
-    #: each row's true reward and true relative rank in its group
     row_reward: np.ndarray
     row_rank: np.ndarray
 
@@ -204,11 +188,6 @@ class HiringEnvironment:
         Standard deviation of the reward noise (> 0).
     name : str
         A label.
-
-    Raises
-    ------
-    ValueError
-        If ``noise_sd`` is not > 0 or ``pools`` holds fewer than 2 groups.
     """
 
     pools: tuple
@@ -223,24 +202,19 @@ class HiringEnvironment:
 
     @classmethod
     def from_census(cls, data, noise_sd: float = 0.1) -> HiringEnvironment:
-        """The environment of a :func:`privbandits.data.load_census_hiring` dataset.
+        """The environment of a :func:`privbandits.data.load_census_hiring` dataset, named ``"census-<source>"``.
 
         Parameters
         ----------
         data : CensusHiringData
-            The preprocessed census instance (its ``pools``, ``theta_star`` and ``source``).
+            The preprocessed census instance.
         noise_sd : float
             Standard deviation of the reward noise (> 0).
 
         Returns
         -------
         HiringEnvironment
-            Named ``"census-<source>"``.
-
-        Raises
-        ------
-        ValueError
-            If ``noise_sd`` is not > 0.
+            The environment.
         """
         return cls(tuple(data.pools), np.asarray(data.theta_star, float), noise_sd, f"census-{data.source}")
 
@@ -266,8 +240,7 @@ class HiringEnvironment:
         Returns
         -------
         tuple of numpy.ndarray
-            ``(pool, offsets, theta_star, sorted_rewards)``: the stacked pools, where each group's
-            rows start, the true parameter and each group's sorted true rewards (its CDF).
+            ``(pool, offsets, theta_star, sorted_rewards)``, as in :class:`HiringArrays`.
         """
         return self._kernel_args
 
@@ -277,8 +250,7 @@ class HiringEnvironment:
         Returns
         -------
         HiringArrays
-            The dense and sparse forms of the pools, their :class:`ScoreTree`, the true parameter,
-            the sorted rewards and each row's true reward and relative rank.
+            The arrays.
         """
         return self._arrays
 
@@ -307,10 +279,7 @@ class HiringEnvironment:
         return index, value
 
     def sparse_pool(self) -> tuple[np.ndarray, np.ndarray]:
-        """The stacked pools in ELL form ``(index, value)``, zero-padded.
-
-        One-hot census rows have 11 non-zeros out of d = 104, so re-scoring the whole pool costs
-        11 multiply-adds per row.
+        """The stacked pools in ELL form ``(index, value)``, zero-padded (census rows: 11 non-zeros of 104).
 
         Returns
         -------
@@ -322,35 +291,28 @@ class HiringEnvironment:
         return self._sparse_pool
 
     def l_tilde(self, rule: str = "sum") -> float:
-        """A bound L-tilde on the leaf vector [x, y] of the regression, computed FROM THE DATA.
+        """A bound L-tilde on the regression's leaf vector [x, y], computed FROM THE DATA.
 
         A release the analysis of ``an2025privatefairgreedy`` does not account for, as it admits.
         Rewards enter the tree clipped to ``[-y_clip(), y_clip()]``.
 
         * ``"sum"`` (the book's default): max ``||x||`` + y_clip, the hypothesis ``||X|| + |y| <= L`` of
-          Theorem 5.1.  Every clipped leaf of every pool row satisfies it.
-        * ``"norm"``: sqrt(max ||x||^2 + y_clip^2), a bound on the norm of [x, y] as the calibration
-          text of Section 4.1 says; the sensitivity bound sqrt(2) L^2 of :func:`tree_rho` needs no
-          more, and every clipped leaf satisfies it.
+          Theorem 5.1; every clipped leaf satisfies it.
+        * ``"norm"``: sqrt(max ||x||^2 + y_clip^2), a bound on the norm of [x, y] as Section 4.1 says
+          (all the sensitivity bound of :func:`tree_rho` needs); every clipped leaf satisfies it.
         * ``"data"``: max over pool rows of sqrt(||x||^2 + <x, theta*>^2), the rule of the authors'
-          experiment code (DP-GMFBandits, ``data.py``, ``load_adult``: the max of
-          sqrt(||x||^2 + y^2) over the dataset's (x, y)).  Observed rewards carry noise, so a leaf
-          can exceed it: Theorem 5.1's hypothesis then fails and the guarantee does not hold.
+          code (DP-GMFBandits, ``data.py``, ``load_adult``). Noisy rewards can exceed it: Theorem
+          5.1's hypothesis then fails and the guarantee does not hold.
 
         Parameters
         ----------
         rule : {"sum", "norm", "data"}
-            Which bound (see above).
+            Which bound.
 
         Returns
         -------
         float
             L-tilde.
-
-        Raises
-        ------
-        ValueError
-            If ``rule`` is not one of :data:`L_TILDE_RULES`.
         """
         check_l_tilde_rule(rule)
         x_norm_max, data_max = self._leaf_norms
