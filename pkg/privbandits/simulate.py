@@ -6,9 +6,9 @@
 
 Both go through the engine (:func:`privbandits.engine.run_repetitions`): run ``i`` uses
 ``default_rng(SeedSequence(seed).spawn(runs)[i])`` whatever ``n_jobs`` and the grouping of runs.
-Both cache under one key (:func:`_cache_key`: the configuration and the source of the policy's
-module, the environment and the code that made it) and return a :class:`SimulationResult`, the
-one interface :mod:`privbandits.metrics` reads.
+Both cache under one key (the configuration and the source of the policy's module, the environment
+and the code that made it) and return a :class:`SimulationResult`, the one interface
+:mod:`privbandits.metrics` reads.
 """
 
 from __future__ import annotations
