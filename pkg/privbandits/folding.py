@@ -30,20 +30,16 @@ def fold_runs(policy: Any, instance: Any, horizon: int, seeds: list) -> Arrays:
 
     Parameters
     ----------
-    policy : Policy
-        A policy that records arms (episodic or not).
-    instance : BanditInstance
-        The instance.
-    horizon : int
-        Rounds per run.
+    policy, instance, horizon
+        A policy that records arms, its instance and the rounds per run.
     seeds : list of numpy.random.SeedSequence
         Run ``i`` uses ``default_rng(seeds[i])``.
 
     Returns
     -------
     dict of str to numpy.ndarray
-        The fold, ``"top"`` and ``"scaled"`` (per round, or per piece from the rounds ``"starts"``
-        for an episodic policy), and every other record stacked over runs as ``"record:<name>"``.
+        ``"top"`` and ``"scaled"`` per round (per piece from the rounds ``"starts"`` for an episodic
+        policy), and the other records stacked over runs as ``"record:<name>"``.
     """
     log_means = instance.log_means
     ratio = _ratio_table(log_means)
@@ -129,11 +125,10 @@ def read_fold(
     Returns
     -------
     log_mean : numpy.ndarray
-        Shape ``(horizon,)``, or ``(len(rounds),)``: the values at ``rounds``.
+        Per round, or at ``rounds``.
     cum_log_mean, cum_mean : numpy.ndarray or None
-        With ``rounds``: ``np.cumsum(log_mean)`` and ``np.cumsum(exp(log_mean))`` of the per-round
-        sequence read at ``rounds`` (the same additions in the same order, so the same numbers;
-        for an episodic fold without a ``(horizon,)`` array); ``None`` without.
+        With ``rounds``: ``np.cumsum`` of ``log_mean`` and of ``exp(log_mean)`` at ``rounds`` (the
+        same additions in the same order, without a ``(horizon,)`` array); else ``None``.
     """
     with np.errstate(divide="ignore"):
         log_mean = log_means[fold["top"]] + np.log(fold["scaled"]) - np.log(runs)
