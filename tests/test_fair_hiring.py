@@ -183,31 +183,6 @@ def test_run_together_rejects_settings_with_different_streams():
         run_together([], env, 10, np.random.default_rng(0))
 
 
-def test_simulate_hiring_settings_together_cached_one_by_one(tmp_path, monkeypatch):
-    """A list of settings returns what each gives alone; each is stored under its own key, so a later
-    call with one of them (or a repeated one) computes nothing."""
-    monkeypatch.setenv("PRIVBANDITS_CACHE_DIR", str(tmp_path))
-    env = _one_hot_env()
-    settings = [PrivateFairGreedy(), PrivateFairGreedy(epsilon=1.0), PrivateFairGreedy(noise=False), FairGreedy()]
-    kwargs = dict(seed=3, n_jobs=1, progress=False)
-    together = simulate_hiring(settings + [PrivateFairGreedy()], env, 120, 2, **kwargs)
-    assert len(together) == 5
-    alone = [simulate_hiring(q, env, 120, 2, use_cache=False, **kwargs) for q in settings]
-    for a, b in zip(together, alone + alone[:1]):
-        for key in b:
-            np.testing.assert_array_equal(a[key], b[key])
-
-    def refuse(*args):
-        raise AssertionError("the cache should have answered")
-
-    monkeypatch.setattr(PrivateFairGreedy, "_kernel", staticmethod(refuse))
-    monkeypatch.setattr(FairGreedy, "_kernel", staticmethod(refuse))
-    for q, b in zip(settings, alone):
-        np.testing.assert_array_equal(simulate_hiring(q, env, 120, 2, **kwargs)["fair_regret"], b["fair_regret"])
-    with pytest.raises(ValueError, match="policy"):
-        simulate_hiring([], env, 120, 2, **kwargs)
-
-
 def test_rank_refresh_recomputes_theta_only_on_multiples():
     env = _synthetic_env(seed=4)
     res = FairGreedy(rank_refresh=5).run(env, 400, np.random.default_rng(0), trace=True)

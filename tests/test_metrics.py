@@ -87,7 +87,7 @@ def test_bad_input(call, name):
         call()
 
 
-# --- MeanRewards: the per-round mean accumulated in O(T) memory --------------------------------
+# --- simulate_mean_rewards: the per-round mean accumulated in O(T) memory-----------------------------
 
 
 def _fig1a_instance(h: int):

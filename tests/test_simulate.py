@@ -157,3 +157,94 @@ def test_the_anytime_flag_is_set_where_the_book_relies_on_it():
 
     assert UCB.anytime and AdaPUCB.anytime and LDPUCB.anytime and AnytimeDPNCB.anytime
     assert not GDPNCB.anytime, "GDP-NCB's thresholds and index read log T"
+
+
+# --- simulate_mean_rewards read at some rounds ---------------------------------------------------
+
+
+def test_read_at_rounds_for_a_per_round_policy_and_bad_input():
+    """Read ``at`` some rounds, the metrics are the every-round ones at those rounds, bit for bit."""
+    from privbandits import metrics
+    from privbandits.policies import NCB, AdaPUCB
+    from privbandits.simulate import simulate_mean_rewards
+
+    inst = bernoulli_instance(np.random.default_rng(2026).uniform(0.005, 1.0, 12))
+    a = simulate_mean_rewards(NCB(), inst, 2_000, 5, 1, cache=False)
+    at = np.array([1, 10, 777, 2_000])
+    b = simulate_mean_rewards(NCB(), inst, 2_000, 5, 1, cache=False, at=[2_000, 10, 1, 777, 10])
+    np.testing.assert_array_equal(b.at, at)
+    np.testing.assert_array_equal(b.rounds(), at)
+    np.testing.assert_array_equal(metrics.running_nash_regret(b), metrics.running_nash_regret(a)[at - 1])
+    np.testing.assert_array_equal(metrics.running_average_regret(b), metrics.running_average_regret(a)[at - 1])
+    assert metrics.average_regret(b, 777) == metrics.running_average_regret(a)[776]
+    with pytest.raises(ValueError, match="horizon=778"):
+        metrics.nash_regret(b, 778)
+    for bad in ([], [0, 5], [5, 2_001], [1.5], [[1, 2]]):
+        with pytest.raises(ValueError, match="at must"):
+            simulate_mean_rewards(AdaPUCB(), inst, 2_000, 2, 0, cache=False, at=bad)
+
+
+# --- contextual policies: one simulate, one cache ------------------------------------------------
+
+
+def _hiring_env():
+    """Three groups of 40 candidates in 4 dimensions."""
+    from privbandits.environments import HiringEnvironment
+
+    rng = np.random.default_rng(0)
+    theta = rng.normal(size=4) / 2
+    pools = tuple(rng.normal(size=(40, 4)) * 0.3 + 0.2 * g for g in range(3))
+    return HiringEnvironment(pools, theta, noise_sd=0.1)
+
+
+def test_settings_together_cached_one_by_one(monkeypatch):
+    """A list of settings returns what each gives alone; each is stored under its own key, so a later
+    call with one of them (or a repeated one) computes nothing; ``simulate_hiring`` is its records."""
+    from privbandits.policies.fair_hiring import FairGreedy, PrivateFairGreedy, simulate_hiring
+
+    env = _hiring_env()
+    settings = [PrivateFairGreedy(), PrivateFairGreedy(epsilon=1.0), PrivateFairGreedy(noise=False), FairGreedy()]
+    kwargs = dict(seed=3, n_jobs=1, progress=False)
+    together = simulate(settings + [PrivateFairGreedy()], env, 120, 2, **kwargs)
+    assert len(together) == 5 and len(list(cache.cache_dir().rglob("*.npz"))) == 4
+    alone = [simulate(q, env, 120, 2, cache=False, **kwargs).records for q in settings]
+    for a, b in zip(together, alone + alone[:1]):
+        assert a.records.keys() == b.keys() == {"fair_regret", "regret", "groups"}
+        for key in b:
+            np.testing.assert_array_equal(a.records[key], b[key])
+
+    def refuse(*args):
+        raise AssertionError("the cache should have answered")
+
+    monkeypatch.setattr(PrivateFairGreedy, "_kernel", staticmethod(refuse))
+    monkeypatch.setattr(FairGreedy, "_kernel", staticmethod(refuse))
+    for q, b in zip(settings, alone):
+        np.testing.assert_array_equal(simulate_hiring(q, env, 120, 2, **kwargs)["fair_regret"], b["fair_regret"])
+    records = simulate_hiring(settings[:2], env, 120, 2, **kwargs)
+    np.testing.assert_array_equal(records[1]["groups"], alone[1]["groups"])
+    with pytest.raises(ValueError, match="policy"):
+        simulate_hiring([], env, 120, 2, **kwargs)
+
+
+def test_each_policy_needs_its_kind_of_environment():
+    from privbandits.policies.fair_hiring import OFUL
+
+    env, inst = _hiring_env(), bernoulli_instance([0.2, 0.8])
+    with pytest.raises(ValueError, match="HiringEnvironment"):
+        simulate(OFUL(), inst, 10, 2)
+    with pytest.raises(ValueError, match="BanditInstance"):
+        simulate(UCB(), env, 10, 2)
+    with pytest.raises(ValueError, match="horizon"):
+        simulate(OFUL(), env, 0, 2)
+    with pytest.raises(ValueError, match="policy"):
+        simulate([], inst, 10, 2)
+
+
+def test_several_bandit_policies_are_each_run_alone():
+    inst = bernoulli_instance([0.3, 0.5, 0.6])
+    from privbandits.policies import NCB
+
+    both = simulate([UCB(), NCB()], inst, 300, runs=3, seed=1, n_jobs=1, cache=False)
+    for policy, result in zip([UCB(), NCB()], both):
+        assert result.policy == policy
+        np.testing.assert_array_equal(result.arms, simulate(policy, inst, 300, 3, 1, cache=False).arms)

@@ -1,29 +1,18 @@
-"""The run engine: seeded repetitions of a compiled kernel, in parallel, with a progress bar and a cache.
+"""The run engine: seeded repetitions, in parallel, with a progress bar and a disk cache.
 
-Everything in the package that repeats a randomised computation goes through this module:
-:func:`~privbandits.simulate.simulate`, the fair-hiring trials of Part IV, the auditor's pairs and
-the chapters' summary caches. It provides three pieces that compose:
+Everything in the package that repeats a randomised computation goes through this module
+(:func:`~privbandits.simulate.simulate`, the auditor's pairs, the chapters' summary caches):
 
-* :func:`run_seeds`: repetition ``i`` of a computation seeded ``seed`` uses the generator
-  ``default_rng(SeedSequence(seed).spawn(runs)[i])``, so a result never depends on how repetitions
-  are grouped or scheduled.
-* :func:`parallel_map`: ordered map over tasks with joblib (threads by default: the numba kernels
-  release the GIL) and a tqdm bar. Any joblib backend can run it: inside
-  ``joblib.parallel_config(backend="dask")`` the tasks go to a Dask cluster (they are pickled, so
-  they must be module-level functions and picklable arguments; closures travel by cloudpickle).
+* :func:`run_seeds`: repetition ``i`` of seed ``seed`` uses ``default_rng(SeedSequence(seed).spawn(runs)[i])``,
+  so a result never depends on how repetitions are grouped or scheduled;
+* :func:`parallel_map`: an ordered map with joblib (threads by default: the numba kernels release
+  the GIL; any backend, e.g. ``joblib.parallel_config(backend="dask")``) and a tqdm bar;
 * :func:`cached`: a computation stored on disk under its configuration and the source of the
-  package modules it depends on (:func:`privbandits.cache.cache_key`).
+  package modules it depends on;
+* :func:`run_repetitions`: the three together.
 
-:func:`run_repetitions` is the three together: ``runs`` seeded repetitions of a batch function,
-cut into chunks that run in parallel, stacked in seed order, cached.
-
-Environment: ``$PRIVBANDITS_N_JOBS`` (default -1, every core) is the one default for ``n_jobs``;
-``$PRIVBANDITS_PROGRESS=0`` turns progress bars off.
-
-Progress bars are tqdm's: a widget in a Jupyter kernel that has ``ipywidgets``, text on stderr
-elsewhere (a terminal, or a kernel without ``ipywidgets``, where tqdm's warning about the missing
-widgets is silenced: the text bar is the intended fallback). The book build removes both kinds
-from its pages (``_ext/execute_in_parallel.py`` and ``execute: stderr_output: remove``).
+``$PRIVBANDITS_N_JOBS`` (default -1, every core) is the one default for ``n_jobs``;
+``$PRIVBANDITS_PROGRESS=0`` turns progress bars off (a text bar where ``ipywidgets`` is missing).
 """
 
 from __future__ import annotations
@@ -55,12 +44,7 @@ def default_n_jobs() -> int:
     Returns
     -------
     int
-        A joblib ``n_jobs`` value.
-
-    Raises
-    ------
-    ValueError
-        If ``$PRIVBANDITS_N_JOBS`` is not an integer other than 0.
+        A joblib ``n_jobs`` value (``ValueError`` if the variable is 0 or not an integer).
     """
     raw = os.environ.get("PRIVBANDITS_N_JOBS", "-1")
     try:
@@ -95,20 +79,13 @@ def run_seeds(seed: int, runs: int) -> list[np.random.SeedSequence]:
 
     Parameters
     ----------
-    seed : int
-        The seed of the whole computation (>= 0).
-    runs : int
-        Number of runs (>= 1).
+    seed, runs : int
+        The seed of the whole computation (>= 0) and the number of runs (>= 1).
 
     Returns
     -------
     list of numpy.random.SeedSequence
         One per run; run ``i`` uses ``numpy.random.default_rng(seeds[i])``.
-
-    Raises
-    ------
-    ValueError
-        If ``seed`` < 0 or ``runs`` < 1.
     """
     seed = check_int("seed", seed, minimum=0)
     runs = check_int("runs", runs, minimum=1)
@@ -129,28 +106,22 @@ def parallel_map(
     Parameters
     ----------
     function : callable
-        A module-level function (it is pickled when the backend runs processes or a cluster).
+        A module-level function (pickled when the backend runs processes or a cluster).
     tasks : sequence of tuple
         The argument tuples.
     n_jobs : int or None
         joblib workers (default :func:`default_n_jobs`); 1 runs in this thread without joblib.
-        Threads are preferred; a backend set with ``joblib.parallel_config`` (e.g. ``"dask"``) wins.
     progress : bool or None
         Show a tqdm bar (see :func:`progress_enabled`).
     desc : str or None
         The bar's label.
     weights : sequence of int or None
-        Progress units per task (e.g. runs per chunk; default 1 each).
+        Progress units per task (default 1 each).
 
     Returns
     -------
     list
         The results, in the order of ``tasks``.
-
-    Raises
-    ------
-    ValueError
-        If ``n_jobs`` is 0 or not an integer, or ``weights`` has the wrong length.
     """
     return list(_ordered_outputs(function, tasks, n_jobs=n_jobs, progress=progress, desc=desc, weights=weights))
 
@@ -200,9 +171,8 @@ def cached(
     compute : callable
         Returns a dict of numpy arrays (no object arrays).
     depends_on : iterable or None
-        Package modules, or objects defined in them (a policy, an environment, a kernel), whose
-        source (with everything they import) determines the result; ``None``: the whole package.
-        See :func:`privbandits.cache.cache_key`.
+        Package modules, or objects defined in them, whose source (with what they import)
+        determines the result (:func:`privbandits.cache.cache_key`); ``None``: the whole package.
     cache : bool
         Read and write the disk cache; ``False`` always computes.
 
@@ -222,6 +192,7 @@ def cached(
 
 
 def _stack(outputs: list[Arrays]) -> Arrays:
+    """The outputs' arrays concatenated along the first axis."""
     return {name: np.concatenate([out[name] for out in outputs]) for name in outputs[0]}
 
 
@@ -242,11 +213,11 @@ def run_repetitions(
 ) -> Arrays:
     """``runs`` seeded repetitions of a batch function, in parallel chunks, stacked, cached.
 
-    ``batch(*args, seeds)`` plays one repetition per seed sequence of ``seeds`` (run ``i`` with
-    ``default_rng(seeds[i])``; a compiled kernel may loop over them itself) and returns a dict of
-    arrays whose first axis has ``len(seeds)`` entries. The seeds are ``run_seeds(seed, runs)``, cut
-    into at most ``chunks`` contiguous chunks run by :func:`parallel_map`; the chunks' outputs are
-    concatenated in seed order, so the result is the same for every ``n_jobs``, chunking and backend.
+    ``batch(*args, seeds)`` plays one repetition per seed sequence (run ``i`` with
+    ``default_rng(seeds[i])``) and returns a dict of arrays with ``len(seeds)`` entries on their
+    first axis. The seeds ``run_seeds(seed, runs)`` are cut into at most ``chunks`` contiguous chunks
+    run by :func:`parallel_map` and joined in seed order, so the result is the same for every
+    ``n_jobs`` and backend.
 
     Parameters
     ----------
@@ -254,40 +225,26 @@ def run_repetitions(
         Module-level function ``batch(*args, seeds) -> dict of arrays``.
     args : tuple
         Its leading arguments (picklable).
-    runs : int
-        Number of repetitions (>= 1).
-    seed : int
-        Seed of the repetitions (>= 0).
+    runs, seed : int
+        Number of repetitions (>= 1) and their seed (>= 0).
     config : dict or None
-        The result's cache configuration; ``None`` does not cache. ``runs`` and ``seed`` are added.
+        The cache configuration (``runs``, ``seed`` and ``batch``'s name are added); ``None``: no cache.
     depends_on : iterable or None
-        Modules the result depends on (see :func:`cached`), ``batch``'s own module added when it is
-        one of the package's; ``None``: the whole package. ``batch``'s name is part of the key.
-    n_jobs : int or None
-        Workers (default :func:`default_n_jobs`).
-    progress : bool or None
-        Show a progress bar counting repetitions.
-    desc : str or None
-        The bar's label.
+        As for :func:`cached`; ``batch``'s module is added.
+    n_jobs, progress, desc
+        As for :func:`parallel_map`.
     cache : bool
         Use the disk cache (when ``config`` is given).
     chunks : int
         Upper bound on the number of parallel tasks (>= 1).
     combine : callable or None
-        ``combine(left, right)`` merges two chunks' outputs (e.g. sums over runs); the chunks are
-        then folded in seed order as they complete, so memory holds one merged result instead of
-        every run's arrays. Default: concatenate along the first axis. The chunking depends on
-        ``runs`` and ``chunks`` only, so a fold gives the same bits for every ``n_jobs`` and backend.
+        ``combine(left, right)`` merges two chunks' outputs, folded in seed order as they complete
+        (one merged result in memory); default: concatenate.
 
     Returns
     -------
     dict of str to numpy.ndarray
-        Every output array with ``runs`` entries on its first axis (or the fold of ``combine``).
-
-    Raises
-    ------
-    ValueError
-        If ``runs``, ``seed``, ``n_jobs`` or ``chunks`` is out of range.
+        The outputs with ``runs`` entries on their first axis (or the fold of ``combine``).
     """
     seeds = run_seeds(seed, runs)
     chunks = check_int("chunks", chunks, minimum=1)

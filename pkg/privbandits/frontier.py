@@ -20,7 +20,7 @@ from ._validation import check_int
 from .environments import BanditInstance
 from .metrics import average_regret, nash_regret
 from .policies import Policy
-from .simulate import MeanRewards, simulate, simulate_mean_rewards
+from .simulate import SimulationResult, simulate, simulate_mean_rewards
 
 __all__ = [
     "FrontierPoint",
@@ -63,17 +63,17 @@ class FrontierPoint(NamedTuple):
     runs: int
 
 
-def pooled(parts: Sequence[MeanRewards]) -> MeanRewards:
-    """Several :class:`MeanRewards` of equally many runs, pooled (the mean of their mean curves).
+def pooled(parts: Sequence[SimulationResult]) -> SimulationResult:
+    """The :class:`SimulationResult` of equally many runs in each part, pooled (mean of the mean curves).
 
     Parameters
     ----------
-    parts : sequence of MeanRewards
-        Same policy, instance, horizon and number of runs, every round kept.
+    parts : sequence of SimulationResult
+        Same policy, instance, horizon and number of runs.
 
     Returns
     -------
-    MeanRewards
+    SimulationResult
         The pooled estimate (``seed`` is the first part's).
 
     Raises
@@ -91,7 +91,9 @@ def pooled(parts: Sequence[MeanRewards]) -> MeanRewards:
         log_mean = top + np.log(np.mean(np.exp(logs - top), axis=0))
     log_mean[~np.isfinite(top)] = -np.inf
     first = parts[0]
-    return MeanRewards(first.policy, first.instance, first.horizon, first.runs * len(parts), first.seed, log_mean, {})
+    return SimulationResult(
+        first.policy, first.instance, first.horizon, first.runs * len(parts), first.seed, {}, log_mean
+    )
 
 
 def _band(center: float, values: np.ndarray, level: float = 0.95) -> tuple[float, float]:

@@ -11,12 +11,10 @@ By the AM-GM inequality ``R_N >= R_A``. As ``sarkar2026dpncb`` (Sarkar et al.) d
 below one underflows (and in ``sarkar2026dpncb`` Figure 1(a) a single mean is already ``(2e)^-T``), so the
 welfare is computed in log space from the instance's exact log means.
 
-Each measure takes a :class:`~privbandits.simulate.SimulationResult` (the runs' arms) or a
-:class:`~privbandits.simulate.MeanRewards` (the per-round mean over runs, accumulated by
-:func:`~privbandits.simulate.simulate_mean_rewards` in O(T) memory). ``horizon=h`` evaluates the
-measure on the first ``h`` rounds; ``running_*`` gives it at every round. For an algorithm whose
-play never depends on the horizon it is told (an anytime algorithm), the first ``h`` rounds of a
-run are a run of horizon ``h``, so one run gives every horizon.
+Each measure reads a :class:`~privbandits.simulate.SimulationResult` through its interface
+(``mean_reward``, ``log_welfare`` and their running forms), whether it holds the runs' arms or only
+the per-round mean. ``horizon=h`` evaluates a measure on the first ``h`` rounds, ``running_*`` at
+every round (for an anytime algorithm, the first ``h`` rounds of a run are a run of horizon ``h``).
 """
 
 from __future__ import annotations
@@ -28,7 +26,7 @@ from numba import njit
 from scipy.special import logsumexp
 
 from ._validation import check_finite_array, check_int
-from .simulate import MeanRewards, SimulationResult
+from .simulate import SimulationResult
 
 __all__ = [
     "cumulative_regret",
@@ -50,7 +48,7 @@ def cumulative_regret(result: SimulationResult) -> np.ndarray:
     Parameters
     ----------
     result : SimulationResult
-        Runs of one policy on one instance (from :func:`privbandits.simulate.simulate`).
+        Runs with their arms.
 
     Returns
     -------
@@ -66,15 +64,12 @@ def cumulative_regret(result: SimulationResult) -> np.ndarray:
 
 
 def final_regret(result: SimulationResult) -> np.ndarray:
-    """Cumulative pseudo-regret at the horizon of every run: ``cumulative_regret(result)[:, -1]``.
-
-    The same sums in the same order (so the same floating-point numbers), without building the
-    ``(runs, horizon)`` array.
+    """``cumulative_regret(result)[:, -1]``: the same sums, without the ``(runs, horizon)`` array.
 
     Parameters
     ----------
     result : SimulationResult
-        Runs of one policy on one instance (from :func:`privbandits.simulate.simulate`).
+        Runs with their arms.
 
     Returns
     -------
@@ -86,13 +81,133 @@ def final_regret(result: SimulationResult) -> np.ndarray:
 
 @njit(nogil=True, cache=True)
 def _final_regret(gaps, arms):  # pragma: no cover - compiled
+    """Each run's sum of gaps, added left to right as ``np.cumsum`` adds."""
     out = np.empty(arms.shape[0])
     for run in range(arms.shape[0]):
         total = 0.0
         for t in range(arms.shape[1]):
-            total += gaps[arms[run, t]]  # left to right, as np.cumsum adds
+            total += gaps[arms[run, t]]
         out[run] = total
     return out
+
+
+def average_regret(result: SimulationResult, horizon: int | None = None) -> float:
+    """Average regret ``R_A(T) = mu* - (1/T) sum_t E[mu_{I_t}]``.
+
+    Parameters
+    ----------
+    result : SimulationResult
+        Runs of one policy on one instance.
+    horizon : int or None
+        Evaluate on the first ``horizon`` rounds (default: all; one of ``result.rounds()``).
+
+    Returns
+    -------
+    float
+        The average regret.
+    """
+    h = _prefix(result, horizon)
+    return float(result.instance.best_mean - result.mean_reward(h))
+
+
+def nash_regret(result: SimulationResult, horizon: int | None = None) -> float:
+    """Nash regret ``R_N(T) = mu* - (prod_t E[mu_{I_t}])^(1/T)`` (``barman2023fairness``), in log space.
+
+    Parameters
+    ----------
+    result : SimulationResult
+        Runs of one policy on one instance.
+    horizon : int or None
+        As for :func:`average_regret`.
+
+    Returns
+    -------
+    float
+        The Nash regret (>= the average regret, by the AM-GM inequality).
+    """
+    h = _prefix(result, horizon)
+    return float(np.exp(result.instance.log_best_mean) - np.exp(result.log_welfare(h)))
+
+
+def running_average_regret(result: SimulationResult) -> np.ndarray:
+    """``R_A(t)`` at every round ``t`` of ``result.rounds()`` (every round, or those read ``at``).
+
+    Parameters
+    ----------
+    result : SimulationResult
+        Runs of one policy on one instance.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(len(result.rounds()),)``.
+    """
+    _prefix(result, None)
+    return result.instance.best_mean - result.running_mean_reward()
+
+
+def running_nash_regret(result: SimulationResult) -> np.ndarray:
+    """``R_N(t)`` at every round ``t`` of ``result.rounds()`` (the curve ``sarkar2026dpncb`` plots).
+
+    Parameters
+    ----------
+    result : SimulationResult
+        Runs of one policy on one instance.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(len(result.rounds()),)``.
+    """
+    _prefix(result, None)
+    with np.errstate(invalid="ignore"):
+        return np.exp(result.instance.log_best_mean) - np.exp(result.running_log_welfare())
+
+
+def log_nash_social_welfare(result: SimulationResult) -> float:
+    """``log`` of the Nash social welfare ``(prod_t E[mu_{I_t}])^(1/T)``.
+
+    Parameters
+    ----------
+    result : SimulationResult
+        Runs of one policy on one instance.
+
+    Returns
+    -------
+    float
+        The log welfare (may be ``-inf``).
+    """
+    h = _prefix(result, None)
+    return result.log_welfare(h)
+
+
+def nash_regret_in_double_precision(result: SimulationResult, horizon: int | None = None) -> float:
+    """Nash regret computed in double precision, as the experiment code of ``sarkar2026dpncb`` does.
+
+    That code (``NP-Hardest/DP-NCB``, ``Expt_1.py`` lines 137-147) takes the log of the per-round
+    mean as a double: a round whose mean underflows to 0 (the arm of mean ``(2e)^-T`` of Figure 1(a),
+    pulled in every run, once ``T >= 441``) makes the regret ``mu*``, whatever the other rounds. An
+    artefact of the arithmetic: :func:`nash_regret` is the measure; this shows the published numbers.
+
+    Parameters
+    ----------
+    result : SimulationResult
+        Runs of one policy on one instance, holding every round (not read ``at`` some rounds).
+    horizon : int or None
+        Evaluate on the first ``horizon`` rounds (default: all).
+
+    Returns
+    -------
+    float
+        ``mu* - exp(mean_t log(double(E[mu_{I_t}])))``.
+    """
+    h = _prefix(result, horizon)
+    if result.at is not None:
+        raise ValueError("nash_regret_in_double_precision needs every round: simulate_mean_rewards without at=")
+    mean = np.exp(result.log_mean_expected_rewards()[:h])  # the per-round mean as a double: 0 where it underflows
+    with np.errstate(divide="ignore"):
+        log_welfare = np.mean(np.log(mean))
+    return float(np.exp(result.instance.log_best_mean) - np.exp(log_welfare))
 
 
 def average_regret_from_rewards(expected_rewards: Any, best_mean: float) -> float:
@@ -108,13 +223,7 @@ def average_regret_from_rewards(expected_rewards: Any, best_mean: float) -> floa
     Returns
     -------
     float
-        ``R_A(T)``, the expectation over rounds estimated by the average over runs.
-
-    Raises
-    ------
-    ValueError
-        If ``expected_rewards`` is not a non-empty finite 2-D array, or an entry of it or
-        ``best_mean`` lies outside [0, 1].
+        ``R_A(T)``, the expectation estimated by the average over runs.
     """
     rewards = check_finite_array("expected_rewards", expected_rewards, ndim=2)
     if rewards.size == 0:
@@ -124,109 +233,8 @@ def average_regret_from_rewards(expected_rewards: Any, best_mean: float) -> floa
     return float(best_mean - rewards.mean())
 
 
-def _prefix(result: SimulationResult | MeanRewards, horizon: int | None) -> int:
-    if not isinstance(result, (SimulationResult, MeanRewards)):
-        raise ValueError(f"result must be a SimulationResult or MeanRewards, got {type(result).__name__}")
-    h = result.horizon if horizon is None else check_int("horizon", horizon, minimum=1, maximum=result.horizon)
-    if isinstance(result, MeanRewards) and result.at is not None and h not in result.at:
-        raise ValueError(f"horizon={h} is not one of the rounds the result was read at (simulate_mean_rewards(at=...))")
-    return h
-
-
-def _at(result: MeanRewards, h: int) -> int:
-    """Index of round ``h`` in ``result.at``."""
-    return int(np.searchsorted(result.at, h))
-
-
-def average_regret(result: SimulationResult | MeanRewards, horizon: int | None = None) -> float:
-    """Average regret ``R_A(T) = mu* - (1/T) sum_t E[mu_{I_t}]`` (expectation = average over runs).
-
-    Parameters
-    ----------
-    result : SimulationResult or MeanRewards
-        Runs of one policy on one instance (:func:`privbandits.simulate.simulate` or
-        :func:`privbandits.simulate.simulate_mean_rewards`).
-    horizon : int or None
-        Evaluate on the first ``horizon`` rounds (default: all).
-
-    Returns
-    -------
-    float
-        The average regret.
-
-    Raises
-    ------
-    ValueError
-        If ``result`` has the wrong type or ``horizon`` is not in ``[1, result.horizon]``.
-    """
-    h = _prefix(result, horizon)
-    if isinstance(result, MeanRewards):
-        if result.at is not None:  # the running sum (np.cumsum's order) where np.mean sums pairwise
-            return float(result.instance.best_mean - result.cum_mean[_at(result, h)] / h)
-        return float(result.instance.best_mean - np.mean(np.exp(result.log_mean[:h])))
-    return average_regret_from_rewards(result.expected_rewards()[:, :h], result.instance.best_mean)
-
-
-def running_average_regret(result: SimulationResult | MeanRewards) -> np.ndarray:
-    """``R_A(t)`` for every ``t = 1 .. T`` (the average regret of the first ``t`` rounds).
-
-    Parameters
-    ----------
-    result : SimulationResult or MeanRewards
-        Runs of one policy on one instance.
-
-    Returns
-    -------
-    numpy.ndarray
-        Shape ``(T,)``; for a :class:`~privbandits.simulate.MeanRewards` read at rounds ``at``,
-        shape ``(len(at),)``, the values at those rounds (the same numbers).
-    """
-    if isinstance(result, MeanRewards) and result.at is not None:
-        return result.instance.best_mean - result.cum_mean / result.at
-    _prefix(result, None)
-    mean = np.exp(result.log_mean_expected_rewards())
-    return result.instance.best_mean - np.cumsum(mean) / np.arange(1, mean.size + 1)
-
-
-def running_nash_regret(result: SimulationResult | MeanRewards) -> np.ndarray:
-    """``R_N(t)`` for every ``t = 1 .. T`` (the Nash regret of the first ``t`` rounds), in log space.
-
-    The curve the experiment code of ``sarkar2026dpncb`` plots: one set of runs at the largest
-    horizon, read at every ``t``.
-
-    Parameters
-    ----------
-    result : SimulationResult or MeanRewards
-        Runs of one policy on one instance.
-
-    Returns
-    -------
-    numpy.ndarray
-        Shape ``(T,)``; for a :class:`~privbandits.simulate.MeanRewards` read at rounds ``at``,
-        shape ``(len(at),)``, the values at those rounds (the same numbers).
-    """
-    if isinstance(result, MeanRewards) and result.at is not None:
-        with np.errstate(invalid="ignore"):
-            return np.exp(result.instance.log_best_mean) - np.exp(result.cum_log_mean / result.at)
-    _prefix(result, None)
-    log_mean = result.log_mean_expected_rewards()
-    with np.errstate(invalid="ignore"):
-        log_welfare = np.cumsum(log_mean) / np.arange(1, log_mean.size + 1)
-    return np.exp(result.instance.log_best_mean) - np.exp(log_welfare)
-
-
-def _log_welfare(log_rewards: np.ndarray) -> float:
-    """``(1/T) sum_t log( (1/n) sum_runs exp(log_rewards[run, t]) )``."""
-    runs = log_rewards.shape[0]
-    with np.errstate(divide="ignore"):
-        log_mean = logsumexp(log_rewards, axis=0) - np.log(runs)
-    return float(np.mean(log_mean))
-
-
 def nash_regret_from_log_rewards(log_expected_rewards: Any, log_best_mean: float) -> float:
-    """Nash regret from a ``(runs, T)`` array of ``log mu_{I_t}`` (entries in [-inf, 0]).
-
-    Computed in log space, so it is finite even when every ``mu_{I_t}`` underflows.
+    """Nash regret from a ``(runs, T)`` array of ``log mu_{I_t}`` (entries in [-inf, 0]), in log space.
 
     Parameters
     ----------
@@ -238,103 +246,20 @@ def nash_regret_from_log_rewards(log_expected_rewards: Any, log_best_mean: float
     Returns
     -------
     float
-        ``exp(log mu*) - exp(log NSW)``.
-
-    Raises
-    ------
-    ValueError
-        If ``log_expected_rewards`` is not a non-empty 2-D array, or it or ``log_best_mean`` holds a
-        NaN or a positive entry (a reward above 1).
+        ``exp(log mu*) - exp(log NSW)``, finite even when every ``mu_{I_t}`` underflows.
     """
     log_rewards = np.asarray(log_expected_rewards, dtype=float)
     if log_rewards.ndim != 2 or log_rewards.size == 0:
         raise ValueError(f"log_expected_rewards must be a non-empty (runs, T) array, got shape {log_rewards.shape}")
     if np.any(np.isnan(log_rewards)) or np.any(log_rewards > 0) or np.isnan(log_best_mean) or log_best_mean > 0:
         raise ValueError("log rewards must lie in [-inf, 0] (rewards in [0, 1]) and contain no NaN")
-    return float(np.exp(log_best_mean) - np.exp(_log_welfare(log_rewards)))
-
-
-def log_nash_social_welfare(result: SimulationResult) -> float:
-    """``log`` of the Nash social welfare ``(prod_t E[mu_{I_t}])^(1/T)``.
-
-    Parameters
-    ----------
-    result : SimulationResult
-        Runs of one policy on one instance (from :func:`privbandits.simulate.simulate`).
-
-    Returns
-    -------
-    float
-        The log welfare (may be ``-inf``).
-    """
-    return _log_welfare(result.log_expected_rewards())
-
-
-def nash_regret(result: SimulationResult | MeanRewards, horizon: int | None = None) -> float:
-    """Nash regret ``R_N(T) = mu* - (prod_t E[mu_{I_t}])^(1/T)`` (``barman2023fairness``), computed in log space.
-
-    Parameters
-    ----------
-    result : SimulationResult or MeanRewards
-        Runs of one policy on one instance (:func:`privbandits.simulate.simulate` or
-        :func:`privbandits.simulate.simulate_mean_rewards`).
-    horizon : int or None
-        Evaluate on the first ``horizon`` rounds (default: all).
-
-    Returns
-    -------
-    float
-        The Nash regret (>= the average regret, by the AM-GM inequality).
-
-    Raises
-    ------
-    ValueError
-        If ``result`` has the wrong type or ``horizon`` is not in ``[1, result.horizon]``.
-    """
-    h = _prefix(result, horizon)
-    log_best = result.instance.log_best_mean
-    if isinstance(result, MeanRewards):
-        if result.at is not None:  # the running sum (np.cumsum's order) where np.mean sums pairwise
-            with np.errstate(invalid="ignore"):
-                return float(np.exp(log_best) - np.exp(result.cum_log_mean[_at(result, h)] / h))
-        return float(np.exp(log_best) - np.exp(np.mean(result.log_mean[:h])))
-    return nash_regret_from_log_rewards(result.log_expected_rewards()[:, :h], log_best)
-
-
-def nash_regret_in_double_precision(result: SimulationResult | MeanRewards, horizon: int | None = None) -> float:
-    """Nash regret computed in double precision, as the experiment code of ``sarkar2026dpncb`` does.
-
-    That code (``NP-Hardest/DP-NCB``, ``Expt_1.py`` lines 137-147) averages ``mu_{I_t}`` over the
-    runs as doubles, takes their log, and exponentiates the running mean of the logs. A round whose
-    mean underflows to 0 (every run pulled an arm of mean below about ``2.5e-324``, e.g. the arm of
-    mean ``(2e)^-T`` of Figure 1(a) once ``T >= 441``) makes the log ``-inf``, the welfare 0 and the
-    regret ``mu*``, whatever the other rounds. This is an artefact of the arithmetic, not a property
-    of the algorithm: :func:`nash_regret` (log space, exact) is the measure; this function shows
-    what the published numbers were.
-
-    Parameters
-    ----------
-    result : SimulationResult or MeanRewards
-        Runs of one policy on one instance; a :class:`~privbandits.simulate.MeanRewards` must hold
-        every round (not read at ``at``).
-    horizon : int or None
-        Evaluate on the first ``horizon`` rounds (default: all).
-
-    Returns
-    -------
-    float
-        ``mu* - exp(mean_t log(double(E[mu_{I_t}])))``, with ``mu*`` a double too.
-
-    Raises
-    ------
-    ValueError
-        If ``result`` has the wrong type, was read at ``at``, or ``horizon`` is not in
-        ``[1, result.horizon]``.
-    """
-    h = _prefix(result, horizon)
-    if isinstance(result, MeanRewards) and result.at is not None:
-        raise ValueError("nash_regret_in_double_precision needs every round: simulate_mean_rewards without at=")
-    mean = np.exp(result.log_mean_expected_rewards()[:h])  # the per-round mean as a double: 0 where it underflows
     with np.errstate(divide="ignore"):
-        log_welfare = np.mean(np.log(mean))
-    return float(np.exp(result.instance.log_best_mean) - np.exp(log_welfare))
+        log_mean = logsumexp(log_rewards, axis=0) - np.log(log_rewards.shape[0])
+    return float(np.exp(log_best_mean) - np.exp(float(np.mean(log_mean))))
+
+
+def _prefix(result: SimulationResult, horizon: int | None) -> int:
+    """The number of rounds to evaluate, ``horizon`` validated (default: all)."""
+    if not isinstance(result, SimulationResult):
+        raise ValueError(f"result must be a SimulationResult, got {type(result).__name__}")
+    return result.horizon if horizon is None else check_int("horizon", horizon, minimum=1, maximum=result.horizon)

@@ -11,7 +11,7 @@ The subpackage, one module per concern:
 
 * :mod:`.calibration`: the privacy calibration of Sections 4.1-4.2 and its exact guarantee;
 * :mod:`.tree`: the matrix tree mechanism of the private regression;
-* :mod:`.environment`: :class:`HiringEnvironment`, the candidate pools;
+* :mod:`privbandits.environments.hiring`: :class:`HiringEnvironment`, the candidate pools;
 * :mod:`.kernels`: one numba kernel per algorithm, sharing the candidate draw, ridge and rank steps
   (each runs several settings in lockstep on one random stream);
 * :mod:`.policies`: :class:`OFUL`, :class:`FairGreedy`, :class:`PrivateFairGreedy` (on
@@ -20,6 +20,7 @@ The subpackage, one module per concern:
 Everything public is re-exported here.
 """
 
+from ...environments.hiring import HiringArrays, HiringEnvironment, ScoreTree
 from .calibration import (
     budget_table,
     privacy_guarantee,
@@ -33,7 +34,6 @@ from .calibration import (
     tree_rho,
     tree_sigma,
 )
-from .environment import HiringArrays, HiringEnvironment, ScoreTree
 from .policies import OFUL, FairGreedy, HiringPolicy, PrivateFairGreedy, relative_ranks, run_together, simulate_hiring
 from .tree import private_ridge_prefix
 

@@ -26,7 +26,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ... import cache, engine
 from ..._validation import check_delta, check_epsilon, check_int, check_positive, check_probability
 from ...mechanisms import approx_dp_to_zcdp
 from ..base import ContextualPolicy, Records
@@ -427,27 +426,6 @@ def run_together(
     return out
 
 
-def _hiring_chunk(policies, env: HiringEnvironment, horizon: int, seeds: list) -> dict[str, np.ndarray]:
-    """Trials ``i = 0 .. len(seeds)-1`` of the settings run together, stacked (the engine's batch function)."""
-    # Trials ``i = 0 .. len(seeds)-1`` of the settings run together, stacked (the engine's batch
-    # function): each array has shape ``(trials, settings, ...)``.
-    out = [run_together(policies, env, horizon, np.random.default_rng(s)) for s in seeds]
-    return {k: np.stack([[rec[k] for rec in trial] for trial in out]) for k in out[0][0]}
-
-
-def _cache_key(policy, env: HiringEnvironment, horizon: int, runs: int, seed: int) -> str:
-    config = {
-        "kind": "hiring",
-        "policy": policy.config(),
-        "env": env.fingerprint(),
-        "noise_sd": env.noise_sd,
-        "horizon": horizon,
-        "runs": runs,
-        "seed": seed,
-    }
-    return cache.cache_key(config, depends_on=(policy, env, _hiring_chunk))
-
-
 def simulate_hiring(
     policy,
     env: HiringEnvironment,
@@ -459,70 +437,31 @@ def simulate_hiring(
     progress: bool | None = None,
     use_cache: bool = True,
 ):
-    """Run ``runs`` trials (seeds ``SeedSequence(seed).spawn(runs)``) through the package's engine.
-
-    :func:`privbandits.engine.run_repetitions`: joblib threads (or any joblib backend) over the
-    trials, a progress bar, and the disk cache (:mod:`privbandits.cache`), one entry per setting
-    keyed by its configuration and the source of Part IV's modules. Given several settings, those
-    not in the cache run together where they share a random stream (:func:`run_together`: same
-    class, same :meth:`HiringPolicy.stream`), and each is stored under its own key, so a later call
-    with one of them alone finds it.
+    """``simulate(policy, env, horizon, runs, seed, cache=use_cache)``, as the records alone.
 
     Parameters
     ----------
     policy : HiringPolicy or sequence of HiringPolicy
-        The algorithm, or several settings.
+        The algorithm, or several settings (those that share a random stream run together).
     env : HiringEnvironment
         The environment.
-    horizon, runs : int
-        Rounds per trial and number of trials (>= 1 each).
-    seed : int
-        Trial ``i`` uses ``SeedSequence(seed).spawn(runs)[i]``.
-    n_jobs : int or None
-        Workers (default :func:`privbandits.engine.default_n_jobs`).
-    progress : bool or None
-        Show a tqdm bar (default: on unless ``$PRIVBANDITS_PROGRESS=0``).
+    horizon, runs, seed : int
+        As for :func:`privbandits.simulate.simulate`.
+    n_jobs, progress : int or None, bool or None
+        As for :func:`privbandits.simulate.simulate`.
     use_cache : bool
-        Read and write the disk cache (:mod:`privbandits.cache`).
+        Read and write the disk cache (``cache=`` of :func:`privbandits.simulate.simulate`).
 
     Returns
     -------
     dict of numpy.ndarray, or list of them
-        Stacked ``fair_regret``, ``regret`` (shape ``(runs, horizon)``) and ``groups`` (the hired
-        candidate's group per round); a list of these, one per setting, if ``policy`` is a sequence.
-
-    Raises
-    ------
-    ValueError
-        If ``horizon`` or ``runs`` is not an integer >= 1, or ``policy`` is an empty sequence.
+        The ``records`` of each :class:`~privbandits.simulate.SimulationResult`: stacked
+        ``fair_regret``, ``regret`` (shape ``(runs, horizon)``) and ``groups``.
     """
-    check_int("horizon", horizon, minimum=1)
-    check_int("runs", runs, minimum=1)
-    single = isinstance(policy, HiringPolicy)
-    policies = [policy] if single else list(policy)
-    if not policies:
-        raise ValueError("policy must be a HiringPolicy or a non-empty sequence of them")
-    keys = [_cache_key(q, env, horizon, runs, seed) for q in policies]
-    found: dict[str, dict[str, np.ndarray] | None] = {key: None for key in keys}  # equal settings: one run
-    groups: dict[tuple, list[int]] = {}  # the settings to compute, by class and stream
-    for j, (q, key) in enumerate(zip(policies, keys)):
-        if key in found and found[key] is None:
-            found[key] = cache.load(key) if use_cache else None
-            if found[key] is None:
-                groups.setdefault((type(q).__qualname__, *q.stream(env, horizon)), []).append(j)
-                found[key] = {}  # scheduled
-    for members in groups.values():
-        group = [policies[j] for j in members]
-        label = group[0].label if len(group) == 1 else f"{group[0].name} ({len(group)} settings)"
-        stacked = engine.run_repetitions(
-            _hiring_chunk, (group, env, horizon), runs, seed, n_jobs=n_jobs, progress=progress, desc=label, chunks=runs
-        )
-        for s, j in enumerate(members):
-            found[keys[j]] = {name: np.ascontiguousarray(values[:, s]) for name, values in stacked.items()}
-            if use_cache:
-                cache.store(keys[j], found[keys[j]])
-    results = [found[key] for key in keys]
-    return results[0] if single else results
+    from ...simulate import simulate  # here: the simulator imports the policies
+
+    out = simulate(policy, env, horizon, runs, seed, n_jobs=n_jobs, cache=use_cache, progress=progress)
+    return [result.records for result in out] if isinstance(out, list) else out.records
 
 
 def relative_ranks(scores_window: np.ndarray, values: np.ndarray) -> np.ndarray:

@@ -1,8 +1,8 @@
-"""Episodic play and the episode-level fold of ``simulate_mean_rewards`` (issue 12, item 4).
+"""Tests of privbandits.folding: runs folded into the mean expected reward per round.
 
 GDP-NCB and AdaP-UCB record their play either per round or as episodes, from one kernel
-(``record_play``); ``simulate_mean_rewards`` folds the episodes piece by piece. Every check here is
-an exact equality with the per-round path (same bits), on several seeds, horizons and variants.
+(``record_play``); the fold works on the episodes piece by piece. Every check here is an exact
+equality with the per-round path (same bits), on several seeds, horizons and variants.
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ import pytest
 
 from privbandits import metrics
 from privbandits.environments import bernoulli_instance
+from privbandits.folding import _accumulate, _fold_pieces, _prefix_sums, _ratio_table
 from privbandits.policies import AdaPUCB
 from privbandits.policies.base import record_play
 from privbandits.policies.dp_ncb import GDPNCB, LDPNCB, NCB
-from privbandits.simulate import _accumulate, _fold_pieces, _prefix_sums, _ratio_table, simulate_mean_rewards
+from privbandits.simulate import simulate_mean_rewards
 
 INSTANCE = bernoulli_instance(np.random.default_rng(2026).uniform(0.005, 1.0, 12))
 
@@ -153,18 +154,3 @@ def test_prefix_sums_are_cumsum():
     at = np.unique(np.r_[1, edges, horizon])
     with np.errstate(invalid="ignore"):
         np.testing.assert_array_equal(_prefix_sums(starts, values, horizon, at), np.cumsum(full)[at - 1])
-
-
-def test_read_at_rounds_for_a_per_round_policy_and_bad_input():
-    a = simulate_mean_rewards(NCB(), INSTANCE, 2_000, 5, 1, cache=False)
-    at = np.array([1, 10, 777, 2_000])
-    b = simulate_mean_rewards(NCB(), INSTANCE, 2_000, 5, 1, cache=False, at=[2_000, 10, 1, 777, 10])
-    np.testing.assert_array_equal(b.at, at)
-    np.testing.assert_array_equal(metrics.running_nash_regret(b), metrics.running_nash_regret(a)[at - 1])
-    np.testing.assert_array_equal(metrics.running_average_regret(b), metrics.running_average_regret(a)[at - 1])
-    assert metrics.average_regret(b, 777) == metrics.running_average_regret(a)[776]
-    with pytest.raises(ValueError, match="horizon=778"):
-        metrics.nash_regret(b, 778)
-    for bad in ([], [0, 5], [5, 2_001], [1.5], [[1, 2]]):
-        with pytest.raises(ValueError, match="at must"):
-            simulate_mean_rewards(AdaPUCB(), INSTANCE, 2_000, 2, 0, cache=False, at=bad)

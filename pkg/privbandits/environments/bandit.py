@@ -1,16 +1,10 @@
-"""Stochastic bandit environments.
+"""Stochastic bandit instances: ``K`` arms, each a reward law on [0, 1] (a kind code and three parameters).
 
-An instance is ``K`` arms, each a reward law on [0, 1] given by a kind code and up to three
-parameters. The instance knows its arm means exactly, and stores them in log space as well, because
-some instances of the book (``sarkar2026dpncb`` Figure 1(a), arm mean ``(2e)^-T``) have means far below the
-smallest double.
-
-Rewards are drawn inside the numba kernels of the policies by :func:`draw_reward` and
-:func:`draw_reward_sum`, from the run's own ``numpy.random.Generator``, so the same seed gives the
-same rewards. An instance can also carry a fixed reward table ``table[t, arm]`` (a *dataset* in the
-sense of differential privacy): the kernels then read the reward of round ``t`` from the table
-instead of sampling it, which is how the privacy auditor runs an algorithm on two neighbouring
-datasets.
+An instance knows its arm means exactly, in log space too: some instances of the book
+(``sarkar2026dpncb`` Figure 1(a), arm mean ``(2e)^-T``) have means far below the smallest double.
+The policies' kernels draw rewards with :func:`draw_reward` and :func:`draw_reward_sum` from the
+run's own generator, or read them from a fixed reward table ``table[t, arm]`` (a *dataset* in the
+sense of differential privacy: how the auditor runs an algorithm on two neighbouring datasets).
 """
 
 from __future__ import annotations
@@ -22,7 +16,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ._validation import check_finite_array, check_int, check_unit_interval_array
+from .._validation import check_finite_array, check_int, check_unit_interval_array
 
 __all__ = [
     "BERNOULLI",
@@ -49,6 +43,7 @@ _KIND_NAMES = {BERNOULLI: "Bernoulli", BETA: "Beta", TWO_POINT: "two-point", UNI
 
 
 def _kind_mean(kind: int, p: np.ndarray) -> float:
+    """The mean of an arm of kind ``kind`` with parameters ``p``."""
     if kind == BERNOULLI:
         return float(p[0])
     if kind == BETA:
@@ -61,6 +56,7 @@ def _kind_mean(kind: int, p: np.ndarray) -> float:
 
 
 def _check_kind_params(arm: int, kind: int, p: np.ndarray) -> None:
+    """``ValueError`` naming the arm unless ``p`` are valid parameters of ``kind``."""
     where = f"params[{arm}] (arm {arm}, {_KIND_NAMES.get(kind, kind)})"
     if kind == BERNOULLI:
         if not 0.0 <= p[0] <= 1.0:
@@ -99,12 +95,6 @@ class BanditInstance:
     table : numpy.ndarray
         When not empty, a fixed reward table of shape ``(horizon, K)`` in [0, 1]: the kernels read
         ``table[t, arm]`` at round ``t`` (0-based) instead of sampling.
-
-    Raises
-    ------
-    ValueError
-        If ``kinds``, ``params``, ``log_means`` or ``table`` has the wrong shape, or an arm's
-        parameters, a log mean or a table entry is out of range (the message names the array and arm).
     """
 
     kinds: np.ndarray
@@ -190,11 +180,6 @@ class BanditInstance:
         -------
         BanditInstance
             A new instance.
-
-        Raises
-        ------
-        ValueError
-            If ``table`` has the wrong shape or an entry outside [0, 1].
         """
         return BanditInstance(self.kinds, self.params, self.log_means, self.name, np.asarray(table))
 
@@ -212,11 +197,6 @@ class BanditInstance:
         -------
         numpy.ndarray
             Shape ``(horizon, K)``.
-
-        Raises
-        ------
-        ValueError
-            If ``horizon`` < 1.
         """
         horizon = check_int("horizon", horizon, minimum=1)
         return _draw_table(rng, self.kinds, self.params, horizon)
@@ -226,10 +206,8 @@ class BanditInstance:
 
         Parameters
         ----------
-        arm : int
-            The arm, in ``[0, K - 1]``.
-        size : int
-            Number of rewards (>= 0).
+        arm, size : int
+            The arm, in ``[0, K - 1]``, and the number of rewards (>= 0).
         rng : numpy.random.Generator
             Source of randomness.
 
@@ -237,11 +215,6 @@ class BanditInstance:
         -------
         numpy.ndarray
             Shape ``(size,)``.
-
-        Raises
-        ------
-        ValueError
-            If ``arm`` or ``size`` is out of range.
         """
         arm = check_int("arm", arm, minimum=0, maximum=self.n_arms - 1)
         size = check_int("size", size, minimum=0)
@@ -300,12 +273,6 @@ def bernoulli_instance(means: Any = None, *, log_means: Any = None, name: str = 
     -------
     BanditInstance
         The instance.
-
-    Raises
-    ------
-    ValueError
-        If neither or both of ``means`` and ``log_means`` are given, one of them is out of range, or
-        there are fewer than 2 arms.
     """
     if (means is None) == (log_means is None):
         raise ValueError("give exactly one of means and log_means")
@@ -340,11 +307,6 @@ def beta_instance(a: Any, b: Any, *, name: str = "") -> BanditInstance:
     -------
     BanditInstance
         The instance.
-
-    Raises
-    ------
-    ValueError
-        If ``a`` and ``b`` differ in shape, or an entry is not > 0.
     """
     a_arr = check_finite_array("a", a, ndim=1)
     b_arr = check_finite_array("b", b, ndim=1)
@@ -371,11 +333,6 @@ def two_point_instance(low: Any, high: Any, p_high: Any, *, name: str = "") -> B
     -------
     BanditInstance
         The instance.
-
-    Raises
-    ------
-    ValueError
-        If ``low``, ``high`` and ``p_high`` differ in shape, or an entry is out of range.
     """
     arrays = [check_finite_array(n, v, ndim=1) for n, v in (("low", low), ("high", high), ("p_high", p_high))]
     if len({a.shape for a in arrays}) != 1:
@@ -397,11 +354,6 @@ def uniform_instance(low: Any, high: Any, *, name: str = "") -> BanditInstance:
     -------
     BanditInstance
         The instance.
-
-    Raises
-    ------
-    ValueError
-        If ``low`` and ``high`` differ in shape, or an entry is out of range.
     """
     low_arr = check_finite_array("low", low, ndim=1)
     high_arr = check_finite_array("high", high, ndim=1)
@@ -439,11 +391,6 @@ def mixed_instance(means: Any, *, match_means: bool = True, name: str = "mixed")
     -------
     BanditInstance
         The instance.
-
-    Raises
-    ------
-    ValueError
-        If ``means`` is not a 1-D array in [0, 1], or there are fewer than 2 arms.
     """
     mu = check_unit_interval_array("means", means, ndim=1)
     k = mu.size
@@ -485,11 +432,7 @@ def _draw_one(rng, kind, p):  # pragma: no cover - compiled
 def draw_reward(rng, kinds, params, table, t, arm):  # pragma: no cover - compiled
     """Reward of ``arm`` at round ``t`` (0-based): ``table[t, arm]`` if a table is given, else a draw.
 
-    Compiled with numba (``nogil``); called from the policies' kernels, so it does not validate.
-    Inlined into each kernel (numba IR), with the Bernoulli draw written out here rather than behind
-    the call to ``_draw_one``, whose ``rng.beta`` branch kept numba from removing the atomic
-    reference-count updates around every draw (Part I's kernels run 5-12% faster); the draws and
-    their order are unchanged.
+    Compiled (``nogil``, inlined into each kernel); it does not validate.
 
     Parameters
     ----------
@@ -497,10 +440,8 @@ def draw_reward(rng, kinds, params, table, t, arm):  # pragma: no cover - compil
         The run's generator (unused when a table is given).
     kinds, params, table : numpy.ndarray
         The instance's arrays, from :meth:`BanditInstance.kernel_args`.
-    t : int
-        The round (0-based).
-    arm : int
-        The arm.
+    t, arm : int
+        The round (0-based) and the arm.
 
     Returns
     -------
@@ -509,7 +450,9 @@ def draw_reward(rng, kinds, params, table, t, arm):  # pragma: no cover - compil
     """
     if table.shape[0] > 0:
         return table[t, arm]
-    if kinds[arm] == BERNOULLI:  # as in _draw_one
+    # The Bernoulli draw of _draw_one written out: behind the call, whose rng.beta branch kept numba
+    # from removing the reference-count updates around every draw, Part I's kernels ran 5-12% slower.
+    if kinds[arm] == BERNOULLI:
         return 1.0 if rng.random() < params[arm, 0] else 0.0
     return _draw_one(rng, kinds[arm], params[arm])
 
@@ -518,8 +461,8 @@ def draw_reward(rng, kinds, params, table, t, arm):  # pragma: no cover - compil
 def draw_reward_sum(rng, kinds, params, table, t, arm, n):  # pragma: no cover - compiled
     """Sum of ``n`` rewards of ``arm`` at rounds ``t, ..., t + n - 1``.
 
-    For a Bernoulli arm this is one Binomial draw, so an episode of ``n`` pulls costs O(1). Compiled
-    with numba (``nogil``); called from the policies' kernels, so it does not validate.
+    One Binomial draw for a Bernoulli arm, so an episode of ``n`` pulls costs O(1). Compiled
+    (``nogil``); it does not validate.
 
     Parameters
     ----------
@@ -527,12 +470,8 @@ def draw_reward_sum(rng, kinds, params, table, t, arm, n):  # pragma: no cover -
         The run's generator (unused when a table is given).
     kinds, params, table : numpy.ndarray
         The instance's arrays, from :meth:`BanditInstance.kernel_args`.
-    t : int
-        The first round (0-based).
-    arm : int
-        The arm.
-    n : int
-        Number of rewards.
+    t, arm, n : int
+        The first round (0-based), the arm and the number of rewards.
 
     Returns
     -------
