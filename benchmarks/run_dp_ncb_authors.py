@@ -164,7 +164,7 @@ def main(argv=None) -> None:
         t = grid(t_max)
         res = simulate_mean_rewards(
             policy, instance, t_max, args.runs, args.seed, n_jobs=args.jobs, cache=False, at=t
-        )  # read at t only: the same numbers as the whole running curves at t (tests/test_simulate_episodes.py)
+        )  # read at t only: the same numbers as the whole running curves at t (tests/test_folding.py)
         arrays[f"{key}_t"] = t
         arrays[f"{key}_nash"] = running_nash_regret(res)
         arrays[f"{key}_avg"] = running_average_regret(res)

@@ -21,7 +21,7 @@ node) once. Playing one setting a block at a time keeps its state in the cache.
 Rank step (line 6). Candidates are rows of finite per-group pools, so the window
 ``D_{t~+1:t-1}`` is kept as a histogram over the distinct pool rows; whenever theta-hat changes,
 every distinct row is re-scored once (:func:`_score_pool`, over the pools' prefix tree
-:class:`~privbandits.policies.fair_hiring.environment.ScoreTree`, which shares the partial sums of
+:class:`~privbandits.environments.ScoreTree`, which shares the partial sums of
 rows with equal leading entries and gives each row's score bit for bit), and the count of line 6 is
 ``sum_r counts[r] 1{score_r <= score of X_{k,t}}``: the paper's count exactly, at O(tree nodes)
 per change of theta-hat and O(distinct rows) per round instead of O(N_t d) (``rank_brute`` keeps the
