@@ -15,10 +15,11 @@ import math
 import numpy as np
 from numba import njit
 
-from .._validation import check_epsilon, check_int, check_positive
-from ..environments import BanditInstance, draw_reward, draw_reward_sum
+from .._validation import check_epsilon, check_int
+from ..environments import draw_reward, draw_reward_sum
 from ..mechanisms import laplace_draw
-from .base import Policy, Records
+from .adap_ucb import AdaPUCB
+from .base import Policy, Real, param
 
 __all__ = ["AdaPKLUCB", "bernoulli_kl", "kl_ucb_upper", "problem_dependent_lower_bound", "minimax_lower_bound"]
 
@@ -181,29 +182,18 @@ class AdaPKLUCB(Policy):
         Privacy parameter (> 0; ``inf`` runs without noise).
     alpha : float
         Exploration constant (> 0; the regret bound needs ``alpha > 3``; default 3.1, the paper's).
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` or ``alpha`` is not > 0.
     """
 
-    epsilon: float = 0.2
-    alpha: float = 3.1
+    epsilon: float = param(0.2, Real(0.0, math.inf, "(]"))
+    alpha: float = param(3.1, Real())
+
     name = "AdaP-KLUCB"
     anytime = True  # never reads the horizon: one run gives every horizon
     private = True
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_inf=True))
-        object.__setattr__(self, "alpha", check_positive("alpha", self.alpha))
-
-    def _kernel_call(self, instance: BanditInstance, horizon: int):
-        return _adap_klucb_kernel, (*instance.kernel_args(), horizon, float(self.epsilon), float(self.alpha))
-
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms, rel = self._play(instance, horizon, rng)
-        return {"arms": arms, "releases": np.asarray(rel)}
+    records = ("arms", "releases")
+    accounting = AdaPUCB.accounting  # one release per reward, as AdaP-UCB
+    _kernel = staticmethod(_adap_klucb_kernel)
+    binding = ("epsilon", "alpha")
 
 
 def _check_bernoulli_means(means) -> np.ndarray:

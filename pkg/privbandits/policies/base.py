@@ -22,16 +22,32 @@ import abc
 import dataclasses
 import math
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from .._validation import check_int
+from .._validation import _is_real, check_bool, check_int
 from ..environments import BanditInstance
 
-__all__ = ["Policy", "Records", "ContextualPolicy", "record_play", "new_episodes", "episode_array"]
+__all__ = [
+    "Policy",
+    "Records",
+    "ContextualPolicy",
+    "Declared",
+    "Real",
+    "Int",
+    "Bool",
+    "Choice",
+    "Custom",
+    "param",
+    "Departure",
+    "Ablation",
+    "record_play",
+    "new_episodes",
+    "episode_array",
+]
 
 #: One run's records, ``"arms"`` (shape ``(horizon,)``, the arm pulled at each round, 0-based) for
 #: every regret-minimising policy; policies may add more (e.g. ``"phase1_end"``, shape ``()``).
@@ -126,6 +142,353 @@ def episode_array(out):  # pragma: no cover - compiled
     return episodes
 
 
+# --------------------------------------------------------------------------------------------
+# The declaration: parameters, departures, ablations
+# --------------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Real:
+    """A real parameter in the interval from ``low`` to ``high``, ``ends`` saying which ends it includes.
+
+    Parameters
+    ----------
+    low, high : float
+        The interval's ends (``high`` may be ``inf``).
+    ends : {"()", "(]", "[)", "[]"}
+        Which ends are included, in interval notation (``"(]"`` with ``high = inf`` allows ``inf``).
+    coerce : bool or None
+        Store the value as a ``float`` (``None``: the policy class's ``coerce_params``).
+    optional : bool
+        ``None`` is allowed too.
+    """
+
+    low: float = 0.0
+    high: float = math.inf
+    ends: str = "()"
+    coerce: bool | None = None
+    optional: bool = False
+
+    def check(self, name: str, value: Any) -> Any:
+        """The value checked (``ValueError`` naming ``name`` and the interval); a float.
+
+        Parameters
+        ----------
+        name : str
+            The parameter's name, for the message.
+        value : object
+            The value.
+
+        Returns
+        -------
+        object
+            ``value`` as a float (``None`` if optional and ``None``).
+        """
+        if value is None and self.optional:
+            return None
+        high = "inf" if math.isinf(self.high) else f"{self.high:g}"
+        interval = f"{self.ends[0]}{self.low:g}, {high}{self.ends[1]}"
+        if not _is_real(value) or math.isnan(float(value)):
+            raise ValueError(f"{name} must be a real number in {interval}, got {value!r}")
+        checked = float(value)
+        above = checked > self.low if self.ends[0] == "(" else checked >= self.low
+        below = checked < self.high if self.ends[1] == ")" else checked <= self.high
+        if not (above and below):
+            raise ValueError(f"{name} must lie in {interval}, got {value!r}")
+        return checked
+
+
+@dataclasses.dataclass(frozen=True)
+class Int:
+    """An integer parameter in ``[low, high]`` (``None``: unbounded on that side).
+
+    Parameters
+    ----------
+    low, high : int or None
+        Inclusive bounds.
+    coerce : bool or None
+        Store the value as an ``int`` (``None``: the policy class's ``coerce_params``).
+    """
+
+    low: int | None = None
+    high: int | None = None
+    coerce: bool | None = None
+
+    def check(self, name: str, value: Any) -> int:
+        """The value checked with :func:`~privbandits._validation.check_int`.
+
+        Parameters
+        ----------
+        name : str
+            The parameter's name, for the message.
+        value : object
+            The value.
+
+        Returns
+        -------
+        int
+            ``value`` as an ``int``.
+        """
+        return check_int(name, value, minimum=self.low, maximum=self.high)
+
+
+@dataclasses.dataclass(frozen=True)
+class Bool:
+    """A switch: ``True`` or ``False`` only (:func:`~privbandits._validation.check_bool`)."""
+
+    coerce: ClassVar[bool] = False
+
+    def check(self, name: str, value: Any) -> bool:
+        """The value checked.
+
+        Parameters
+        ----------
+        name : str
+            The parameter's name, for the message.
+        value : object
+            The value.
+
+        Returns
+        -------
+        bool
+            ``value``.
+        """
+        return check_bool(name, value)
+
+
+@dataclasses.dataclass(frozen=True)
+class Choice:
+    """A string parameter that takes one of ``options``.
+
+    Parameters
+    ----------
+    options : tuple of str
+        The allowed values.
+    """
+
+    options: tuple[str, ...]
+    coerce: ClassVar[bool] = False
+
+    def check(self, name: str, value: Any) -> str:
+        """The value checked.
+
+        Parameters
+        ----------
+        name : str
+            The parameter's name, for the message.
+        value : object
+            The value.
+
+        Returns
+        -------
+        str
+            ``value``.
+        """
+        if value not in self.options:
+            raise ValueError(f"{name} must be one of {self.options}, got {value!r}")
+        return value
+
+
+@dataclasses.dataclass(frozen=True)
+class Custom:
+    """A parameter checked by a function ``check(name, value)`` that returns the value to store.
+
+    Parameters
+    ----------
+    function : callable
+        ``function(name, value)``: the value to store, or ``ValueError``.
+    """
+
+    function: Callable[[str, Any], Any]
+    coerce: ClassVar[bool] = True
+
+    def check(self, name: str, value: Any) -> Any:
+        """``function(name, value)``.
+
+        Parameters
+        ----------
+        name : str
+            The parameter's name, for the message.
+        value : object
+            The value.
+
+        Returns
+        -------
+        object
+            The value to store.
+        """
+        return self.function(name, value)
+
+
+def param(default: Any = dataclasses.MISSING, spec: Any = None, **field_options: Any) -> Any:
+    """A policy parameter: a dataclass field with its constraint (:class:`Real`, :class:`Int`, ...).
+
+    Parameters
+    ----------
+    default : object
+        The default (none: a required parameter).
+    spec : Real, Int, Bool, Choice or Custom
+        The constraint :class:`Declared` checks at construction.
+    **field_options
+        Further options of :func:`dataclasses.field` (e.g. ``kw_only=True``).
+
+    Returns
+    -------
+    dataclasses.Field
+        The field.
+    """
+    return dataclasses.field(default=default, metadata={"spec": spec}, **field_options)
+
+
+class Departure(NamedTuple):
+    """One departure of the authors' experiment code from the printed algorithm.
+
+    Attributes
+    ----------
+    field : str
+        The policy's field that switches it on.
+    value : object
+        The field's value as the authors ran it (the printed algorithm is the field's default).
+    what : str
+        What it changes, one line; its ablation label is ``"+ " + what``.
+    source : str
+        Where it is: file and line of the authors' code, or the paper's section.
+    key : str
+        Short name in ablation keys (``"+key"``, ``"-key"``).
+    minus : str or None
+        Label of "as run minus this departure" in the ablation list (``None``: not in it).
+    plus : bool
+        Whether "printed plus this departure" is in the ablation list.
+    """
+
+    field: str
+    value: Any
+    what: str
+    source: str
+    key: str
+    minus: str | None = None
+    plus: bool = True
+
+
+class Ablation(NamedTuple):
+    """One entry of :meth:`Declared.ablations`.
+
+    Attributes
+    ----------
+    key : str
+        ``"printed"``, ``"authors"``, ``"+<departure key>"`` or ``"-<departure key>"``.
+    label : str
+        For tables.
+    policy : Declared
+        The policy.
+    """
+
+    key: str
+    label: str
+    policy: Any
+
+
+class Declared:
+    """What every policy derives from its declaration: validation, the authors' configuration, ablations.
+
+    A policy is a frozen dataclass whose fields are declared with :func:`param` (each with its
+    constraint) and whose class attributes declare ``departures`` (:class:`Departure`, in the order
+    of its ablation list). ``__post_init__`` checks every field against its constraint and stores
+    the checked value where the constraint coerces (``coerce_params`` is the class's default), then
+    calls :meth:`_check_together` for the constraints between fields.
+    """
+
+    departures: ClassVar[tuple[Departure, ...]] = ()
+    coerce_params: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            spec = f.metadata.get("spec")
+            if spec is None:
+                continue
+            checked = spec.check(f.name, getattr(self, f.name))
+            if self.coerce_params if spec.coerce is None else spec.coerce:
+                object.__setattr__(self, f.name, checked)
+        self._check_together()
+
+    def _check_together(self) -> None:
+        """Constraints between fields (none by default)."""
+
+    @classmethod
+    def check_param(cls, name: str, value: Any) -> Any:
+        """``value`` checked against the constraint of the field ``name`` (for functions that take it too).
+
+        Parameters
+        ----------
+        name : str
+            A field of the class.
+        value : object
+            The value.
+
+        Returns
+        -------
+        object
+            The checked value.
+        """
+        return cls.__dataclass_fields__[name].metadata["spec"].check(name, value)
+
+    @classmethod
+    def as_run_by_authors(cls, *args: Any, **kwargs: Any) -> Any:
+        """The policy as the authors' experiment code runs it: every :attr:`departures` switched on.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            The other parameters (``kwargs`` override a departure's value).
+
+        Returns
+        -------
+        Declared
+            The policy.
+
+        Raises
+        ------
+        ValueError
+            If the class declares no departures, or a parameter is out of range.
+        """
+        if not cls.departures:
+            raise ValueError(f"{cls.__name__} declares no departures from the printed algorithm")
+        return cls(*args, **{**{d.field: d.value for d in cls.departures}, **kwargs})
+
+    @classmethod
+    def ablations(cls, *args: Any, **kwargs: Any) -> list[Ablation]:
+        """The printed algorithm, plus each departure alone, as run, and as run minus each departure.
+
+        In that order, departures in declaration order, keeping those whose :class:`Departure` says
+        so (``plus``, ``minus``); "minus" sets the field back to its default, the printed value.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            The parameters of both the printed and the as-run policy (e.g. ``epsilon``).
+
+        Returns
+        -------
+        list of Ablation
+            ``(key, label, policy)`` per entry.
+        """
+        printed, as_run = cls(*args, **kwargs), cls.as_run_by_authors(*args, **kwargs)
+        default = {f.name: f.default for f in dataclasses.fields(cls)}
+        out = [Ablation("printed", "printed", printed)]
+        out += [
+            Ablation(f"+{d.key}", f"+ {d.what}", dataclasses.replace(printed, **{d.field: d.value}))
+            for d in cls.departures
+            if d.plus
+        ]
+        out.append(Ablation("authors", "as run", as_run))
+        out += [
+            Ablation(f"-{d.key}", d.minus, dataclasses.replace(as_run, **{d.field: default[d.field]}))
+            for d in cls.departures
+            if d.minus
+        ]
+        return out
+
+
 @njit(nogil=True)
 def _arms_of_runs(kernel, rng, n, horizon, args):  # pragma: no cover - compiled
     """``n`` runs of a kernel that returns the arm sequence itself."""
@@ -145,15 +508,18 @@ def _first_of_runs(kernel, rng, n, horizon, args):  # pragma: no cover - compile
 
 
 @dataclasses.dataclass(frozen=True)
-class Policy(abc.ABC):
+class Policy(Declared, abc.ABC):
     """Base class of all bandit algorithms.
 
-    Subclasses are frozen dataclasses whose fields are the algorithm's parameters, validated in
-    ``__post_init__``, and implement :meth:`_run`. Class attributes: ``name`` (the algorithm's name
-    as the papers write it; plots use it to pick the algorithm's colour) and ``private`` (whether the
-    algorithm claims a differential privacy guarantee), ``records_arms`` (whether a run's records
-    hold the ``(horizon,)`` sequence of arms; ``False`` for stopping rules whose horizon is a cap),
-    ``anytime`` (whether the play never depends on the horizon it is told).
+    A subclass declares (see :class:`Declared`): its fields with :func:`param`; ``name`` (the
+    algorithm's name as the papers write it; plots pick its colour by it), ``private``,
+    ``records_arms`` (``False`` for stopping rules whose horizon is a cap), ``anytime``; ``_kernel``
+    (the compiled kernel, a ``staticmethod``) and ``binding``, the kernel's arguments after
+    ``(rng, *instance.kernel_args(), horizon)``: field names (a real field is passed as a float),
+    tuples of them, callables ``f(policy, horizon)``, or constants; ``records``, the names of the
+    kernel's outputs in order (outputs beyond them are dropped); ``_episode_kernel`` when the kernel
+    can record its play as episodes (:meth:`run_episodes`); and, for private algorithms, its
+    privacy accounting (:meth:`guarantee`, :meth:`calibrated`, ``accounting``).
     """
 
     name: ClassVar[str] = "policy"
@@ -163,6 +529,16 @@ class Policy(abc.ABC):
     #: the run of horizon ``h`` with the same generator, so one run gives every horizon
     #: (``tests/test_simulate.py`` checks this for every policy that sets it)
     anytime: ClassVar[bool] = False
+    binding: ClassVar[tuple] = ()
+    records: ClassVar[tuple[str, ...]] = ("arms",)
+    _episode_kernel: ClassVar[Any] = None
+    #: the result that gives the guarantee (``None``: the algorithm has no privacy accounting)
+    accounting: ClassVar[str | None] = None
+
+    @property
+    @abc.abstractmethod
+    def _kernel(self) -> Callable:
+        """The compiled kernel: ``kernel(rng, kinds, params, table, horizon, *binding)`` plays one run."""
 
     @property
     def label(self) -> str:
@@ -182,6 +558,58 @@ class Policy(abc.ABC):
         """
         fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         return {"policy": f"{type(self).__module__}.{type(self).__qualname__}", **fields}
+
+    def guarantee(self, horizon: int, delta: float = 0.0) -> tuple[float, float, bool]:
+        """End-to-end ``(epsilon, delta, proven)`` of a run of ``horizon`` steps, from the parameters.
+
+        The default is a pure ``epsilon`` for the whole run (one release per reward).
+
+        Parameters
+        ----------
+        horizon : int
+            The number of steps (validated by :func:`privbandits.calibration.guarantee`).
+        delta : float
+            The delta at which to state a composed guarantee (used by composed accountings only).
+
+        Returns
+        -------
+        tuple of (float, float, bool)
+            ``(epsilon, delta, proven)``.
+        """
+        return float(self.epsilon), 0.0, True
+
+    @classmethod
+    def calibrated(
+        cls, epsilon: float, delta: float, horizon: int | None, **kwargs: Any
+    ) -> tuple[Policy, dict[str, Any], str]:
+        """The policy for a target end-to-end ``(epsilon, delta)`` at ``horizon``, with as little noise as allowed.
+
+        The default runs the target epsilon itself (its accounting is exact).
+
+        Parameters
+        ----------
+        epsilon : float
+            Target epsilon (validated by :func:`privbandits.calibration.calibrate`).
+        delta : float
+            Target delta, in [0, 1).
+        horizon : int or None
+            ``T``, where the accounting needs it.
+        **kwargs
+            Further constructor arguments.
+
+        Returns
+        -------
+        tuple
+            ``(policy, params, accounting)``: ``params`` the constructor parameters that carry the budget.
+        """
+        params = {"epsilon": epsilon}
+        return cls(**params, **kwargs), params, cls.accounting
+
+    @classmethod
+    def _needs_horizon(cls, horizon: int | None) -> None:
+        """Raise unless ``horizon`` is given (for accountings that depend on ``T``)."""
+        if horizon is None:
+            raise ValueError(f"horizon is required for {cls.name} (its accounting depends on T)")
 
     def min_horizon(self, n_arms: int) -> int:
         """Smallest horizon the algorithm accepts (default: one pull of every arm).
@@ -245,7 +673,7 @@ class Policy(abc.ABC):
     @property
     def episodic(self) -> bool:
         """Whether :meth:`run_episodes` is available (the kernel can record its play as episodes)."""
-        return False
+        return self._episode_kernel is not None
 
     def run_episodes(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
         """The run of :meth:`run`, its arm sequence recorded as episodes (O(episodes) memory).
@@ -280,28 +708,21 @@ class Policy(abc.ABC):
         horizon = self._check_run(instance, horizon, rng)
         if not self.episodic:
             raise ValueError(f"{type(self).__name__} does not record its play as episodes (episodic is False)")
-        kernel, args = self._episode_call(instance, horizon)
-        records = self._records(kernel(rng, *args))
+        _, args = self._kernel_call(instance, horizon)
+        records = self._records(self._episode_kernel(rng, *args))
         records["episodes"] = records.pop("arms")
         return records
 
-    def _episode_call(self, instance: BanditInstance, horizon: int) -> tuple[Callable, tuple]:
-        """The episode kernel of an :attr:`episodic` policy and its arguments after ``rng``."""
-        # ``kernel(rng, *args)`` runs the kernel of :meth:`_kernel_call` with its play recorded by
-        # :func:`record_play` into :func:`new_episodes` and returns what that kernel returns, the
-        # :func:`episode_array` in place of the arms.
-        raise NotImplementedError
-
     def _records(self, raw: Any) -> Records:
-        """The records of an :attr:`episodic` policy from its kernel's raw output ``(arms, ...)``."""
-        raise NotImplementedError
+        """The records from the kernel's raw output: :attr:`records` named in order."""
+        raw = raw if isinstance(raw, tuple) else (raw,)
+        return {name: np.asarray(value) for name, value in zip(self.records, raw)}
 
     def sample_arms(self, instance: BanditInstance, horizon: int, rng: np.random.Generator, n: int) -> np.ndarray:
         """The arm sequences of ``n`` runs that share one generator, played inside compiled code.
 
         Equal, bit for bit, to stacking ``run(instance, horizon, rng)["arms"]`` over ``n`` successive
-        calls with the same ``rng``; when the policy names its kernel (:meth:`_kernel_call`) the loop
-        over runs is compiled too, otherwise it is that Python loop.
+        calls with the same ``rng``.
 
         Parameters
         ----------
@@ -329,49 +750,58 @@ class Policy(abc.ABC):
             raise ValueError(f"{type(self).__name__} records no arm sequence (records_arms is False)")
         first = self.run(instance, horizon, rng)["arms"]  # validates, and compiles the kernel once
         horizon = int(np.shape(first)[0])
-        call = self._kernel_call(instance, horizon)
-        if call is None:
-            rest = [self.run(instance, horizon, rng)["arms"] for _ in range(n - 1)]
-            return np.stack([first, *rest]).astype(np.int64, copy=False)
-        kernel, args = call
+        kernel, args = self._kernel_call(instance, horizon)
         out = np.empty((n, horizon), dtype=np.int64)
         out[0] = first
         if n > 1:
-            batch = _arms_of_runs if self._kernel_returns_arms else _first_of_runs
+            batch = _arms_of_runs if self.records == ("arms",) else _first_of_runs
             out[1:] = batch(kernel, rng, n - 1, horizon, args)
         return out
 
-    #: ``True`` when the kernel of :meth:`_kernel_call` returns the arm sequence itself, ``False``
-    #: when it returns a tuple whose first entry is the arm sequence
-    _kernel_returns_arms: ClassVar[bool] = False
-
-    def _kernel_call(self, instance: BanditInstance, horizon: int) -> tuple[Callable, tuple] | None:
+    def _kernel_call(self, instance: BanditInstance, horizon: int) -> tuple[Callable, tuple]:
         """The compiled kernel and its arguments after ``rng``: ``kernel(rng, *args)`` plays one run."""
-        # ``None`` (the default) when the policy does not expose one; :meth:`sample_arms` then loops
-        # in Python. ``instance`` and ``horizon`` are already validated.
-        return None
+        return self._kernel, (*instance.kernel_args(), horizon, *self._bound(self.binding, horizon))
+
+    def _bound(self, entries: tuple, horizon: int) -> tuple:
+        """The values of :attr:`binding` entries (see the class docstring)."""
+        fields = {f.name: f for f in dataclasses.fields(self)}
+        out = []
+        for entry in entries:
+            if isinstance(entry, tuple):
+                out.append(self._bound(entry, horizon))
+            elif isinstance(entry, str):
+                value = getattr(self, entry)
+                real = entry in fields and isinstance(fields[entry].metadata.get("spec"), Real)
+                out.append(float(value) if real else value)
+            elif callable(entry):
+                out.append(entry(self, horizon))
+            else:
+                out.append(entry)
+        return tuple(out)
 
     def _play(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Any:
         """One run of the kernel of :meth:`_kernel_call`: its raw output."""
         kernel, args = self._kernel_call(instance, horizon)
         return kernel(rng, *args)
 
-    @abc.abstractmethod
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        """Kernel call; ``horizon`` and ``instance`` are already validated."""
+        """One run's records; ``horizon`` and ``instance`` are already validated."""
+        return self._records(self._play(instance, horizon, rng))
 
 
 @dataclasses.dataclass(frozen=True)
-class ContextualPolicy(abc.ABC):
+class ContextualPolicy(Declared, abc.ABC):
     """Base class of the contextual (hiring) algorithms of Part IV.
 
-    Like :class:`Policy`, a frozen dataclass of the algorithm's parameters with ``name`` and
-    ``private`` class attributes; :meth:`run` plays one trial on a contextual environment (e.g.
+    Like :class:`Policy`, a frozen dataclass of the algorithm's declared parameters with ``name``
+    and ``private`` class attributes (its parameters are stored as given); :meth:`run` plays one
+    trial on a contextual environment (e.g.
     :class:`~privbandits.policies.fair_hiring.HiringEnvironment`) and returns per-round records.
     """
 
     name: ClassVar[str] = "policy"
     private: ClassVar[bool] = False
+    coerce_params: ClassVar[bool] = False
 
     @property
     def label(self) -> str:

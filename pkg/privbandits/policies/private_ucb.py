@@ -82,10 +82,10 @@ import numpy as np
 from numba import njit
 from scipy.special import gammaincc, lambertw, zeta
 
-from .._validation import check_delta, check_epsilon, check_int, check_positive
-from ..environments import BanditInstance, draw_reward
+from .._validation import check_delta, check_epsilon, check_int
+from ..environments import draw_reward
 from ..mechanisms import _BIN_SIZE, _HYB_SIZE, binary_counter_insert, hybrid_counter_insert, laplace_iid_sum_tail_bound
-from .base import Policy, Records
+from .base import Bool, Choice, Policy, Real, param
 
 __all__ = [
     "PrivateUCB",
@@ -99,6 +99,8 @@ __all__ = [
     "dp_ucb_int_input_epsilon",
     "dp_ucb_int_release_counts",
     "dp_ucb_int_privacy",
+    "dp_ucb_int_basic_epsilon",
+    "dp_ucb_int_release_loss",
     "release_points",
     "lambert_pull_threshold",
     "regret_bound_dp_ucb_bound",
@@ -198,28 +200,20 @@ class PrivateUCB(Policy):
     ----------
     epsilon : float
         Privacy parameter (> 0, finite).
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` is not > 0 and finite.
     """
 
-    epsilon: float
+    epsilon: float = param(spec=Real())
 
     name = "Private-UCB"
     private = True
+    accounting = "binary tree calibrated for T items per arm (chan2011private)"
+    _kernel = staticmethod(_private_ucb_kernel)
+    binding = ("epsilon", lambda policy, horizon: _round_terms(horizon))
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
-
-    _kernel_returns_arms = True
-
-    def _kernel_call(self, instance: BanditInstance, horizon: int):
-        return _private_ucb_kernel, (*instance.kernel_args(), horizon, self.epsilon, _round_terms(horizon))
-
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        return {"arms": self._play(instance, horizon, rng)}
+    @classmethod
+    def calibrated(cls, epsilon, delta, horizon, **kwargs):
+        cls._needs_horizon(horizon)
+        return super().calibrated(epsilon, delta, horizon, **kwargs)
 
 
 # --------------------------------------------------------------------------------------------
@@ -287,10 +281,8 @@ def _dp_ucb_kernel(
     return arms
 
 
-def _check_bonus(bonus: str) -> str:
-    if bonus not in BONUS_FORMS:
-        raise ValueError(f"bonus must be one of {BONUS_FORMS}, got {bonus!r}")
-    return bonus
+_BONUS = Choice(BONUS_FORMS)
+_V = Real(1.0, 1.5, "(]")  # the exponent v of DP-UCB-INT's release series
 
 
 @njit(nogil=True, cache=True)
@@ -350,7 +342,7 @@ def dp_ucb_bound_bonus(
             raise ValueError("n must be an integer >= 1 or a non-empty 1-d array of them")
         t = check_int("t", t, minimum=int(n.max()))
     epsilon = check_epsilon(epsilon)
-    bonus = _check_bonus(bonus)
+    bonus = _BONUS.check("bonus", bonus)
     part = epsilon / 2.0 if hybrid_split else epsilon
     if isinstance(n, np.ndarray):
         return _bonuses(n.astype(np.int64), _bonus_log_term(t), epsilon, part, bonus == "printed")
@@ -409,7 +401,27 @@ def dp_ucb_bound_miscoverage(
 
 
 @dataclasses.dataclass(frozen=True)
-class DPUCBBound(Policy):
+class _HybridUCB(Policy):
+    """Algorithms 1 and 2: one hybrid counter per arm, and their accounting."""
+
+    epsilon: float = param(spec=Real())
+    hybrid_split: bool = param(True, Bool())
+
+    private = True
+    accounting = "hybrid counter with epsilon split between its parts (Part I)"
+    _kernel = staticmethod(_dp_ucb_kernel)
+
+    def guarantee(self, horizon, delta=0.0):
+        return self.epsilon * (1.0 if self.hybrid_split else 2.0), 0.0, True
+
+    @classmethod
+    def calibrated(cls, epsilon, delta, horizon, **kwargs):
+        params = {"epsilon": epsilon, "hybrid_split": True}
+        return cls(**params, **kwargs), params, cls.accounting
+
+
+@dataclasses.dataclass(frozen=True)
+class DPUCBBound(_HybridUCB):
     """DP-UCB-BOUND, Algorithm 1 of Tossou and Dimitrakakis (2016), ``tossou2016algorithms``.
 
     Index ``s_a/n_a + sqrt(2 log t / n_a) + nu_a/n_a`` with ``s_a`` the hybrid counter's release and
@@ -428,45 +440,17 @@ class DPUCBBound(Policy):
         Split epsilon between the hybrid counter's two parts (default) or give each the whole of it.
     bonus : {"matched", "printed"}
         Eq. (2.2) at the counter's own noise scales, or Algorithm 1's formula verbatim.
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` is not > 0 and finite, or ``bonus`` is not one of :data:`BONUS_FORMS`.
     """
 
-    epsilon: float
-    hybrid_split: bool = True
-    bonus: str = "matched"
+    bonus: str = param("matched", _BONUS)
 
     name = "DP-UCB-BOUND"
-    private = True
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
-        _check_bonus(self.bonus)
-
-    _kernel_returns_arms = True
-
-    def _kernel_call(self, instance: BanditInstance, horizon: int):
-        printed = self.bonus == "printed"
-        return _dp_ucb_kernel, (
-            *instance.kernel_args(),
-            horizon,
-            self.epsilon,
-            True,
-            False,
-            self.hybrid_split,
-            printed,
-            _round_terms(horizon),
-        )
-
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        return {"arms": self._play(instance, horizon, rng)}
+    # bound, insert_zeros, split, printed, round terms
+    binding = ("epsilon", True, False, "hybrid_split", lambda p, h: p.bonus == "printed", lambda p, h: _round_terms(h))
 
 
 @dataclasses.dataclass(frozen=True)
-class DPUCB(Policy):
+class DPUCB(_HybridUCB):
     """DP-UCB, Algorithm 2 of Tossou and Dimitrakakis (2016), ``tossou2016algorithms``.
 
     Algorithm 1 with ``nu_a = 0`` and a 0 inserted into the counters of all arms not played, so
@@ -479,38 +463,10 @@ class DPUCB(Policy):
         Privacy parameter (> 0, finite).
     hybrid_split : bool
         Split epsilon between the hybrid counter's two parts (default) or give each the whole of it.
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` is not > 0 and finite.
     """
 
-    epsilon: float
-    hybrid_split: bool = True
-
     name = "DP-UCB"
-    private = True
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
-
-    _kernel_returns_arms = True
-
-    def _kernel_call(self, instance: BanditInstance, horizon: int):
-        return _dp_ucb_kernel, (
-            *instance.kernel_args(),
-            horizon,
-            self.epsilon,
-            False,
-            True,
-            self.hybrid_split,
-            False,
-            _round_terms(horizon),
-        )
-
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        return {"arms": self._play(instance, horizon, rng)}
+    binding = ("epsilon", False, True, "hybrid_split", False, lambda p, h: _round_terms(h))
 
 
 # --------------------------------------------------------------------------------------------
@@ -548,7 +504,7 @@ def release_points(epsilon: float, v: float, horizon: int, *, simplified: bool =
         If ``epsilon``, ``v`` or ``horizon`` is out of range.
     """
     epsilon = check_epsilon(epsilon)
-    v = _check_v(v)
+    v = _V.check("v", v)
     horizon = check_int("horizon", horizon, minimum=1)
     return _release_points(epsilon, v, horizon, bool(simplified)).copy()
 
@@ -573,13 +529,6 @@ def _release_points(epsilon: float, v: float, horizon: int, simplified: bool) ->
         points.append(w_next)
         w = w_next
     return np.asarray(points, dtype=np.int64)
-
-
-def _check_v(v: float) -> float:
-    v = check_positive("v", v)
-    if not 1.0 < v <= 1.5:
-        raise ValueError(f"v must lie in (1, 1.5], got {v}")
-    return v
 
 
 @njit(nogil=True, cache=True)
@@ -637,26 +586,21 @@ class DPUCBInt(Policy):
     simplified_intervals : bool
         Release every ``ceil(1/epsilon)`` pulls (as the pseudocode prints) instead of at the
         Lemma B.1 points.
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` is not in (0, 1] or ``v`` not in (1, 1.5].
     """
 
-    epsilon: float
-    v: float = 1.1
-    simplified_intervals: bool = False
+    epsilon: float = param(spec=Real(0.0, 1.0, "(]"))  # the input epsilon of Algorithm 3
+    v: float = param(1.1, _V)
+    simplified_intervals: bool = param(False, Bool())
 
     name = "DP-UCB-INT"
     private = True
-
-    def __post_init__(self) -> None:
-        eps = check_epsilon(self.epsilon)
-        if eps > 1.0:
-            raise ValueError(f"epsilon (the input epsilon of Algorithm 3) must lie in (0, 1], got {eps}")
-        object.__setattr__(self, "epsilon", eps)
-        object.__setattr__(self, "v", _check_v(self.v))
+    records = ("arms", "releases")
+    accounting = "Corollary 3.1 of tossou2016algorithms"
+    _kernel = staticmethod(_dp_ucb_int_kernel)
+    binding = (
+        "v",
+        lambda p, h: release_points(p.epsilon, p.v, h, simplified=p.simplified_intervals),
+    )
 
     @classmethod
     def for_target(cls, epsilon_prime: float, delta_prime: float = math.exp(-10), v: float = 1.1, **kwargs) -> DPUCBInt:
@@ -686,13 +630,63 @@ class DPUCBInt(Policy):
         """
         return cls(dp_ucb_int_input_epsilon(epsilon_prime, delta_prime, v), v, **kwargs)
 
-    def _kernel_call(self, instance: BanditInstance, horizon: int):
-        points = release_points(self.epsilon, self.v, horizon, simplified=self.simplified_intervals)
-        return _dp_ucb_int_kernel, (*instance.kernel_args(), horizon, self.v, points)
+    def guarantee(self, horizon, delta=0.0):
+        """The smaller of Corollary 3.1's two terms, with the delta of the term that gives it.
 
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms, releases = self._play(instance, horizon, rng)
-        return {"arms": arms, "releases": np.asarray(releases)}
+        The pure basic-composition term :func:`dp_ucb_int_basic_epsilon` with ``delta = 0`` (always
+        for ``delta = 0``, and wherever it is no larger), else the advanced-composition term
+        :func:`dp_ucb_int_privacy` with ``delta``.
+
+        Parameters
+        ----------
+        horizon : int
+            The number of steps.
+        delta : float
+            The delta of the advanced-composition term.
+
+        Returns
+        -------
+        tuple of (float, float, bool)
+            ``(epsilon, delta, True)``.
+        """
+        pure = dp_ucb_int_basic_epsilon(horizon, self.epsilon, self.v)
+        if delta > 0.0:
+            composed = dp_ucb_int_privacy(horizon, self.epsilon, self.v, delta)
+            if composed < pure:  # the advanced-composition term binds: it needs delta
+                return composed, delta, True
+        return pure, 0.0, True  # the basic-composition term is a pure guarantee
+
+    @classmethod
+    def calibrated(cls, epsilon, delta, horizon, **kwargs):
+        """The largest input epsilon in (0, 1] whose Corollary 3.1 guarantee at ``horizon`` meets the target.
+
+        With ``delta > 0`` the larger of the inversions of the two terms (Corollary 3.2 inverts the
+        second; the minimum meets the target if either does), else the inversion of the pure term.
+        Tight to Corollary 3.1's closed forms, not to the composition of the releases the mechanism
+        actually makes (:func:`dp_ucb_int_release_loss`, smaller).
+
+        Parameters
+        ----------
+        epsilon : float
+            Target epsilon (> 0, finite).
+        delta : float
+            Target delta, in [0, 1).
+        horizon : int
+            ``T`` (required).
+        **kwargs
+            ``v`` and further constructor arguments.
+
+        Returns
+        -------
+        tuple
+            ``(policy, params, accounting)``; ``accounting`` names the term that gives the guarantee.
+        """
+        cls._needs_horizon(horizon)
+        v = kwargs.pop("v", 1.1)
+        params = {"epsilon": _dp_ucb_int_input(epsilon, delta, horizon, v), "v": v}
+        policy = cls(**params, **kwargs)
+        term = "pure (basic-composition)" if policy.guarantee(horizon, delta)[1] == 0.0 else "advanced-composition"
+        return policy, params, f"{cls.accounting}, {term} term"
 
 
 def dp_ucb_int_release_counts(arms: np.ndarray, points: np.ndarray, n_arms: int) -> tuple[int, int]:
@@ -779,7 +773,7 @@ def dp_ucb_int_privacy(t: int, epsilon: float, v: float = 1.1, delta_prime: floa
     """
     t = check_int("t", t, minimum=1)
     epsilon = check_epsilon(epsilon)
-    v = _check_v(v)
+    v = _V.check("v", v)
     delta_prime = check_delta(delta_prime)
     z = float(zeta(v))
     first = epsilon * (t ** (1.0 - v / 2.0) - v / 2.0) / (1.0 - v / 2.0)
@@ -814,10 +808,112 @@ def dp_ucb_int_input_epsilon(epsilon_prime: float, delta_prime: float = math.exp
     """
     epsilon_prime = check_epsilon(epsilon_prime, "epsilon_prime")
     delta_prime = check_delta(delta_prime, "delta_prime")
-    v = _check_v(v)
+    v = _V.check("v", v)
     z = float(zeta(v))
     log_term = math.log(1.0 / delta_prime)
     return (math.sqrt((log_term + 4.0 * epsilon_prime) / (8.0 * z)) - math.sqrt(log_term / (8.0 * z))) ** 2
+
+
+def dp_ucb_int_basic_epsilon(t: int, epsilon: float, v: float = 1.1) -> float:
+    """The first (pure, basic-composition) term of Corollary 3.1 of ``tossou2016algorithms``.
+
+    ``eps (t^(1 - v/2) - v/2) / (1 - v/2)``: DP-UCB-INT with input ``eps`` is eps'-DP (delta = 0)
+    after ``t`` steps with this eps'. :func:`dp_ucb_int_privacy`
+    is the minimum of it and the advanced-composition term (which needs delta' > 0).
+
+    Parameters
+    ----------
+    t : int
+        The number of steps (>= 1).
+    epsilon : float
+        The input epsilon (> 0, finite).
+    v : float
+        The exponent ``v``, in (1, 1.5].
+
+    Returns
+    -------
+    float
+        The pure epsilon'.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
+    """
+    t = check_int("t", t, minimum=1)
+    epsilon = check_epsilon(epsilon)
+    v = _V.check("v", v)
+    return epsilon * (t ** (1.0 - v / 2.0) - v / 2.0) / (1.0 - v / 2.0)
+
+
+def dp_ucb_int_release_loss(horizon: int, epsilon: float, v: float = 1.1, delta: float = 0.0) -> float:
+    """End-to-end epsilon of DP-UCB-INT's actual releases, composed, against Corollary 3.1's closed form.
+
+    An arm's mean is released at the pull counts ``W_1 < W_2 < ... <= horizon`` of Lemma B.1
+    (:func:`release_points`) with ``Lap(W^(v/2 - 1))`` noise on a
+    mean of ``W`` rewards, an ``W^(-v/2)``-DP release (Lemma 3.1 of ``tossou2016algorithms``); a
+    reward of the arm's first pull enters every release. Composing those per-release epsilons
+    ``e_i``: basic composition gives ``sum e_i`` (pure); with ``delta > 0`` the heterogeneous
+    advanced composition of Dwork, Rothblum and Vadhan gives
+    ``sum e_i (exp(e_i) - 1) + sqrt(2 ln(1/delta) sum e_i^2)``, and the smaller of the two is
+    returned. Corollary 3.1 bounds the same sums by closed forms over all ``n`` (not only the release
+    points), so this is at most :func:`guarantee`'s epsilon: it is the accounting the calibration is
+    *not* tight to.
+
+    Parameters
+    ----------
+    horizon : int
+        The number of steps (>= 1); no arm is pulled more often.
+    epsilon : float
+        The input epsilon (> 0, finite).
+    v : float
+        The exponent ``v``, in (1, 1.5].
+    delta : float
+        The delta of the advanced composition, in [0, 1) (0: basic composition only).
+
+    Returns
+    -------
+    float
+        The composed epsilon (0 if no release happens by ``horizon``).
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
+    """
+    horizon = check_int("horizon", horizon, minimum=1)
+    epsilon = check_epsilon(epsilon)
+    delta = Real(0.0, 1.0, "[)").check("delta", delta)
+    per_release = release_points(epsilon, v, horizon).astype(float) ** (-v / 2.0)
+    basic = float(per_release.sum())
+    if delta == 0.0:
+        return basic
+    advanced = float(np.sum(per_release * np.expm1(per_release)))
+    advanced += math.sqrt(2.0 * math.log(1.0 / delta) * float(np.sum(per_release**2)))
+    return min(basic, advanced)
+
+
+def _dp_ucb_int_input(target: float, delta: float, horizon: int, v: float) -> float:
+    """The largest input epsilon in (0, 1] whose Corollary 3.1 guarantee at ``horizon`` is <= ``target``."""
+    best = target / dp_ucb_int_basic_epsilon(horizon, 1.0, v)  # the pure term is linear in eps
+    if delta > 0.0:
+        # the second term, 2 eps z + sqrt(2 eps z L) with z = zeta(v), L = ln(1/delta), is quadratic in
+        # x = sqrt(eps): 2 z x^2 + sqrt(2 z L) x = target (its root is Corollary 3.2's formula)
+        zv, log_term = float(zeta(v)), math.log(1.0 / delta)
+        a, b = 2.0 * zv, math.sqrt(2.0 * zv * log_term)
+        x = (-b + math.sqrt(b * b + 4.0 * a * target)) / (2.0 * a)
+        best = max(best, x * x)
+    best = min(best, 1.0)
+
+    # rounding: step down by ulps until the recomputed guarantee is <= target
+    def spent(e: float) -> float:
+        if delta > 0.0:
+            return dp_ucb_int_privacy(horizon, e, v, delta)
+        return dp_ucb_int_basic_epsilon(horizon, e, v)
+
+    while spent(best) > target:
+        best = math.nextafter(best, 0.0)
+    return best
 
 
 # --------------------------------------------------------------------------------------------
@@ -894,7 +990,7 @@ def dp_ucb_bound_theorem_epsilon(epsilon: float, *, hybrid_split: bool = True, b
         If ``epsilon`` or ``bonus`` is out of range.
     """
     epsilon = check_epsilon(epsilon)
-    if _check_bonus(bonus) == "printed":
+    if _BONUS.check("bonus", bonus) == "printed":
         return epsilon
     return (epsilon / 2.0 if hybrid_split else epsilon) * math.log(2.0)
 

@@ -30,7 +30,7 @@ from numba import njit
 from .._validation import check_delta, check_epsilon, check_finite_array, check_probability
 from ..environments import BanditInstance, draw_reward
 from ..mechanisms import laplace_iid_sum_tail_bound, privbern_draw
-from .base import Policy, Records
+from .base import Choice, Custom, Policy, Real, Records, param
 
 __all__ = [
     "FixedBudgetThresholding",
@@ -115,7 +115,7 @@ def complexity(means: object, tau: float, epsilon: float = math.inf, zeta: float
     """
     mu = _check_means(means)
     tau = check_probability("tau", tau, closed=True)
-    zeta = _check_zeta(zeta)
+    zeta = _UNIT.check("zeta", zeta)
     s = _shrink(check_epsilon(epsilon, allow_inf=True))
     gaps = s * np.abs(mu - tau) + s * zeta  # |mu_eps - tau_eps| + zeta_eps
     if np.any(gaps == 0):
@@ -269,10 +269,20 @@ def _check_means(means: object) -> np.ndarray:
     return mu
 
 
-def _check_zeta(zeta: float) -> float:
-    if not isinstance(zeta, (int, float)) or math.isnan(zeta) or zeta < 0 or zeta > 1:
-        raise ValueError(f"zeta must lie in [0, 1], got {zeta!r}")
-    return float(zeta)
+_UNIT = Real(0.0, 1.0, "[]")
+_EPSILON = Real(0.0, math.inf, "(]")  # inf: no privacy
+_MECHANISM = Choice(tuple(_MECHANISMS))
+
+
+def _check_checkpoints(name: str, cps: object) -> tuple[int, ...]:
+    """Strictly increasing positive integers, as a tuple."""
+    if (
+        not isinstance(cps, (tuple, list))
+        or not all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) and c > 0 for c in cps)
+        or any(b <= a for a, b in zip(cps, cps[1:]))
+    ):
+        raise ValueError(f"{name} must be a strictly increasing tuple of positive integers, got {cps!r}")
+    return tuple(int(c) for c in cps)
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -378,28 +388,15 @@ class FixedBudgetThresholding(Policy):
         construction), or a checkpoint lies outside ``[2K, horizon]`` (at run time).
     """
 
-    tau: float
-    zeta: float = 0.0
-    epsilon: float = math.inf
-    mechanism: str = "privbern"
-    checkpoints: tuple[int, ...] = ()
+    tau: float = param(spec=_UNIT)
+    zeta: float = param(0.0, _UNIT)
+    epsilon: float = param(math.inf, _EPSILON)
+    mechanism: str = param("privbern", _MECHANISM)
+    checkpoints: tuple[int, ...] = param((), Custom(_check_checkpoints))
 
     private = True
-
-    def __post_init__(self) -> None:
-        cps = self.checkpoints
-        if (
-            not isinstance(cps, (tuple, list))
-            or not all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) and c > 0 for c in cps)
-            or any(b <= a for a, b in zip(cps, cps[1:]))
-        ):
-            raise ValueError(f"checkpoints must be a strictly increasing tuple of positive integers, got {cps!r}")
-        object.__setattr__(self, "checkpoints", tuple(int(c) for c in cps))
-        object.__setattr__(self, "tau", check_probability("tau", self.tau, closed=True))
-        object.__setattr__(self, "zeta", _check_zeta(self.zeta))
-        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_inf=True))
-        if self.mechanism not in _MECHANISMS:
-            raise ValueError(f"mechanism must be one of {sorted(_MECHANISMS)}, got {self.mechanism!r}")
+    records = ("arms", "answer", "answers")
+    _kernel = staticmethod(_fixed_budget_kernel)
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -450,22 +447,13 @@ class FixedBudgetThresholding(Policy):
                 f"checkpoints must lie in [2K, horizon] = [{self.min_horizon(instance.n_arms)}, {horizon}], "
                 f"got {self.checkpoints}"
             )
-        mechanism = _MECHANISMS[self.mechanism]
-        return _fixed_budget_kernel, (
-            *instance.kernel_args(),
-            horizon,
-            tau_eps,
-            zeta_eps,
-            self.epsilon,
-            mechanism,
-            checkpoints,
-        )
+        args = (tau_eps, zeta_eps, self.epsilon, _MECHANISMS[self.mechanism], checkpoints)
+        return self._kernel, (*instance.kernel_args(), horizon, *args)
 
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms, answer, answers = self._play(instance, horizon, rng)
-        records = {"arms": arms, "answer": answer}
-        if self.checkpoints:
-            records["answers"] = answers
+    def _records(self, raw) -> Records:
+        records = super()._records(raw)
+        if not self.checkpoints:
+            del records["answers"]
         return records
 
 
@@ -595,25 +583,23 @@ class FixedConfidenceThresholding(Policy):
         If ``tau``, ``delta``, ``epsilon``, ``radius_constant`` or ``mechanism`` is out of range.
     """
 
-    tau: float
-    delta: float
-    epsilon: float = math.inf
-    radius_constant: float = 8.0
-    mechanism: str = "privbern"
+    tau: float = param(spec=_UNIT)
+    delta: float = param(spec=Real(0.0, 1.0))
+    epsilon: float = param(math.inf, _EPSILON)
+    radius_constant: float = param(8.0, Real())
+    mechanism: str = param("privbern", _MECHANISM)
 
     private = True
     records_arms = False
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "tau", check_probability("tau", self.tau, closed=True))
-        object.__setattr__(self, "delta", check_delta(self.delta))
-        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_inf=True))
-        c = self.radius_constant
-        if not isinstance(c, (int, float)) or math.isnan(c) or c <= 0 or math.isinf(c):
-            raise ValueError(f"radius_constant must lie in (0, inf), got {c!r}")
-        object.__setattr__(self, "radius_constant", float(c))
-        if self.mechanism not in _MECHANISMS:
-            raise ValueError(f"mechanism must be one of {sorted(_MECHANISMS)}, got {self.mechanism!r}")
+    records = ("pulls", "answer", "stop_time", "stopped")
+    _kernel = staticmethod(_fixed_confidence_kernel)
+    binding = (
+        lambda p, h: _tau_eps(p.tau, p.epsilon, p.mechanism),
+        "delta",
+        "radius_constant",
+        "epsilon",
+        lambda p, h: _MECHANISMS[p.mechanism],
+    )
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -636,17 +622,3 @@ class FixedConfidenceThresholding(Policy):
             ``n_arms``.
         """
         return n_arms
-
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        tau_eps = _tau_eps(self.tau, self.epsilon, self.mechanism)
-        pulls, answer, stop_time, stopped = _fixed_confidence_kernel(
-            rng,
-            *instance.kernel_args(),
-            horizon,
-            tau_eps,
-            self.delta,
-            self.radius_constant,
-            self.epsilon,
-            _MECHANISMS[self.mechanism],
-        )
-        return {"pulls": pulls, "answer": answer, "stop_time": np.asarray(stop_time), "stopped": np.asarray(stopped)}

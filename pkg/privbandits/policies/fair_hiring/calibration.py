@@ -18,6 +18,7 @@ from ...mechanisms import (
     gaussian_noise_multiplier,
     zcdp_to_approx_dp,
 )
+from ..base import Choice
 
 __all__ = [
     "CALIBRATIONS",
@@ -376,6 +377,4 @@ def check_calibration(calibration: str) -> str:
     ValueError
         If ``calibration`` is not ``"printed"`` or ``"tight"``.
     """
-    if calibration not in CALIBRATIONS:
-        raise ValueError(f"calibration must be 'printed' or 'tight', got {calibration!r}")
-    return calibration
+    return Choice(CALIBRATIONS).check("calibration", calibration)

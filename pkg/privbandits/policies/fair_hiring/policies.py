@@ -27,11 +27,11 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ... import cache, engine
-from ..._validation import check_delta, check_epsilon, check_int, check_positive, check_probability
+from ..._validation import check_int
 from ...mechanisms import approx_dp_to_zcdp
-from ..base import ContextualPolicy, Records
-from .calibration import check_calibration, split_budget, tight_noise_scale, tree_gamma, tree_sigma
-from .environment import HiringEnvironment, check_l_tilde_rule
+from ..base import Bool, Choice, ContextualPolicy, Int, Real, Records, param
+from .calibration import CALIBRATIONS, split_budget, tight_noise_scale, tree_gamma, tree_sigma
+from .environment import L_TILDE_RULES, HiringEnvironment
 from .kernels import GreedyParams, OFULParams, fair_greedy_kernel, oful_kernel, private_fair_greedy_kernel
 
 __all__ = [
@@ -46,11 +46,7 @@ __all__ = [
 
 #: How the rank step counts the window: ``"histogram"`` (fast) or ``"brute"`` (reference); both exact
 RANK_METHODS = ("histogram", "brute")
-
-
-def _check_rank_method(rank_method: str) -> None:
-    if rank_method not in RANK_METHODS:
-        raise ValueError(f"rank_method must be 'histogram' or 'brute', got {rank_method!r}")
+_POSITIVE = Real()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -133,16 +129,12 @@ class OFUL(HiringPolicy):
         If ``reg``, ``delta`` or ``theta_norm`` is out of range.
     """
 
-    reg: float = 1.0
-    delta: float = 0.05
-    theta_norm: float = 1.0  #: S, bound on ||theta*||
-    name: ClassVar[str] = "OFUL"
-    _kernel: ClassVar[Any] = staticmethod(oful_kernel)
+    reg: float = param(1.0, _POSITIVE)
+    delta: float = param(0.05, Real(0.0, 1.0))
+    theta_norm: float = param(1.0, _POSITIVE)  #: S, bound on ||theta*||
 
-    def __post_init__(self) -> None:
-        check_positive("reg", self.reg)
-        check_delta(self.delta, "delta")
-        check_positive("theta_norm", self.theta_norm)
+    name = "OFUL"
+    _kernel: ClassVar[Any] = staticmethod(oful_kernel)
 
     def kernel_params(self, env: HiringEnvironment, horizon: int) -> OFULParams:
         return OFULParams(float(self.reg), float(self.delta), float(self.theta_norm))
@@ -169,16 +161,12 @@ class FairGreedy(HiringPolicy):
         If ``reg``, ``rank_method`` or ``rank_refresh`` is out of range.
     """
 
-    reg: float = 1.0
-    rank_method: str = "histogram"  #: "histogram" (fast) or "brute" (reference); both exact
-    rank_refresh: int = 1  #: recompute theta-hat only when t~ % rank_refresh == 0 (1 = the paper)
-    name: ClassVar[str] = "Fair-Greedy"
-    _kernel: ClassVar[Any] = staticmethod(fair_greedy_kernel)
+    reg: float = param(1.0, _POSITIVE)
+    rank_method: str = param("histogram", Choice(RANK_METHODS))
+    rank_refresh: int = param(1, Int(1))  #: recompute theta-hat only when t~ % rank_refresh == 0 (1 = the paper)
 
-    def __post_init__(self) -> None:
-        check_positive("reg", self.reg)
-        _check_rank_method(self.rank_method)
-        check_int("rank_refresh", self.rank_refresh, minimum=1)
+    name = "Fair-Greedy"
+    _kernel: ClassVar[Any] = staticmethod(fair_greedy_kernel)
 
     def kernel_params(self, env: HiringEnvironment, horizon: int) -> GreedyParams:
         # no noise: the private fields are neutral
@@ -226,39 +214,25 @@ class PrivateFairGreedy(HiringPolicy):
         If any field is out of range.
     """
 
-    epsilon: float = 15.0
-    delta: float = 0.1
-    alpha_eps: float = 0.9
-    alpha_delta: float = 0.9
-    l_tilde: float | None = None
-    noise: bool = True  #: False for no noise and no shift (tests check it equals ridge with reg -> 0)
-    rank_method: str = "histogram"  #: "histogram" (fast) or "brute" (reference); both exact
-    rank_refresh: int = 1  #: recompute theta-hat only when t~ % rank_refresh == 0 (1 = the paper)
-    #: "printed" (the noise of Sections 4.1-4.2 as printed) or "tight" (both noises scaled by
-    #: :func:`tight_noise_scale` so that the exact guarantee is (epsilon, delta), not less)
-    calibration: str = "printed"
-    #: how L-tilde is computed from the data when ``l_tilde`` is None (:meth:`HiringEnvironment.l_tilde`)
-    l_tilde_rule: str = "sum"
-    name: ClassVar[str] = "Private-Fair-Greedy"
-    private: ClassVar[bool] = True
+    epsilon: float = param(15.0, _POSITIVE)
+    delta: float = param(0.1, Real(0.0, 1.0))
+    alpha_eps: float = param(0.9, Real(0.0, 1.0))
+    alpha_delta: float = param(0.9, Real(0.0, 1.0))
+    l_tilde: float | None = param(None, Real(optional=True))
+    noise: bool = param(True, Bool())  #: False for no noise and no shift (tests check it equals ridge with reg -> 0)
+    rank_method: str = param("histogram", Choice(RANK_METHODS))
+    rank_refresh: int = param(1, Int(1))
+    calibration: str = param("printed", Choice(CALIBRATIONS))
+    l_tilde_rule: str = param("sum", Choice(L_TILDE_RULES))
+
+    name = "Private-Fair-Greedy"
+    private = True
     _kernel: ClassVar[Any] = staticmethod(private_fair_greedy_kernel)
 
     @property
     def label(self) -> str:
         """The name with epsilon, e.g. ``"Private-Fair-Greedy (ε=15)"``."""
         return f"{self.name} (ε={self.epsilon:g})"
-
-    def __post_init__(self) -> None:
-        check_epsilon(self.epsilon)
-        check_delta(self.delta)
-        check_probability("alpha_eps", self.alpha_eps)
-        check_probability("alpha_delta", self.alpha_delta)
-        if self.l_tilde is not None:
-            check_positive("l_tilde", self.l_tilde)
-        _check_rank_method(self.rank_method)
-        check_int("rank_refresh", self.rank_refresh, minimum=1)
-        check_calibration(self.calibration)
-        check_l_tilde_rule(self.l_tilde_rule)
 
     def calibration_values(self, env: HiringEnvironment, horizon: int) -> dict[str, float]:
         """Budget split, L-tilde and the noise actually used (``noise_scale`` already applied).
