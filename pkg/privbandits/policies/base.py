@@ -480,7 +480,7 @@ class Declared:
             for d in cls.departures
             if d.plus
         ]
-        out.append(Ablation("authors", "as run", as_run))
+        out.append(Ablation("authors", "as run (all)", as_run))
         out += [
             Ablation(f"-{d.key}", d.minus, dataclasses.replace(as_run, **{d.field: default[d.field]}))
             for d in cls.departures
