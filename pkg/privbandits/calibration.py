@@ -134,11 +134,6 @@ def guarantee(policy: Policy, horizon: int, delta: float = 0.0) -> tuple[float, 
     -------
     tuple of (float, float, bool)
         ``(epsilon, delta, proven)``; ``delta`` is 0 for pure guarantees.
-
-    Raises
-    ------
-    ValueError
-        If ``policy`` is not one of the calibrated algorithms, or ``horizon`` or ``delta`` is out of range.
     """
     _, delta, horizon = _check_target(1.0, delta, horizon)
     if type(policy) not in {cls for cls, _ in REGISTRY.values()}:
@@ -175,12 +170,6 @@ def calibrate(
     -------
     Calibration
         The policy, its parameters and the guarantee :func:`guarantee` gives it.
-
-    Raises
-    ------
-    ValueError
-        If ``algorithm`` is unknown, ``epsilon``, ``delta`` or ``horizon`` is out of range, a needed
-        ``horizon`` is missing, or ``epsilon = inf`` for an algorithm that needs finite noise.
     """
     epsilon, delta, horizon = _check_target(epsilon, delta, horizon)
     if algorithm not in REGISTRY:

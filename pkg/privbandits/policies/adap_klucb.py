@@ -65,11 +65,6 @@ def bernoulli_kl(p: float, q: float) -> float:
     -------
     float
         ``d(p, q)``.
-
-    Raises
-    ------
-    ValueError
-        If ``p`` or ``q`` is not in [0, 1].
     """
     for name, x in (("p", p), ("q", q)):
         if not (isinstance(x, (int, float, np.floating)) and 0.0 <= x <= 1.0):
@@ -91,11 +86,6 @@ def kl_ucb_upper(p: float, level: float) -> float:
     -------
     float
         The bound, computed by 50 bisections on ``[p, 1]`` (to within ``2^-50``, below the root).
-
-    Raises
-    ------
-    ValueError
-        If ``p`` is not in [0, 1] or ``level`` is negative or not finite.
     """
     if not (isinstance(p, (int, float, np.floating)) and 0.0 <= p <= 1.0):
         raise ValueError(f"p must lie in [0, 1], got {p!r}")
@@ -224,11 +214,6 @@ def problem_dependent_lower_bound(means, horizon: int, epsilon: float) -> float:
     -------
     float
         The bound.
-
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
     """
     means = _check_bernoulli_means(means)
     horizon = check_int("horizon", horizon, minimum=2)
@@ -258,11 +243,6 @@ def minimax_lower_bound(n_arms: int, horizon: int, epsilon: float) -> float:
     -------
     float
         The bound.
-
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
     """
     n_arms = check_int("n_arms", n_arms, minimum=2)
     horizon = check_int("horizon", horizon, minimum=n_arms - 1)

@@ -1,19 +1,15 @@
-"""The policy interfaces shared by every algorithm of the book.
+"""The policy interfaces and the declaration every algorithm of the book is written in.
 
-:class:`Policy` is the interface of the multi-armed bandit algorithms; :class:`ContextualPolicy`
-the smaller one of the contextual algorithms of Part IV, whose environment is not a
-:class:`~privbandits.environments.BanditInstance`.
-
-A policy is a frozen dataclass of its parameters (so it is hashable, printable and serves as part of
-a cache key) with one method, :meth:`Policy.run`, that plays one run of ``horizon`` rounds on an
-instance with a given ``numpy.random.Generator`` and returns that run's records as arrays.
-
-The work happens in a numba kernel written as plain loops that read like the paper's pseudocode;
-``run`` only validates, unpacks the instance with :meth:`BanditInstance.kernel_args` and calls it.
-Kernels are compiled with ``nogil=True``, so :func:`privbandits.simulate.simulate` runs several of them
-at once in threads. A policy names its kernel and arguments in :meth:`Policy._kernel_call`; then
-:meth:`Policy.sample_arms` plays many runs inside compiled code (the auditor draws 10^5 runs of
-100 rounds per dataset, where a Python loop over runs would cost more than the runs themselves).
+A policy is a frozen dataclass of its parameters (hashable, printable, part of a cache key) that
+*declares* what it is (see :class:`Declared` and :class:`Policy`): its parameters with their
+constraints (:func:`param` with :class:`Real`, :class:`Int`, :class:`Bool`, :class:`Choice`,
+:class:`Custom`), its records, its departures from the printed algorithm (:class:`Departure`), its
+numba kernel and the kernel's arguments under the policy's own field names, and, if private, its
+privacy accounting. From that the base classes derive validation, ``run``,
+``as_run_by_authors()``, ``ablations()``, ``config()`` and ``sample_arms``. Kernels are plain
+loops that read like the pseudocode, compiled with ``nogil=True`` so that
+:func:`privbandits.simulate.simulate` runs several at once in threads.
+:class:`ContextualPolicy` is the smaller interface of Part IV's contextual algorithms.
 """
 
 from __future__ import annotations
@@ -36,6 +32,7 @@ __all__ = [
     "Records",
     "ContextualPolicy",
     "Declared",
+    "Spec",
     "Real",
     "Int",
     "Bool",
@@ -57,15 +54,11 @@ Records = dict[str, np.ndarray]
 
 
 def record_play(out, t, a, length):
-    """Record that ``arm`` ``a`` is played on rounds ``t .. t + length - 1`` (0-based), in a kernel.
+    """Record that arm ``a`` is played on rounds ``t .. t + length - 1`` (0-based), in a compiled kernel.
 
-    The one place where an episodic kernel writes down its play, so the same kernel (one
-    implementation of the algorithm) records it in either of two forms, chosen by the type of
-    ``out`` when numba compiles the kernel: a ``(horizon,)`` int64 array gets one entry per round
-    (the ``arms`` record), a list of int64 gets the episodes as ``start, arm, start, arm, ...``
-    (an episode that continues the previous one's arm extends it, so the list is the run-length
-    code of the arm sequence; see :meth:`Policy.run_episodes`). Compiled code only (a numba
-    ``overload``): calling it from Python raises.
+    The type of ``out`` chooses the form when numba compiles the kernel: a ``(horizon,)`` int64 array
+    gets one entry per round, a list of int64 the run-length code ``start, arm, start, arm, ...``
+    (:meth:`Policy.run_episodes`). Calling it from Python raises ``NotImplementedError``.
 
     Parameters
     ----------
@@ -77,11 +70,6 @@ def record_play(out, t, a, length):
         The arm.
     length : int
         Number of rounds (>= 1).
-
-    Raises
-    ------
-    NotImplementedError
-        When called from Python.
     """
     raise NotImplementedError("record_play is for compiled kernels only")
 
@@ -113,7 +101,7 @@ def new_episodes():  # pragma: no cover - compiled
     Returns
     -------
     list of int
-        Empty; :func:`record_play` appends ``start, arm`` pairs to it.
+        Empty.
     """
     out = [np.int64(0)]
     out.pop()
@@ -122,7 +110,7 @@ def new_episodes():  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def episode_array(out):  # pragma: no cover - compiled
-    """The list of :func:`record_play` as the ``(2, n)`` array of :meth:`Policy.run_episodes`.
+    """The list of :func:`record_play` as the ``(2, n)`` int64 array of :meth:`Policy.run_episodes`.
 
     Parameters
     ----------
@@ -132,7 +120,7 @@ def episode_array(out):  # pragma: no cover - compiled
     Returns
     -------
     numpy.ndarray
-        Shape ``(2, n)``, int64: row 0 the first rounds, row 1 the arms.
+        Row 0 the first rounds, row 1 the arms.
     """
     n = len(out) // 2
     episodes = np.empty((2, n), dtype=np.int64)
@@ -147,16 +135,39 @@ def episode_array(out):  # pragma: no cover - compiled
 # --------------------------------------------------------------------------------------------
 
 
+class Spec:
+    """A parameter's constraint; ``coerce`` says whether the checked value is stored (``None``: the class's)."""
+
+    coerce: ClassVar[bool | None] = None
+
+    def check(self, name: str, value: Any) -> Any:
+        """The value to store, or ``ValueError`` naming ``name`` and the allowed values.
+
+        Parameters
+        ----------
+        name : str
+            The parameter's name, for the message.
+        value : object
+            The value.
+
+        Returns
+        -------
+        object
+            The checked value (e.g. converted to ``float``).
+        """
+        raise NotImplementedError
+
+
 @dataclasses.dataclass(frozen=True)
-class Real:
-    """A real parameter in the interval from ``low`` to ``high``, ``ends`` saying which ends it includes.
+class Real(Spec):
+    """A real number from ``low`` to ``high``; ``ends`` says which ends are included, as in ``"(]"``.
 
     Parameters
     ----------
     low, high : float
-        The interval's ends (``high`` may be ``inf``).
+        The interval's ends (``high`` may be ``inf``; ``"(]"`` then allows ``inf``).
     ends : {"()", "(]", "[)", "[]"}
-        Which ends are included, in interval notation (``"(]"`` with ``high = inf`` allows ``inf``).
+        Which ends are included, in interval notation.
     coerce : bool or None
         Store the value as a ``float`` (``None``: the policy class's ``coerce_params``).
     optional : bool
@@ -170,20 +181,6 @@ class Real:
     optional: bool = False
 
     def check(self, name: str, value: Any) -> Any:
-        """The value checked (``ValueError`` naming ``name`` and the interval); a float.
-
-        Parameters
-        ----------
-        name : str
-            The parameter's name, for the message.
-        value : object
-            The value.
-
-        Returns
-        -------
-        object
-            ``value`` as a float (``None`` if optional and ``None``).
-        """
         if value is None and self.optional:
             return None
         high = "inf" if math.isinf(self.high) else f"{self.high:g}"
@@ -199,8 +196,8 @@ class Real:
 
 
 @dataclasses.dataclass(frozen=True)
-class Int:
-    """An integer parameter in ``[low, high]`` (``None``: unbounded on that side).
+class Int(Spec):
+    """An integer in ``[low, high]`` (:func:`~privbandits._validation.check_int`; ``None``: unbounded).
 
     Parameters
     ----------
@@ -215,50 +212,21 @@ class Int:
     coerce: bool | None = None
 
     def check(self, name: str, value: Any) -> int:
-        """The value checked with :func:`~privbandits._validation.check_int`.
-
-        Parameters
-        ----------
-        name : str
-            The parameter's name, for the message.
-        value : object
-            The value.
-
-        Returns
-        -------
-        int
-            ``value`` as an ``int``.
-        """
         return check_int(name, value, minimum=self.low, maximum=self.high)
 
 
-@dataclasses.dataclass(frozen=True)
-class Bool:
+class Bool(Spec):
     """A switch: ``True`` or ``False`` only (:func:`~privbandits._validation.check_bool`)."""
 
-    coerce: ClassVar[bool] = False
+    coerce = False
 
     def check(self, name: str, value: Any) -> bool:
-        """The value checked.
-
-        Parameters
-        ----------
-        name : str
-            The parameter's name, for the message.
-        value : object
-            The value.
-
-        Returns
-        -------
-        bool
-            ``value``.
-        """
         return check_bool(name, value)
 
 
 @dataclasses.dataclass(frozen=True)
-class Choice:
-    """A string parameter that takes one of ``options``.
+class Choice(Spec):
+    """A string that takes one of ``options``.
 
     Parameters
     ----------
@@ -267,31 +235,17 @@ class Choice:
     """
 
     options: tuple[str, ...]
-    coerce: ClassVar[bool] = False
+    coerce = False
 
     def check(self, name: str, value: Any) -> str:
-        """The value checked.
-
-        Parameters
-        ----------
-        name : str
-            The parameter's name, for the message.
-        value : object
-            The value.
-
-        Returns
-        -------
-        str
-            ``value``.
-        """
         if value not in self.options:
             raise ValueError(f"{name} must be one of {self.options}, got {value!r}")
         return value
 
 
 @dataclasses.dataclass(frozen=True)
-class Custom:
-    """A parameter checked by a function ``check(name, value)`` that returns the value to store.
+class Custom(Spec):
+    """A parameter checked by ``function(name, value)``, which returns the value to store.
 
     Parameters
     ----------
@@ -300,23 +254,9 @@ class Custom:
     """
 
     function: Callable[[str, Any], Any]
-    coerce: ClassVar[bool] = True
+    coerce = True
 
     def check(self, name: str, value: Any) -> Any:
-        """``function(name, value)``.
-
-        Parameters
-        ----------
-        name : str
-            The parameter's name, for the message.
-        value : object
-            The value.
-
-        Returns
-        -------
-        object
-            The value to store.
-        """
         return self.function(name, value)
 
 
@@ -341,24 +281,24 @@ def param(default: Any = dataclasses.MISSING, spec: Any = None, **field_options:
 
 
 class Departure(NamedTuple):
-    """One departure of the authors' experiment code from the printed algorithm.
+    """One departure of the authors' experiment code from the printed algorithm, declared on one line.
 
     Attributes
     ----------
     field : str
-        The policy's field that switches it on.
+        The policy's field that switches it on (the printed algorithm is the field's default).
     value : object
-        The field's value as the authors ran it (the printed algorithm is the field's default).
+        The field's value as the authors ran it.
     what : str
-        What it changes, one line; its ablation label is ``"+ " + what``.
+        What it changes; its ablation label is ``"+ " + what``.
     source : str
         Where it is: file and line of the authors' code, or the paper's section.
     key : str
         Short name in ablation keys (``"+key"``, ``"-key"``).
     minus : str or None
-        Label of "as run minus this departure" in the ablation list (``None``: not in it).
+        Label of "as run minus this departure" in :meth:`Declared.ablations` (``None``: not listed).
     plus : bool
-        Whether "printed plus this departure" is in the ablation list.
+        Whether "printed plus this departure" is listed.
     """
 
     field: str
@@ -376,7 +316,7 @@ class Ablation(NamedTuple):
     Attributes
     ----------
     key : str
-        ``"printed"``, ``"authors"``, ``"+<departure key>"`` or ``"-<departure key>"``.
+        ``"printed"``, ``"authors"``, ``"+<key>"`` or ``"-<key>"``.
     label : str
         For tables.
     policy : Declared
@@ -389,13 +329,10 @@ class Ablation(NamedTuple):
 
 
 class Declared:
-    """What every policy derives from its declaration: validation, the authors' configuration, ablations.
+    """What every policy derives from its declaration: checks, the authors' configuration, the ablation list.
 
-    A policy is a frozen dataclass whose fields are declared with :func:`param` (each with its
-    constraint) and whose class attributes declare ``departures`` (:class:`Departure`, in the order
-    of its ablation list). ``__post_init__`` checks every field against its constraint and stores
-    the checked value where the constraint coerces (``coerce_params`` is the class's default), then
-    calls :meth:`_check_together` for the constraints between fields.
+    ``__post_init__`` checks every field against its :func:`param` constraint, stores the checked value
+    where it coerces (``coerce_params`` is the class's default), then runs :meth:`_check_together`.
     """
 
     departures: ClassVar[tuple[Departure, ...]] = ()
@@ -416,7 +353,7 @@ class Declared:
 
     @classmethod
     def check_param(cls, name: str, value: Any) -> Any:
-        """``value`` checked against the constraint of the field ``name`` (for functions that take it too).
+        """``value`` checked against the constraint of field ``name`` (for functions that take it too).
 
         Parameters
         ----------
@@ -434,7 +371,7 @@ class Declared:
 
     @classmethod
     def as_run_by_authors(cls, *args: Any, **kwargs: Any) -> Any:
-        """The policy as the authors' experiment code runs it: every :attr:`departures` switched on.
+        """The policy as the authors' experiment code runs it: every one of ``departures`` switched on.
 
         Parameters
         ----------
@@ -444,12 +381,7 @@ class Declared:
         Returns
         -------
         Declared
-            The policy.
-
-        Raises
-        ------
-        ValueError
-            If the class declares no departures, or a parameter is out of range.
+            The policy (``ValueError`` if the class declares no departures).
         """
         if not cls.departures:
             raise ValueError(f"{cls.__name__} declares no departures from the printed algorithm")
@@ -457,10 +389,7 @@ class Declared:
 
     @classmethod
     def ablations(cls, *args: Any, **kwargs: Any) -> list[Ablation]:
-        """The printed algorithm, plus each departure alone, as run, and as run minus each departure.
-
-        In that order, departures in declaration order, keeping those whose :class:`Departure` says
-        so (``plus``, ``minus``); "minus" sets the field back to its default, the printed value.
+        """Printed, printed plus each departure, as run, as run minus each departure (as ``departures`` says).
 
         Parameters
         ----------
@@ -470,7 +399,7 @@ class Declared:
         Returns
         -------
         list of Ablation
-            ``(key, label, policy)`` per entry.
+            ``(key, label, policy)`` in that order; "minus" sets the field back to its default.
         """
         printed, as_run = cls(*args, **kwargs), cls.as_run_by_authors(*args, **kwargs)
         default = {f.name: f.default for f in dataclasses.fields(cls)}
@@ -509,17 +438,16 @@ def _first_of_runs(kernel, rng, n, horizon, args):  # pragma: no cover - compile
 
 @dataclasses.dataclass(frozen=True)
 class Policy(Declared, abc.ABC):
-    """Base class of all bandit algorithms.
+    """Base class of all bandit algorithms: a policy declares, the base derives.
 
-    A subclass declares (see :class:`Declared`): its fields with :func:`param`; ``name`` (the
-    algorithm's name as the papers write it; plots pick its colour by it), ``private``,
-    ``records_arms`` (``False`` for stopping rules whose horizon is a cap), ``anytime``; ``_kernel``
-    (the compiled kernel, a ``staticmethod``) and ``binding``, the kernel's arguments after
-    ``(rng, *instance.kernel_args(), horizon)``: field names (a real field is passed as a float),
-    tuples of them, callables ``f(policy, horizon)``, or constants; ``records``, the names of the
-    kernel's outputs in order (outputs beyond them are dropped); ``_episode_kernel`` when the kernel
-    can record its play as episodes (:meth:`run_episodes`); and, for private algorithms, its
-    privacy accounting (:meth:`guarantee`, :meth:`calibrated`, ``accounting``).
+    A subclass declares its fields with :func:`param`; ``name`` (as the papers write it; plots pick
+    its colour by it), ``private``, ``records_arms`` (``False`` for stopping rules whose horizon is a
+    cap), ``anytime``; ``_kernel`` (a ``staticmethod``) and ``binding``, the kernel's arguments after
+    ``(rng, *instance.kernel_args(), horizon)``: field names (a real field passed as a float), tuples
+    of them, callables ``f(policy, horizon)`` or constants; ``records``, the names of the kernel's
+    outputs in order; ``_episode_kernel`` if it can record its play as episodes; ``departures``; and,
+    if private, ``accounting`` with :meth:`guarantee` and :meth:`calibrated` where the defaults (a pure
+    epsilon for the whole run) do not hold.
     """
 
     name: ClassVar[str] = "policy"
@@ -549,7 +477,7 @@ class Policy(Declared, abc.ABC):
         return f"{self.name} (ε={eps:g})"
 
     def config(self) -> dict[str, Any]:
-        """Everything that determines the algorithm's behaviour, JSON-able (for cache keys).
+        """Everything that determines the behaviour, JSON-able (cache keys): ``"policy"`` and every field.
 
         Returns
         -------
@@ -560,16 +488,14 @@ class Policy(Declared, abc.ABC):
         return {"policy": f"{type(self).__module__}.{type(self).__qualname__}", **fields}
 
     def guarantee(self, horizon: int, delta: float = 0.0) -> tuple[float, float, bool]:
-        """End-to-end ``(epsilon, delta, proven)`` of a run of ``horizon`` steps, from the parameters.
-
-        The default is a pure ``epsilon`` for the whole run (one release per reward).
+        """End-to-end ``(epsilon, delta, proven)`` of a run of ``horizon`` steps (default: pure ``epsilon``).
 
         Parameters
         ----------
         horizon : int
-            The number of steps (validated by :func:`privbandits.calibration.guarantee`).
+            The number of steps.
         delta : float
-            The delta at which to state a composed guarantee (used by composed accountings only).
+            The delta at which to state a composed guarantee (composed accountings only).
 
         Returns
         -------
@@ -582,9 +508,7 @@ class Policy(Declared, abc.ABC):
     def calibrated(
         cls, epsilon: float, delta: float, horizon: int | None, **kwargs: Any
     ) -> tuple[Policy, dict[str, Any], str]:
-        """The policy for a target end-to-end ``(epsilon, delta)`` at ``horizon``, with as little noise as allowed.
-
-        The default runs the target epsilon itself (its accounting is exact).
+        """The policy for a target end-to-end ``(epsilon, delta)`` at ``horizon`` (default: the target epsilon).
 
         Parameters
         ----------
@@ -642,12 +566,6 @@ class Policy(Declared, abc.ABC):
         -------
         Records
             The run's arrays (see :data:`Records`).
-
-        Raises
-        ------
-        ValueError
-            If ``instance`` is not a :class:`BanditInstance`, ``rng`` not a ``numpy.random.Generator``,
-            or ``horizon`` is out of range.
         """
         horizon = self._check_run(instance, horizon, rng)
         records = self._run(instance, horizon, rng)
@@ -676,34 +594,25 @@ class Policy(Declared, abc.ABC):
         return self._episode_kernel is not None
 
     def run_episodes(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        """The run of :meth:`run`, its arm sequence recorded as episodes (O(episodes) memory).
+        """The run of :meth:`run` with its arm sequence recorded as episodes (O(episodes) memory).
 
-        The same kernel as :meth:`run` (one implementation of the algorithm), with its play written
-        by :func:`record_play` into a list instead of a ``(horizon,)`` array: the same draws in the
-        same order, so the same run. ``records["episodes"]`` replaces ``records["arms"]``; the
-        other records are those of :meth:`run`.
+        The same kernel and draws (:func:`record_play` writes into a list); ``"episodes"`` replaces
+        ``"arms"``.
 
         Parameters
         ----------
         instance : BanditInstance
             The bandit instance.
         horizon : int
-            Rounds to play (as for :meth:`run`).
+            Rounds to play.
         rng : numpy.random.Generator
             Source of all randomness of the run.
 
         Returns
         -------
         Records
-            ``"episodes"``, shape ``(2, n)`` int64: row 0 the first round of each episode (0-based,
-            increasing, the first 0), row 1 its arm, consecutive arms distinct (episode ``i`` lasts
-            until the next one starts, the last until ``horizon``); ``arms`` is
-            ``np.repeat(episodes[1], np.diff(np.r_[episodes[0], horizon]))``.
-
-        Raises
-        ------
-        ValueError
-            As :meth:`run`; also if the policy is not :attr:`episodic`.
+            ``"episodes"``, shape ``(2, n)``: the first round of each episode (0-based, from 0) and its arm,
+            consecutive arms distinct; ``arms = np.repeat(episodes[1], np.diff(np.r_[episodes[0], horizon]))``.
         """
         horizon = self._check_run(instance, horizon, rng)
         if not self.episodic:
@@ -719,19 +628,18 @@ class Policy(Declared, abc.ABC):
         return {name: np.asarray(value) for name, value in zip(self.records, raw)}
 
     def sample_arms(self, instance: BanditInstance, horizon: int, rng: np.random.Generator, n: int) -> np.ndarray:
-        """The arm sequences of ``n`` runs that share one generator, played inside compiled code.
+        """The arm sequences of ``n`` runs on one generator, played inside compiled code.
 
-        Equal, bit for bit, to stacking ``run(instance, horizon, rng)["arms"]`` over ``n`` successive
-        calls with the same ``rng``.
+        Equal, bit for bit, to stacking ``run(instance, horizon, rng)["arms"]`` over ``n`` calls.
 
         Parameters
         ----------
         instance : BanditInstance
-            The bandit instance (its reward table, if any, replaces the draws).
+            The bandit instance.
         horizon : int
-            Rounds per run (as for :meth:`run`).
+            Rounds per run.
         rng : numpy.random.Generator
-            Source of all randomness of the runs, consumed run after run.
+            Source of all randomness, consumed run after run.
         n : int
             Number of runs (>= 1).
 
@@ -739,11 +647,6 @@ class Policy(Declared, abc.ABC):
         -------
         numpy.ndarray
             Shape ``(n, horizon)``, ``int64``.
-
-        Raises
-        ------
-        ValueError
-            As :meth:`run`; also if ``n`` < 1 or the policy records no arm sequence.
         """
         n = check_int("n", n, minimum=1)
         if not self.records_arms:
@@ -791,12 +694,10 @@ class Policy(Declared, abc.ABC):
 
 @dataclasses.dataclass(frozen=True)
 class ContextualPolicy(Declared, abc.ABC):
-    """Base class of the contextual (hiring) algorithms of Part IV.
+    """Base class of the contextual (hiring) algorithms of Part IV, declared as :class:`Policy` is.
 
-    Like :class:`Policy`, a frozen dataclass of the algorithm's declared parameters with ``name``
-    and ``private`` class attributes (its parameters are stored as given); :meth:`run` plays one
-    trial on a contextual environment (e.g.
-    :class:`~privbandits.policies.fair_hiring.HiringEnvironment`) and returns per-round records.
+    Their parameters are stored as given (``coerce_params = False``); :meth:`run` plays one trial on a
+    contextual environment (e.g. :class:`~privbandits.policies.fair_hiring.HiringEnvironment`).
     """
 
     name: ClassVar[str] = "policy"
@@ -809,7 +710,7 @@ class ContextualPolicy(Declared, abc.ABC):
         return self.name
 
     def config(self) -> dict[str, Any]:
-        """Everything that determines the algorithm's behaviour, JSON-able (for cache keys).
+        """Everything that determines the behaviour, JSON-able (cache keys): ``"policy"`` and every field.
 
         Returns
         -------

@@ -1,23 +1,13 @@
 """DP-NCB: NCB, GDP-NCB, LDP-NCB and the anytime wrapper of Sarkar, Pandey and Ray Chowdhury (AAAI 2026).
 
-Paper ``sarkar2026dpncb`` (conference version: Algorithms 1-3, Eqs. (3)-(5); its full version with
-the appendix gives the Appendix C privacy proof and the Appendix D constants). Line numbers below
-refer to Algorithms 1, 2 and 3 of the conference version. NCB itself is ``barman2023fairness``.
-
-The four policies share one base class, :class:`NCBFamily` (the Phase I constant, ``c``, the
-optional Phase I cap, their validation and ``min_horizon``), and one set of numba kernels
-dispatching on the named constants :data:`NCB_BASE`, :data:`GDP_BASE` and :data:`LDP_BASE`.
-The exact law of GDP-NCB's Phase I leak on Part V's exposing instance, :func:`leading_run_law`,
-lives here, next to the algorithm it analyses.
-
-The Phase I stopping tests of Algorithms 1 and 2 carry the proof's constant 1600. At that value
-Phase I outlasts every practical horizon (see :func:`phase1_threshold_gdp`), so the constant is a
-parameter (``phase1_constant``) of every policy here. The book's default is 1.0; the chapter of
-Part II explains the choice and shows both. ``phase1_cap_sqrt=True`` (default False, not in the
-paper's pseudocode) additionally stops Phase I after ceil(sqrt(T)) + 1 rounds, a variant the chapter
-shows; the authors' experiment code caps Phase I at ``W = floor(sqrt(T)) + 1`` rounds instead
-(``W + 1`` in LDP-NCB), which is ``phase1_window_cap``, one of the departure flags of
-``as_run_by_authors``.
+Paper ``sarkar2026dpncb`` (line numbers: Algorithms 1-3 of the conference version; its full version
+gives the Appendix C privacy proof and the Appendix D constants). NCB itself is ``barman2023fairness``.
+The four policies share :class:`NCBFamily` and one set of numba kernels. The Phase I tests carry the
+proof's constant 1600, at which Phase I outlasts every practical horizon
+(:func:`phase1_threshold_gdp`), so the constant is a parameter (``phase1_constant``; the book's
+default is 1, the Part II chapter explains why). Also here: the exact law of GDP-NCB's Phase I leak
+on Part V's exposing instance (:func:`leading_run_law`, :func:`anytime_window_run_law`) and the
+budget of the repaired rule (:func:`sparse_vector_budget`).
 """
 
 from __future__ import annotations
@@ -98,9 +88,6 @@ class NCBConstants(NamedTuple):
 def phase1_threshold_gdp(horizon: int, epsilon: float, c: float = 3.0, constant: float = 1600.0) -> float:
     """Right-hand side of Algorithm 1, line 2: ``constant * (c^2 log T + (log T)^2 / eps)``.
 
-    Phase I of GDP-NCB stops once ``n_i * mu_tilde_i`` exceeds it for some arm; with arm means at
-    most ``mu*`` this takes about ``k * threshold / mu*`` rounds.
-
     Parameters
     ----------
     horizon : int
@@ -115,12 +102,7 @@ def phase1_threshold_gdp(horizon: int, epsilon: float, c: float = 3.0, constant:
     Returns
     -------
     float
-        The threshold.
-
-    Raises
-    ------
-    ValueError
-        If ``horizon`` or ``epsilon`` is out of range.
+        The threshold; with arm means at most ``mu*`` Phase I takes about ``k * threshold / mu*`` rounds.
     """
     horizon = check_int("horizon", horizon, minimum=1)
     epsilon = check_epsilon(epsilon, allow_inf=True)
@@ -129,35 +111,28 @@ def phase1_threshold_gdp(horizon: int, epsilon: float, c: float = 3.0, constant:
 
 
 class SparseVectorBudget(NamedTuple):
-    """Privacy accounting of ``GDPNCB(phase1_rule="sparse_vector")`` at one horizon (Part V, Theorem).
+    """Privacy accounting of ``GDPNCB(phase1_rule="sparse_vector")`` at one horizon (Part V's theorem).
 
-    One changed reward can enter: the stopping rule (``eps_stop``), and at most
-    ``releases_per_reward`` Laplace releases (a Phase I reward: the Phase I release and up to
-    ``releases_per_reward - 1`` Phase II releases of its arm; a Phase II reward: one), each of
-    scale ``releases_per_reward / eps_release`` on a sum of sensitivity 1, so each costs
-    ``eps_per_release = eps_release / releases_per_reward``. ``total`` is the sum, by sequential
-    composition. ``eps_form`` is the epsilon at which the printed scale ``log T / eps`` equals
-    that scale (the kernel runs the printed formulas at it). ``total_at_printed_scale`` is what
-    the same structure spends if the releases keep the printed scale ``log T / eps_release``.
+    One changed reward enters the stopping rule and at most ``releases_per_reward`` Laplace releases of
+    sensitivity 1, each of scale ``releases_per_reward / eps_release``; sequential composition adds them.
 
     Attributes
     ----------
     epsilon : float
         The total budget.
-    eps_stop : float
-        Spent on the stopping rule.
-    eps_release : float
-        Spent on the releases together (``epsilon - eps_stop``).
+    eps_stop, eps_release : float
+        Spent on the stopping rule, and on the releases together (``epsilon - eps_stop``).
     releases_per_reward : int
         The most releases one reward enters (``L``).
     eps_per_release : float
         Spent on each release.
     eps_form : float
-        The epsilon the kernel runs the printed formulas at.
+        The epsilon at which the printed scale ``log T / eps`` is that scale (the kernel runs the
+        printed formulas at it).
     total : float
         The total spent by sequential composition.
     total_at_printed_scale : float
-        What the same structure spends at the printed scale ``log T / eps_release``.
+        What the same structure spends if the releases keep the printed scale ``log T / eps_release``.
     """
 
     epsilon: float
@@ -173,12 +148,10 @@ class SparseVectorBudget(NamedTuple):
 def sparse_vector_budget(horizon: int, epsilon: float, sv_fraction: float = 0.5) -> SparseVectorBudget:
     """Budget of the repaired GDP-NCB (``phase1_rule="sparse_vector"``) told the horizon ``T``.
 
-    ``eps_stop = sv_fraction * eps``, ``eps_release = eps - eps_stop``, and
-    ``L = max(1, floor(log2 T))`` releases per reward: an arm's Phase II episodes have lengths
-    2, 4, 8, ... (line 8 sets ``N_2 = 1``, line 14 plays ``2 n_s``), a release is read only if a
-    round follows it, and Phase I takes at least one round, so ``l`` released episodes need
-    ``1 + (2 + ... + 2^l) + 1 <= T``, i.e. ``l <= floor(log2 T) - 1``; with the Phase I release,
-    ``1 + l <= L``. Total ``eps_stop + L * eps_release / L = eps``.
+    ``eps_stop = sv_fraction * eps`` and ``L = max(1, floor(log2 T))`` releases per reward: an arm's
+    Phase II episodes have lengths 2, 4, 8, ... (lines 8 and 14), a release is read only if a round
+    follows it and Phase I takes a round, so ``l`` released episodes need ``l <= floor(log2 T) - 1``;
+    with the Phase I release, ``1 + l <= L``.
 
     Parameters
     ----------
@@ -192,12 +165,7 @@ def sparse_vector_budget(horizon: int, epsilon: float, sv_fraction: float = 0.5)
     Returns
     -------
     SparseVectorBudget
-        The split and the per-release scale (see :class:`SparseVectorBudget`).
-
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+        The split and the per-release scale.
     """
     horizon = check_int("horizon", horizon, minimum=1)
     epsilon = check_epsilon(epsilon, allow_inf=True)
@@ -226,14 +194,11 @@ def leading_run_law(
 ) -> dict[str, np.ndarray]:
     """Exact law of the first run of arm 0 under printed GDP-NCB on the Part V exposing instance.
 
-    Instance: two arms, arm 0 pays 1 in every round, arm 1 pays 0 (dataset ``D``); the neighbour
-    ``D'`` sets arm 0's reward in round 1 to 0. ``A_r = {I_1 = ... = I_r = 0}`` is an event of the
-    action sequence. Phase I picks each arm with probability 1/2 and, after the ``j``-th pull of
-    arm 0, continues iff ``S_j + Lap(log T / eps) <= thr`` with ``S_j = j`` on D and ``j - 1`` on
-    D'. Once Phase I stops with arm 1 unpulled, Eq. (4) ranks arm 1 (mean 0, ``n = 1``) above arm
-    0 (clipped mean at most 1, ``n >= 2``); this is checked here, and then Phase II's first pull is
-    arm 1. Hence ``P(A_r) = 2^-r prod_{j<r} F(thr - S_j)`` (``F`` the Laplace CDF) and the loss
-    ``ln P_D'(A_r) / P_D(A_r) = ln F(thr) / F(thr - r + 1)`` (the product telescopes).
+    Two arms, arm 0 pays 1 and arm 1 pays 0 every round (``D``); ``D'`` sets arm 0's round-1 reward to 0.
+    Phase I picks each arm with probability 1/2 and, after the ``j``-th pull of arm 0, continues iff
+    ``S_j + Lap(log T / eps) <= thr`` (``S_j = j`` on D, ``j - 1`` on D'); once it stops with arm 1
+    unpulled, Eq. (4) ranks arm 1 first (checked here). Hence ``P(A_r) = 2^-r prod_{j<r} F(thr - S_j)``
+    for ``A_r = {I_1 = ... = I_r = 0}`` and the loss ``ln F(thr) / F(thr - r + 1)``.
 
     Parameters
     ----------
@@ -249,16 +214,9 @@ def leading_run_law(
     Returns
     -------
     dict of numpy.ndarray
-        ``r`` (1..T), ``log_p0``/``log_p1`` (ln P(A_r) on D, D'), ``loss``, the law of the run
-        length ``R = max{r : A_r}``: ``p_run0``/``p_run1`` (``P(R = r)`` for r = 0..T) and their
-        logarithms ``log_p_run0``/``log_p_run1`` (finite where the probabilities underflow), and the
-        Phase I ``threshold`` and Laplace ``scale``.
-
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, or if Phase II could pick arm 0 after Phase I on this
-        instance (then the closed form does not hold).
+        ``r`` (1..T), ``log_p0``/``log_p1`` (ln P(A_r) on D, D'), ``loss``, the law of the run length
+        ``R``: ``p_run0``/``p_run1`` (r = 0..T) and ``log_p_run0``/``log_p_run1``, and the Phase I
+        ``threshold`` and Laplace ``scale``.
     """
     horizon = check_int("horizon", horizon, minimum=2)
     epsilon = check_epsilon(epsilon)
@@ -304,16 +262,10 @@ def anytime_window_run_law(
 ) -> dict[str, np.ndarray]:
     """Exact law of the first run of arm 0 in window ``W`` of the anytime GDP-NCB (Algorithm 3).
 
-    The exposing pair of :func:`leading_run_law`, moved into one window: arm 0 pays 1 and arm 1 pays
-    0 in every round (``D``); ``D'`` sets arm 0's reward to 0 in the window's first round, round
-    ``W`` (index ``W - 1``; the windows ``1, 2, 4, ...`` cover rounds ``[W, 2W - 1]``). The window
-    is uniform with probability ``q = 1/W^2`` (Algorithm 3, line 3), and otherwise a fresh printed
-    GDP-NCB told the horizon ``W`` on that window's rewards only; no other window reads the changed
-    reward. So ``R``, the first run of arm 0 from round ``W`` on (at most ``W``), has the law
-    ``q U + (1 - q) L``, with ``U`` the uniform play's (``P(R = r) = 2^-(r+1)``, ``P(R = W) = 2^-W``)
-    and ``L`` :func:`leading_run_law` at horizon ``W``. ``R`` is a function of the actions, so any
-    event of it is an event of the output. The uniform part weighs the same on both datasets and
-    dilutes the leak: the larger the window, the less.
+    The pair of :func:`leading_run_law` moved into the window that starts at round ``W`` (``D'`` changes
+    arm 0's reward there). The window is uniform with probability ``q = 1/W^2`` (line 3), else a fresh
+    printed GDP-NCB told ``W``, so the run ``R`` from round ``W`` on has law ``q U + (1 - q) L``: the
+    uniform part weighs the same on both datasets and dilutes the leak.
 
     Parameters
     ----------
@@ -329,15 +281,9 @@ def anytime_window_run_law(
     Returns
     -------
     dict of numpy.ndarray
-        ``r`` (0..W), ``p_run0``/``p_run1`` (``P(R = r)`` on D, D'), ``log_p_run0``/``log_p_run1``
-        (their logarithms, finite where the probabilities underflow), ``loss`` (``ln`` of their
-        ratio), ``uniform_probability`` (``q``), ``start`` (the window's first round, 0-based) and
-        ``horizon`` (its last round, ``2W - 1``: run the wrapper that long).
-
-    Raises
-    ------
-    ValueError
-        If ``window`` is not a power of two >= 2, or :func:`leading_run_law` refuses the arguments.
+        ``r`` (0..W), ``p_run0``/``p_run1``, ``log_p_run0``/``log_p_run1``, ``loss``,
+        ``uniform_probability`` (``q``), ``start`` (the window's first round, 0-based) and ``horizon``
+        (its last round, ``2W - 1``).
     """
     window = check_int("window", window, minimum=2)
     if window & (window - 1):
@@ -831,32 +777,22 @@ class NCB(NCBFamily):
 
 @dataclasses.dataclass(frozen=True)
 class GDPNCB(NCBFamily):
-    """GDP-NCB, Algorithm 1 of Sarkar, Pandey and Ray Chowdhury (2026), ``sarkar2026dpncb``:
-    epsilon-global DP claimed (Theorem 2).
+    """GDP-NCB, Algorithm 1 of ``sarkar2026dpncb``: epsilon-global DP claimed (Theorem 2), refuted in Part V.
 
-    Phase I (lines 2-7): uniform pulls, private means ``mu_hat + Lap(log T / (eps N_1))`` recomputed
-    every round, stop when ``n_i mu_tilde_i > phase1_constant (c^2 log T + (log T)^2 / eps)``.
-    Phase II (lines 8-22): episodes on the arm maximising NCB_GDP (Eq. (4)); each episode doubles the
-    arm's Phase II count, restarts its mean from the Phase I mean, ends with one Laplace release
-    ``Lap(log T / (eps n_A))`` clipped to [0, 1]. An episode of Bernoulli pulls is one Binomial draw.
-    ``epsilon = inf`` removes the noise and the privacy terms. Records: ``arms``, ``phase1_end``,
-    ``releases`` (Phase II Laplace releases). The paper's privacy proof treats Phase I as releasing
-    nothing, but its stopping time is visible in the actions: the Part V audit finds the printed
-    Phase I NOT epsilon-DP (:func:`leading_run_law`).
-
-    ``phase1_rule="sparse_vector"`` (not in the paper) is the repaired variant of Part V, epsilon-DP
-    by composition (:func:`sparse_vector_budget`): ``sv_fraction * epsilon`` pays for an
-    AboveThreshold stopping rule (``dwork2014algorithmic``, Algorithm 1) on ``max_i N_1,i mu_hat_i``;
-    the Phase I means are released once at the end of Phase I, and every release has scale
-    ``floor(log2 T) / eps2`` on a reward sum, ``eps2 = epsilon - eps1``, because one Phase I reward
-    enters up to ``floor(log2 T)`` releases. Also records ``arm_releases`` (per arm) then.
+    Phase I (lines 2-7): uniform pulls, private means ``mu_hat + Lap(log T / (eps N_1))``, stop when
+    ``n_i mu_tilde_i > phase1_constant (c^2 log T + (log T)^2 / eps)``; its stopping time is visible
+    in the actions, so the printed Phase I is not eps-DP (:func:`leading_run_law`). Phase II (lines
+    8-22): episodes on the argmax of Eq. (4), doubling the arm's count, each ending with one release
+    ``Lap(log T / (eps n_A))`` clipped to [0, 1]. ``phase1_rule="sparse_vector"`` is Part V's repair
+    (not in the paper): an AboveThreshold stopping rule on ``sv_fraction * epsilon``, then every release
+    at scale ``floor(log2 T) / eps2`` (:func:`sparse_vector_budget`); it also records ``arm_releases``.
 
     Parameters
     ----------
     epsilon : float
         Privacy parameter (> 0; ``inf`` runs without noise).
     alpha : float
-        ``alpha`` of the privacy terms of the index (> 0).
+        ``alpha`` of the privacy terms of Eq. (4) (> 0).
     phase1_rule : {"printed", "sparse_vector"}
         Algorithm 1 as printed, or the repaired stopping rule.
     sv_fraction : float
@@ -864,9 +800,7 @@ class GDPNCB(NCBFamily):
     phase1_constant, c, phase1_cap_sqrt : keyword-only
         As :class:`NCBFamily` (the cap not with ``"sparse_vector"``).
     phase1_noise, reset_mu_tilde, log_window, phase1_window_cap : bool, keyword-only
-        The departures of the authors' code (``departures``; printed rule only; the window cap not
-        with ``phase1_cap_sqrt``). ``log_window`` puts ``log W``, ``W = int(sqrt T) + 1``, in the
-        Phase I threshold and the three index terms of Eq. (4); the releases keep ``log T``.
+        The departures of the authors' code (``departures``; printed rule only).
     """
 
     epsilon: float = param(0.2, _EPSILON)
@@ -940,44 +874,12 @@ class GDPNCB(NCBFamily):
         }
 
     def guarantee(self, horizon, delta=0.0):
-        """``sparse_vector_budget(T, eps).total`` for the repaired rule; the printed rule's claim is refuted.
-
-        Parameters
-        ----------
-        horizon : int
-            The number of steps.
-        delta : float
-            Unused (pure guarantees).
-
-        Returns
-        -------
-        tuple of (float, float, bool)
-            ``(epsilon, 0, proven)``, ``proven`` False for the printed Phase I (claimed, refuted in Part V).
-        """
         if self.phase1_rule == "sparse_vector":
             return sparse_vector_budget(horizon, self.epsilon, self.sv_fraction).total, 0.0, True
         return float(self.epsilon), 0.0, False
 
     @classmethod
     def calibrated(cls, epsilon, delta, horizon, **kwargs):
-        """The repaired ``phase1_rule="sparse_vector"`` at the largest epsilon whose budget meets the target.
-
-        Parameters
-        ----------
-        epsilon : float
-            Target epsilon.
-        delta : float
-            Unused.
-        horizon : int
-            ``T`` (required).
-        **kwargs
-            Further constructor arguments (``sv_fraction``).
-
-        Returns
-        -------
-        tuple
-            ``(policy, params, accounting)``.
-        """
         cls._needs_horizon(horizon)
         eps_run = epsilon
         sv = kwargs.get("sv_fraction", 0.5)
@@ -989,27 +891,23 @@ class GDPNCB(NCBFamily):
 
 @dataclasses.dataclass(frozen=True)
 class LDPNCB(NCBFamily):
-    """LDP-NCB, Algorithm 2 of Sarkar, Pandey and Ray Chowdhury (2026), ``sarkar2026dpncb``:
-    epsilon-local DP (Theorem 3).
+    """LDP-NCB, Algorithm 2 of ``sarkar2026dpncb``: epsilon-local DP (Theorem 3).
 
     Every reward is released as ``X + Lap(1/eps)`` (lines 4, 10). Phase I stops at the first arm with
     ``n mu_tilde >= max{A, A + C (c^2 log T + n (log T)^2 / ((n mu_tilde - A) eps^2))}``,
-    ``A = sqrt(8 n alpha log T) / eps`` (the max{...} form of the conference version's Phase I
-    paragraph); Phase II plays argmax NCB_LDP (Eq. (5)) of the clipped mean (line 12). The running
-    mean itself is kept unclipped (clipping is applied to the value used by the index, as in
-    Remark 6). Records: ``arms``, ``phase1_end``.
+    ``A = sqrt(8 n alpha log T) / eps``; Phase II plays the argmax of Eq. (5) on the clipped mean
+    (line 12; the running mean itself stays unclipped, as in Remark 6).
 
     Parameters
     ----------
     epsilon : float
         Privacy parameter (> 0; ``inf`` runs without noise).
     alpha : float
-        ``alpha`` of the privacy terms of the index (> 0).
+        ``alpha`` of the privacy terms of Eq. (5) (> 0).
     phase1_constant, c, phase1_cap_sqrt : keyword-only
         As :class:`NCBFamily`.
     phase1_noise_as_location, log_window, phase1_window_cap : bool, keyword-only
-        The departures of the authors' code (``departures``; the window cap not with
-        ``phase1_cap_sqrt``). ``log_window`` puts ``log W`` in the last term of Eq. (5).
+        The departures of the authors' code (``departures``).
     """
 
     epsilon: float = param(0.2, _EPSILON)
@@ -1052,12 +950,9 @@ class LDPNCB(NCBFamily):
 class AnytimeDPNCB(NCBFamily):
     """Algorithm 3 of ``sarkar2026dpncb``: the anytime (doubling) wrapper over GDP-NCB or LDP-NCB.
 
-    Windows ``W = 1, 2, 4, ...``; in each, with probability ``1/W^2`` uniform pulls, otherwise a fresh
-    ``base`` run told the horizon ``W``. Each reward is used in one window only, so the privacy of the
-    base algorithm carries over (parallel composition), whatever it is: with ``base="gdp"`` every
-    window runs the printed Phase I, whose leak Part V exposes, so this wrapper is not eps-DP either
-    (:func:`anytime_window_run_law` is the exact law of the leak in one window; Part VI audits it).
-    Records: ``arms``, ``uniform_windows``.
+    Windows ``W = 1, 2, 4, ...``: each uniform with probability ``1/W^2``, else a fresh ``base`` run told
+    ``W``. Each reward is used in one window, so the base's privacy carries over (parallel
+    composition): with ``base="gdp"`` its leak too (:func:`anytime_window_run_law`; Part VI audits it).
 
     Parameters
     ----------
@@ -1087,44 +982,10 @@ class AnytimeDPNCB(NCBFamily):
         return "Anytime GDP-NCB" if self.base == "gdp" else "Anytime LDP-NCB"
 
     def guarantee(self, horizon, delta=0.0):
-        """The base algorithm's ``epsilon`` (parallel composition); proven only for ``base="ldp"``.
-
-        Parameters
-        ----------
-        horizon : int
-            The number of steps.
-        delta : float
-            Unused.
-
-        Returns
-        -------
-        tuple of (float, float, bool)
-            ``(epsilon, 0, base == "ldp")``.
-        """
         return float(self.epsilon), 0.0, self.base == "ldp"
 
     @classmethod
     def calibrated(cls, epsilon, delta, horizon, base="gdp", **kwargs):
-        """The wrapper at the target epsilon: claimed (refuted) for ``"gdp"``, local for ``"ldp"``.
-
-        Parameters
-        ----------
-        epsilon : float
-            Target epsilon.
-        delta : float
-            Unused.
-        horizon : int or None
-            Unused (the wrapper is anytime).
-        base : {"gdp", "ldp"}
-            The base algorithm.
-        **kwargs
-            Further constructor arguments.
-
-        Returns
-        -------
-        tuple
-            ``(policy, params, accounting)``.
-        """
         params = {"base": base, "epsilon": epsilon}
         claimed = "claimed (Theorem 2 + parallel composition); the printed Phase I leaks (Part V)"
         return cls(**params, **kwargs), params, LDPNCB.accounting if base == "ldp" else claimed

@@ -71,11 +71,6 @@ def mapped_mean(mu: object, epsilon: float) -> np.ndarray | float:
     -------
     float or numpy.ndarray
         ``mu_eps``, a float for a scalar ``mu``, else an array of ``mu``'s shape.
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` is not > 0, or ``mu`` is not finite or leaves [0, 1].
     """
     epsilon = check_epsilon(epsilon, allow_inf=True)
     mu_arr = check_finite_array("mu", mu)
@@ -106,12 +101,6 @@ def complexity(means: object, tau: float, epsilon: float = math.inf, zeta: float
     -------
     float
         ``H_eps``.
-
-    Raises
-    ------
-    ValueError
-        If ``means``, ``tau``, ``zeta`` or ``epsilon`` is out of range, or an arm's mean equals
-        ``tau`` while ``zeta = 0`` (infinite complexity).
     """
     mu = _check_means(means)
     tau = check_probability("tau", tau, closed=True)
@@ -138,11 +127,6 @@ def complexity_ratio(epsilon: object) -> np.ndarray | float:
     -------
     float or numpy.ndarray
         The ratio, a float for a scalar ``epsilon``, else an array of its shape.
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` is not finite or not > 0.
     """
     eps = check_finite_array("epsilon", epsilon)
     if eps.size and eps.min() <= 0:
@@ -219,11 +203,6 @@ def fixed_confidence_lower_bound(h_eps: float, delta: float, epsilon: float) -> 
     -------
     float
         The bound, up to its constant.
-
-    Raises
-    ------
-    ValueError
-        If ``delta`` is not in (0, 1).
     """
     delta = check_delta(delta)
     return h_eps * math.log(1.0 / delta) / (2.0 * min(4.0, math.exp(2.0 * epsilon)) * (math.exp(epsilon) + 1.0) ** 2)
@@ -380,12 +359,6 @@ class FixedBudgetThresholding(Policy):
         The local mechanism each reward passes through.
     checkpoints : tuple of int
         Strictly increasing budgets, in ``[2K, T]`` at run time, at which to record the answer.
-
-    Raises
-    ------
-    ValueError
-        If ``tau``, ``zeta``, ``epsilon``, ``mechanism`` or ``checkpoints`` is out of range (at
-        construction), or a checkpoint lies outside ``[2K, horizon]`` (at run time).
     """
 
     tau: float = param(spec=_UNIT)
@@ -576,11 +549,6 @@ class FixedConfidenceThresholding(Policy):
         ``c`` of the radius (> 0, finite); 8 as printed, 2 makes Theorem 4.1's proof go through.
     mechanism : {"privbern", "laplace"}
         The local mechanism each reward passes through.
-
-    Raises
-    ------
-    ValueError
-        If ``tau``, ``delta``, ``epsilon``, ``radius_constant`` or ``mechanism`` is out of range.
     """
 
     tau: float = param(spec=_UNIT)

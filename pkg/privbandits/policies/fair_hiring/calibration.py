@@ -279,11 +279,6 @@ def privacy_guarantee(
     dict of str to float
         ``noise_scale``, ``mu_reg``, ``mu_rank``, ``eps_reg_tight``, ``eps_rank_tight``,
         ``eps_total_tight`` and ``eps_total_loose``.
-
-    Raises
-    ------
-    ValueError
-        If ``calibration`` is not one of :data:`CALIBRATIONS`.
     """
     check_calibration(calibration)
     eps_reg, delta_reg, eps_rank, delta_rank = split_budget(epsilon, delta, alpha_eps, alpha_delta)
@@ -371,10 +366,5 @@ def check_calibration(calibration: str) -> str:
     -------
     str
         ``calibration``.
-
-    Raises
-    ------
-    ValueError
-        If ``calibration`` is not ``"printed"`` or ``"tight"``.
     """
     return Choice(CALIBRATIONS).check("calibration", calibration)

@@ -122,11 +122,6 @@ class OFUL(HiringPolicy):
         Confidence level of the ellipsoid, in (0, 1).
     theta_norm : float
         ``S``, bound on ``||theta*||`` (> 0).
-
-    Raises
-    ------
-    ValueError
-        If ``reg``, ``delta`` or ``theta_norm`` is out of range.
     """
 
     reg: float = param(1.0, _POSITIVE)
@@ -154,11 +149,6 @@ class FairGreedy(HiringPolicy):
         How the rank step counts the window (both exact; ``"brute"`` is the reference).
     rank_refresh : int
         Recompute theta-hat only when ``t~ % rank_refresh == 0`` (>= 1; 1 = the paper).
-
-    Raises
-    ------
-    ValueError
-        If ``reg``, ``rank_method`` or ``rank_refresh`` is out of range.
     """
 
     reg: float = param(1.0, _POSITIVE)
@@ -207,11 +197,6 @@ class PrivateFairGreedy(HiringPolicy):
         :func:`tight_noise_scale` so that the exact guarantee is (epsilon, delta).
     l_tilde_rule : {"sum", "norm", "data"}
         How L-tilde is computed when ``l_tilde`` is None (:meth:`HiringEnvironment.l_tilde`).
-
-    Raises
-    ------
-    ValueError
-        If any field is out of range.
     """
 
     epsilon: float = param(15.0, _POSITIVE)
@@ -372,12 +357,6 @@ def run_together(
         One record per setting, in order: ``fair_regret``, ``regret`` (shape ``(horizon,)``) and
         ``groups`` (the hired group per round); with ``trace=True`` also ``rank_counts``, ``theta``
         and ``candidates``.
-
-    Raises
-    ------
-    ValueError
-        If ``policies`` is empty or mixes classes or streams, if ``horizon`` < 1, or if
-        ``candidates`` has the wrong shape, type or range.
     """
     check_int("horizon", horizon, minimum=1)
     policies = list(policies)
