@@ -1,20 +1,13 @@
 """Matched guarantees (Part VI): each private bandit's parameters for a target end-to-end (eps, delta).
 
-Every algorithm of the book states its privacy in its own currency: Private-UCB and AdaP-UCB an
-eps for the whole run, DP-UCB-BOUND and DP-UCB an eps per part of the hybrid counter (the book's
-finding: the paper's counter spends eps in each part, so it is 2 eps-DP; ``hybrid_split=True`` splits
-it), DP-UCB-INT an input eps whose end-to-end guarantee is the smaller of Corollary 3.1's two terms
-(:func:`~privbandits.policies.private_ucb.dp_ucb_int_privacy`): a pure eps' (basic composition) or
-a composed (eps', delta') (advanced composition), the repaired GDP-NCB a split between
-a sparse-vector stopping rule and its releases
-(:func:`~privbandits.policies.dp_ncb.sparse_vector_budget`). :func:`calibrate` turns a target
-end-to-end ``(epsilon, delta)`` at horizon ``T`` into each algorithm's parameters with that
-algorithm's proven accounting, and :func:`guarantee` recomputes the end-to-end guarantee of a
-constructed policy from its parameters with the same accounting functions, so that a calibration
-can be checked independently of how it was found.
-
-Algorithms whose printed guarantee the book refutes (GDP-NCB with the printed Phase I, and the
-anytime wrapper over it) are calibrated at their *claimed* guarantee with ``proven=False``.
+Every algorithm states its privacy in its own currency, and each policy class carries its own
+accounting (``Policy.guarantee``, ``Policy.calibrated``, next to its noise). This module is the
+registry of the calibrated algorithms, one line each (:data:`REGISTRY`): :func:`calibrate` turns a
+target ``(epsilon, delta)`` at horizon ``T`` into an algorithm's parameters, :func:`guarantee`
+recomputes a constructed policy's guarantee from its parameters, so a calibration can be checked
+independently of how it was found. Algorithms whose printed guarantee the book refutes (GDP-NCB's
+printed Phase I, and the anytime wrapper over it) report their *claimed* guarantee with
+``proven=False``.
 """
 
 from __future__ import annotations
@@ -112,14 +105,7 @@ def _check_target(epsilon: float, delta: float, horizon: int | None) -> tuple[fl
 
 
 def guarantee(policy: Policy, horizon: int, delta: float = 0.0) -> tuple[float, float, bool]:
-    """End-to-end ``(epsilon, delta, proven)`` of a policy run for ``horizon`` steps, from its parameters.
-
-    The policy's own accounting, :meth:`~privbandits.policies.base.Policy.guarantee`: a pure
-    ``epsilon`` for Private-UCB, AdaP-UCB, AdaP-KLUCB and the local algorithms; for DP-UCB-BOUND and
-    DP-UCB ``epsilon`` with ``hybrid_split=True``, ``2 epsilon`` without; for DP-UCB-INT the smaller
-    of Corollary 3.1's two terms with the delta of the term that gives it; for GDP-NCB with
-    ``phase1_rule="sparse_vector"`` ``sparse_vector_budget(T, eps).total``; for the printed GDP-NCB
-    and the anytime wrapper over it the claimed ``epsilon`` with ``proven=False``.
+    """End-to-end ``(epsilon, delta, proven)`` of a policy run for ``horizon`` steps: its own ``guarantee``.
 
     Parameters
     ----------
@@ -146,25 +132,22 @@ def calibrate(
 ) -> Calibration:
     """Parameters of ``algorithm`` for a target end-to-end ``(epsilon, delta)`` over ``horizon`` steps.
 
-    The largest privacy parameter the algorithm's accounting allows (so as little noise as the
-    guarantee permits), from its :meth:`~privbandits.policies.base.Policy.calibrated`: the target
-    epsilon itself where the accounting is exact; for DP-UCB-INT the input epsilon whose Corollary 3.1
-    guarantee at ``T`` meets the target; ``"GDP-NCB"`` returns the repaired
-    ``phase1_rule="sparse_vector"``; ``"Anytime GDP-NCB"`` its claimed (refuted) guarantee with
-    ``proven=False``.
+    The largest privacy parameter the algorithm's accounting allows (its ``calibrated``): the target
+    epsilon where the accounting is exact; DP-UCB-INT's input epsilon by Corollary 3.1; ``"GDP-NCB"``
+    is the repaired ``phase1_rule="sparse_vector"``.
 
     Parameters
     ----------
     algorithm : str
-        A name of :data:`REGISTRY` (:data:`GLOBAL_ALGORITHMS` or :data:`LOCAL_ALGORITHMS`).
+        A name of :data:`REGISTRY`.
     epsilon : float
         Target end-to-end epsilon (> 0; ``inf`` for the algorithms that run without noise).
     delta : float
-        Target delta, in [0, 1) (only DP-UCB-INT uses it; the others are pure).
+        Target delta, in [0, 1) (only DP-UCB-INT uses it).
     horizon : int, optional
-        ``T`` (>= 2); needed by DP-UCB-INT, Private-UCB and GDP-NCB, whose accounting depends on it.
+        ``T`` (>= 2); needed by DP-UCB-INT, Private-UCB and GDP-NCB.
     **kwargs
-        Further constructor arguments (e.g. ``v`` for DP-UCB-INT, ``sv_fraction`` for GDP-NCB).
+        Further constructor arguments (e.g. ``v``, ``sv_fraction``).
 
     Returns
     -------

@@ -147,31 +147,22 @@ def _adap_klucb_kernel(rng, kinds, params, table, horizon, eps, alpha):  # pragm
 
 @dataclasses.dataclass(frozen=True)
 class AdaPKLUCB(Policy):
-    """AdaP-KLUCB of Azize and Basu (2022) (``azize2022privacy``): Algorithm 1 with the KL-UCB index.
+    """AdaP-KLUCB of ``azize2022privacy``: Algorithm 1 with the KL-UCB index; eps-global DP (Theorems 6, 8).
 
-    Each arm is pulled once (line 3); then at each episode start ``t_l`` (line 5) the arm maximising
-    ``max{q in [0, 1] : d(mu_breve_a, q) <= alpha log(t_l) / f_a}`` is chosen (line 6), with
-    ``mu_breve_a = Clip_{0,1}(mu_tilde_a + alpha log(t_l) / (eps f_a))`` and ``d`` the Bernoulli KL
-    divergence, and played until its number of pulls doubles (line 7). ``f_a`` is the length of the
-    arm's last episode (the paper's ``N_a(t_l - 1) / 2``; 1 after the initial pull), ``mu_tilde_a`` the
-    mean of that episode's rewards plus ``Lap(1 / (eps f_a))`` (Lemma 1), older rewards are forgotten.
-
-    Privacy: eps-global DP (the paper's Theorem 6, and Theorem 8 for this index): each reward
-    enters exactly one release, a mean of ``f`` rewards in [0, 1] of sensitivity ``1 / f`` released
-    with ``Lap(1 / (eps f))`` on disjoint episodes (Lemma 1, parallel composition); the actions are
-    post-processing. Regret (Theorem 8, Bernoulli rewards, ``alpha > 3``):
-    ``sum_a C1(alpha) Delta_a log T / min{d_inf(mu_a, mu*), C2 eps Delta_a} + alpha / (alpha - 3)``,
-    matching Theorem 3's lower bound (:func:`problem_dependent_lower_bound`) up to constants.
-    The policy never reads the horizon (anytime). ``epsilon = inf``: no noise, no privacy term.
-    Checked against the text of ``azize2022privacy`` (Algorithm 1, Lemma 1, Section 4's index).
-    Records: ``arms``, ``releases`` (Laplace draws, one per episode and one per initial pull).
+    After one pull of each arm, at each episode start ``t_l`` the arm maximising
+    ``max{q : d(mu_breve_a, q) <= alpha log(t_l) / f_a}`` with
+    ``mu_breve_a = Clip_{0,1}(mu_tilde_a + alpha log(t_l) / (eps f_a))`` is played until its pulls
+    double; ``f_a`` is its last episode's length and ``mu_tilde_a`` that episode's mean plus
+    ``Lap(1 / (eps f_a))`` (Lemma 1; older rewards are forgotten). Each reward enters one release, so
+    the run is eps-DP. Regret (Theorem 8, ``alpha > 3``) matches :func:`problem_dependent_lower_bound`
+    up to constants. Anytime; ``epsilon = inf`` runs without noise.
 
     Parameters
     ----------
     epsilon : float
         Privacy parameter (> 0; ``inf`` runs without noise).
     alpha : float
-        Exploration constant (> 0; the regret bound needs ``alpha > 3``; default 3.1, the paper's).
+        Exploration constant (> 0; the regret bound needs ``alpha > 3``).
     """
 
     epsilon: float = param(0.2, Real(0.0, math.inf, "(]"))

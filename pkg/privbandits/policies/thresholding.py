@@ -333,19 +333,13 @@ def _tau_eps(tau: float, epsilon: float, mechanism: str) -> float:
 
 @dataclasses.dataclass(frozen=True)
 class FixedBudgetThresholding(Policy):
-    """Algorithm 1 of ``barbara2025thresholding`` (fixed budget), and APT (Locatelli et al. 2016) for ``epsilon = inf``.
+    """Algorithm 1 of ``barbara2025thresholding`` (fixed budget); APT (Locatelli et al. 2016) for ``epsilon = inf``.
 
     Pull each arm once, then the arm minimising ``sqrt(T_k) (|tau_eps - mu_hat_k| + zeta_eps)``;
-    return ``{k : mu_hat_k > tau_eps}``. With ``mechanism="privbern"`` the learner sees PrivBern
-    outputs and works with the mapped ``tau_eps, zeta_eps`` of Eqs. (5)-(6); with ``"laplace"`` it sees
-    ``r + Lap(1/eps)``, whose mean is ``mu`` itself, and works with ``tau, zeta``.
-    Guarantee: epsilon-LDP. Records: ``arms``, ``answer`` (bool per arm).
-
-    The sampling rule never reads the budget ``T`` (only line 9 happens at ``T``), so one run with
-    budget ``T`` passes through the run with every smaller budget on the same random stream.
-    ``checkpoints`` (increasing budgets ``>= 2K`` and ``<= T``) makes the run also record, as
-    ``answers`` of shape ``(len(checkpoints), K)``, the set it would have returned with each of them:
-    an error-versus-budget curve from one run per seed, identical to separate runs.
+    return ``{k : mu_hat_k > tau_eps}`` (``answer``). PrivBern's reports work with the mapped
+    ``tau_eps, zeta_eps`` of Eqs. (5)-(6), Laplace reports (mean ``mu``) with ``tau, zeta``. Guarantee:
+    epsilon-LDP. The rule never reads ``T``, so ``checkpoints`` (increasing budgets in ``[2K, T]``)
+    records, as ``answers``, the set each smaller budget would have returned, identical to separate runs.
 
     Parameters
     ----------
@@ -358,7 +352,7 @@ class FixedBudgetThresholding(Policy):
     mechanism : {"privbern", "laplace"}
         The local mechanism each reward passes through.
     checkpoints : tuple of int
-        Strictly increasing budgets, in ``[2K, T]`` at run time, at which to record the answer.
+        Strictly increasing budgets at which to record the answer.
     """
 
     tau: float = param(spec=_UNIT)
@@ -379,18 +373,6 @@ class FixedBudgetThresholding(Policy):
         return "Alg. 1 (PrivBern)" if self.mechanism == "privbern" else "Alg. 1 (Laplace)"
 
     def min_horizon(self, n_arms: int) -> int:
-        """Smallest budget accepted: ``2K``, which Theorem 3.1 assumes.
-
-        Parameters
-        ----------
-        n_arms : int
-            The number of arms ``K``.
-
-        Returns
-        -------
-        int
-            ``2 * n_arms``.
-        """
         return 2 * n_arms  # Theorem 3.1 assumes T >= 2K
 
     def mapped_threshold(self) -> tuple[float, float]:
@@ -526,16 +508,13 @@ def _fixed_confidence_kernel(
 
 @dataclasses.dataclass(frozen=True)
 class FixedConfidenceThresholding(Policy):
-    """Algorithm 2 of ``barbara2025thresholding`` (fixed confidence); the non-private procedure for ``epsilon = inf``.
+    """Algorithm 2 of ``barbara2025thresholding`` (fixed confidence); non-private for ``epsilon = inf``.
 
-    Stops when every arm's confidence interval ``mu_hat_i +- rad_t(i)`` lies on one side of
-    ``tau_eps``, ``rad_t(i) = sqrt(log(4 K t^3/delta) / (radius_constant T_i(t)))`` (printed:
-    ``radius_constant = 8``), otherwise pulls the widest undecided arm. ``run(instance, max_rounds,
-    rng)`` plays at most ``max_rounds`` rounds (a cap, so the run keeps no ``(max_rounds,)`` arm
-    sequence). Records: ``pulls`` (per arm), ``answer``, ``stop_time`` (rounds played), ``stopped``
-    (False if ``max_rounds`` was reached first).
-    With ``mechanism="laplace"`` the radius is Hoeffding's for the rewards plus the Laplace-sum tail
-    bound (Chan et al. 2011, Corollary 2.9) for the noise. Guarantee: epsilon-LDP.
+    Stops when every arm's interval ``mu_hat_i +- rad_t(i)`` lies on one side of ``tau_eps``,
+    ``rad_t(i) = sqrt(log(4 K t^3/delta) / (radius_constant T_i(t)))``, else pulls the widest undecided
+    arm; the horizon is a cap (records ``pulls``, ``answer``, ``stop_time``, ``stopped``). With
+    ``"laplace"`` the radius adds the Laplace-sum tail bound (Chan et al. 2011, Corollary 2.9).
+    Guarantee: epsilon-LDP.
 
     Parameters
     ----------
@@ -577,16 +556,4 @@ class FixedConfidenceThresholding(Policy):
         return f"{base}{mech}, c={self.radius_constant:g}"
 
     def min_horizon(self, n_arms: int) -> int:
-        """Smallest round cap accepted: ``K`` (line 2 pulls each arm once).
-
-        Parameters
-        ----------
-        n_arms : int
-            The number of arms ``K``.
-
-        Returns
-        -------
-        int
-            ``n_arms``.
-        """
-        return n_arms
+        return n_arms  # line 2 pulls each arm once

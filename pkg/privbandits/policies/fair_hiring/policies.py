@@ -1,21 +1,9 @@
-"""The hiring policies of Part IV: OFUL, Fair-Greedy and Private-Fair-Greedy, and their simulation.
+"""The hiring policies of Part IV: OFUL, Fair-Greedy and Private-Fair-Greedy.
 
-* :class:`OFUL`: ``abbasi2011improved``, Algorithm 1 (OFUL) with the ellipsoidal confidence radius
-  of their Theorem 2. Not private, not fair.
-* :class:`FairGreedy`: ``grazzi2022group``, Fair-Greedy: ridge regression on the first half of
-  the history, relative rank by counting on the second half, greedy on the estimated rank.
-* :class:`PrivateFairGreedy`: Algorithm 1 of ``an2025privatefairgreedy``: tree-based continually
-  private ridge regression (Section 4.1, Gaussian noise per node) and zCDP private rank estimation
-  (Section 4.2, eq. (1)). Claimed guarantee (Theorem 5.1): (eps, delta)-JDP when
-  ``||X|| + |y| <= L_tilde``. Its exact guarantee, by Gaussian accounting through
-  ``dp-accounting``, is :func:`~privbandits.policies.fair_hiring.calibration.privacy_guarantee`;
-  ``calibration="tight"`` spends exactly the target.
-
-Each runs its own kernel of :mod:`~privbandits.policies.fair_hiring.kernels`; :func:`simulate_hiring`
-runs trials through the package's engine (:mod:`privbandits.engine`). Settings of one algorithm
-with the same seeds can run together, in lockstep on one random stream per trial
-(:func:`run_together`): each gets the run it would get alone, bit for bit, and the random numbers
-(for Private-Fair-Greedy, mostly the tree's Gaussian noise) are drawn once for all of them.
+Each runs its own kernel of :mod:`~privbandits.policies.fair_hiring.kernels`. Settings of one
+algorithm can run together in lockstep on one random stream per trial (:func:`run_together`): each
+gets the run it would get alone, bit for bit, and the random numbers (for Private-Fair-Greedy,
+mostly the tree's Gaussian noise) are drawn once for all of them.
 """
 
 from __future__ import annotations
@@ -112,7 +100,7 @@ class HiringPolicy(ContextualPolicy):
 
 @dataclasses.dataclass(frozen=True)
 class OFUL(HiringPolicy):
-    """OFUL (Abbasi-Yadkori et al. 2011, ``abbasi2011improved``, Algorithm 1; radius of Theorem 2).  Not private.
+    """OFUL (``abbasi2011improved``, Algorithm 1, with the ellipsoidal radius of Theorem 2): not private, not fair.
 
     Parameters
     ----------
@@ -137,7 +125,7 @@ class OFUL(HiringPolicy):
 
 @dataclasses.dataclass(frozen=True)
 class FairGreedy(HiringPolicy):
-    """Fair-Greedy (Grazzi et al. 2022, ``grazzi2022group``): ridge on the first half, rank by counting on the second.
+    """Fair-Greedy (``grazzi2022group``): ridge on the first half of the history, rank by counting on the second.
 
     Not private.
 
@@ -165,16 +153,16 @@ class FairGreedy(HiringPolicy):
 
 @dataclasses.dataclass(frozen=True)
 class PrivateFairGreedy(HiringPolicy):
-    """Private-Fair-Greedy (Algorithm 1): (epsilon, delta)-JDP claimed (Theorem 5.1).
+    """Private-Fair-Greedy, Algorithm 1 of ``an2025privatefairgreedy``: (epsilon, delta)-JDP claimed (Theorem 5.1).
 
-    Budget split (line 1, with the minus sign the paper's extraction loses): eps_reg = alpha_eps eps,
-    eps_rank = eps - eps_reg; delta likewise.  ``l_tilde=None`` computes L-tilde from the data by
-    ``l_tilde_rule``.  Privacy (our accounting, :func:`privacy_guarantee`): all releases are Gaussian
-    mechanisms with noise fixed in advance, so with ``calibration="printed"`` the algorithm is
-    exactly (1.16, 0.1)-JDP at the defaults (the paper claims (15, 0.1)); ``calibration="tight"``
-    shrinks both noises until the exact guarantee is (epsilon, delta).  Either needs every leaf
-    [x, y] to have norm <= L-tilde, which ``l_tilde_rule="data"`` does not ensure.
-    Paper: ``an2025privatefairgreedy``.
+    Tree-based continually private ridge regression (Section 4.1) and zCDP private rank estimation
+    (Section 4.2). Budget split (line 1, with the minus sign the paper's extraction loses):
+    ``eps_reg = alpha_eps eps``, ``eps_rank = eps - eps_reg``, delta likewise. All releases are Gaussian
+    with noise fixed in advance, so the exact guarantee is
+    :func:`~privbandits.policies.fair_hiring.calibration.privacy_guarantee` ((1.16, 0.1)-JDP at the
+    defaults, where the paper claims (15, 0.1)); ``calibration="tight"`` scales both noises to spend
+    exactly (epsilon, delta). Either needs every leaf ``[x, y]`` to have norm <= L-tilde, which
+    ``l_tilde_rule="data"`` does not ensure.
 
     Parameters
     ----------
@@ -193,8 +181,7 @@ class PrivateFairGreedy(HiringPolicy):
     rank_refresh : int
         Recompute theta-hat only when ``t~ % rank_refresh == 0`` (>= 1; 1 = the paper).
     calibration : {"printed", "tight"}
-        The noise of Sections 4.1-4.2 as printed, or both noises scaled by
-        :func:`tight_noise_scale` so that the exact guarantee is (epsilon, delta).
+        The noise of Sections 4.1-4.2 as printed, or scaled by :func:`tight_noise_scale`.
     l_tilde_rule : {"sum", "norm", "data"}
         How L-tilde is computed when ``l_tilde`` is None (:meth:`HiringEnvironment.l_tilde`).
     """
@@ -262,22 +249,7 @@ class PrivateFairGreedy(HiringPolicy):
         }
 
     def kernel_params(self, env: HiringEnvironment, horizon: int) -> GreedyParams:
-        """The parameters the kernel receives: the noise of :meth:`calibration_values`.
-
-        With ``noise=False``: no noise and a shift of 1e-12.
-
-        Parameters
-        ----------
-        env : HiringEnvironment
-            The environment.
-        horizon : int
-            Number of rounds ``T``.
-
-        Returns
-        -------
-        GreedyParams
-            The noise scales, the Gram shift and the clip level.
-        """
+        # the noise of calibration_values; with noise=False none, and a shift of 1e-12
         brute, refresh = self.rank_method == "brute", int(self.rank_refresh)
         c = self.calibration_values(env, horizon)
         if not self.noise:
@@ -285,20 +257,7 @@ class PrivateFairGreedy(HiringPolicy):
         return GreedyParams(1.0, brute, refresh, c["sigma_noise"], c["gamma"], c["rho_rank"], env.y_clip())
 
     def stream(self, env: HiringEnvironment, horizon: int) -> tuple:
-        """Which random stream a trial draws: the tree draws its node noise only when it has noise.
-
-        Parameters
-        ----------
-        env : HiringEnvironment
-            The environment.
-        horizon : int
-            Number of rounds ``T``.
-
-        Returns
-        -------
-        tuple
-            The kernel's name and ``noise`` (with noise, ``sigma_tree`` > 0: epsilon is finite).
-        """
+        # the tree draws its node noise only when it has noise
         return (self._kernel.__name__, bool(self.noise))
 
 
