@@ -386,9 +386,8 @@ class FixedBudgetThresholding(Policy):
         tuple of float
             ``(tau_eps, zeta_eps)``.
         """
-        if _keeps_mean(self.mechanism, self.epsilon):
-            return self.tau, self.zeta
-        return _tau_eps(self.tau, self.epsilon, self.mechanism), _shrink(self.epsilon) * self.zeta
+        zeta_eps = self.zeta if _keeps_mean(self.mechanism, self.epsilon) else _shrink(self.epsilon) * self.zeta
+        return _tau_eps(self.tau, self.epsilon, self.mechanism), zeta_eps
 
     @functools.cached_property
     def _kernel_constants(self) -> tuple[np.ndarray, float, float]:
