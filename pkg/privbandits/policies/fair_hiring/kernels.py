@@ -65,11 +65,7 @@ class OFULParams(NamedTuple):
 
 
 class GreedyParams(NamedTuple):
-    """Parameters of :func:`fair_greedy_kernel` and :func:`private_fair_greedy_kernel`: one value
-    per setting (arrays of length S in the kernel).
-
-    The fields marked (private) are read only by :func:`private_fair_greedy_kernel`
-    (``an2025privatefairgreedy``, Sections 4.1-4.2).
+    """Parameters of :func:`fair_greedy_kernel` and :func:`private_fair_greedy_kernel`, one value per setting.
 
     Attributes
     ----------
@@ -79,14 +75,10 @@ class GreedyParams(NamedTuple):
         Count the window entry by entry (reference) instead of by histogram.
     refresh : int
         Recompute theta-hat only when ``t~ % refresh == 0`` (1 = the paper).
-    sigma_tree : float
-        Noise standard deviation per tree-node entry (private; > 0 for all settings or for none).
-    shift : float
-        Gamma; the private Gram matrix is shifted by 2 Gamma I (private).
-    rank_rho : float
-        ``rho_rank`` of the rank noise ``sigma_t = sqrt(T / (2 N_t^2 rho_rank))`` (private).
-    y_clip : float
-        Observed rewards enter the tree clipped to ``[-y_clip, y_clip]`` (private).
+    sigma_tree, shift, rank_rho, y_clip : float
+        Private-Fair-Greedy only (Sections 4.1-4.2): the noise per tree-node entry (> 0 for all
+        settings or for none), Gamma (the Gram shift is 2 Gamma I), ``rho_rank`` of the rank noise
+        ``sigma_t = sqrt(T / (2 N_t^2 rho_rank))``, and the clip of the rewards entering the tree.
     """
 
     reg: float  #: ridge parameter of the exact regression (Fair-Greedy)
@@ -543,25 +535,16 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
 def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cover - compiled
     """Fair-Greedy (``grazzi2022group``): exact ridge on the first half, rank by counting on the second.
 
-    Greedy on the estimated relative rank. Not private. Runs the settings of ``p`` in lockstep on
-    one random stream.
+    Greedy on the estimated relative rank; not private. Runs the settings of ``p`` in lockstep.
 
     Parameters
     ----------
-    rng : numpy.random.Generator
-        The trial's random stream.
-    env : HiringArrays
-        The environment (:meth:`HiringEnvironment.arrays`).
-    horizon : int
-        Number of rounds ``T``.
-    noise_sd : float
-        Standard deviation of the reward noise.
+    rng, env, horizon, noise_sd, fixed
+        As :func:`oful_kernel`.
     p : GreedyParams
         The settings' parameters (arrays of length S).
     trace : bool
         Also fill ``trace_counts`` and ``trace_theta``.
-    fixed : numpy.ndarray
-        ``(T, K)`` candidate rows to present instead of drawing them, or ``(0, K)`` to draw.
 
     Returns
     -------
@@ -620,30 +603,20 @@ def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma:
 
 @njit(nogil=True, cache=True)
 def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cover - compiled
-    """Private-Fair-Greedy (Algorithm 1 of ``an2025privatefairgreedy``).
+    """Private-Fair-Greedy (Algorithm 1 of ``an2025privatefairgreedy``): (epsilon, delta)-JDP claimed (Theorem 5.1).
 
-    Tree-based private ridge regression (Section 4.1) and the private rank step (Section 4.2,
-    eq. (1)). Claimed guarantee: (epsilon, delta)-JDP (Theorem 5.1); the noise is set by
-    :meth:`PrivateFairGreedy.calibration_values`. Runs the settings of ``p`` in lockstep on one
-    random stream: a tree node's standard normals are drawn once and scaled by each setting's
-    ``sigma_tree``.
+    Tree-based private ridge regression (Section 4.1) and the private rank step (Section 4.2, eq. (1)),
+    noise from :meth:`PrivateFairGreedy.calibration_values`. In lockstep, a tree node's standard normals
+    are drawn once and scaled by each setting's ``sigma_tree``.
 
     Parameters
     ----------
-    rng : numpy.random.Generator
-        The trial's random stream.
-    env : HiringArrays
-        The environment (:meth:`HiringEnvironment.arrays`).
-    horizon : int
-        Number of rounds ``T``.
-    noise_sd : float
-        Standard deviation of the reward noise.
+    rng, env, horizon, noise_sd, fixed
+        As :func:`oful_kernel`.
     p : GreedyParams
         The settings' parameters (arrays of length S; ``sigma_tree`` > 0 for all or for none).
     trace : bool
         Also fill ``trace_counts`` and ``trace_theta``.
-    fixed : numpy.ndarray
-        ``(T, K)`` candidate rows to present instead of drawing them, or ``(0, K)`` to draw.
 
     Returns
     -------

@@ -39,12 +39,10 @@ _POSITIVE = Real()
 
 @dataclasses.dataclass(frozen=True)
 class HiringPolicy(ContextualPolicy):
-    """A hiring policy: :meth:`run` validates the input and calls the class's kernel with :meth:`kernel_params`.
+    """A hiring policy: :meth:`run` calls the class's ``_kernel`` with :meth:`kernel_params`.
 
-    Subclasses set ``_kernel`` (a kernel of :mod:`~privbandits.policies.fair_hiring.kernels`) and
-    implement :meth:`kernel_params`. ``run(env, horizon, rng, *, trace=False, candidates=None)`` is
-    ``run_together([self], env, horizon, rng, trace=trace, candidates=candidates)[0]``: see
-    :func:`run_together` for the records and the two options.
+    ``run(env, horizon, rng, *, trace=False, candidates=None)`` is
+    ``run_together([self], env, horizon, rng, ...)[0]`` (:func:`run_together`).
     """
 
     def kernel_params(self, env: HiringEnvironment, horizon: int) -> tuple:
@@ -285,11 +283,9 @@ def run_together(
 ) -> list[Records]:
     """One trial of several settings of one algorithm, in lockstep on one random stream.
 
-    A round draws the same random numbers, in the same order, whatever the setting and the history
-    (the candidates' indices; for Private-Fair-Greedy the tree's node noise and the rank noise; the
-    reward noise), and each Gaussian is ``0 + scale * (a standard normal)``; so the kernel draws each
-    number once and every setting gets the run :meth:`HiringPolicy.run` gives it alone with the same
-    generator, bit for bit.
+    A round draws the same numbers in the same order whatever the setting and the history, and each
+    Gaussian is ``0 + scale * (a standard normal)``; so the kernel draws each number once and every
+    setting gets the run :meth:`HiringPolicy.run` gives it alone with the same generator, bit for bit.
 
     Parameters
     ----------
@@ -302,20 +298,17 @@ def run_together(
     rng : numpy.random.Generator
         The trial's random stream.
     trace : bool
-        Also return, for the two Fair-Greedy variants, the noiseless rank counts
-        ``rank_counts[t, k]`` of line 6 (before the Gaussian of eq. (1)), the ``theta`` used in
-        every round and ``candidates[t, k]``, the row of group k's pool presented in round t (tests).
+        Also return, for the Fair-Greedy variants, the noiseless rank counts ``rank_counts[t, k]``
+        (before eq. (1)'s Gaussian), the ``theta`` of every round and ``candidates[t, k]`` (tests).
     candidates : numpy.ndarray or None
-        Shape ``(horizon, K)``, row indices into each group's pool: fixes the candidate tuples of
-        every round instead of drawing them (the dataset of a joint-DP audit, whose neighbours
-        differ in one round's tuple).
+        ``(horizon, K)`` rows of each group's pool: fixes every round's candidates instead of drawing
+        them (the dataset of a joint-DP audit).
 
     Returns
     -------
     list of dict of numpy.ndarray
-        One record per setting, in order: ``fair_regret``, ``regret`` (shape ``(horizon,)``) and
-        ``groups`` (the hired group per round); with ``trace=True`` also ``rank_counts``, ``theta``
-        and ``candidates``.
+        One per setting: ``fair_regret``, ``regret`` (shape ``(horizon,)``) and ``groups`` (the hired
+        group per round); with ``trace=True`` also ``rank_counts``, ``theta`` and ``candidates``.
     """
     check_int("horizon", horizon, minimum=1)
     policies = list(policies)
