@@ -92,34 +92,25 @@ def _adap_ucb_episodes(rng, kinds, params, table, horizon, eps, alpha, flags):  
 
 @dataclasses.dataclass(frozen=True)
 class AdaPUCB(Policy):
-    """AdaP-UCB of Azize and Basu (2022) (``azize2022privacy``), Algorithm 1 with the index Eq. (7).
+    """AdaP-UCB of ``azize2022privacy`` (Algorithm 1, index Eq. (7)): eps-global DP (Theorems 6, 7).
 
-    Each arm is pulled once; then, at each episode start ``t_l``, the arm maximising Eq. (7),
-    ``mu_tilde_a + sqrt(alpha log(2 t_l) / (2 f_a)) + alpha log(t_l) / (eps f_a)``, is played until
-    its number of pulls doubles (line 7), ``f_a`` being the length of its last episode (the paper
-    writes ``N_a(t_l - 1) / 2``, which equals ``f_a`` once the arm has had an episode; after the
-    initial pull ``f_a = 1``, the sample size that Lemma 1 and Example 2 of the paper use). Only the
-    last episode's rewards are kept (forgetting) and their mean is released once, with
-    ``Lap(1 / (eps f_a))`` (the paper's ``Lap(2 / (eps N_a))``).
-
-    Privacy: eps-global DP (the paper's Theorem 6 / Theorem 7): each reward enters exactly one
-    release, a mean of ``f`` rewards in [0, 1] with sensitivity ``1/f`` (Lemma 1), and the actions are
-    post-processing of the releases. ``alpha > 3`` for the regret bound of Theorem 7 (any
-    ``alpha > 0`` runs); default 3.1, the value of the paper's experiments and of ``sarkar2026dpncb``'s.
-    Checked against the text of ``azize2022privacy`` (submission version): Eq. (7), Lemma 1, Algorithm 1.
-    Records: ``arms``, ``releases``. The DP-NCB authors' code (``NP-Hardest/DP-NCB``,
-    ``algorithms/AdaPUCB.py``, copied in ``Expt_1.py`` for Figure 1(a)) also computes the regret with
-    ``mu* = 1`` (line 134), a departure of the metric, not of the policy.
+    After one pull of each arm, at each episode start ``t_l`` the arm maximising
+    ``mu_tilde_a + sqrt(alpha log(2 t_l) / (2 f_a)) + alpha log(t_l) / (eps f_a)`` is played until its
+    pulls double, ``f_a`` its last episode's length (the paper's ``N_a(t_l - 1) / 2``; 1 after the
+    initial pull, as Lemma 1 and Example 2 use). Only the last episode's rewards are kept, and their
+    mean is released once with ``Lap(1 / (eps f_a))``: each reward enters one release of sensitivity
+    ``1/f``. Checked against the paper's text (Eq. (7), Lemma 1, Algorithm 1). The DP-NCB authors' code
+    (``AdaPUCB.py``, copied in ``Expt_1.py``) also scores regret with ``mu* = 1`` (line 134), a departure
+    of the metric that the Part II chapter computes.
 
     Parameters
     ----------
     epsilon : float
         Privacy parameter (> 0; ``inf`` runs without noise).
     alpha : float
-        Exploration constant of Eq. (7) (> 0).
+        Exploration constant of Eq. (7) (> 0; Theorem 7 needs ``alpha > 3``).
     authors_index, noiseless_init, episode_doubles_last, clip_private_mean : bool, keyword-only
-        The departures of the authors' code (``departures``). Clipping is post-processing, so the
-        guarantee is unchanged; but a bad arm's negative noise no longer lowers its index.
+        The departures of the authors' code (``departures``).
     """
 
     epsilon: float = param(0.2, Real(0.0, math.inf, "(]"))

@@ -405,23 +405,22 @@ def _ncb_index(mean, n, log_t, c, authors_bonus):  # pragma: no cover - compiled
 def gdp_index(mu_tilde, n, log_t, eps, c, alpha):  # pragma: no cover - compiled
     """NCB_GDP(i, t), the index of GDP-NCB's Phase II (Eq. (4) of ``sarkar2026dpncb``).
 
+    ``mu + 2 c sqrt(2 mu log T / n) + alpha (log T)^2 / (eps n) + 4 sqrt(2 alpha / eps) (log T)^1.5 / n``;
+    the privacy terms vanish at ``eps = inf``.
+
     Parameters
     ----------
-    mu_tilde : float
-        The arm's private (clipped) mean.
-    n : float
-        Its number of pulls.
+    mu_tilde, n : float
+        The arm's private (clipped) mean and its number of pulls.
     log_t : float
         ``log T``, T the horizon the algorithm is told.
-    eps : float
-        Privacy parameter; at ``inf`` the two privacy terms vanish.
-    c, alpha : float
-        The constants of Eq. (4).
+    eps, c, alpha : float
+        The privacy parameter and the constants of Eq. (4).
 
     Returns
     -------
     float
-        ``mu + 2 c sqrt(2 mu log T / n) + alpha (log T)^2 / (eps n) + 4 sqrt(2 alpha / eps) (log T)^1.5 / n``.
+        The index.
     """
     idx = mu_tilde + 2.0 * c * np.sqrt(2.0 * mu_tilde * log_t / n)
     if np.isfinite(eps):

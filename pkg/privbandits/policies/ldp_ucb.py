@@ -81,26 +81,20 @@ def _ldp_ucb_kernel(rng, kinds, params, table, horizon, eps, explore, flags):  #
 
 @dataclasses.dataclass(frozen=True)
 class LDPUCB(Policy):
-    """LDP-UCB-L of Ren, Zhou, Liu and Shroff (2020) (``ren2020multi``), Laplace version: eps-local DP.
+    """LDP-UCB-L of ``ren2020multi`` (Laplace version): eps-local DP.
 
-    Each reward reaches the learner as ``X + Lap(1/eps)`` (the Laplace mechanism on one reward in
-    [0, 1], sensitivity 1: eps-local DP, and the learner's actions are post-processing). At round
-    ``t`` (1-based) the learner first pulls, if there is one, the least-pulled arm with
-    ``N_a <= 4 log t`` (``explore = 4``; this covers the first ``k`` rounds); otherwise it plays UCB on
-    the privatised means with width ``sqrt(2 log t / N_a) + sqrt(32 log t / (eps^2 N_a))`` (a
-    sub-Gaussian part for the reward and a sub-exponential part for the Laplace noise, which needs
-    the forced pulls). Source of the constants 2, 32 and 4: the first author's public code of the
-    paper (``WenboRen/Multi-armed-Bandits-with-Local-Differential-Privacy``, ``DPclass.py``,
-    ``pull_CTL``); the paper's own text was not available to us, so they are not checked against it.
-    The DP-NCB authors' code (``algorithms/LDPUCB.py``) has the same forced exploration (line 77)
-    and widths (lines 85-86). Records: ``arms``.
+    Each reward reaches the learner as ``X + Lap(1/eps)``. At round ``t`` the learner pulls the
+    least-pulled arm with ``N_a <= explore log t`` if there is one, else the argmax of the privatised
+    mean plus ``sqrt(2 log t / N_a) + sqrt(32 log t / (eps^2 N_a))``. The constants 2, 32 and 4 come
+    from the first author's public code (``DPclass.py``, ``pull_CTL``), not from the paper's text,
+    which was not available; the DP-NCB authors' ``LDPUCB.py`` has the same (lines 77, 85-86).
 
     Parameters
     ----------
     epsilon : float
         Local privacy parameter (> 0; ``inf`` runs without noise).
     explore : float
-        Forced-exploration constant: pull an arm while ``N_a <= explore * log t`` (>= 0, finite).
+        Forced-exploration constant (>= 0, finite).
     clip_rewards, forced_first : bool, keyword-only
         The departures of the authors' code (``departures``).
     """

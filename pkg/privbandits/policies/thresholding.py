@@ -55,22 +55,19 @@ def _shrink(epsilon: float) -> float:
 
 
 def mapped_mean(mu: object, epsilon: float) -> np.ndarray | float:
-    """``mu_eps = 1/2 + (2 mu - 1)(e^eps - 1)/(2(e^eps + 1))`` (Eqs. 4-5; also ``tau_eps``).
-
-    The mean of the PrivBern(epsilon) output of a reward of mean ``mu``
-    (``barbara2025thresholding`` Eqs. (4)-(5)); applied to ``tau`` it gives ``tau_eps``.
+    """``mu_eps = 1/2 + (2 mu - 1)(e^eps - 1)/(2(e^eps + 1))``: the mean of PrivBern(eps) reports (Eqs. (4)-(5)).
 
     Parameters
     ----------
     mu : float or array_like
-        Mean(s) in [0, 1].
+        Mean(s) in [0, 1] (``tau`` gives ``tau_eps``).
     epsilon : float
         Privacy parameter (> 0; ``inf`` returns ``mu`` unchanged).
 
     Returns
     -------
     float or numpy.ndarray
-        ``mu_eps``, a float for a scalar ``mu``, else an array of ``mu``'s shape.
+        ``mu_eps``, a float for a scalar ``mu``.
     """
     epsilon = check_epsilon(epsilon, allow_inf=True)
     mu_arr = check_finite_array("mu", mu)
@@ -81,10 +78,7 @@ def mapped_mean(mu: object, epsilon: float) -> np.ndarray | float:
 
 
 def complexity(means: object, tau: float, epsilon: float = math.inf, zeta: float = 0.0) -> float:
-    """``H_eps = sum_i (|mu_{i,eps} - tau_eps| + zeta_eps)^-2`` (Eq. 8); ``epsilon = inf`` gives ``H``.
-
-    The complexity of ``barbara2025thresholding`` Eq. (8) that governs both theorems of the fixed
-    budget setting (3.1, 3.2) and the fixed confidence lower bound (Theorem 4.2).
+    """``H_eps = sum_i (|mu_{i,eps} - tau_eps| + zeta_eps)^-2`` (Eq. (8)), which governs Theorems 3.1, 3.2 and 4.2.
 
     Parameters
     ----------
@@ -113,10 +107,7 @@ def complexity(means: object, tau: float, epsilon: float = math.inf, zeta: float
 
 
 def complexity_ratio(epsilon: object) -> np.ndarray | float:
-    """``H_eps / H = ((e^eps + 1)/(e^eps - 1))^2`` (the price of privacy).
-
-    The factor by which PrivBern(epsilon) multiplies the complexity of Eq. (8) in
-    ``barbara2025thresholding``, the same for every instance.
+    """``H_eps / H = ((e^eps + 1)/(e^eps - 1))^2``: the price of PrivBern, the same for every instance.
 
     Parameters
     ----------
@@ -126,7 +117,7 @@ def complexity_ratio(epsilon: object) -> np.ndarray | float:
     Returns
     -------
     float or numpy.ndarray
-        The ratio, a float for a scalar ``epsilon``, else an array of its shape.
+        The ratio.
     """
     eps = check_finite_array("epsilon", epsilon)
     if eps.size and eps.min() <= 0:
@@ -136,10 +127,7 @@ def complexity_ratio(epsilon: object) -> np.ndarray | float:
 
 
 def fixed_budget_upper_bound(horizon: object, h_eps: float, n_arms: int) -> np.ndarray:
-    """Theorem 3.1: ``E[L(T)] <= exp(-T/(4 H_eps) + 2 K log(log T + 1))``.
-
-    Upper bound of ``barbara2025thresholding`` Theorem 3.1 on the expected loss of Algorithm 1
-    (epsilon-LDP), valid for budgets ``T >= 2K``.
+    """Theorem 3.1: ``E[L(T)] <= exp(-T/(4 H_eps) + 2 K log(log T + 1))`` for Algorithm 1, ``T >= 2K``.
 
     Parameters
     ----------
@@ -153,7 +141,7 @@ def fixed_budget_upper_bound(horizon: object, h_eps: float, n_arms: int) -> np.n
     Returns
     -------
     numpy.ndarray
-        The bound at each budget (may exceed 1, where it says nothing).
+        The bound at each budget (above 1 it says nothing).
     """
     t = np.asarray(horizon, dtype=float)
     return np.exp(-t / (4.0 * h_eps) + 2.0 * n_arms * np.log(np.log(t) + 1.0))
@@ -162,8 +150,8 @@ def fixed_budget_upper_bound(horizon: object, h_eps: float, n_arms: int) -> np.n
 def fixed_budget_lower_bound(horizon: object, h_eps: float, epsilon: float) -> np.ndarray:
     """Theorem 3.2: ``max_i E_{B^i}[L(T)] >= exp(-8 T (e^eps + 1)^2 min(4, e^(2 eps)) / H_eps) / 4``.
 
-    Lower bound of ``barbara2025thresholding`` Theorem 3.2 for every epsilon-LDP algorithm, holding
-    for the worst of the instances ``B^i`` built from the means, not for the instance itself.
+    For every eps-LDP algorithm, on the worst of the instances ``B^i`` built from the means (not on the
+    instance itself).
 
     Parameters
     ----------
@@ -185,10 +173,7 @@ def fixed_budget_lower_bound(horizon: object, h_eps: float, epsilon: float) -> n
 
 
 def fixed_confidence_lower_bound(h_eps: float, delta: float, epsilon: float) -> float:
-    """Theorem 4.2 without its unknown constant: ``H_eps log(1/delta) / (2 min(4, e^(2eps)) (e^eps + 1)^2)``.
-
-    Lower bound of ``barbara2025thresholding`` Theorem 4.2 on the expected stopping time of every
-    delta-correct epsilon-LDP algorithm, up to the theorem's unspecified constant factor.
+    """Theorem 4.2 without its unspecified constant: ``H_eps log(1/delta) / (2 min(4, e^(2eps)) (e^eps + 1)^2)``.
 
     Parameters
     ----------
@@ -202,23 +187,21 @@ def fixed_confidence_lower_bound(h_eps: float, delta: float, epsilon: float) -> 
     Returns
     -------
     float
-        The bound, up to its constant.
+        The bound on the expected stopping time of a delta-correct eps-LDP algorithm, up to its constant.
     """
     delta = check_delta(delta)
     return h_eps * math.log(1.0 / delta) / (2.0 * min(4.0, math.exp(2.0 * epsilon)) * (math.exp(epsilon) + 1.0) ** 2)
 
 
 def classification_error(answer: np.ndarray, means: np.ndarray, tau: float, zeta: float = 0.0) -> np.ndarray:
-    """Loss ``L`` of Eq. (2) of ``barbara2025thresholding`` per run.
+    """Loss ``L`` of Eq. (2) per run: an arm ``<= tau - zeta`` in the answer, or one ``> tau + zeta`` out of it.
 
-    1 if an arm with mean ``<= tau - zeta`` is in the answer or an arm with mean ``> tau + zeta``
-    is out of it. With ``zeta = 0`` it is 1 when the answer differs from ``{i : mu_i >= tau}``,
-    exactly the fixed-confidence error.
+    With ``zeta = 0``: the answer differs from ``{i : mu_i >= tau}`` (the fixed-confidence error).
 
     Parameters
     ----------
     answer : numpy.ndarray
-        Boolean answers, arms on the last axis (any leading axes: runs, checkpoints).
+        Boolean answers, arms on the last axis.
     means : numpy.ndarray
         The arms' true means, shape ``(K,)``.
     tau : float
