@@ -11,7 +11,8 @@ at=t)`` (the chapter's runs and seeds, O(T) memory; O(episodes) for GDP-NCB and 
 chapter now computes itself at 10^8) and ``running_nash_regret`` / ``running_average_regret`` read
 on a grid ``t`` of about 200 log-spaced rounds (with every 10^j and 3·10^j). The policies are the
 printed algorithms, the authors' configuration (``as_run_by_authors``) and the departures switched
-on one at a time (``+flag``) or off one at a time from the authors' configuration (``-flag``).
+on one at a time (``+flag``) or off one at a time from the authors' configuration (``-flag``), as each
+policy's ``ablations()`` lists them.
 Groups: ``b7`` (Figure 1(b)'s five algorithms and the departure table, T_max = 10^7), ``c7``
 (GDP-NCB as run for eps in {0.5, 1, 2}), ``b8`` (GDP-NCB and AdaP-UCB, printed and as run, at
 T_max = 10^8), ``d7`` (LDP-NCB as run for eps in {0.5, 1, 2}), ``p8`` (NCB, LDP-NCB and LDP-UCB, printed
@@ -53,9 +54,17 @@ def grid(t_max: int) -> np.ndarray:
     return np.unique(np.r_[t, extra[extra <= t_max]])
 
 
-def loo(policy, **off):
-    """The authors' configuration with one departure switched back to the printed algorithm."""
-    return dataclasses.replace(policy, **off)
+#: the policies whose departures the b7 group ablates, with their key prefix and arguments
+ABLATED = (
+    (GDPNCB, "gdp", (EPS,)),
+    (AdaPUCB, "adap", (EPS,)),
+    (NCB, "ncb", ()),
+    (LDPNCB, "ldp", (EPS,)),
+    (LDPUCB, "ldpucb", (EPS,)),
+)
+#: run order within a policy, by the ablation key's first character: printed, as run ("authors"),
+#: each departure alone ("+..."), as run minus each ("-...")
+RUN_ORDER = {"p": 0, "a": 1, "+": 2, "-": 3}
 
 
 def settings():
@@ -63,37 +72,9 @@ def settings():
     g_a, l_a = GDPNCB.as_run_by_authors(EPS), LDPNCB.as_run_by_authors(EPS)
     a_a = AdaPUCB.as_run_by_authors(EPS)
     out = [
-        ("b7", "gdp_printed", GDPNCB(epsilon=EPS)),
-        ("b7", "gdp_authors", g_a),
-        ("b7", "gdp_+cap", GDPNCB(epsilon=EPS, phase1_window_cap=True)),
-        ("b7", "gdp_+nonoise", GDPNCB(epsilon=EPS, phase1_noise=False)),
-        ("b7", "gdp_+reset", GDPNCB(epsilon=EPS, reset_mu_tilde=True)),
-        ("b7", "gdp_+logw", GDPNCB(epsilon=EPS, log_window=True)),
-        ("b7", "gdp_-cap", loo(g_a, phase1_window_cap=False)),
-        ("b7", "gdp_-nonoise", loo(g_a, phase1_noise=True)),
-        ("b7", "gdp_-reset", loo(g_a, reset_mu_tilde=False)),
-        ("b7", "gdp_-logw", loo(g_a, log_window=False)),
-        ("b7", "gdp_-c1600", loo(g_a, phase1_constant=1.0)),
-        ("b7", "adap_printed", AdaPUCB(epsilon=EPS)),
-        ("b7", "adap_authors", a_a),
-        ("b7", "adap_+index", AdaPUCB(epsilon=EPS, authors_index=True)),
-        ("b7", "adap_+init", AdaPUCB(epsilon=EPS, noiseless_init=True)),
-        ("b7", "adap_+double", AdaPUCB(epsilon=EPS, episode_doubles_last=True)),
-        ("b7", "adap_+clip", AdaPUCB(epsilon=EPS, clip_private_mean=True)),
-        ("b7", "adap_-index", loo(a_a, authors_index=False)),
-        ("b7", "adap_-init", loo(a_a, noiseless_init=False)),
-        ("b7", "adap_-double", loo(a_a, episode_doubles_last=False)),
-        ("b7", "adap_-clip", loo(a_a, clip_private_mean=False)),
-        ("b7", "ncb_printed", NCB()),
-        ("b7", "ncb_authors", NCB.as_run_by_authors()),
-        ("b7", "ldp_printed", LDPNCB(epsilon=EPS)),
-        ("b7", "ldp_authors", l_a),
-        ("b7", "ldp_+cap", LDPNCB(epsilon=EPS, phase1_window_cap=True)),
-        ("b7", "ldp_-loc", loo(l_a, phase1_noise_as_location=False)),
-        ("b7", "ldp_-logw", loo(l_a, log_window=False)),
-        ("b7", "ldpucb_printed", LDPUCB(epsilon=EPS)),
-        ("b7", "ldpucb_authors", LDPUCB.as_run_by_authors(EPS)),
-        ("b7", "ldpucb_+clip", LDPUCB(epsilon=EPS, clip_rewards=True)),
+        ("b7", f"{prefix}_{a.key}", a.policy)
+        for cls, prefix, args in ABLATED
+        for a in sorted(cls.ablations(*args), key=lambda a: RUN_ORDER[a.key[0]])
     ]
     out = [(g, k, p, 10**7) for g, k, p in out]
     out += [("c7", f"gdp_authors_eps{e:g}", GDPNCB.as_run_by_authors(e), 10**7) for e in (0.5, 1.0, 2.0)]

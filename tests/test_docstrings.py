@@ -68,10 +68,12 @@ def _public_callables():
                     if attr.startswith("_"):
                         continue
                     kind = "property" if isinstance(member, property) else "method"
-                    member = member.fget if kind == "property" else _unwrap(member)
-                    if inspect.isfunction(member) and id(member) not in seen:
-                        seen.add(id(member))
-                        yield f"{qualname}.{attr}", member, kind
+                    function = member.fget if kind == "property" else _unwrap(member)
+                    if inspect.isfunction(function) and id(function) not in seen:
+                        seen.add(id(function))
+                        # a classmethod bound to its class, so that an override inherits its docstring
+                        bound = getattr(obj, attr) if isinstance(member, classmethod) else function
+                        yield f"{qualname}.{attr}", bound, kind
             else:
                 yield qualname, obj, "function"
 
@@ -128,6 +130,10 @@ class _Inheriting(Policy):
     def min_horizon(self, n_arms):
         return 2 * n_arms
 
+    @classmethod
+    def calibrated(cls, epsilon, delta, horizon, **kwargs):
+        return super().calibrated(epsilon, delta, horizon, **kwargs)
+
     def _run(self, instance, horizon, rng):
         return {}
 
@@ -143,6 +149,8 @@ def test_overrides_may_inherit_their_docstring():
     assert _Inheriting.min_horizon.__doc__ is None
     assert not _problems(_Inheriting.min_horizon, "method")
     assert _problems(_OwnShort.min_horizon, "method") == ["no Parameters section (takes n_arms)"]
+    assert _Inheriting.calibrated.__func__.__doc__ is None  # a classmethod override, bound as the walk binds it
+    assert not _problems(_Inheriting.calibrated, "method")
 
 
 def _private_helpers():

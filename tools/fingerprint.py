@@ -4,8 +4,8 @@ Two parts, each a map from a name to a short hash:
 
 ``policies``
     Every policy class of :mod:`privbandits.policies` run through the package's simulators on fixed
-    seeds, in its default configuration, in its ``as_run_by_authors()`` configuration where it has
-    one, with every bool field switched from its default alone (the departure flags and the other
+    seeds, in its default configuration, in its ``as_run_by_authors()`` configuration where it declares
+    departures, with every bool field switched from its default alone (the departure flags and the other
     switches), and with each option of its string-valued fields the default does not use. The
     bandit policies go through :func:`~privbandits.simulate.simulate` (on a Bernoulli and on a mixed
     instance) and, when they record arms, :func:`~privbandits.simulate.simulate_mean_rewards`; the
@@ -108,7 +108,7 @@ def _variants(cls: type) -> list[tuple[str, Any]]:
             out.append((label, cls(**{**base, **change})))
         except ValueError as exc:  # a switch that is valid only with another one: say so, skip it
             out.append((label, f"invalid: {exc}"))
-    if hasattr(cls, "as_run_by_authors"):
+    if cls.departures:
         out.append(("as_run_by_authors", cls.as_run_by_authors()))
     return out
 

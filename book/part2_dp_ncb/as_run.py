@@ -57,7 +57,6 @@
 # policy: we add $1 - \mu^*$ to the running Nash regret explicitly.
 
 # %%
-import dataclasses
 import math
 
 import matplotlib.pyplot as plt
@@ -75,7 +74,7 @@ from privbandits.metrics import (
     running_nash_regret,
 )
 from privbandits.plotting import PAGE_WIDTH, color_for, use_book_style
-from privbandits.policies import GDPNCB, AdaPUCB
+from privbandits.policies import GDPNCB, LDPNCB, LDPUCB, NCB, AdaPUCB
 from privbandits.simulate import simulate, simulate_mean_rewards
 
 use_book_style()
@@ -141,15 +140,11 @@ def figure_1a(policies):
 
 
 adap_a = AdaPUCB.as_run_by_authors(EPS_A)
-gdp_a = dataclasses.replace(GDPNCB.as_run_by_authors(EPS_A),
-                            phase1_constant=1.0)
+gdp_a = GDPNCB.as_run_by_authors(EPS_A, phase1_constant=1.0)
 runs_a = figure_1a({
     "AdaP-UCB printed": AdaPUCB(epsilon=EPS_A), "AdaP-UCB as run": adap_a,
-    "+ noiseless first pulls": AdaPUCB(epsilon=EPS_A, noiseless_init=True),
-    "+ authors' index": AdaPUCB(epsilon=EPS_A, authors_index=True),
-    "+ episodes double the last":
-        AdaPUCB(epsilon=EPS_A, episode_doubles_last=True),
-    "+ clipped private means": AdaPUCB(epsilon=EPS_A, clip_private_mean=True),
+    **{a.label: a.policy  # each departure alone: "+ authors' index", ...
+       for a in AdaPUCB.ablations(EPS_A) if a.key.startswith("+")},
     "GDP-NCB printed": GDPNCB(epsilon=EPS_A), "GDP-NCB as run": gdp_a,
 })
 # Expt_1.py line 298: the bad arm's mean (2e)^-T as a double, 0 from this T on
@@ -348,38 +343,10 @@ assert math.isclose(check, stored_at, rel_tol=1e-9), "stored run of the authors'
 
 # %% tags=["remove-input"]
 T7 = 10**7
-rows = [  # (panel, label, key, adds mu*-offset)
-    ("GDP-NCB", "printed (Algorithm 1, C = 1)", "gdp_printed"),
-    ("GDP-NCB", "+ Phase I capped at W", "gdp_+cap"),
-    ("GDP-NCB", "+ no Phase I noise", "gdp_+nonoise"),
-    ("GDP-NCB", "+ mu_tilde reset to 0", "gdp_+reset"),
-    ("GDP-NCB", "+ log W (index and Phase I threshold)", "gdp_+logw"),
-    ("GDP-NCB", "as run (all, C = 1600)", "gdp_authors"),
-    ("GDP-NCB", "as run - cap", "gdp_-cap"),
-    ("GDP-NCB", "as run - no noise", "gdp_-nonoise"),
-    ("GDP-NCB", "as run - reset", "gdp_-reset"),
-    ("GDP-NCB", "as run - log W", "gdp_-logw"),
-    ("GDP-NCB", "as run with C = 1", "gdp_-c1600"),
-    ("AdaP-UCB", "printed", "adap_printed"),
-    ("AdaP-UCB", "+ authors' index", "adap_+index"),
-    ("AdaP-UCB", "+ noiseless first pulls", "adap_+init"),
-    ("AdaP-UCB", "+ episodes double the last", "adap_+double"),
-    ("AdaP-UCB", "+ clipped private means", "adap_+clip"),
-    ("AdaP-UCB", "as run (all)", "adap_authors"),
-    ("AdaP-UCB", "as run - index", "adap_-index"),
-    ("AdaP-UCB", "as run - noiseless pulls", "adap_-init"),
-    ("AdaP-UCB", "as run - doubling", "adap_-double"),
-    ("AdaP-UCB", "as run - clipping", "adap_-clip"),
-    ("NCB", "printed (Eq. (3))", "ncb_printed"),
-    ("NCB", "as run (bonus 2c sqrt(2 mu log T/n))", "ncb_authors"),
-    ("LDP-NCB", "printed (Algorithm 2, C = 1)", "ldp_printed"),
-    ("LDP-NCB", "+ Phase I capped at W + 1", "ldp_+cap"),
-    ("LDP-NCB", "as run (all, C = 1600)", "ldp_authors"),
-    ("LDP-NCB", "as run - noise as location", "ldp_-loc"),
-    ("LDP-NCB", "as run - log W", "ldp_-logw"),
-    ("LDP-UCB", "printed", "ldpucb_printed"),
-    ("LDP-UCB", "as run (clipped, lowest arm forced)", "ldpucb_authors"),
-]
+ablated = ((GDPNCB, "gdp", (EPS,)), (AdaPUCB, "adap", (EPS,)), (NCB, "ncb", ()),
+           (LDPNCB, "ldp", (EPS,)), (LDPUCB, "ldpucb", (EPS,)))
+rows = [(cls.name, a.label, f"{prefix}_{a.key}")  # (panel, label, key of the stored run)
+        for cls, prefix, args in ablated for a in cls.ablations(*args)]
 rows = [r for r in rows if have(r[2])]
 adap_ref = {"printed": curve("adap_printed", T7), "as run, mu* = 1": curve("adap_authors", T7) + offset}
 ldpucb_ref = {"printed": curve("ldpucb_printed", T7), "as run": curve("ldpucb_authors", T7)} if have(

@@ -15,10 +15,11 @@ import math
 import numpy as np
 from numba import njit
 
-from .._validation import check_epsilon, check_int, check_positive
-from ..environments import BanditInstance, draw_reward, draw_reward_sum
+from .._validation import check_epsilon, check_int
+from ..environments import draw_reward, draw_reward_sum
 from ..mechanisms import laplace_draw
-from .base import Policy, Records
+from .adap_ucb import AdaPUCB
+from .base import Policy, Real, param
 
 __all__ = ["AdaPKLUCB", "bernoulli_kl", "kl_ucb_upper", "problem_dependent_lower_bound", "minimax_lower_bound"]
 
@@ -64,11 +65,6 @@ def bernoulli_kl(p: float, q: float) -> float:
     -------
     float
         ``d(p, q)``.
-
-    Raises
-    ------
-    ValueError
-        If ``p`` or ``q`` is not in [0, 1].
     """
     for name, x in (("p", p), ("q", q)):
         if not (isinstance(x, (int, float, np.floating)) and 0.0 <= x <= 1.0):
@@ -90,11 +86,6 @@ def kl_ucb_upper(p: float, level: float) -> float:
     -------
     float
         The bound, computed by 50 bisections on ``[p, 1]`` (to within ``2^-50``, below the root).
-
-    Raises
-    ------
-    ValueError
-        If ``p`` is not in [0, 1] or ``level`` is negative or not finite.
     """
     if not (isinstance(p, (int, float, np.floating)) and 0.0 <= p <= 1.0):
         raise ValueError(f"p must lie in [0, 1], got {p!r}")
@@ -156,54 +147,34 @@ def _adap_klucb_kernel(rng, kinds, params, table, horizon, eps, alpha):  # pragm
 
 @dataclasses.dataclass(frozen=True)
 class AdaPKLUCB(Policy):
-    """AdaP-KLUCB of Azize and Basu (2022) (``azize2022privacy``): Algorithm 1 with the KL-UCB index.
+    """AdaP-KLUCB of ``azize2022privacy``: Algorithm 1 with the KL-UCB index; eps-global DP (Theorems 6, 8).
 
-    Each arm is pulled once (line 3); then at each episode start ``t_l`` (line 5) the arm maximising
-    ``max{q in [0, 1] : d(mu_breve_a, q) <= alpha log(t_l) / f_a}`` is chosen (line 6), with
-    ``mu_breve_a = Clip_{0,1}(mu_tilde_a + alpha log(t_l) / (eps f_a))`` and ``d`` the Bernoulli KL
-    divergence, and played until its number of pulls doubles (line 7). ``f_a`` is the length of the
-    arm's last episode (the paper's ``N_a(t_l - 1) / 2``; 1 after the initial pull), ``mu_tilde_a`` the
-    mean of that episode's rewards plus ``Lap(1 / (eps f_a))`` (Lemma 1), older rewards are forgotten.
-
-    Privacy: eps-global DP (the paper's Theorem 6, and Theorem 8 for this index): each reward
-    enters exactly one release, a mean of ``f`` rewards in [0, 1] of sensitivity ``1 / f`` released
-    with ``Lap(1 / (eps f))`` on disjoint episodes (Lemma 1, parallel composition); the actions are
-    post-processing. Regret (Theorem 8, Bernoulli rewards, ``alpha > 3``):
-    ``sum_a C1(alpha) Delta_a log T / min{d_inf(mu_a, mu*), C2 eps Delta_a} + alpha / (alpha - 3)``,
-    matching Theorem 3's lower bound (:func:`problem_dependent_lower_bound`) up to constants.
-    The policy never reads the horizon (anytime). ``epsilon = inf``: no noise, no privacy term.
-    Checked against the text of ``azize2022privacy`` (Algorithm 1, Lemma 1, Section 4's index).
-    Records: ``arms``, ``releases`` (Laplace draws, one per episode and one per initial pull).
+    After one pull of each arm, at each episode start ``t_l`` the arm maximising
+    ``max{q : d(mu_breve_a, q) <= alpha log(t_l) / f_a}`` with
+    ``mu_breve_a = Clip_{0,1}(mu_tilde_a + alpha log(t_l) / (eps f_a))`` is played until its pulls
+    double; ``f_a`` is its last episode's length and ``mu_tilde_a`` that episode's mean plus
+    ``Lap(1 / (eps f_a))`` (Lemma 1; older rewards are forgotten). Each reward enters one release, so
+    the run is eps-DP. Regret (Theorem 8, ``alpha > 3``) matches :func:`problem_dependent_lower_bound`
+    up to constants. Anytime; ``epsilon = inf`` runs without noise.
 
     Parameters
     ----------
     epsilon : float
         Privacy parameter (> 0; ``inf`` runs without noise).
     alpha : float
-        Exploration constant (> 0; the regret bound needs ``alpha > 3``; default 3.1, the paper's).
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` or ``alpha`` is not > 0.
+        Exploration constant (> 0; the regret bound needs ``alpha > 3``).
     """
 
-    epsilon: float = 0.2
-    alpha: float = 3.1
+    epsilon: float = param(0.2, Real(0.0, math.inf, "(]"))
+    alpha: float = param(3.1, Real())
+
     name = "AdaP-KLUCB"
     anytime = True  # never reads the horizon: one run gives every horizon
     private = True
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_inf=True))
-        object.__setattr__(self, "alpha", check_positive("alpha", self.alpha))
-
-    def _kernel_call(self, instance: BanditInstance, horizon: int):
-        return _adap_klucb_kernel, (*instance.kernel_args(), horizon, float(self.epsilon), float(self.alpha))
-
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms, rel = self._play(instance, horizon, rng)
-        return {"arms": arms, "releases": np.asarray(rel)}
+    records = ("arms", "releases")
+    accounting = AdaPUCB.accounting  # one release per reward, as AdaP-UCB
+    _kernel = staticmethod(_adap_klucb_kernel)
+    binding = ("epsilon", "alpha")
 
 
 def _check_bernoulli_means(means) -> np.ndarray:
@@ -234,11 +205,6 @@ def problem_dependent_lower_bound(means, horizon: int, epsilon: float) -> float:
     -------
     float
         The bound.
-
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
     """
     means = _check_bernoulli_means(means)
     horizon = check_int("horizon", horizon, minimum=2)
@@ -268,11 +234,6 @@ def minimax_lower_bound(n_arms: int, horizon: int, epsilon: float) -> float:
     -------
     float
         The bound.
-
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
     """
     n_arms = check_int("n_arms", n_arms, minimum=2)
     horizon = check_int("horizon", horizon, minimum=n_arms - 1)

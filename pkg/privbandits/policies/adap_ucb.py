@@ -7,14 +7,14 @@ which could be checked against the source text, is stated in the class docstring
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 from numba import njit
 
-from .._validation import check_bool, check_epsilon, check_positive
-from ..environments import BanditInstance, draw_reward, draw_reward_sum
+from ..environments import draw_reward, draw_reward_sum
 from ..mechanisms import laplace_draw
-from .base import Policy, Records, episode_array, new_episodes, record_play
+from .base import Bool, Departure, Policy, Real, episode_array, new_episodes, param, record_play
 
 __all__ = ["AdaPUCB"]
 
@@ -92,112 +92,75 @@ def _adap_ucb_episodes(rng, kinds, params, table, horizon, eps, alpha, flags):  
 
 @dataclasses.dataclass(frozen=True)
 class AdaPUCB(Policy):
-    """AdaP-UCB of Azize and Basu (2022) (``azize2022privacy``), Algorithm 1 with the index Eq. (7).
+    """AdaP-UCB of ``azize2022privacy`` (Algorithm 1, index Eq. (7)): eps-global DP (Theorems 6, 7).
 
-    Each arm is pulled once; then, at each episode start ``t_l``, the arm maximising Eq. (7),
-    ``mu_tilde_a + sqrt(alpha log(2 t_l) / (2 f_a)) + alpha log(t_l) / (eps f_a)``, is played until
-    its number of pulls doubles (line 7), ``f_a`` being the length of its last episode (the paper
-    writes ``N_a(t_l - 1) / 2``, which equals ``f_a`` once the arm has had an episode; after the
-    initial pull ``f_a = 1``, the sample size that Lemma 1 and Example 2 of the paper use). Only the
-    last episode's rewards are kept (forgetting) and their mean is released once, with
-    ``Lap(1 / (eps f_a))`` (the paper's ``Lap(2 / (eps N_a))``).
-
-    Privacy: eps-global DP (the paper's Theorem 6 / Theorem 7): each reward enters exactly one
-    release, a mean of ``f`` rewards in [0, 1] with sensitivity ``1/f`` (Lemma 1), and the actions are
-    post-processing of the releases. ``alpha > 3`` for the regret bound of Theorem 7 (any
-    ``alpha > 0`` runs); default 3.1, the value of the paper's experiments and of ``sarkar2026dpncb``'s.
-    Checked against the text of ``azize2022privacy`` (submission version): Eq. (7), Lemma 1, Algorithm 1.
-    Records: ``arms``, ``releases``.
-
-    The four departure flags (default False) reproduce the AdaP-UCB of the DP-NCB authors'
-    experiment code (``NP-Hardest/DP-NCB``, ``algorithms/AdaPUCB.py``, and its copy in ``Expt_1.py``
-    for Figure 1(a)); :meth:`as_run_by_authors` sets all four. That code also computes the regret
-    with ``mu* = 1`` (line 134), a departure of the metric, not of the policy: the Part II chapter
-    computes it explicitly.
+    After one pull of each arm, at each episode start ``t_l`` the arm maximising
+    ``mu_tilde_a + sqrt(alpha log(2 t_l) / (2 f_a)) + alpha log(t_l) / (eps f_a)`` is played until its
+    pulls double, ``f_a`` its last episode's length (the paper's ``N_a(t_l - 1) / 2``; 1 after the
+    initial pull, as Lemma 1 and Example 2 use). Only the last episode's rewards are kept, and their
+    mean is released once with ``Lap(1 / (eps f_a))``: each reward enters one release of sensitivity
+    ``1/f``. Checked against the paper's text (Eq. (7), Lemma 1, Algorithm 1). The DP-NCB authors' code
+    (``AdaPUCB.py``, copied in ``Expt_1.py``) also scores regret with ``mu* = 1`` (line 134), a departure
+    of the metric that the Part II chapter computes.
 
     Parameters
     ----------
     epsilon : float
         Privacy parameter (> 0; ``inf`` runs without noise).
     alpha : float
-        Exploration constant of Eq. (7) (> 0).
-    authors_index : bool, keyword-only
-        Index ``mu_tilde + sqrt(alpha log t_l / f) + 2 alpha log t_l / f`` (``AdaPUCB.py`` lines 88-94:
-        no 1/2 and ``log t_l`` in the square root, no ``1/eps`` in the privacy term).
-    noiseless_init : bool, keyword-only
-        The initial pull of each arm enters the index without noise (lines 70-77).
-    episode_doubles_last : bool, keyword-only
-        An episode is twice the arm's last episode (line 107, ``2 n_s`` with ``n`` reset per episode
-        at line 105) instead of the arm's total number of pulls (lengths 1, 2, 4, ... instead of
-        1, 1, 2, 4, ...).
-    clip_private_mean : bool, keyword-only
-        Clip every release ``mu_tilde`` to [0, 1] (line 123; ``Expt_1.py`` line 121). The authors'
-        initial pulls are noiseless (``noiseless_init``) and so never clipped; with
-        ``noiseless_init=False`` the noisy initial releases are clipped too.
-        Post-processing, so the guarantee is unchanged; but a bad arm's negative noise no longer
-        lowers its index, so it is tried again sooner.
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` or ``alpha`` is not > 0, or a departure flag is not a bool.
+        Exploration constant of Eq. (7) (> 0; Theorem 7 needs ``alpha > 3``).
+    authors_index, noiseless_init, episode_doubles_last, clip_private_mean : bool, keyword-only
+        The departures of the authors' code (``departures``).
     """
 
-    epsilon: float = 0.2
-    alpha: float = 3.1
+    epsilon: float = param(0.2, Real(0.0, math.inf, "(]"))
+    alpha: float = param(3.1, Real())
     _: dataclasses.KW_ONLY
-    authors_index: bool = False
-    noiseless_init: bool = False
-    episode_doubles_last: bool = False
-    clip_private_mean: bool = False
+    authors_index: bool = param(False, Bool())
+    noiseless_init: bool = param(False, Bool())
+    episode_doubles_last: bool = param(False, Bool())
+    clip_private_mean: bool = param(False, Bool())
+
     name = "AdaP-UCB"
     anytime = True  # never reads the horizon: one run gives every horizon
     private = True
-
-    def __post_init__(self) -> None:
-        check_epsilon(self.epsilon, allow_inf=True)
-        check_positive("alpha", self.alpha)
-        for name in ("authors_index", "noiseless_init", "episode_doubles_last", "clip_private_mean"):
-            check_bool(name, getattr(self, name))
-
-    @classmethod
-    def as_run_by_authors(cls, epsilon: float = 0.2) -> AdaPUCB:
-        """AdaP-UCB as the DP-NCB authors' experiment code runs it (every departure flag on).
-
-        Parameters
-        ----------
-        epsilon : float
-            Privacy parameter (> 0).
-
-        Returns
-        -------
-        AdaPUCB
-            The policy with ``authors_index``, ``noiseless_init``, ``episode_doubles_last`` and
-            ``clip_private_mean`` set.
-        """
-        return cls(
-            epsilon=epsilon,
-            authors_index=True,
-            noiseless_init=True,
-            episode_doubles_last=True,
-            clip_private_mean=True,
-        )
-
-    def _kernel_call(self, instance: BanditInstance, horizon: int):
-        return _adap_ucb_kernel, self._args(instance, horizon)
-
-    episodic = True  # run_episodes: one entry per episode, from the same kernel
-
-    def _args(self, instance: BanditInstance, horizon: int) -> tuple:
-        flags = (self.authors_index, self.noiseless_init, self.episode_doubles_last, self.clip_private_mean)
-        return (*instance.kernel_args(), horizon, float(self.epsilon), float(self.alpha), flags)
-
-    def _episode_call(self, instance: BanditInstance, horizon: int):
-        return _adap_ucb_episodes, self._args(instance, horizon)
-
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        return self._records(self._play(instance, horizon, rng))
-
-    def _records(self, raw) -> Records:
-        arms, rel = raw
-        return {"arms": arms, "releases": np.asarray(rel)}
+    coerce_params = False  # stored as given, as they always were (their cache keys)
+    records = ("arms", "releases")
+    departures = (
+        Departure(
+            "authors_index",
+            True,
+            "authors' index",
+            "AdaPUCB.py lines 88-94: sqrt(alpha log t_l / f) + 2 alpha log t_l / f, no 1/2, no 1/eps",
+            "index",
+            "as run - index",
+        ),
+        Departure(
+            "noiseless_init",
+            True,
+            "noiseless first pulls",
+            "AdaPUCB.py lines 70-77",
+            "init",
+            "as run - noiseless pulls",
+        ),
+        Departure(
+            "episode_doubles_last",
+            True,
+            "episodes double the last",
+            "AdaPUCB.py lines 105-107: 2 n_s, n reset per episode (lengths 1, 2, 4, ... not 1, 1, 2, 4, ...)",
+            "double",
+            "as run - doubling",
+        ),
+        Departure(
+            "clip_private_mean",
+            True,
+            "clipped private means",
+            "AdaPUCB.py line 123; Expt_1.py line 121",
+            "clip",
+            "as run - clipping",
+        ),
+    )
+    accounting = "Lemma 1 / Theorem 6 of azize2022privacy (one release per reward)"
+    _kernel = staticmethod(_adap_ucb_kernel)
+    _episode_kernel = staticmethod(_adap_ucb_episodes)
+    binding = ("epsilon", "alpha", ("authors_index", "noiseless_init", "episode_doubles_last", "clip_private_mean"))

@@ -1,19 +1,15 @@
-"""The policy interfaces shared by every algorithm of the book.
+"""The policy interfaces and the declaration every algorithm of the book is written in.
 
-:class:`Policy` is the interface of the multi-armed bandit algorithms; :class:`ContextualPolicy`
-the smaller one of the contextual algorithms of Part IV, whose environment is not a
-:class:`~privbandits.environments.BanditInstance`.
-
-A policy is a frozen dataclass of its parameters (so it is hashable, printable and serves as part of
-a cache key) with one method, :meth:`Policy.run`, that plays one run of ``horizon`` rounds on an
-instance with a given ``numpy.random.Generator`` and returns that run's records as arrays.
-
-The work happens in a numba kernel written as plain loops that read like the paper's pseudocode;
-``run`` only validates, unpacks the instance with :meth:`BanditInstance.kernel_args` and calls it.
-Kernels are compiled with ``nogil=True``, so :func:`privbandits.simulate.simulate` runs several of them
-at once in threads. A policy names its kernel and arguments in :meth:`Policy._kernel_call`; then
-:meth:`Policy.sample_arms` plays many runs inside compiled code (the auditor draws 10^5 runs of
-100 rounds per dataset, where a Python loop over runs would cost more than the runs themselves).
+A policy is a frozen dataclass of its parameters (hashable, printable, part of a cache key) that
+*declares* what it is (see :class:`Declared` and :class:`Policy`): its parameters with their
+constraints (:func:`param` with :class:`Real`, :class:`Int`, :class:`Bool`, :class:`Choice`,
+:class:`Custom`), its records, its departures from the printed algorithm (:class:`Departure`), its
+numba kernel and the kernel's arguments under the policy's own field names, and, if private, its
+privacy accounting. From that the base classes derive validation, ``run``,
+``as_run_by_authors()``, ``ablations()``, ``config()`` and ``sample_arms``. Kernels are plain
+loops that read like the pseudocode, compiled with ``nogil=True`` so that
+:func:`privbandits.simulate.simulate` runs several at once in threads.
+:class:`ContextualPolicy` is the smaller interface of Part IV's contextual algorithms.
 """
 
 from __future__ import annotations
@@ -22,16 +18,33 @@ import abc
 import dataclasses
 import math
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from .._validation import check_int
+from .._validation import _is_real, check_bool, check_int
 from ..environments import BanditInstance
 
-__all__ = ["Policy", "Records", "ContextualPolicy", "record_play", "new_episodes", "episode_array"]
+__all__ = [
+    "Policy",
+    "Records",
+    "ContextualPolicy",
+    "Declared",
+    "Spec",
+    "Real",
+    "Int",
+    "Bool",
+    "Choice",
+    "Custom",
+    "param",
+    "Departure",
+    "Ablation",
+    "record_play",
+    "new_episodes",
+    "episode_array",
+]
 
 #: One run's records, ``"arms"`` (shape ``(horizon,)``, the arm pulled at each round, 0-based) for
 #: every regret-minimising policy; policies may add more (e.g. ``"phase1_end"``, shape ``()``).
@@ -41,15 +54,11 @@ Records = dict[str, np.ndarray]
 
 
 def record_play(out, t, a, length):
-    """Record that ``arm`` ``a`` is played on rounds ``t .. t + length - 1`` (0-based), in a kernel.
+    """Record that arm ``a`` is played on rounds ``t .. t + length - 1`` (0-based), in a compiled kernel.
 
-    The one place where an episodic kernel writes down its play, so the same kernel (one
-    implementation of the algorithm) records it in either of two forms, chosen by the type of
-    ``out`` when numba compiles the kernel: a ``(horizon,)`` int64 array gets one entry per round
-    (the ``arms`` record), a list of int64 gets the episodes as ``start, arm, start, arm, ...``
-    (an episode that continues the previous one's arm extends it, so the list is the run-length
-    code of the arm sequence; see :meth:`Policy.run_episodes`). Compiled code only (a numba
-    ``overload``): calling it from Python raises.
+    The type of ``out`` chooses the form when numba compiles the kernel: a ``(horizon,)`` int64 array
+    gets one entry per round, a list of int64 the run-length code ``start, arm, start, arm, ...``
+    (:meth:`Policy.run_episodes`). Calling it from Python raises ``NotImplementedError``.
 
     Parameters
     ----------
@@ -61,11 +70,6 @@ def record_play(out, t, a, length):
         The arm.
     length : int
         Number of rounds (>= 1).
-
-    Raises
-    ------
-    NotImplementedError
-        When called from Python.
     """
     raise NotImplementedError("record_play is for compiled kernels only")
 
@@ -97,7 +101,7 @@ def new_episodes():  # pragma: no cover - compiled
     Returns
     -------
     list of int
-        Empty; :func:`record_play` appends ``start, arm`` pairs to it.
+        Empty.
     """
     out = [np.int64(0)]
     out.pop()
@@ -106,7 +110,7 @@ def new_episodes():  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def episode_array(out):  # pragma: no cover - compiled
-    """The list of :func:`record_play` as the ``(2, n)`` array of :meth:`Policy.run_episodes`.
+    """The list of :func:`record_play` as the ``(2, n)`` int64 array of :meth:`Policy.run_episodes`.
 
     Parameters
     ----------
@@ -116,7 +120,7 @@ def episode_array(out):  # pragma: no cover - compiled
     Returns
     -------
     numpy.ndarray
-        Shape ``(2, n)``, int64: row 0 the first rounds, row 1 the arms.
+        Row 0 the first rounds, row 1 the arms.
     """
     n = len(out) // 2
     episodes = np.empty((2, n), dtype=np.int64)
@@ -124,6 +128,294 @@ def episode_array(out):  # pragma: no cover - compiled
         episodes[0, i] = out[2 * i]
         episodes[1, i] = out[2 * i + 1]
     return episodes
+
+
+# --------------------------------------------------------------------------------------------
+# The declaration: parameters, departures, ablations
+# --------------------------------------------------------------------------------------------
+
+
+class Spec:
+    """A parameter's constraint; ``coerce`` says whether the checked value is stored (``None``: the class's)."""
+
+    coerce: ClassVar[bool | None] = None
+
+    def check(self, name: str, value: Any) -> Any:
+        """The value to store, or ``ValueError`` naming ``name`` and the allowed values.
+
+        Parameters
+        ----------
+        name : str
+            The parameter's name, for the message.
+        value : object
+            The value.
+
+        Returns
+        -------
+        object
+            The checked value (e.g. converted to ``float``).
+        """
+        raise NotImplementedError
+
+
+@dataclasses.dataclass(frozen=True)
+class Real(Spec):
+    """A real number from ``low`` to ``high``; ``ends`` says which ends are included, as in ``"(]"``.
+
+    Parameters
+    ----------
+    low, high : float
+        The interval's ends (``high`` may be ``inf``; ``"(]"`` then allows ``inf``).
+    ends : {"()", "(]", "[)", "[]"}
+        Which ends are included, in interval notation.
+    coerce : bool or None
+        Store the value as a ``float`` (``None``: the policy class's ``coerce_params``).
+    optional : bool
+        ``None`` is allowed too.
+    """
+
+    low: float = 0.0
+    high: float = math.inf
+    ends: str = "()"
+    coerce: bool | None = None
+    optional: bool = False
+
+    def check(self, name: str, value: Any) -> Any:
+        if value is None and self.optional:
+            return None
+        high = "inf" if math.isinf(self.high) else f"{self.high:g}"
+        interval = f"{self.ends[0]}{self.low:g}, {high}{self.ends[1]}"
+        if not _is_real(value) or math.isnan(float(value)):
+            raise ValueError(f"{name} must be a real number in {interval}, got {value!r}")
+        checked = float(value)
+        above = checked > self.low if self.ends[0] == "(" else checked >= self.low
+        below = checked < self.high if self.ends[1] == ")" else checked <= self.high
+        if not (above and below):
+            raise ValueError(f"{name} must lie in {interval}, got {value!r}")
+        return checked
+
+
+@dataclasses.dataclass(frozen=True)
+class Int(Spec):
+    """An integer in ``[low, high]`` (:func:`~privbandits._validation.check_int`; ``None``: unbounded).
+
+    Parameters
+    ----------
+    low, high : int or None
+        Inclusive bounds.
+    coerce : bool or None
+        Store the value as an ``int`` (``None``: the policy class's ``coerce_params``).
+    """
+
+    low: int | None = None
+    high: int | None = None
+    coerce: bool | None = None
+
+    def check(self, name: str, value: Any) -> int:
+        return check_int(name, value, minimum=self.low, maximum=self.high)
+
+
+class Bool(Spec):
+    """A switch: ``True`` or ``False`` only (:func:`~privbandits._validation.check_bool`)."""
+
+    coerce = False
+
+    def check(self, name: str, value: Any) -> bool:
+        return check_bool(name, value)
+
+
+@dataclasses.dataclass(frozen=True)
+class Choice(Spec):
+    """A string that takes one of ``options``.
+
+    Parameters
+    ----------
+    options : tuple of str
+        The allowed values.
+    """
+
+    options: tuple[str, ...]
+    coerce = False
+
+    def check(self, name: str, value: Any) -> str:
+        if value not in self.options:
+            raise ValueError(f"{name} must be one of {self.options}, got {value!r}")
+        return value
+
+
+@dataclasses.dataclass(frozen=True)
+class Custom(Spec):
+    """A parameter checked by ``function(name, value)``, which returns the value to store.
+
+    Parameters
+    ----------
+    function : callable
+        ``function(name, value)``: the value to store, or ``ValueError``.
+    """
+
+    function: Callable[[str, Any], Any]
+    coerce = True
+
+    def check(self, name: str, value: Any) -> Any:
+        return self.function(name, value)
+
+
+def param(default: Any = dataclasses.MISSING, spec: Any = None, **field_options: Any) -> Any:
+    """A policy parameter: a dataclass field with its constraint (:class:`Real`, :class:`Int`, ...).
+
+    Parameters
+    ----------
+    default : object
+        The default (none: a required parameter).
+    spec : Real, Int, Bool, Choice or Custom
+        The constraint :class:`Declared` checks at construction.
+    **field_options
+        Further options of :func:`dataclasses.field` (e.g. ``kw_only=True``).
+
+    Returns
+    -------
+    dataclasses.Field
+        The field.
+    """
+    return dataclasses.field(default=default, metadata={"spec": spec}, **field_options)
+
+
+class Departure(NamedTuple):
+    """One departure of the authors' experiment code from the printed algorithm, declared on one line.
+
+    Attributes
+    ----------
+    field : str
+        The policy's field that switches it on (the printed algorithm is the field's default).
+    value : object
+        The field's value as the authors ran it.
+    what : str
+        What it changes; its ablation label is ``"+ " + what``.
+    source : str
+        Where it is: file and line of the authors' code, or the paper's section.
+    key : str
+        Short name in ablation keys (``"+key"``, ``"-key"``).
+    minus : str or None
+        Label of "as run minus this departure" in :meth:`Declared.ablations` (``None``: not listed).
+    plus : bool
+        Whether "printed plus this departure" is listed.
+    """
+
+    field: str
+    value: Any
+    what: str
+    source: str
+    key: str
+    minus: str | None = None
+    plus: bool = True
+
+
+class Ablation(NamedTuple):
+    """One entry of :meth:`Declared.ablations`.
+
+    Attributes
+    ----------
+    key : str
+        ``"printed"``, ``"authors"``, ``"+<key>"`` or ``"-<key>"``.
+    label : str
+        For tables.
+    policy : Declared
+        The policy.
+    """
+
+    key: str
+    label: str
+    policy: Any
+
+
+class Declared:
+    """What every policy derives from its declaration: checks, the authors' configuration, the ablation list.
+
+    ``__post_init__`` checks every field against its :func:`param` constraint, stores the checked value
+    where it coerces (``coerce_params`` is the class's default), then runs :meth:`_check_together`.
+    """
+
+    departures: ClassVar[tuple[Departure, ...]] = ()
+    coerce_params: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            spec = f.metadata.get("spec")
+            if spec is None:
+                continue
+            checked = spec.check(f.name, getattr(self, f.name))
+            if self.coerce_params if spec.coerce is None else spec.coerce:
+                object.__setattr__(self, f.name, checked)
+        self._check_together()
+
+    def _check_together(self) -> None:
+        """Constraints between fields (none by default)."""
+
+    @classmethod
+    def check_param(cls, name: str, value: Any) -> Any:
+        """``value`` checked against the constraint of field ``name`` (for functions that take it too).
+
+        Parameters
+        ----------
+        name : str
+            A field of the class.
+        value : object
+            The value.
+
+        Returns
+        -------
+        object
+            The checked value.
+        """
+        return cls.__dataclass_fields__[name].metadata["spec"].check(name, value)
+
+    @classmethod
+    def as_run_by_authors(cls, *args: Any, **kwargs: Any) -> Any:
+        """The policy as the authors' experiment code runs it: every one of ``departures`` switched on.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            The other parameters (``kwargs`` override a departure's value).
+
+        Returns
+        -------
+        Declared
+            The policy (``ValueError`` if the class declares no departures).
+        """
+        if not cls.departures:
+            raise ValueError(f"{cls.__name__} declares no departures from the printed algorithm")
+        return cls(*args, **{**{d.field: d.value for d in cls.departures}, **kwargs})
+
+    @classmethod
+    def ablations(cls, *args: Any, **kwargs: Any) -> list[Ablation]:
+        """Printed, printed plus each departure, as run, as run minus each departure (as ``departures`` says).
+
+        Parameters
+        ----------
+        *args, **kwargs
+            The parameters of both the printed and the as-run policy (e.g. ``epsilon``).
+
+        Returns
+        -------
+        list of Ablation
+            ``(key, label, policy)`` in that order; "minus" sets the field back to its default.
+        """
+        printed, as_run = cls(*args, **kwargs), cls.as_run_by_authors(*args, **kwargs)
+        default = {f.name: f.default for f in dataclasses.fields(cls)}
+        out = [Ablation("printed", "printed", printed)]
+        out += [
+            Ablation(f"+{d.key}", f"+ {d.what}", dataclasses.replace(printed, **{d.field: d.value}))
+            for d in cls.departures
+            if d.plus
+        ]
+        out.append(Ablation("authors", "as run (all)", as_run))
+        out += [
+            Ablation(f"-{d.key}", d.minus, dataclasses.replace(as_run, **{d.field: default[d.field]}))
+            for d in cls.departures
+            if d.minus
+        ]
+        return out
 
 
 @njit(nogil=True)
@@ -145,15 +437,17 @@ def _first_of_runs(kernel, rng, n, horizon, args):  # pragma: no cover - compile
 
 
 @dataclasses.dataclass(frozen=True)
-class Policy(abc.ABC):
-    """Base class of all bandit algorithms.
+class Policy(Declared, abc.ABC):
+    """Base class of all bandit algorithms: a policy declares, the base derives.
 
-    Subclasses are frozen dataclasses whose fields are the algorithm's parameters, validated in
-    ``__post_init__``, and implement :meth:`_run`. Class attributes: ``name`` (the algorithm's name
-    as the papers write it; plots use it to pick the algorithm's colour) and ``private`` (whether the
-    algorithm claims a differential privacy guarantee), ``records_arms`` (whether a run's records
-    hold the ``(horizon,)`` sequence of arms; ``False`` for stopping rules whose horizon is a cap),
-    ``anytime`` (whether the play never depends on the horizon it is told).
+    A subclass declares its fields with :func:`param`; ``name`` (as the papers write it; plots pick
+    its colour by it), ``private``, ``records_arms`` (``False`` for stopping rules whose horizon is a
+    cap), ``anytime``; ``_kernel`` (a ``staticmethod``) and ``binding``, the kernel's arguments after
+    ``(rng, *instance.kernel_args(), horizon)``: field names (a real field passed as a float), tuples
+    of them, callables ``f(policy, horizon)`` or constants; ``records``, the names of the kernel's
+    outputs in order; ``_episode_kernel`` if it can record its play as episodes; ``departures``; and,
+    if private, ``accounting`` with :meth:`guarantee` and :meth:`calibrated` where the defaults (a pure
+    epsilon for the whole run) do not hold.
     """
 
     name: ClassVar[str] = "policy"
@@ -163,6 +457,16 @@ class Policy(abc.ABC):
     #: the run of horizon ``h`` with the same generator, so one run gives every horizon
     #: (``tests/test_simulate.py`` checks this for every policy that sets it)
     anytime: ClassVar[bool] = False
+    binding: ClassVar[tuple] = ()
+    records: ClassVar[tuple[str, ...]] = ("arms",)
+    _episode_kernel: ClassVar[Any] = None
+    #: the result that gives the guarantee (``None``: the algorithm has no privacy accounting)
+    accounting: ClassVar[str | None] = None
+
+    @property
+    @abc.abstractmethod
+    def _kernel(self) -> Callable:
+        """The compiled kernel: ``kernel(rng, kinds, params, table, horizon, *binding)`` plays one run."""
 
     @property
     def label(self) -> str:
@@ -173,7 +477,7 @@ class Policy(abc.ABC):
         return f"{self.name} (ε={eps:g})"
 
     def config(self) -> dict[str, Any]:
-        """Everything that determines the algorithm's behaviour, JSON-able (for cache keys).
+        """Everything that determines the behaviour, JSON-able (cache keys): ``"policy"`` and every field.
 
         Returns
         -------
@@ -182,6 +486,54 @@ class Policy(abc.ABC):
         """
         fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         return {"policy": f"{type(self).__module__}.{type(self).__qualname__}", **fields}
+
+    def guarantee(self, horizon: int, delta: float = 0.0) -> tuple[float, float, bool]:
+        """End-to-end ``(epsilon, delta, proven)`` of a run of ``horizon`` steps (default: pure ``epsilon``).
+
+        Parameters
+        ----------
+        horizon : int
+            The number of steps.
+        delta : float
+            The delta at which to state a composed guarantee (composed accountings only).
+
+        Returns
+        -------
+        tuple of (float, float, bool)
+            ``(epsilon, delta, proven)``.
+        """
+        return float(self.epsilon), 0.0, True
+
+    @classmethod
+    def calibrated(
+        cls, epsilon: float, delta: float, horizon: int | None, **kwargs: Any
+    ) -> tuple[Policy, dict[str, Any], str]:
+        """The policy for a target end-to-end ``(epsilon, delta)`` at ``horizon`` (default: the target epsilon).
+
+        Parameters
+        ----------
+        epsilon : float
+            Target epsilon (validated by :func:`privbandits.calibration.calibrate`).
+        delta : float
+            Target delta, in [0, 1).
+        horizon : int or None
+            ``T``, where the accounting needs it.
+        **kwargs
+            Further constructor arguments.
+
+        Returns
+        -------
+        tuple
+            ``(policy, params, accounting)``: ``params`` the constructor parameters that carry the budget.
+        """
+        params = {"epsilon": epsilon}
+        return cls(**params, **kwargs), params, cls.accounting
+
+    @classmethod
+    def _needs_horizon(cls, horizon: int | None) -> None:
+        """Raise unless ``horizon`` is given (for accountings that depend on ``T``)."""
+        if horizon is None:
+            raise ValueError(f"horizon is required for {cls.name} (its accounting depends on T)")
 
     def min_horizon(self, n_arms: int) -> int:
         """Smallest horizon the algorithm accepts (default: one pull of every arm).
@@ -214,12 +566,6 @@ class Policy(abc.ABC):
         -------
         Records
             The run's arrays (see :data:`Records`).
-
-        Raises
-        ------
-        ValueError
-            If ``instance`` is not a :class:`BanditInstance`, ``rng`` not a ``numpy.random.Generator``,
-            or ``horizon`` is out of range.
         """
         horizon = self._check_run(instance, horizon, rng)
         records = self._run(instance, horizon, rng)
@@ -245,72 +591,55 @@ class Policy(abc.ABC):
     @property
     def episodic(self) -> bool:
         """Whether :meth:`run_episodes` is available (the kernel can record its play as episodes)."""
-        return False
+        return self._episode_kernel is not None
 
     def run_episodes(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        """The run of :meth:`run`, its arm sequence recorded as episodes (O(episodes) memory).
+        """The run of :meth:`run` with its arm sequence recorded as episodes (O(episodes) memory).
 
-        The same kernel as :meth:`run` (one implementation of the algorithm), with its play written
-        by :func:`record_play` into a list instead of a ``(horizon,)`` array: the same draws in the
-        same order, so the same run. ``records["episodes"]`` replaces ``records["arms"]``; the
-        other records are those of :meth:`run`.
+        The same kernel and draws (:func:`record_play` writes into a list); ``"episodes"`` replaces
+        ``"arms"``.
 
         Parameters
         ----------
         instance : BanditInstance
             The bandit instance.
         horizon : int
-            Rounds to play (as for :meth:`run`).
+            Rounds to play.
         rng : numpy.random.Generator
             Source of all randomness of the run.
 
         Returns
         -------
         Records
-            ``"episodes"``, shape ``(2, n)`` int64: row 0 the first round of each episode (0-based,
-            increasing, the first 0), row 1 its arm, consecutive arms distinct (episode ``i`` lasts
-            until the next one starts, the last until ``horizon``); ``arms`` is
-            ``np.repeat(episodes[1], np.diff(np.r_[episodes[0], horizon]))``.
-
-        Raises
-        ------
-        ValueError
-            As :meth:`run`; also if the policy is not :attr:`episodic`.
+            ``"episodes"``, shape ``(2, n)``: the first round of each episode (0-based, from 0) and its arm,
+            consecutive arms distinct; ``arms = np.repeat(episodes[1], np.diff(np.r_[episodes[0], horizon]))``.
         """
         horizon = self._check_run(instance, horizon, rng)
         if not self.episodic:
             raise ValueError(f"{type(self).__name__} does not record its play as episodes (episodic is False)")
-        kernel, args = self._episode_call(instance, horizon)
-        records = self._records(kernel(rng, *args))
+        _, args = self._kernel_call(instance, horizon)
+        records = self._records(self._episode_kernel(rng, *args))
         records["episodes"] = records.pop("arms")
         return records
 
-    def _episode_call(self, instance: BanditInstance, horizon: int) -> tuple[Callable, tuple]:
-        """The episode kernel of an :attr:`episodic` policy and its arguments after ``rng``."""
-        # ``kernel(rng, *args)`` runs the kernel of :meth:`_kernel_call` with its play recorded by
-        # :func:`record_play` into :func:`new_episodes` and returns what that kernel returns, the
-        # :func:`episode_array` in place of the arms.
-        raise NotImplementedError
-
     def _records(self, raw: Any) -> Records:
-        """The records of an :attr:`episodic` policy from its kernel's raw output ``(arms, ...)``."""
-        raise NotImplementedError
+        """The records from the kernel's raw output: :attr:`records` named in order."""
+        raw = raw if isinstance(raw, tuple) else (raw,)
+        return {name: np.asarray(value) for name, value in zip(self.records, raw)}
 
     def sample_arms(self, instance: BanditInstance, horizon: int, rng: np.random.Generator, n: int) -> np.ndarray:
-        """The arm sequences of ``n`` runs that share one generator, played inside compiled code.
+        """The arm sequences of ``n`` runs on one generator, played inside compiled code.
 
-        Equal, bit for bit, to stacking ``run(instance, horizon, rng)["arms"]`` over ``n`` successive
-        calls with the same ``rng``; when the policy names its kernel (:meth:`_kernel_call`) the loop
-        over runs is compiled too, otherwise it is that Python loop.
+        Equal, bit for bit, to stacking ``run(instance, horizon, rng)["arms"]`` over ``n`` calls.
 
         Parameters
         ----------
         instance : BanditInstance
-            The bandit instance (its reward table, if any, replaces the draws).
+            The bandit instance.
         horizon : int
-            Rounds per run (as for :meth:`run`).
+            Rounds per run.
         rng : numpy.random.Generator
-            Source of all randomness of the runs, consumed run after run.
+            Source of all randomness, consumed run after run.
         n : int
             Number of runs (>= 1).
 
@@ -318,60 +647,62 @@ class Policy(abc.ABC):
         -------
         numpy.ndarray
             Shape ``(n, horizon)``, ``int64``.
-
-        Raises
-        ------
-        ValueError
-            As :meth:`run`; also if ``n`` < 1 or the policy records no arm sequence.
         """
         n = check_int("n", n, minimum=1)
         if not self.records_arms:
             raise ValueError(f"{type(self).__name__} records no arm sequence (records_arms is False)")
         first = self.run(instance, horizon, rng)["arms"]  # validates, and compiles the kernel once
         horizon = int(np.shape(first)[0])
-        call = self._kernel_call(instance, horizon)
-        if call is None:
-            rest = [self.run(instance, horizon, rng)["arms"] for _ in range(n - 1)]
-            return np.stack([first, *rest]).astype(np.int64, copy=False)
-        kernel, args = call
+        kernel, args = self._kernel_call(instance, horizon)
         out = np.empty((n, horizon), dtype=np.int64)
         out[0] = first
         if n > 1:
-            batch = _arms_of_runs if self._kernel_returns_arms else _first_of_runs
+            batch = _arms_of_runs if self.records == ("arms",) else _first_of_runs
             out[1:] = batch(kernel, rng, n - 1, horizon, args)
         return out
 
-    #: ``True`` when the kernel of :meth:`_kernel_call` returns the arm sequence itself, ``False``
-    #: when it returns a tuple whose first entry is the arm sequence
-    _kernel_returns_arms: ClassVar[bool] = False
-
-    def _kernel_call(self, instance: BanditInstance, horizon: int) -> tuple[Callable, tuple] | None:
+    def _kernel_call(self, instance: BanditInstance, horizon: int) -> tuple[Callable, tuple]:
         """The compiled kernel and its arguments after ``rng``: ``kernel(rng, *args)`` plays one run."""
-        # ``None`` (the default) when the policy does not expose one; :meth:`sample_arms` then loops
-        # in Python. ``instance`` and ``horizon`` are already validated.
-        return None
+        return self._kernel, (*instance.kernel_args(), horizon, *self._bound(self.binding, horizon))
+
+    def _bound(self, entries: tuple, horizon: int) -> tuple:
+        """The values of :attr:`binding` entries (see the class docstring)."""
+        fields = {f.name: f for f in dataclasses.fields(self)}
+        out = []
+        for entry in entries:
+            if isinstance(entry, tuple):
+                out.append(self._bound(entry, horizon))
+            elif isinstance(entry, str):
+                value = getattr(self, entry)
+                real = entry in fields and isinstance(fields[entry].metadata.get("spec"), Real)
+                out.append(float(value) if real else value)
+            elif callable(entry):
+                out.append(entry(self, horizon))
+            else:
+                out.append(entry)
+        return tuple(out)
 
     def _play(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Any:
         """One run of the kernel of :meth:`_kernel_call`: its raw output."""
         kernel, args = self._kernel_call(instance, horizon)
         return kernel(rng, *args)
 
-    @abc.abstractmethod
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        """Kernel call; ``horizon`` and ``instance`` are already validated."""
+        """One run's records; ``horizon`` and ``instance`` are already validated."""
+        return self._records(self._play(instance, horizon, rng))
 
 
 @dataclasses.dataclass(frozen=True)
-class ContextualPolicy(abc.ABC):
-    """Base class of the contextual (hiring) algorithms of Part IV.
+class ContextualPolicy(Declared, abc.ABC):
+    """Base class of the contextual (hiring) algorithms of Part IV, declared as :class:`Policy` is.
 
-    Like :class:`Policy`, a frozen dataclass of the algorithm's parameters with ``name`` and
-    ``private`` class attributes; :meth:`run` plays one trial on a contextual environment (e.g.
-    :class:`~privbandits.policies.fair_hiring.HiringEnvironment`) and returns per-round records.
+    Their parameters are stored as given (``coerce_params = False``); :meth:`run` plays one trial on a
+    contextual environment (e.g. :class:`~privbandits.policies.fair_hiring.HiringEnvironment`).
     """
 
     name: ClassVar[str] = "policy"
     private: ClassVar[bool] = False
+    coerce_params: ClassVar[bool] = False
 
     @property
     def label(self) -> str:
@@ -379,7 +710,7 @@ class ContextualPolicy(abc.ABC):
         return self.name
 
     def config(self) -> dict[str, Any]:
-        """Everything that determines the algorithm's behaviour, JSON-able (for cache keys).
+        """Everything that determines the behaviour, JSON-able (cache keys): ``"policy"`` and every field.
 
         Returns
         -------

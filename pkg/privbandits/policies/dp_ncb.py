@@ -1,23 +1,13 @@
 """DP-NCB: NCB, GDP-NCB, LDP-NCB and the anytime wrapper of Sarkar, Pandey and Ray Chowdhury (AAAI 2026).
 
-Paper ``sarkar2026dpncb`` (conference version: Algorithms 1-3, Eqs. (3)-(5); its full version with
-the appendix gives the Appendix C privacy proof and the Appendix D constants). Line numbers below
-refer to Algorithms 1, 2 and 3 of the conference version. NCB itself is ``barman2023fairness``.
-
-The four policies share one base class, :class:`NCBFamily` (the Phase I constant, ``c``, the
-optional Phase I cap, their validation and ``min_horizon``), and one set of numba kernels
-dispatching on the named constants :data:`NCB_BASE`, :data:`GDP_BASE` and :data:`LDP_BASE`.
-The exact law of GDP-NCB's Phase I leak on Part V's exposing instance, :func:`leading_run_law`,
-lives here, next to the algorithm it analyses.
-
-The Phase I stopping tests of Algorithms 1 and 2 carry the proof's constant 1600. At that value
-Phase I outlasts every practical horizon (see :func:`phase1_threshold_gdp`), so the constant is a
-parameter (``phase1_constant``) of every policy here. The book's default is 1.0; the chapter of
-Part II explains the choice and shows both. ``phase1_cap_sqrt=True`` (default False, not in the
-paper's pseudocode) additionally stops Phase I after ceil(sqrt(T)) + 1 rounds, a variant the chapter
-shows; the authors' experiment code caps Phase I at ``W = floor(sqrt(T)) + 1`` rounds instead
-(``W + 1`` in LDP-NCB), which is ``phase1_window_cap``, one of the departure flags of
-``as_run_by_authors``.
+Paper ``sarkar2026dpncb`` (line numbers: Algorithms 1-3 of the conference version; its full version
+gives the Appendix C privacy proof and the Appendix D constants). NCB itself is ``barman2023fairness``.
+The four policies share :class:`NCBFamily` and one set of numba kernels. The Phase I tests carry the
+proof's constant 1600, at which Phase I outlasts every practical horizon
+(:func:`phase1_threshold_gdp`), so the constant is a parameter (``phase1_constant``; the book's
+default is 1, the Part II chapter explains why). Also here: the exact law of GDP-NCB's Phase I leak
+on Part V's exposing instance (:func:`leading_run_law`, :func:`anytime_window_run_law`) and the
+budget of the repaired rule (:func:`sparse_vector_budget`).
 """
 
 from __future__ import annotations
@@ -29,10 +19,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .._validation import check_bool, check_epsilon, check_int, check_positive
-from ..environments import BanditInstance, draw_reward, draw_reward_sum
+from .._validation import check_epsilon, check_int, check_positive
+from ..environments import draw_reward, draw_reward_sum
 from ..mechanisms import laplace_draw, laplace_logcdf
-from .base import Policy, Records, episode_array, new_episodes, record_play
+from .base import Bool, Choice, Departure, Policy, Real, Records, episode_array, new_episodes, param, record_play
 
 __all__ = [
     "NCBFamily",
@@ -59,12 +49,15 @@ PAPER_PHASE1_CONSTANT = 1600.0
 #: The book's default (see the Part II chapter for the justification).
 DEFAULT_PHASE1_CONSTANT = 1.0
 
+_SV_FRACTION = Real(0.0, 1.0, coerce=False)  # share of epsilon on the sparse-vector stopping rule
+_EPSILON = Real(0.0, math.inf, "(]")  # inf: no noise
+
 #: Which algorithm a kernel block runs, NCB (no privacy), GDP-NCB (Algorithm 1) or LDP-NCB (Algorithm 2).
 NCB_BASE, GDP_BASE, LDP_BASE = 0, 1, 2
 
 
 class NCBConstants(NamedTuple):
-    """The constants every NCB-family kernel reads (one tuple instead of four positional arguments).
+    """The constants every NCB-family kernel reads, under the policies' own field names.
 
     Attributes
     ----------
@@ -74,42 +67,26 @@ class NCBConstants(NamedTuple):
         ``c`` of the Phase I test and of the indices (Eqs. (4)-(5)).
     alpha : float
         ``alpha`` of the privacy terms of Eqs. (4)-(5) (unused by NCB).
-    cap_sqrt : bool
-        Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper).
-    window_cap : bool
-        Stop Phase I at the authors' window ``W = floor(sqrt(T)) + 1``: after ``W`` rounds (GDP-NCB,
-        ``GDPNCB.py``) or ``W + 1`` rounds (LDP-NCB, ``LDPNCB.py``), as their experiment code does
-        (not in the paper). The NCB kernel honours it too, but the authors' NCB has no cap.
-    log_window : bool
-        ``log W`` in place of ``log T`` where the authors' code has it (GDP-NCB: the Phase I threshold
-        and the three index terms of Eq. (4); LDP-NCB: the last term of Eq. (5)).
-    phase1_noise : bool
-        GDP-NCB: add the Phase I Laplace noise of line 5 (False: exact means, as the authors' code).
-    reset_mu_tilde : bool
-        GDP-NCB: Phase II starts from private means 0 instead of the Phase I means (authors' code).
-    noise_location : bool
-        LDP-NCB: Phase I noise ``1/eps + Lap(1)`` (``1/eps`` passed as the location, authors' code).
-    ncb_bonus : bool
-        NCB: bonus ``2 c sqrt(2 mu log T / n)`` instead of Eq. (3)'s ``4 sqrt(mu log T / n)``.
+    phase1_cap_sqrt, phase1_window_cap, log_window, phase1_noise : bool
+        The switches of the policies' fields of the same names (a policy without one runs its default).
+    reset_mu_tilde, phase1_noise_as_location, authors_bonus : bool
+        The switches of the policies' fields of the same names (a policy without one runs its default).
     """
 
     phase1_constant: float
     c: float
-    alpha: float
-    cap_sqrt: bool
-    window_cap: bool = False
+    alpha: float = 3.1
+    phase1_cap_sqrt: bool = False
+    phase1_window_cap: bool = False
     log_window: bool = False
     phase1_noise: bool = True
     reset_mu_tilde: bool = False
-    noise_location: bool = False
-    ncb_bonus: bool = False
+    phase1_noise_as_location: bool = False
+    authors_bonus: bool = False
 
 
 def phase1_threshold_gdp(horizon: int, epsilon: float, c: float = 3.0, constant: float = 1600.0) -> float:
     """Right-hand side of Algorithm 1, line 2: ``constant * (c^2 log T + (log T)^2 / eps)``.
-
-    Phase I of GDP-NCB stops once ``n_i * mu_tilde_i`` exceeds it for some arm; with arm means at
-    most ``mu*`` this takes about ``k * threshold / mu*`` rounds.
 
     Parameters
     ----------
@@ -125,12 +102,7 @@ def phase1_threshold_gdp(horizon: int, epsilon: float, c: float = 3.0, constant:
     Returns
     -------
     float
-        The threshold.
-
-    Raises
-    ------
-    ValueError
-        If ``horizon`` or ``epsilon`` is out of range.
+        The threshold; with arm means at most ``mu*`` Phase I takes about ``k * threshold / mu*`` rounds.
     """
     horizon = check_int("horizon", horizon, minimum=1)
     epsilon = check_epsilon(epsilon, allow_inf=True)
@@ -139,35 +111,28 @@ def phase1_threshold_gdp(horizon: int, epsilon: float, c: float = 3.0, constant:
 
 
 class SparseVectorBudget(NamedTuple):
-    """Privacy accounting of ``GDPNCB(phase1_rule="sparse_vector")`` at one horizon (Part V, Theorem).
+    """Privacy accounting of ``GDPNCB(phase1_rule="sparse_vector")`` at one horizon (Part V's theorem).
 
-    One changed reward can enter: the stopping rule (``eps_stop``), and at most
-    ``releases_per_reward`` Laplace releases (a Phase I reward: the Phase I release and up to
-    ``releases_per_reward - 1`` Phase II releases of its arm; a Phase II reward: one), each of
-    scale ``releases_per_reward / eps_release`` on a sum of sensitivity 1, so each costs
-    ``eps_per_release = eps_release / releases_per_reward``. ``total`` is the sum, by sequential
-    composition. ``eps_form`` is the epsilon at which the printed scale ``log T / eps`` equals
-    that scale (the kernel runs the printed formulas at it). ``total_at_printed_scale`` is what
-    the same structure spends if the releases keep the printed scale ``log T / eps_release``.
+    One changed reward enters the stopping rule and at most ``releases_per_reward`` Laplace releases of
+    sensitivity 1, each of scale ``releases_per_reward / eps_release``; sequential composition adds them.
 
     Attributes
     ----------
     epsilon : float
         The total budget.
-    eps_stop : float
-        Spent on the stopping rule.
-    eps_release : float
-        Spent on the releases together (``epsilon - eps_stop``).
+    eps_stop, eps_release : float
+        Spent on the stopping rule, and on the releases together (``epsilon - eps_stop``).
     releases_per_reward : int
         The most releases one reward enters (``L``).
     eps_per_release : float
         Spent on each release.
     eps_form : float
-        The epsilon the kernel runs the printed formulas at.
+        The epsilon at which the printed scale ``log T / eps`` is that scale (the kernel runs the
+        printed formulas at it).
     total : float
         The total spent by sequential composition.
     total_at_printed_scale : float
-        What the same structure spends at the printed scale ``log T / eps_release``.
+        What the same structure spends if the releases keep the printed scale ``log T / eps_release``.
     """
 
     epsilon: float
@@ -183,12 +148,10 @@ class SparseVectorBudget(NamedTuple):
 def sparse_vector_budget(horizon: int, epsilon: float, sv_fraction: float = 0.5) -> SparseVectorBudget:
     """Budget of the repaired GDP-NCB (``phase1_rule="sparse_vector"``) told the horizon ``T``.
 
-    ``eps_stop = sv_fraction * eps``, ``eps_release = eps - eps_stop``, and
-    ``L = max(1, floor(log2 T))`` releases per reward: an arm's Phase II episodes have lengths
-    2, 4, 8, ... (line 8 sets ``N_2 = 1``, line 14 plays ``2 n_s``), a release is read only if a
-    round follows it, and Phase I takes at least one round, so ``l`` released episodes need
-    ``1 + (2 + ... + 2^l) + 1 <= T``, i.e. ``l <= floor(log2 T) - 1``; with the Phase I release,
-    ``1 + l <= L``. Total ``eps_stop + L * eps_release / L = eps``.
+    ``eps_stop = sv_fraction * eps`` and ``L = max(1, floor(log2 T))`` releases per reward: an arm's
+    Phase II episodes have lengths 2, 4, 8, ... (lines 8 and 14), a release is read only if a round
+    follows it and Phase I takes a round, so ``l`` released episodes need ``l <= floor(log2 T) - 1``;
+    with the Phase I release, ``1 + l <= L``.
 
     Parameters
     ----------
@@ -202,17 +165,11 @@ def sparse_vector_budget(horizon: int, epsilon: float, sv_fraction: float = 0.5)
     Returns
     -------
     SparseVectorBudget
-        The split and the per-release scale (see :class:`SparseVectorBudget`).
-
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+        The split and the per-release scale.
     """
     horizon = check_int("horizon", horizon, minimum=1)
     epsilon = check_epsilon(epsilon, allow_inf=True)
-    if not (isinstance(sv_fraction, (int, float)) and 0.0 < sv_fraction < 1.0):
-        raise ValueError(f"sv_fraction must lie in (0, 1), got {sv_fraction!r}")
+    _SV_FRACTION.check("sv_fraction", sv_fraction)
     n_releases = max(1, horizon.bit_length() - 1)  # floor(log2 T), exactly, for integers
     eps_stop = sv_fraction * epsilon
     eps_release = epsilon - eps_stop if math.isfinite(epsilon) else math.inf
@@ -237,14 +194,11 @@ def leading_run_law(
 ) -> dict[str, np.ndarray]:
     """Exact law of the first run of arm 0 under printed GDP-NCB on the Part V exposing instance.
 
-    Instance: two arms, arm 0 pays 1 in every round, arm 1 pays 0 (dataset ``D``); the neighbour
-    ``D'`` sets arm 0's reward in round 1 to 0. ``A_r = {I_1 = ... = I_r = 0}`` is an event of the
-    action sequence. Phase I picks each arm with probability 1/2 and, after the ``j``-th pull of
-    arm 0, continues iff ``S_j + Lap(log T / eps) <= thr`` with ``S_j = j`` on D and ``j - 1`` on
-    D'. Once Phase I stops with arm 1 unpulled, Eq. (4) ranks arm 1 (mean 0, ``n = 1``) above arm
-    0 (clipped mean at most 1, ``n >= 2``); this is checked here, and then Phase II's first pull is
-    arm 1. Hence ``P(A_r) = 2^-r prod_{j<r} F(thr - S_j)`` (``F`` the Laplace CDF) and the loss
-    ``ln P_D'(A_r) / P_D(A_r) = ln F(thr) / F(thr - r + 1)`` (the product telescopes).
+    Two arms, arm 0 pays 1 and arm 1 pays 0 every round (``D``); ``D'`` sets arm 0's round-1 reward to 0.
+    Phase I picks each arm with probability 1/2 and, after the ``j``-th pull of arm 0, continues iff
+    ``S_j + Lap(log T / eps) <= thr`` (``S_j = j`` on D, ``j - 1`` on D'); once it stops with arm 1
+    unpulled, Eq. (4) ranks arm 1 first (checked here). Hence ``P(A_r) = 2^-r prod_{j<r} F(thr - S_j)``
+    for ``A_r = {I_1 = ... = I_r = 0}`` and the loss ``ln F(thr) / F(thr - r + 1)``.
 
     Parameters
     ----------
@@ -260,16 +214,9 @@ def leading_run_law(
     Returns
     -------
     dict of numpy.ndarray
-        ``r`` (1..T), ``log_p0``/``log_p1`` (ln P(A_r) on D, D'), ``loss``, the law of the run
-        length ``R = max{r : A_r}``: ``p_run0``/``p_run1`` (``P(R = r)`` for r = 0..T) and their
-        logarithms ``log_p_run0``/``log_p_run1`` (finite where the probabilities underflow), and the
-        Phase I ``threshold`` and Laplace ``scale``.
-
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, or if Phase II could pick arm 0 after Phase I on this
-        instance (then the closed form does not hold).
+        ``r`` (1..T), ``log_p0``/``log_p1`` (ln P(A_r) on D, D'), ``loss``, the law of the run length
+        ``R``: ``p_run0``/``p_run1`` (r = 0..T) and ``log_p_run0``/``log_p_run1``, and the Phase I
+        ``threshold`` and Laplace ``scale``.
     """
     horizon = check_int("horizon", horizon, minimum=2)
     epsilon = check_epsilon(epsilon)
@@ -315,16 +262,10 @@ def anytime_window_run_law(
 ) -> dict[str, np.ndarray]:
     """Exact law of the first run of arm 0 in window ``W`` of the anytime GDP-NCB (Algorithm 3).
 
-    The exposing pair of :func:`leading_run_law`, moved into one window: arm 0 pays 1 and arm 1 pays
-    0 in every round (``D``); ``D'`` sets arm 0's reward to 0 in the window's first round, round
-    ``W`` (index ``W - 1``; the windows ``1, 2, 4, ...`` cover rounds ``[W, 2W - 1]``). The window
-    is uniform with probability ``q = 1/W^2`` (Algorithm 3, line 3), and otherwise a fresh printed
-    GDP-NCB told the horizon ``W`` on that window's rewards only; no other window reads the changed
-    reward. So ``R``, the first run of arm 0 from round ``W`` on (at most ``W``), has the law
-    ``q U + (1 - q) L``, with ``U`` the uniform play's (``P(R = r) = 2^-(r+1)``, ``P(R = W) = 2^-W``)
-    and ``L`` :func:`leading_run_law` at horizon ``W``. ``R`` is a function of the actions, so any
-    event of it is an event of the output. The uniform part weighs the same on both datasets and
-    dilutes the leak: the larger the window, the less.
+    The pair of :func:`leading_run_law` moved into the window that starts at round ``W`` (``D'`` changes
+    arm 0's reward there). The window is uniform with probability ``q = 1/W^2`` (line 3), else a fresh
+    printed GDP-NCB told ``W``, so the run ``R`` from round ``W`` on has law ``q U + (1 - q) L``: the
+    uniform part weighs the same on both datasets and dilutes the leak.
 
     Parameters
     ----------
@@ -340,15 +281,9 @@ def anytime_window_run_law(
     Returns
     -------
     dict of numpy.ndarray
-        ``r`` (0..W), ``p_run0``/``p_run1`` (``P(R = r)`` on D, D'), ``log_p_run0``/``log_p_run1``
-        (their logarithms, finite where the probabilities underflow), ``loss`` (``ln`` of their
-        ratio), ``uniform_probability`` (``q``), ``start`` (the window's first round, 0-based) and
-        ``horizon`` (its last round, ``2W - 1``: run the wrapper that long).
-
-    Raises
-    ------
-    ValueError
-        If ``window`` is not a power of two >= 2, or :func:`leading_run_law` refuses the arguments.
+        ``r`` (0..W), ``p_run0``/``p_run1``, ``log_p_run0``/``log_p_run1``, ``loss``,
+        ``uniform_probability`` (``q``), ``start`` (the window's first round, 0-based) and ``horizon``
+        (its last round, ``2W - 1``).
     """
     window = check_int("window", window, minimum=2)
     if window & (window - 1):
@@ -417,7 +352,7 @@ def _ncb_block(rng, kinds, params, table, arms, t0, n_play, big_t, k_consts, cap
     # Plays rounds ``t0 .. t0 + n_play - 1``; ``big_t`` is the horizon the algorithm is told.
     # Returns the number of Phase I rounds.
     k = kinds.shape[0]
-    const, c, bonus = k_consts.phase1_constant, k_consts.c, k_consts.ncb_bonus
+    const, c, bonus = k_consts.phase1_constant, k_consts.c, k_consts.authors_bonus
     log_t = np.log(big_t)
     thr = const * c * c * log_t
     n = np.zeros(k)
@@ -470,23 +405,22 @@ def _ncb_index(mean, n, log_t, c, authors_bonus):  # pragma: no cover - compiled
 def gdp_index(mu_tilde, n, log_t, eps, c, alpha):  # pragma: no cover - compiled
     """NCB_GDP(i, t), the index of GDP-NCB's Phase II (Eq. (4) of ``sarkar2026dpncb``).
 
+    ``mu + 2 c sqrt(2 mu log T / n) + alpha (log T)^2 / (eps n) + 4 sqrt(2 alpha / eps) (log T)^1.5 / n``;
+    the privacy terms vanish at ``eps = inf``.
+
     Parameters
     ----------
-    mu_tilde : float
-        The arm's private (clipped) mean.
-    n : float
-        Its number of pulls.
+    mu_tilde, n : float
+        The arm's private (clipped) mean and its number of pulls.
     log_t : float
         ``log T``, T the horizon the algorithm is told.
-    eps : float
-        Privacy parameter; at ``inf`` the two privacy terms vanish.
-    c, alpha : float
-        The constants of Eq. (4).
+    eps, c, alpha : float
+        The privacy parameter and the constants of Eq. (4).
 
     Returns
     -------
     float
-        ``mu + 2 c sqrt(2 mu log T / n) + alpha (log T)^2 / (eps n) + 4 sqrt(2 alpha / eps) (log T)^1.5 / n``.
+        The index.
     """
     idx = mu_tilde + 2.0 * c * np.sqrt(2.0 * mu_tilde * log_t / n)
     if np.isfinite(eps):
@@ -654,7 +588,7 @@ def _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts
     t = 0
     while t < min(n_play, cap):  # line 2 (max{...} form of Section "Phase I"); only the pulled arm changes
         a = rng.integers(0, k)  # line 3
-        if k_consts.noise_location:  # authors' code: 1/eps passed as the location of a Lap(1) draw
+        if k_consts.phase1_noise_as_location:  # authors' code: 1/eps passed as the location of a Lap(1) draw
             x = draw_reward(rng, kinds, params, table, t0 + t, a) + (noise + laplace_draw(rng, 1.0))
         else:
             x = draw_reward(rng, kinds, params, table, t0 + t, a) + laplace_draw(rng, noise)  # line 4
@@ -712,8 +646,8 @@ def _block(base, rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_cons
     # Rounds ``t0 .. t0 + n_play - 1`` of the algorithm ``base`` (:data:`NCB_BASE`, :data:`GDP_BASE`
     # or :data:`LDP_BASE`) told the horizon ``big_t``. Returns (Phase I rounds, Laplace releases).
     # cap_sqrt: optional cap of Phase I at ceil(sqrt(T)) + 1 rounds (NOT in the paper's pseudocode)
-    cap = int(np.ceil(np.sqrt(big_t))) + 1 if k_consts.cap_sqrt else n_play
-    if k_consts.window_cap:  # the authors' window W = int(sqrt T) + 1: W rounds, W + 1 for LDP-NCB (t <= W)
+    cap = int(np.ceil(np.sqrt(big_t))) + 1 if k_consts.phase1_cap_sqrt else n_play
+    if k_consts.phase1_window_cap:  # the authors' window W = int(sqrt T) + 1: W rounds, W + 1 for LDP-NCB (t <= W)
         w = int(np.sqrt(big_t)) + 1
         cap = w + 1 if base == LDP_BASE else w
     if base == NCB_BASE:
@@ -772,15 +706,10 @@ def _anytime_kernel(rng, kinds, params, table, horizon, base, eps, k_consts):  #
 
 @dataclasses.dataclass(frozen=True)
 class NCBFamily(Policy):
-    """Base class of the NCB family: the fields, validation and horizon rule the four policies share.
+    """Base class of the NCB family: the fields, checks and horizon rule the four policies share.
 
-    Keyword-only fields (after each subclass's own positional ones): ``phase1_constant`` (``C`` of
-    the Phase I tests; the paper prints 1600, the book's default is :data:`DEFAULT_PHASE1_CONSTANT`),
-    ``c`` (the confidence constant of the tests and indices) and ``phase1_cap_sqrt`` (stop Phase I
-    after ceil(sqrt(T)) + 1 rounds; not in the paper's pseudocode). Subclasses with privacy declare
-    ``epsilon`` (``inf`` allowed: no noise) and ``alpha``; :meth:`__post_init__` validates every
-    field the class has and stores the numbers as floats, so the kernels see one type.
-    Every NCB policy accepts any horizon >= 1 (Phase I draws its arms at random).
+    Keyword-only fields after each subclass's own positional ones; every NCB policy accepts any
+    horizon >= 1 (Phase I draws its arms at random).
 
     Parameters
     ----------
@@ -791,59 +720,24 @@ class NCBFamily(Policy):
         The confidence constant of the tests and indices (> 0).
     phase1_cap_sqrt : bool, keyword-only
         Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper's pseudocode).
-
-    Raises
-    ------
-    ValueError
-        If ``phase1_constant``, ``c``, ``alpha`` or ``epsilon`` is not > 0, or ``phase1_cap_sqrt`` is not a bool.
     """
 
     _: dataclasses.KW_ONLY
-    phase1_constant: float = DEFAULT_PHASE1_CONSTANT
-    c: float = 3.0
-    phase1_cap_sqrt: bool = False
+    phase1_constant: float = param(DEFAULT_PHASE1_CONSTANT, Real())
+    c: float = param(3.0, Real())
+    phase1_cap_sqrt: bool = param(False, Bool())
 
-    def __post_init__(self) -> None:
-        check_bool("phase1_cap_sqrt", self.phase1_cap_sqrt)
-        object.__setattr__(self, "phase1_constant", check_positive("phase1_constant", self.phase1_constant))
-        object.__setattr__(self, "c", check_positive("c", self.c))
-        if hasattr(self, "alpha"):
-            object.__setattr__(self, "alpha", check_positive("alpha", self.alpha))
-        if hasattr(self, "epsilon"):
-            object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_inf=True))
+    records = ("arms", "phase1_end")
 
     def min_horizon(self, n_arms: int) -> int:
-        """Smallest horizon accepted: 1 (Phase I needs no initial pull of every arm).
-
-        Parameters
-        ----------
-        n_arms : int
-            Number of arms (unused).
-
-        Returns
-        -------
-        int
-            1.
-        """
         return 1
 
+    @property
     def _constants(self) -> NCBConstants:
-        return NCBConstants(
-            self.phase1_constant,
-            self.c,
-            getattr(self, "alpha", 3.1),
-            self.phase1_cap_sqrt,
-            window_cap=getattr(self, "phase1_window_cap", False),
-            log_window=getattr(self, "log_window", False),
-            phase1_noise=getattr(self, "phase1_noise", True),
-            reset_mu_tilde=getattr(self, "reset_mu_tilde", False),
-            noise_location=getattr(self, "phase1_noise_as_location", False),
-            ncb_bonus=getattr(self, "authors_bonus", False),
-        )
+        """The kernels' constants: the fields of :class:`NCBConstants` this policy has."""
+        return NCBConstants(**{name: getattr(self, name) for name in NCBConstants._fields if hasattr(self, name)})
 
-    def _check_flags(self, *names: str) -> None:
-        for name in names:
-            check_bool(name, getattr(self, name))
+    def _check_together(self) -> None:
         if getattr(self, "phase1_window_cap", False) and self.phase1_cap_sqrt:
             raise ValueError("phase1_window_cap and phase1_cap_sqrt are two caps: choose one")
 
@@ -855,311 +749,209 @@ class NCB(NCBFamily):
     Phase I: uniform exploration until ``n_i mu_hat_i > phase1_constant * c^2 log T`` for some arm
     (the test of Algorithm 1, line 2, at eps = inf); Phase II: every round the arm maximising
     ``NCB(i, t) = mu_hat_i + 4 sqrt(mu_hat_i log T / n_i)`` (Eq. (3) of ``sarkar2026dpncb``).
-    No privacy. Records: ``arms``, ``phase1_end`` (number of Phase I rounds).
+    Records: ``arms``, ``phase1_end`` (number of Phase I rounds). The authors' code's Phase I test is
+    ``n mu_hat > c^2 log T`` (``NCBNonPrivate.py`` line 65), the book's default.
 
     Parameters
     ----------
-    phase1_constant : float, keyword-only
-        ``C`` of the Phase I tests (> 0; the paper prints 1600, :data:`PAPER_PHASE1_CONSTANT`; the
-        book's default is :data:`DEFAULT_PHASE1_CONSTANT`).
-    c : float, keyword-only
-        The confidence constant of the tests and indices (> 0).
-    phase1_cap_sqrt : bool, keyword-only
-        Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper's pseudocode).
-
+    phase1_constant, c, phase1_cap_sqrt : keyword-only
+        As :class:`NCBFamily`.
     authors_bonus : bool, keyword-only
-        Departure of the authors' experiment code (``NP-Hardest/DP-NCB``,
-        ``algorithms/NCBNonPrivate.py`` line 83): Phase II bonus ``2 c sqrt(2 mu_hat log T / n)``
-        (Eq. (4)'s first term) instead of Eq. (3)'s ``4 sqrt(mu_hat log T / n)``. Default False.
-        :meth:`as_run_by_authors` sets it; that code's Phase I test is ``n mu_hat > c^2 log T``
-        (line 65), i.e. ``phase1_constant=1`` without cap, the book's default.
-
-    Raises
-    ------
-    ValueError
-        If ``phase1_constant`` or ``c`` is not > 0, or ``phase1_cap_sqrt`` or ``authors_bonus`` is not a bool.
+        Phase II bonus ``2 c sqrt(2 mu_hat log T / n)`` (Eq. (4)'s first term) instead of Eq. (3)'s
+        (a departure, see ``departures``).
     """
 
     _: dataclasses.KW_ONLY
-    authors_bonus: bool = False
+    authors_bonus: bool = param(False, Bool())
+
     name = "NCB"
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        self._check_flags("authors_bonus")
-
-    @classmethod
-    def as_run_by_authors(cls) -> NCB:
-        """NCB as the authors' experiment code runs it (``NCBNonPrivate.py``): ``authors_bonus=True``.
-
-        Returns
-        -------
-        NCB
-            The policy with every departure of that code switched on.
-        """
-        return cls(authors_bonus=True)
-
-    def _kernel_call(self, instance: BanditInstance, horizon: int):
-        return _fixed_kernel, (*instance.kernel_args(), horizon, NCB_BASE, math.inf, self._constants())
-
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms, p1, _ = self._play(instance, horizon, rng)
-        return {"arms": arms, "phase1_end": np.asarray(p1)}
+    departures = (
+        Departure(
+            "authors_bonus", True, "bonus 2c sqrt(2 mu log T/n)", "NCBNonPrivate.py line 83", "bonus", plus=False
+        ),
+    )
+    _kernel = staticmethod(_fixed_kernel)
+    binding = (NCB_BASE, math.inf, "_constants")
 
 
 @dataclasses.dataclass(frozen=True)
 class GDPNCB(NCBFamily):
-    """GDP-NCB, Algorithm 1 of Sarkar, Pandey and Ray Chowdhury (2026), ``sarkar2026dpncb``:
-    epsilon-global DP claimed (Theorem 2).
+    """GDP-NCB, Algorithm 1 of ``sarkar2026dpncb``: epsilon-global DP claimed (Theorem 2), refuted in Part V.
 
-    Phase I (lines 2-7): uniform pulls, private means ``mu_hat + Lap(log T / (eps N_1))`` recomputed
-    every round, stop when ``n_i mu_tilde_i > phase1_constant (c^2 log T + (log T)^2 / eps)``.
-    Phase II (lines 8-22): episodes on the arm maximising NCB_GDP (Eq. (4)); each episode doubles the
-    arm's Phase II count, restarts its mean from the Phase I mean, ends with one Laplace release
-    ``Lap(log T / (eps n_A))`` clipped to [0, 1]. An episode of Bernoulli pulls is one Binomial draw.
-    ``epsilon = inf`` removes the noise and the privacy terms. Records: ``arms``, ``phase1_end``,
-    ``releases`` (Phase II Laplace releases). Note: the paper's privacy proof treats Phase I as
-    releasing nothing, but its stopping time is visible in the actions: the Part V audit finds the
-    printed Phase I NOT epsilon-DP (see the chapter, and :func:`leading_run_law`).
-
-    ``phase1_rule="sparse_vector"`` (not in the paper) is the repaired variant of Part V, which is
-    epsilon-DP by composition (Part V's theorem; :func:`sparse_vector_budget`): ``eps1 =
-    sv_fraction * epsilon`` pays for an AboveThreshold stopping rule (``dwork2014algorithmic``,
-    Algorithm 1) on ``max_i N_1,i mu_hat_i``; the Phase I means are released once at the end of
-    Phase I, and every release (Phase I and II) has scale ``floor(log2 T) / eps2`` on a reward sum,
-    ``eps2 = epsilon - eps1``, because one Phase I reward enters up to ``floor(log2 T)`` releases.
-    Records ``arm_releases`` (Phase II releases per arm) in that variant.
+    Phase I (lines 2-7): uniform pulls, private means ``mu_hat + Lap(log T / (eps N_1))``, stop when
+    ``n_i mu_tilde_i > phase1_constant (c^2 log T + (log T)^2 / eps)``; its stopping time is visible
+    in the actions, so the printed Phase I is not eps-DP (:func:`leading_run_law`). Phase II (lines
+    8-22): episodes on the argmax of Eq. (4), doubling the arm's count, each ending with one release
+    ``Lap(log T / (eps n_A))`` clipped to [0, 1]. ``phase1_rule="sparse_vector"`` is Part V's repair
+    (not in the paper): an AboveThreshold stopping rule on ``sv_fraction * epsilon``, then every release
+    at scale ``floor(log2 T) / eps2`` (:func:`sparse_vector_budget`); it also records ``arm_releases``.
 
     Parameters
     ----------
     epsilon : float
         Privacy parameter (> 0; ``inf`` runs without noise).
     alpha : float
-        ``alpha`` of the privacy terms of the index (> 0).
+        ``alpha`` of the privacy terms of Eq. (4) (> 0).
     phase1_rule : {"printed", "sparse_vector"}
-        ``"printed"`` (Algorithm 1 as printed) or ``"sparse_vector"`` (the repaired stopping rule).
+        Algorithm 1 as printed, or the repaired stopping rule.
     sv_fraction : float
-        Share of epsilon spent on the sparse-vector stopping rule, in (0, 1)
-        (``phase1_rule="sparse_vector"`` only).
-    phase1_constant : float, keyword-only
-        ``C`` of the Phase I tests (> 0; the paper prints 1600, :data:`PAPER_PHASE1_CONSTANT`; the
-        book's default is :data:`DEFAULT_PHASE1_CONSTANT`).
-    c : float, keyword-only
-        The confidence constant of the tests and indices (> 0).
-    phase1_cap_sqrt : bool, keyword-only
-        Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper's pseudocode).
-
-    phase1_noise : bool, keyword-only
-        Add line 5's Laplace noise to the Phase I means (default True). False: the Phase I means and
-        test are exact, as in the authors' experiment code (``NP-Hardest/DP-NCB``,
-        ``algorithms/GDPNCB.py`` lines 77-85: no noise in Phase I).
-    reset_mu_tilde : bool, keyword-only
-        Start Phase II from private means 0 instead of the (clipped) Phase I means (default False;
-        ``GDPNCB.py`` line 93). The episodes still restart from the exact Phase I mean (line 117).
-    log_window : bool, keyword-only
-        ``log W``, ``W = int(sqrt T) + 1``, in place of ``log T`` in the Phase I threshold and the three
-        index terms of Eq. (4) (default False; ``GDPNCB.py`` lines 76, 105-107, with ``W`` from line
-        149); the Phase II releases keep ``log T`` (line 135).
-    phase1_window_cap : bool, keyword-only
-        Stop Phase I after ``W = int(sqrt T) + 1`` rounds (default False; ``GDPNCB.py`` line 77,
-        ``t < W``). Not with ``phase1_cap_sqrt`` (that cap is ``ceil(sqrt T) + 1``).
-
-    Raises
-    ------
-    ValueError
-        If ``phase1_constant``, ``c``, ``alpha`` or ``epsilon`` is not > 0, or
-        ``phase1_cap_sqrt`` or a departure flag is not a bool, ``phase1_rule`` is not one of the two,
-        ``sv_fraction`` is not in
-        (0, 1), or ``phase1_cap_sqrt`` or a departure flag is combined with
-        ``phase1_rule="sparse_vector"``, or both caps are set.
+        Share of epsilon spent on the sparse-vector stopping rule, in (0, 1).
+    phase1_constant, c, phase1_cap_sqrt : keyword-only
+        As :class:`NCBFamily` (the cap not with ``"sparse_vector"``).
+    phase1_noise, reset_mu_tilde, log_window, phase1_window_cap : bool, keyword-only
+        The departures of the authors' code (``departures``; printed rule only).
     """
 
-    epsilon: float = 0.2
-    alpha: float = 3.1
-    #: ``"printed"`` (Algorithm 1 as printed) or ``"sparse_vector"`` (the repaired stopping rule)
-    phase1_rule: str = "printed"
-    #: share of epsilon spent on the sparse-vector stopping rule (``phase1_rule="sparse_vector"`` only)
-    sv_fraction: float = 0.5
+    epsilon: float = param(0.2, _EPSILON)
+    alpha: float = param(3.1, Real())
+    phase1_rule: str = param("printed", Choice(("printed", "sparse_vector")))
+    sv_fraction: float = param(0.5, _SV_FRACTION)
     _: dataclasses.KW_ONLY
-    phase1_noise: bool = True
-    reset_mu_tilde: bool = False
-    log_window: bool = False
-    phase1_window_cap: bool = False
+    phase1_noise: bool = param(True, Bool())
+    reset_mu_tilde: bool = param(False, Bool())
+    log_window: bool = param(False, Bool())
+    phase1_window_cap: bool = param(False, Bool())
+
     name = "GDP-NCB"
     private = True
+    records = ("arms", "phase1_end", "releases")
+    departures = (
+        Departure("phase1_window_cap", True, "Phase I capped at W", "GDPNCB.py line 77 (t < W)", "cap", "as run - cap"),
+        Departure("phase1_noise", False, "no Phase I noise", "GDPNCB.py lines 77-85", "nonoise", "as run - no noise"),
+        Departure("reset_mu_tilde", True, "mu_tilde reset to 0", "GDPNCB.py line 93", "reset", "as run - reset"),
+        Departure(
+            "log_window",
+            True,
+            "log W (index and Phase I threshold)",
+            "GDPNCB.py lines 76, 105-107, 149",
+            "logw",
+            "as run - log W",
+        ),
+        Departure(
+            "phase1_constant",
+            PAPER_PHASE1_CONSTANT,
+            "C = 1600",
+            "GDPNCB.py line 76",
+            "c1600",
+            "as run with C = 1",
+            plus=False,
+        ),
+    )
+    accounting = "sparse-vector Phase I + releases at floor(log2 T) / eps2 (Part V)"
+    _kernel = staticmethod(_fixed_kernel)
+    binding = (GDP_BASE, "epsilon", "_constants")
+    _episode_kernel = staticmethod(_fixed_episodes)
 
-    @classmethod
-    def as_run_by_authors(cls, epsilon: float = 0.2) -> GDPNCB:
-        """GDP-NCB as the authors' experiment code runs it (``algorithms/GDPNCB.py``).
-
-        ``phase1_constant=1600`` (line 76), no Phase I noise, Phase I capped at ``int(sqrt T) + 1``
-        rounds, private means reset to 0 at Phase II, ``log W`` in the index.
-
-        Parameters
-        ----------
-        epsilon : float
-            Privacy parameter (> 0).
-
-        Returns
-        -------
-        GDPNCB
-            The policy with every departure of that code switched on.
-        """
-        return cls(
-            epsilon=epsilon,
-            phase1_constant=PAPER_PHASE1_CONSTANT,
-            phase1_noise=False,
-            reset_mu_tilde=True,
-            log_window=True,
-            phase1_window_cap=True,
-        )
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        self._check_flags("phase1_noise", "reset_mu_tilde", "log_window", "phase1_window_cap")
-        departs = not self.phase1_noise or self.reset_mu_tilde or self.log_window or self.phase1_window_cap
-        if self.phase1_rule == "sparse_vector" and departs:
+    def _check_together(self) -> None:
+        super()._check_together()
+        flags = [d for d in self.departures if d.field != "phase1_constant"]
+        if self.phase1_rule == "sparse_vector" and any(getattr(self, d.field) == d.value for d in flags):
             raise ValueError("the departure flags apply to phase1_rule='printed' only")
-        if self.phase1_rule not in ("printed", "sparse_vector"):
-            raise ValueError(f"phase1_rule must be 'printed' or 'sparse_vector', got {self.phase1_rule!r}")
-        if not (isinstance(self.sv_fraction, (int, float)) and 0.0 < self.sv_fraction < 1.0):
-            raise ValueError(f"sv_fraction must lie in (0, 1), got {self.sv_fraction!r}")
         if self.phase1_rule == "sparse_vector" and self.phase1_cap_sqrt:
             raise ValueError("phase1_cap_sqrt is not available with phase1_rule='sparse_vector'")
-
-    def _kernel_call(self, instance: BanditInstance, horizon: int):
-        if self.phase1_rule == "sparse_vector":
-            budget = sparse_vector_budget(horizon, self.epsilon, self.sv_fraction)
-            return _sv_kernel, (*instance.kernel_args(), horizon, budget.eps_stop, budget.eps_form, self._constants())
-        return _fixed_kernel, self._fixed_args(instance, horizon)
-
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        if self.phase1_rule == "sparse_vector":
-            arms, p1, arm_rel = self._play(instance, horizon, rng)
-            return {
-                "arms": arms,
-                "phase1_end": np.asarray(p1),
-                "releases": np.asarray(arm_rel.sum()),
-                "arm_releases": arm_rel,
-            }
-        return self._records(self._play(instance, horizon, rng))
 
     @property
     def episodic(self) -> bool:
         """True for the printed Phase I rule (:meth:`run_episodes` records its Phase II episodes as such)."""
         return self.phase1_rule == "printed"
 
-    def _fixed_args(self, instance: BanditInstance, horizon: int) -> tuple:
-        return (*instance.kernel_args(), horizon, GDP_BASE, self.epsilon, self._constants())
-
-    def _episode_call(self, instance: BanditInstance, horizon: int):
-        return _fixed_episodes, self._fixed_args(instance, horizon)
+    def _kernel_call(self, instance, horizon):
+        if self.phase1_rule == "sparse_vector":
+            budget = sparse_vector_budget(horizon, self.epsilon, self.sv_fraction)
+            return _sv_kernel, (*instance.kernel_args(), horizon, budget.eps_stop, budget.eps_form, self._constants)
+        return super()._kernel_call(instance, horizon)
 
     def _records(self, raw) -> Records:
-        arms, p1, rel = raw
-        return {"arms": arms, "phase1_end": np.asarray(p1), "releases": np.asarray(rel)}
+        if self.phase1_rule == "printed":
+            return super()._records(raw)
+        arms, p1, arm_rel = raw
+        return {
+            "arms": arms,
+            "phase1_end": np.asarray(p1),
+            "releases": np.asarray(arm_rel.sum()),
+            "arm_releases": arm_rel,
+        }
+
+    def guarantee(self, horizon, delta=0.0):
+        if self.phase1_rule == "sparse_vector":
+            return sparse_vector_budget(horizon, self.epsilon, self.sv_fraction).total, 0.0, True
+        return float(self.epsilon), 0.0, False
+
+    @classmethod
+    def calibrated(cls, epsilon, delta, horizon, **kwargs):
+        cls._needs_horizon(horizon)
+        eps_run = epsilon
+        sv = kwargs.get("sv_fraction", 0.5)
+        while math.isfinite(eps_run) and sparse_vector_budget(horizon, eps_run, sv).total > epsilon:
+            eps_run = math.nextafter(eps_run, 0.0)  # rounding of the split: at most a few ulps
+        params = {"epsilon": eps_run, "phase1_rule": "sparse_vector"}
+        return cls(**params, **kwargs), params, cls.accounting
 
 
 @dataclasses.dataclass(frozen=True)
 class LDPNCB(NCBFamily):
-    """LDP-NCB, Algorithm 2 of Sarkar, Pandey and Ray Chowdhury (2026), ``sarkar2026dpncb``:
-    epsilon-local DP (Theorem 3).
+    """LDP-NCB, Algorithm 2 of ``sarkar2026dpncb``: epsilon-local DP (Theorem 3).
 
     Every reward is released as ``X + Lap(1/eps)`` (lines 4, 10). Phase I stops at the first arm with
     ``n mu_tilde >= max{A, A + C (c^2 log T + n (log T)^2 / ((n mu_tilde - A) eps^2))}``,
-    ``A = sqrt(8 n alpha log T) / eps`` (the max{...} form of the conference version's Phase I
-    paragraph); Phase II plays argmax NCB_LDP (Eq. (5)) of the clipped mean (line 12). The running
-    mean itself is kept unclipped (clipping is applied to the value used by the index, as in
-    Remark 6). Records: ``arms``, ``phase1_end``.
+    ``A = sqrt(8 n alpha log T) / eps``; Phase II plays the argmax of Eq. (5) on the clipped mean
+    (line 12; the running mean itself stays unclipped, as in Remark 6).
 
     Parameters
     ----------
     epsilon : float
         Privacy parameter (> 0; ``inf`` runs without noise).
     alpha : float
-        ``alpha`` of the privacy terms of the index (> 0).
-    phase1_constant : float, keyword-only
-        ``C`` of the Phase I tests (> 0; the paper prints 1600, :data:`PAPER_PHASE1_CONSTANT`; the
-        book's default is :data:`DEFAULT_PHASE1_CONSTANT`).
-    c : float, keyword-only
-        The confidence constant of the tests and indices (> 0).
-    phase1_cap_sqrt : bool, keyword-only
-        Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper's pseudocode).
-
-    phase1_noise_as_location : bool, keyword-only
-        Phase I rewards released as ``X + 1/eps + Lap(1)`` instead of ``X + Lap(1/eps)`` (default
-        False): the authors' experiment code (``NP-Hardest/DP-NCB``, ``algorithms/LDPNCB.py`` line 92)
-        passes ``1/eps`` positionally to ``np.random.laplace``, whose first argument is the location.
-    log_window : bool, keyword-only
-        ``log W``, ``W = int(sqrt T) + 1``, in place of ``log T`` in the last term of Eq. (5) (default
-        False; ``LDPNCB.py`` line 113, ``W`` from line 138).
-    phase1_window_cap : bool, keyword-only
-        Stop Phase I after ``W + 1`` rounds (default False; ``LDPNCB.py`` line 82, ``t <= W``).
-        Not with ``phase1_cap_sqrt``.
-
-    Raises
-    ------
-    ValueError
-        If ``phase1_constant``, ``c``, ``alpha`` or ``epsilon`` is not > 0, ``phase1_cap_sqrt`` or a
-        departure flag is not a bool, or both caps are set.
+        ``alpha`` of the privacy terms of Eq. (5) (> 0).
+    phase1_constant, c, phase1_cap_sqrt : keyword-only
+        As :class:`NCBFamily`.
+    phase1_noise_as_location, log_window, phase1_window_cap : bool, keyword-only
+        The departures of the authors' code (``departures``).
     """
 
-    epsilon: float = 0.2
-    alpha: float = 3.1
+    epsilon: float = param(0.2, _EPSILON)
+    alpha: float = param(3.1, Real())
     _: dataclasses.KW_ONLY
-    phase1_noise_as_location: bool = False
-    log_window: bool = False
-    phase1_window_cap: bool = False
+    phase1_noise_as_location: bool = param(False, Bool())
+    log_window: bool = param(False, Bool())
+    phase1_window_cap: bool = param(False, Bool())
+
     name = "LDP-NCB"
     private = True
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        self._check_flags("phase1_noise_as_location", "log_window", "phase1_window_cap")
-
-    @classmethod
-    def as_run_by_authors(cls, epsilon: float = 0.2) -> LDPNCB:
-        """LDP-NCB as the authors' experiment code runs it (``algorithms/LDPNCB.py``).
-
-        ``phase1_constant=1600`` (line 62), Phase I noise with ``1/eps`` as location, Phase I capped at
-        ``int(sqrt T) + 2`` rounds, ``log W`` in the last index term.
-
-        Parameters
-        ----------
-        epsilon : float
-            Privacy parameter (> 0).
-
-        Returns
-        -------
-        LDPNCB
-            The policy with every departure of that code switched on.
-        """
-        return cls(
-            epsilon=epsilon,
-            phase1_constant=PAPER_PHASE1_CONSTANT,
-            phase1_noise_as_location=True,
-            log_window=True,
-            phase1_window_cap=True,
-        )
-
-    def _kernel_call(self, instance: BanditInstance, horizon: int):
-        return _fixed_kernel, (*instance.kernel_args(), horizon, LDP_BASE, self.epsilon, self._constants())
-
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms, p1, _ = self._play(instance, horizon, rng)
-        return {"arms": arms, "phase1_end": np.asarray(p1)}
+    departures = (
+        Departure("phase1_window_cap", True, "Phase I capped at W + 1", "LDPNCB.py line 82 (t <= W)", "cap"),
+        Departure(
+            "phase1_noise_as_location",
+            True,
+            "Phase I rewards X + 1/eps + Lap(1)",
+            "LDPNCB.py line 92 (1/eps passed as np.random.laplace's location)",
+            "loc",
+            "as run - noise as location",
+            plus=False,
+        ),
+        Departure(
+            "log_window",
+            True,
+            "log W in the last term of Eq. (5)",
+            "LDPNCB.py lines 113, 138",
+            "logw",
+            "as run - log W",
+            plus=False,
+        ),
+        Departure("phase1_constant", PAPER_PHASE1_CONSTANT, "C = 1600", "LDPNCB.py line 62", "c1600", plus=False),
+    )
+    accounting = "local: each reward released once with Lap(1/eps)"
+    _kernel = staticmethod(_fixed_kernel)
+    binding = (LDP_BASE, "epsilon", "_constants")
 
 
 @dataclasses.dataclass(frozen=True)
 class AnytimeDPNCB(NCBFamily):
     """Algorithm 3 of ``sarkar2026dpncb``: the anytime (doubling) wrapper over GDP-NCB or LDP-NCB.
 
-    Windows ``W = 1, 2, 4, ...``; in each, with probability ``1/W^2`` uniform pulls, otherwise a fresh
-    ``base`` run told the horizon ``W``. Each reward is used in one window only, so the privacy of the
-    base algorithm carries over (parallel composition), whatever it is: with ``base="gdp"`` every
-    window runs the printed Phase I, whose leak Part V exposes, so this wrapper is not eps-DP either
-    (:func:`anytime_window_run_law` is the exact law of the leak in one window; Part VI audits it).
-    ``base`` is ``"gdp"`` or ``"ldp"``. Records: ``arms``, ``uniform_windows``.
+    Windows ``W = 1, 2, 4, ...``: each uniform with probability ``1/W^2``, else a fresh ``base`` run told
+    ``W``. Each reward is used in one window, so the base's privacy carries over (parallel
+    composition): with ``base="gdp"`` its leak too (:func:`anytime_window_run_law`; Part VI audits it).
 
     Parameters
     ----------
@@ -1169,41 +961,30 @@ class AnytimeDPNCB(NCBFamily):
         Privacy parameter (> 0; ``inf`` runs without noise).
     alpha : float
         ``alpha`` of the privacy terms of the index (> 0).
-    phase1_constant : float, keyword-only
-        ``C`` of the Phase I tests (> 0; the paper prints 1600, :data:`PAPER_PHASE1_CONSTANT`; the
-        book's default is :data:`DEFAULT_PHASE1_CONSTANT`).
-    c : float, keyword-only
-        The confidence constant of the tests and indices (> 0).
-    phase1_cap_sqrt : bool, keyword-only
-        Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper's pseudocode).
-
-    Raises
-    ------
-    ValueError
-        If ``base`` is not one of the two, or ``phase1_constant``, ``c``, ``alpha`` or
-        ``epsilon`` is not > 0, or ``phase1_cap_sqrt`` is not a bool.
+    phase1_constant, c, phase1_cap_sqrt : keyword-only
+        As :class:`NCBFamily`.
     """
 
-    base: str = "gdp"
-    epsilon: float = 0.2
-    alpha: float = 3.1
+    base: str = param("gdp", Choice(("gdp", "ldp")))
+    epsilon: float = param(0.2, _EPSILON)
+    alpha: float = param(3.1, Real())
+
     private = True
     anytime = True  # never reads the horizon: one run gives every horizon
-
-    def __post_init__(self) -> None:
-        if self.base not in ("gdp", "ldp"):
-            raise ValueError(f"base must be 'gdp' or 'ldp', got {self.base!r}")
-        super().__post_init__()
+    records = ("arms", "uniform_windows")
+    _kernel = staticmethod(_anytime_kernel)
+    binding = (lambda p, h: GDP_BASE if p.base == "gdp" else LDP_BASE, "epsilon", "_constants")
 
     @property
     def name(self) -> str:  # type: ignore[override]
         """``"Anytime GDP-NCB"`` or ``"Anytime LDP-NCB"``, after ``base``."""
         return "Anytime GDP-NCB" if self.base == "gdp" else "Anytime LDP-NCB"
 
-    def _kernel_call(self, instance: BanditInstance, horizon: int):
-        base = GDP_BASE if self.base == "gdp" else LDP_BASE
-        return _anytime_kernel, (*instance.kernel_args(), horizon, base, self.epsilon, self._constants())
+    def guarantee(self, horizon, delta=0.0):
+        return float(self.epsilon), 0.0, self.base == "ldp"
 
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms, n_uniform = self._play(instance, horizon, rng)
-        return {"arms": arms, "uniform_windows": np.asarray(n_uniform)}
+    @classmethod
+    def calibrated(cls, epsilon, delta, horizon, base="gdp", **kwargs):
+        params = {"base": base, "epsilon": epsilon}
+        claimed = "claimed (Theorem 2 + parallel composition); the printed Phase I leaks (Part V)"
+        return cls(**params, **kwargs), params, LDPNCB.accounting if base == "ldp" else claimed

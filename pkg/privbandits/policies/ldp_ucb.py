@@ -8,14 +8,14 @@ stated in the class docstring.
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 from numba import njit
 
-from .._validation import check_bool, check_epsilon, check_nonnegative
-from ..environments import BanditInstance, draw_reward
+from ..environments import draw_reward
 from ..mechanisms import laplace_draw
-from .base import Policy, Records
+from .base import Bool, Departure, Policy, Real, param
 
 __all__ = ["LDPUCB"]
 
@@ -81,77 +81,45 @@ def _ldp_ucb_kernel(rng, kinds, params, table, horizon, eps, explore, flags):  #
 
 @dataclasses.dataclass(frozen=True)
 class LDPUCB(Policy):
-    """LDP-UCB-L of Ren, Zhou, Liu and Shroff (2020) (``ren2020multi``), Laplace version: eps-local DP.
+    """LDP-UCB-L of ``ren2020multi`` (Laplace version): eps-local DP.
 
-    Each reward reaches the learner as ``X + Lap(1/eps)`` (the Laplace mechanism on one reward in
-    [0, 1], sensitivity 1: eps-local DP, and the learner's actions are post-processing). At round
-    ``t`` (1-based) the learner first pulls, if there is one, the least-pulled arm with
-    ``N_a <= 4 log t`` (``explore = 4``; this covers the first ``k`` rounds); otherwise it plays UCB on
-    the privatised means with width ``sqrt(2 log t / N_a) + sqrt(32 log t / (eps^2 N_a))`` (a
-    sub-Gaussian part for the reward and a sub-exponential part for the Laplace noise, which needs
-    the forced pulls). Source of the constants 2, 32 and 4: the first author's public code of the
-    paper (``WenboRen/Multi-armed-Bandits-with-Local-Differential-Privacy``, ``DPclass.py``,
-    ``pull_CTL``); the paper's own text was not available to us, so they are not checked against it.
-    Records: ``arms``.
-
-    Two departure flags (default False) reproduce the LDP-UCB of the DP-NCB authors' experiment
-    code (``NP-Hardest/DP-NCB``, ``algorithms/LDPUCB.py``); :meth:`as_run_by_authors` sets both. That
-    code's forced exploration (``N_a <= 4 log t``, line 77) and widths (lines 85-86) are this class's.
+    Each reward reaches the learner as ``X + Lap(1/eps)``. At round ``t`` the learner pulls the
+    least-pulled arm with ``N_a <= explore log t`` if there is one, else the argmax of the privatised
+    mean plus ``sqrt(2 log t / N_a) + sqrt(32 log t / (eps^2 N_a))``. The constants 2, 32 and 4 come
+    from the first author's public code (``DPclass.py``, ``pull_CTL``), not from the paper's text,
+    which was not available; the DP-NCB authors' ``LDPUCB.py`` has the same (lines 77, 85-86).
 
     Parameters
     ----------
     epsilon : float
         Local privacy parameter (> 0; ``inf`` runs without noise).
     explore : float
-        Forced-exploration constant: pull an arm while ``N_a <= explore * log t`` (>= 0, finite).
-    clip_rewards : bool, keyword-only
-        Clip each privatised reward to [0, 1] before it enters the mean (``LDPUCB.py`` lines 64, 93).
-    forced_first : bool, keyword-only
-        Force arms ``0, ..., k-1`` in the first ``k`` rounds, then the lowest-numbered arm under the
-        threshold (lines 60-79) instead of the least-pulled one.
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` is not > 0, ``explore`` is not in [0, inf), or a departure flag is not a bool.
+        Forced-exploration constant (>= 0, finite).
+    clip_rewards, forced_first : bool, keyword-only
+        The departures of the authors' code (``departures``).
     """
 
-    epsilon: float = 0.2
-    explore: float = 4.0
+    epsilon: float = param(0.2, Real(0.0, math.inf, "(]"))
+    explore: float = param(4.0, Real(0.0, math.inf, "[)"))
     _: dataclasses.KW_ONLY
-    clip_rewards: bool = False
-    forced_first: bool = False
+    clip_rewards: bool = param(False, Bool())
+    forced_first: bool = param(False, Bool())
+
     name = "LDP-UCB"
     anytime = True  # never reads the horizon: one run gives every horizon
     private = True
-
-    def __post_init__(self) -> None:
-        check_epsilon(self.epsilon, allow_inf=True)
-        check_nonnegative("explore", self.explore)
-        for name in ("clip_rewards", "forced_first"):
-            check_bool(name, getattr(self, name))
-
-    @classmethod
-    def as_run_by_authors(cls, epsilon: float = 0.2) -> LDPUCB:
-        """LDP-UCB as the DP-NCB authors' experiment code runs it (both departure flags on).
-
-        Parameters
-        ----------
-        epsilon : float
-            Local privacy parameter (> 0).
-
-        Returns
-        -------
-        LDPUCB
-            The policy with ``clip_rewards`` and ``forced_first`` set.
-        """
-        return cls(epsilon=epsilon, clip_rewards=True, forced_first=True)
-
-    _kernel_returns_arms = True
-
-    def _kernel_call(self, instance: BanditInstance, horizon: int):
-        flags = (self.clip_rewards, self.forced_first)
-        return _ldp_ucb_kernel, (*instance.kernel_args(), horizon, float(self.epsilon), float(self.explore), flags)
-
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        return {"arms": self._play(instance, horizon, rng)}
+    coerce_params = False  # stored as given, as they always were (their cache keys)
+    departures = (
+        Departure("clip_rewards", True, "clipped rewards", "LDPUCB.py lines 64, 93", "clip"),
+        Departure(
+            "forced_first",
+            True,
+            "arms 0..k-1 first, then the lowest-numbered arm under the threshold",
+            "LDPUCB.py lines 60-79",
+            "forced",
+            plus=False,
+        ),
+    )
+    accounting = "local: each reward released once with Lap(1/eps)"
+    _kernel = staticmethod(_ldp_ucb_kernel)
+    binding = ("epsilon", "explore", ("clip_rewards", "forced_first"))

@@ -1,75 +1,30 @@
 """Private UCB: the counter-based private versions of UCB1 of Part I.
 
-Two papers, one family (each arm's reward sum is released by a continual counter of
-:mod:`privbandits.mechanisms`, and the UCB index adds a width for the counter's noise):
+Each arm's reward sum is released by a continual counter of :mod:`privbandits.mechanisms`, and the
+UCB index adds a width for the counter's noise.
 
-* :class:`PrivateUCB` of Mishra and Thakurta (2015), ``mishra2015nearly``: one binary-tree counter
-  per arm, calibrated for the horizon; the baseline of ``tossou2016algorithms`` (Section 4).
-* :class:`DPUCBBound`, :class:`DPUCB` and :class:`DPUCBInt`, Algorithms 1-3 of Tossou and
-  Dimitrakakis (AAAI 2016), ``tossou2016algorithms``, with the hybrid counter of Chan, Shi and
-  Song (2011), ``chan2011private``.
+* :class:`PrivateUCB` (Mishra and Thakurta 2015, ``mishra2015nearly``): one binary-tree counter per
+  arm calibrated for ``T`` items (``L = floor(log2 T) + 1`` levels, ``Lap(L/epsilon)`` per p-sum;
+  ``chan2011private``), index ``s_a/n_a + sqrt(2 ln t / n_a) + B_a(t)/n_a`` with ``B_a(t)`` Chan et
+  al.'s Corollary 2.9 (:func:`privbandits.mechanisms.laplace_sum_tail_bound`) at ``gamma = t^-4``.
+  Its paper's text could not be obtained: the failure probability ``t^-4`` and the per-arm tree are
+  checked against ``tossou2016algorithms`` (Sections 1.1-1.2 and 4), whose baseline it is; the width
+  ``sqrt(2 ln t / n)``, Corollary 2.9 as the privacy width and the rounding of ``log2 T`` are the
+  book's choices.
+* :class:`DPUCBBound`, :class:`DPUCB`, :class:`DPUCBInt`: Algorithms 1-3 of Tossou and Dimitrakakis
+  (AAAI 2016, ``tossou2016algorithms``) with the hybrid counter of ``chan2011private``.
+  Algorithm 1 adds a bonus ``nu_a`` on the counter's error (:func:`dp_ucb_bound_bonus`); Algorithm 2
+  sets ``nu_a = 0`` and inserts a 0 into every other arm's counter each round; Algorithm 3 releases
+  an arm's mean only when its pull count reaches a point of Lemma B.1's series
+  (:func:`release_points`), once per point (:func:`dp_ucb_int_release_counts`).
 
-Algorithms 1-3 (``tossou2016algorithms``)
------------------------------------------
-* :class:`DPUCBBound` (Algorithm 1): one hybrid counter per arm; a bonus ``nu_a`` on the counter's
-  error, with failure probability ``gamma = t^-4``, added to the UCB index (:func:`dp_ucb_bound_bonus`).
-* :class:`DPUCB` (Algorithm 2): as Algorithm 1 with ``nu_a = 0``, and a 0 inserted into every other
-  arm's counter at each round so that all counters carry noise of the same scale.
-* :class:`DPUCBInt` (Algorithm 3): each arm's mean is released only when its pull count reaches the
-  next point ``W_k`` of the interval series of Lemma B.1, with ``Lap(n^(v/2 - 1))`` noise, once per
-  point (the pseudocode, read literally, re-releases an idle arm's mean every round: see
-  :func:`dp_ucb_int_release_counts`).
-
-Privacy. Algorithms 1 and 2 are as private as one hybrid counter (each reward enters the counter
-of the arm that produced it; zeros and the action choice are data-independent post-processing).
-The paper's hybrid mechanism gives the whole epsilon to both its logarithmic and its tree part;
-an item enters both, so that counter is 2 epsilon-DP. ``hybrid_split=True`` (default) splits the
-budget as Chan, Shi and Song do, making the algorithms epsilon-DP; ``hybrid_split=False`` is the
-paper's variant.
-
-The bonus. Eq. (2.2) (Lemma B.2) bounds the error of the paper's counter, ``Lap(1/eps)`` per
-logarithmic term and ``Lap(log n / eps)`` per tree term. The package's counter adds
-``Lap(1/eps_log)`` and ``Lap(floor(log2 n)/eps_tree)`` with ``eps_log = eps_tree = eps/2`` by default,
-so the printed bonus (full ``eps``, ``ln n``) is about half the size the noise needs (half at powers
-of two, at most 52%, at n = 3).
-``bonus="matched"`` (default) evaluates Eq. (2.2) at the counter's own scales, which is what
-Lemma B.2's argument gives for the counter in use; ``bonus="printed"`` is Algorithm 1 verbatim.
-Algorithm 3 claims (epsilon', delta')-DP with epsilon' from Theorem 3.4 / Corollary 3.1
-(:func:`dp_ucb_int_privacy`); :func:`dp_ucb_int_input_epsilon` inverts it (Corollary 3.2).
-
-Private-UCB (``mishra2015nearly``)
-----------------------------------
-Each arm keeps its reward sum in a binary-tree mechanism (``chan2011private``) calibrated for
-``T`` items (``L = floor(log2 T) + 1`` levels, ``Lap(L/epsilon)`` per p-sum); the UCB index adds to
-the private mean the usual width and the tree's error bound with failure probability ``t^-4``:
-
-    index_a = s_a/n_a + sqrt(2 ln t / n_a) + B_a(t)/n_a,
-
-where ``B_a(t)`` is Chan et al.'s Corollary 2.9 (:func:`privbandits.mechanisms.laplace_sum_tail_bound`)
-for the ``popcount(n_a)`` Laplace terms of the arm's current release at ``gamma = t^-4``.
-
-Sources of the constants. The text of Mishra and Thakurta (UAI 2015) could not be obtained for
-this book (it is not in the book's paper set, and no copy of its text was found in the
-reference corpora available), so its Private-UCB index could not be checked term by term. What
-is checked, and against what:
-
-* the failure probability ``t^-4``: ``tossou2016algorithms``, Section 4 ("with a failure
-  probability chosen to be t^-4"), the experiment this baseline serves;
-* a horizon-calibrated tree counter per arm: ``tossou2016algorithms``, Sections 1.1-1.2
-  (Private-UCB needs the horizon ``T`` in advance; DP-UCB-BOUND and DP-UCB are "variants" of it
-  with the hybrid counter);
-* the tree's calibration ``Lap(L/epsilon)``, ``L = floor(log2 T) + 1`` (each item lies in ``L``
-  p-sums, so the tree is epsilon-DP: ``chan2011private``, binary mechanism) and the tail bound
-  (``chan2011private``, Corollary 2.9), which the package's counter and bound implement.
-
-Not checked against Mishra and Thakurta: the exploration width ``sqrt(2 ln t / n)`` (UCB1's,
-``auer2002finite``), the use of Corollary 2.9 as the privacy width (their paper may state its own
-bound, with other constants), and the tree calibration's constant (their ``L`` may differ by the
-rounding of ``log2 T``). These three are the book's choices, made to match
-``tossou2016algorithms``'s description.
-
-Guarantee: epsilon-DP in the global model (each reward enters one arm's tree; the tree is
-epsilon-DP for streams of at most ``T`` items).
+Privacy. The paper's hybrid counter gives the whole epsilon to both its parts, and an item enters
+both, so it is 2 epsilon-DP; ``hybrid_split=True`` (default) splits the budget as Chan, Shi and
+Song do. The bonus of Eq. (2.2) printed with the full epsilon and ``ln n`` is about half what the
+counter's noise needs (half at powers of two, at most 52%, at n = 3); ``bonus="matched"`` (default)
+evaluates it at the counter's own scales, ``"printed"`` is Algorithm 1 verbatim. Algorithm 3 claims
+(epsilon', delta')-DP by Corollary 3.1 (:func:`dp_ucb_int_privacy`, inverted by
+:func:`dp_ucb_int_input_epsilon`). Each class carries its accounting (``guarantee``, ``calibrated``).
 """
 
 from __future__ import annotations
@@ -82,10 +37,10 @@ import numpy as np
 from numba import njit
 from scipy.special import gammaincc, lambertw, zeta
 
-from .._validation import check_delta, check_epsilon, check_int, check_positive
-from ..environments import BanditInstance, draw_reward
+from .._validation import check_delta, check_epsilon, check_int
+from ..environments import draw_reward
 from ..mechanisms import _BIN_SIZE, _HYB_SIZE, binary_counter_insert, hybrid_counter_insert, laplace_iid_sum_tail_bound
-from .base import Policy, Records
+from .base import Bool, Choice, Policy, Real, param
 
 __all__ = [
     "PrivateUCB",
@@ -99,6 +54,8 @@ __all__ = [
     "dp_ucb_int_input_epsilon",
     "dp_ucb_int_release_counts",
     "dp_ucb_int_privacy",
+    "dp_ucb_int_basic_epsilon",
+    "dp_ucb_int_release_loss",
     "release_points",
     "lambert_pull_threshold",
     "regret_bound_dp_ucb_bound",
@@ -130,13 +87,9 @@ def _round_terms_kernel(horizon):  # pragma: no cover - compiled
 
 @functools.lru_cache(maxsize=8)
 def _round_terms(horizon: int) -> np.ndarray:
-    """``[ln t, ln(2/gamma), ln(4 t^4)]`` for ``t = 0 .. horizon`` (``gamma = t^-4``; NaN at 0), read-only.
-
-    The logarithms of the indices depend on the round only, so every run reads them from one table
-    (computed once per horizon, with the same operations the indices would apply) instead of
-    computing them at each round: a quarter to a third of the time of a 2-armed run. Memory: 24
-    bytes per round (a run's own arm record takes 8), for at most 8 horizons.
-    """
+    """``[ln t, ln(2/gamma), ln(4 t^4)]`` for ``t = 0 .. horizon`` (``gamma = t^-4``; NaN at 0), read-only."""
+    # the indices' logarithms depend on the round only: one table per horizon (at most 8 kept, 24
+    # bytes per round) instead of computing them every round saves a quarter to a third of a run
     terms = _round_terms_kernel(horizon)
     terms.flags.writeable = False
     return terms
@@ -187,39 +140,26 @@ def _private_ucb_kernel(rng, kinds, params, table, horizon, epsilon, round_terms
 
 @dataclasses.dataclass(frozen=True)
 class PrivateUCB(Policy):
-    """Private-UCB (Mishra and Thakurta 2015, ``mishra2015nearly``) as ``tossou2016algorithms`` (Section 4) runs it.
-
-    Per-arm binary-tree private sums calibrated for the horizon (``chan2011private``), index =
-    private mean + sqrt(2 ln t / n) + tree error bound (Chan et al., Corollary 2.9, gamma = t^-4) / n.
-    The paper's own constants could not be checked (see the module docstring).
-    Guarantee: epsilon-DP (global model).
+    """Private-UCB (``mishra2015nearly``) as ``tossou2016algorithms`` (Section 4) runs it: epsilon-DP (global).
 
     Parameters
     ----------
     epsilon : float
         Privacy parameter (> 0, finite).
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` is not > 0 and finite.
     """
 
-    epsilon: float
+    epsilon: float = param(spec=Real())
 
     name = "Private-UCB"
     private = True
+    accounting = "binary tree calibrated for T items per arm (chan2011private)"
+    _kernel = staticmethod(_private_ucb_kernel)
+    binding = ("epsilon", lambda policy, horizon: _round_terms(horizon))
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
-
-    _kernel_returns_arms = True
-
-    def _kernel_call(self, instance: BanditInstance, horizon: int):
-        return _private_ucb_kernel, (*instance.kernel_args(), horizon, self.epsilon, _round_terms(horizon))
-
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        return {"arms": self._play(instance, horizon, rng)}
+    @classmethod
+    def calibrated(cls, epsilon, delta, horizon, **kwargs):
+        cls._needs_horizon(horizon)
+        return super().calibrated(epsilon, delta, horizon, **kwargs)
 
 
 # --------------------------------------------------------------------------------------------
@@ -287,10 +227,8 @@ def _dp_ucb_kernel(
     return arms
 
 
-def _check_bonus(bonus: str) -> str:
-    if bonus not in BONUS_FORMS:
-        raise ValueError(f"bonus must be one of {BONUS_FORMS}, got {bonus!r}")
-    return bonus
+_BONUS = Choice(BONUS_FORMS)
+_V = Real(1.0, 1.5, "(]")  # the exponent v of DP-UCB-INT's release series
 
 
 @njit(nogil=True, cache=True)
@@ -304,42 +242,31 @@ def _bonuses(n, log_term, epsilon, part, printed):  # pragma: no cover - compile
 def dp_ucb_bound_bonus(
     n: int | np.ndarray, t: int, epsilon: float, *, hybrid_split: bool = True, bonus: str = "matched"
 ) -> float | np.ndarray:
-    """``nu_a`` of DP-UCB-BOUND (Algorithm 1 of ``tossou2016algorithms``) for an arm pulled ``n`` times, at round ``t``.
+    """``nu_a`` of DP-UCB-BOUND (Algorithm 1 of ``tossou2016algorithms``) for an arm pulled ``n`` times at round ``t``.
 
-    ``bonus="printed"``: Algorithm 1 verbatim, ``c`` if ``n`` is a power of 2 and ``c ln n + c``
-    otherwise, with ``c = sqrt(8)/eps * ln(4 t^4)`` (Eq. (2.2) at ``gamma = t^-4``).
-
-    ``bonus="matched"`` (the policy's default): Eq. (2.2) evaluated at the Laplace scales the
-    package's hybrid counter really adds, ``sqrt(8) ln(4 t^4) (b_log + b_tree)`` with
-    ``b_log = 1/eps_part`` and, if ``n`` is not a power of 2, ``b_tree = floor(log2 n)/eps_part``;
-    ``eps_part = eps/2`` (``hybrid_split=True``) or ``eps``. Each term is Chan, Shi and Song's
-    Corollary 2.9 for that part of the release at ``gamma/2`` (:func:`mechanisms.laplace_sum_tail_bound`),
-    so with probability ``>= 1 - t^-4`` the counter's error is at most the bonus, which is what
-    Lemma B.2 and the proof of Theorem 3.2 need.
+    ``"printed"``: ``c`` if ``n`` is a power of 2, else ``c ln n + c``, ``c = sqrt(8)/eps ln(4 t^4)``
+    (Eq. (2.2) at ``gamma = t^-4``). ``"matched"``: ``sqrt(8) ln(4 t^4) (b_log + b_tree)`` at the
+    counter's Laplace scales, ``b_log = 1/eps_part`` and, unless ``n`` is a power of 2,
+    ``b_tree = floor(log2 n)/eps_part``: each term is Corollary 2.9 of ``chan2011private`` at
+    ``gamma/2``, so the counter's error exceeds the bonus with probability at most ``t^-4`` (Lemma B.2).
 
     Parameters
     ----------
     n : int or array_like of int
-        The arm's pull count (>= 1), or a 1-d array of pull counts (one bonus each).
+        The arm's pull count (>= 1), or a 1-d array of them.
     t : int
         The round (>= ``n``).
     epsilon : float
         Privacy parameter of the policy (> 0, finite).
     hybrid_split : bool, keyword-only
-        Split epsilon between the counter's two parts (epsilon-DP counter, the default) or give
-        each part the whole epsilon (the paper's counter, 2 epsilon-DP).
+        Split epsilon between the counter's two parts (default) or give each the whole of it (the paper's).
     bonus : {"matched", "printed"}, keyword-only
         Eq. (2.2) at the counter's own noise scales, or Algorithm 1's formula verbatim.
 
     Returns
     -------
     float or numpy.ndarray
-        ``nu_a``; an array of the shape of ``n`` for an array ``n``.
-
-    Raises
-    ------
-    ValueError
-        If ``n``, ``t``, ``epsilon`` or ``bonus`` is out of range.
+        ``nu_a`` (an array of the shape of ``n`` for an array).
     """
     if np.ndim(n) == 0:
         n = check_int("n", n, minimum=1)
@@ -350,7 +277,7 @@ def dp_ucb_bound_bonus(
             raise ValueError("n must be an integer >= 1 or a non-empty 1-d array of them")
         t = check_int("t", t, minimum=int(n.max()))
     epsilon = check_epsilon(epsilon)
-    bonus = _check_bonus(bonus)
+    bonus = _BONUS.check("bonus", bonus)
     part = epsilon / 2.0 if hybrid_split else epsilon
     if isinstance(n, np.ndarray):
         return _bonuses(n.astype(np.int64), _bonus_log_term(t), epsilon, part, bonus == "printed")
@@ -360,12 +287,11 @@ def dp_ucb_bound_bonus(
 def dp_ucb_bound_miscoverage(
     n: int, t: int, epsilon: float, *, hybrid_split: bool = True, bonus: str = "matched"
 ) -> float:
-    """Exact ``P(|error| > nu_a)`` for the counter's release after ``n = 2^k`` items at round ``t``.
+    """Exact ``P(|error| > nu_a)`` of the counter's release after ``n = 2^k`` items at round ``t``.
 
-    At a power of two the release is the logarithmic part alone: a sum of ``k + 1`` i.i.d.
-    ``Lap(b)``, ``b = 1/eps_part``, which is ``G_1 - G_2`` with ``G_i ~ Gamma(k + 1, b)``; the tail
-    ``P(G_1 - G_2 > x) = E[Q(k + 1, (x + G_2)/b)]`` is integrated numerically. Compare with the
-    nominal ``gamma = t^-4`` the bonus is meant to achieve (Algorithm 1 of ``tossou2016algorithms``).
+    At a power of two the release is the logarithmic part alone, ``k + 1`` i.i.d. ``Lap(1/eps_part)``,
+    i.e. ``G_1 - G_2`` with ``G_i ~ Gamma(k + 1, b)``, integrated numerically; compare with the nominal
+    ``t^-4`` the bonus is meant to achieve.
 
     Parameters
     ----------
@@ -376,20 +302,14 @@ def dp_ucb_bound_miscoverage(
     epsilon : float
         Privacy parameter of the policy (> 0, finite).
     hybrid_split : bool, keyword-only
-        Split epsilon between the counter's two parts (epsilon-DP counter, the default) or give
-        each part the whole epsilon (the paper's counter, 2 epsilon-DP).
+        Split epsilon between the counter's two parts (default) or give each the whole of it (the paper's).
     bonus : {"matched", "printed"}, keyword-only
         Eq. (2.2) at the counter's own noise scales, or Algorithm 1's formula verbatim.
 
     Returns
     -------
     float
-        The two-sided probability that the release's error exceeds :func:`dp_ucb_bound_bonus`.
-
-    Raises
-    ------
-    ValueError
-        If ``n`` is not a power of 2, or ``t``, ``epsilon`` or ``bonus`` is out of range.
+        The two-sided probability that the error exceeds :func:`dp_ucb_bound_bonus`.
     """
     from scipy.integrate import quad  # here, not at the top: importing scipy.stats takes ~0.5 s
     from scipy.stats import gamma as gamma_dist
@@ -409,108 +329,64 @@ def dp_ucb_bound_miscoverage(
 
 
 @dataclasses.dataclass(frozen=True)
-class DPUCBBound(Policy):
-    """DP-UCB-BOUND, Algorithm 1 of Tossou and Dimitrakakis (2016), ``tossou2016algorithms``.
+class _HybridUCB(Policy):
+    """Algorithms 1 and 2: one hybrid counter per arm, and their accounting."""
 
-    Index ``s_a/n_a + sqrt(2 log t / n_a) + nu_a/n_a`` with ``s_a`` the hybrid counter's release and
-    ``nu_a`` the bound (2.2) on the counter's error at ``gamma = t^-4`` (:func:`dp_ucb_bound_bonus`).
-    ``bonus="matched"`` (default) evaluates Eq. (2.2) at the counter's own noise scales
-    (``Lap(2/eps)``, ``Lap(2 floor(log2 n)/eps)`` for the split counter); ``bonus="printed"`` uses
-    Algorithm 1's formula with the full ``eps`` and ``ln n``, about half the matched bonus (exactly
-    half at powers of two, at most 52%, at n = 3). Guarantee: epsilon-DP (global model) with ``hybrid_split=True``;
-    2 epsilon-DP for the paper's counter (``hybrid_split=False``). The bonus does not affect privacy.
+    epsilon: float = param(spec=Real())
+    hybrid_split: bool = param(True, Bool())
 
-    Parameters
-    ----------
-    epsilon : float
-        Privacy parameter (> 0, finite).
-    hybrid_split : bool
-        Split epsilon between the hybrid counter's two parts (default) or give each the whole of it.
-    bonus : {"matched", "printed"}
-        Eq. (2.2) at the counter's own noise scales, or Algorithm 1's formula verbatim.
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` is not > 0 and finite, or ``bonus`` is not one of :data:`BONUS_FORMS`.
-    """
-
-    epsilon: float
-    hybrid_split: bool = True
-    bonus: str = "matched"
-
-    name = "DP-UCB-BOUND"
     private = True
+    accounting = "hybrid counter with epsilon split between its parts (Part I)"
+    _kernel = staticmethod(_dp_ucb_kernel)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
-        _check_bonus(self.bonus)
+    def guarantee(self, horizon, delta=0.0):
+        return self.epsilon * (1.0 if self.hybrid_split else 2.0), 0.0, True
 
-    _kernel_returns_arms = True
-
-    def _kernel_call(self, instance: BanditInstance, horizon: int):
-        printed = self.bonus == "printed"
-        return _dp_ucb_kernel, (
-            *instance.kernel_args(),
-            horizon,
-            self.epsilon,
-            True,
-            False,
-            self.hybrid_split,
-            printed,
-            _round_terms(horizon),
-        )
-
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        return {"arms": self._play(instance, horizon, rng)}
+    @classmethod
+    def calibrated(cls, epsilon, delta, horizon, **kwargs):
+        params = {"epsilon": epsilon, "hybrid_split": True}
+        return cls(**params, **kwargs), params, cls.accounting
 
 
 @dataclasses.dataclass(frozen=True)
-class DPUCB(Policy):
-    """DP-UCB, Algorithm 2 of Tossou and Dimitrakakis (2016), ``tossou2016algorithms``.
+class DPUCBBound(_HybridUCB):
+    """DP-UCB-BOUND, Algorithm 1 of ``tossou2016algorithms``: index ``s_a/n_a + sqrt(2 log t / n_a) + nu_a/n_a``.
 
-    Algorithm 1 with ``nu_a = 0`` and a 0 inserted into the counters of all arms not played, so
-    every counter has seen ``t`` items. Guarantee: as :class:`DPUCBBound` (epsilon-DP with
-    ``hybrid_split=True``, 2 epsilon-DP without).
+    ``s_a`` is the hybrid counter's release and ``nu_a`` the bound (2.2) on its error at ``gamma = t^-4``
+    (:func:`dp_ucb_bound_bonus`). Guarantee: epsilon-DP (global) with ``hybrid_split=True``, 2 epsilon
+    without; the bonus does not affect privacy.
 
     Parameters
     ----------
     epsilon : float
         Privacy parameter (> 0, finite).
     hybrid_split : bool
-        Split epsilon between the hybrid counter's two parts (default) or give each the whole of it.
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` is not > 0 and finite.
+        Split epsilon between the counter's two parts (default) or give each the whole of it.
+    bonus : {"matched", "printed"}
+        Eq. (2.2) at the counter's own noise scales, or Algorithm 1's formula verbatim.
     """
 
-    epsilon: float
-    hybrid_split: bool = True
+    bonus: str = param("matched", _BONUS)
+
+    name = "DP-UCB-BOUND"
+    # bound, insert_zeros, split, printed, round terms
+    binding = ("epsilon", True, False, "hybrid_split", lambda p, h: p.bonus == "printed", lambda p, h: _round_terms(h))
+
+
+@dataclasses.dataclass(frozen=True)
+class DPUCB(_HybridUCB):
+    """DP-UCB, Algorithm 2 of ``tossou2016algorithms``: Algorithm 1 with ``nu_a = 0``, zeros into the other counters.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter (> 0, finite).
+    hybrid_split : bool
+        Split epsilon between the counter's two parts (default) or give each the whole of it.
+    """
 
     name = "DP-UCB"
-    private = True
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
-
-    _kernel_returns_arms = True
-
-    def _kernel_call(self, instance: BanditInstance, horizon: int):
-        return _dp_ucb_kernel, (
-            *instance.kernel_args(),
-            horizon,
-            self.epsilon,
-            False,
-            True,
-            self.hybrid_split,
-            False,
-            _round_terms(horizon),
-        )
-
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        return {"arms": self._play(instance, horizon, rng)}
+    binding = ("epsilon", False, True, "hybrid_split", False, lambda p, h: _round_terms(h))
 
 
 # --------------------------------------------------------------------------------------------
@@ -519,36 +395,30 @@ class DPUCB(Policy):
 
 
 def release_points(epsilon: float, v: float, horizon: int, *, simplified: bool = False) -> np.ndarray:
-    """Pull counts ``W_1 < W_2 < ...  <= horizon`` at which DP-UCB-INT releases an arm's mean.
+    """Pull counts ``W_1 < W_2 < ... <= horizon`` at which DP-UCB-INT releases an arm's mean.
 
-    Lemma B.1 (first expression): ``W_0 = 0`` and ``W_{n+1}`` is the least ``x >= W_n + 1`` with
-    ``sum_{i=W_n+1}^{x} i^(-v/2) >= x^(-v/2) / epsilon``; the intervals are ``f_n = W_{n+1} - W_n``.
-    ``simplified=True`` gives the multiples of ``ceil(1/epsilon)`` that Algorithm 3 of
-    ``tossou2016algorithms`` prints "for simplicity".
+    Lemma B.1: ``W_0 = 0`` and ``W_{n+1}`` is the least ``x >= W_n + 1`` with
+    ``sum_{i=W_n+1}^{x} i^(-v/2) >= x^(-v/2) / epsilon``; ``simplified=True`` gives the multiples of
+    ``ceil(1/epsilon)`` that Algorithm 3 prints "for simplicity".
 
     Parameters
     ----------
     epsilon : float
         The algorithm's input epsilon (> 0, finite).
     v : float
-        The exponent ``v`` of the series, in (1, 1.5].
+        The exponent ``v``, in (1, 1.5].
     horizon : int
         The largest pull count considered (>= 1).
     simplified : bool, keyword-only
-        Return the multiples of ``ceil(1/epsilon)`` instead of the Lemma B.1 points.
+        The multiples of ``ceil(1/epsilon)`` instead.
 
     Returns
     -------
     numpy.ndarray
-        The increasing int64 release points ``<= horizon`` (possibly empty).
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon``, ``v`` or ``horizon`` is out of range.
+        The increasing int64 release points (possibly empty).
     """
     epsilon = check_epsilon(epsilon)
-    v = _check_v(v)
+    v = _V.check("v", v)
     horizon = check_int("horizon", horizon, minimum=1)
     return _release_points(epsilon, v, horizon, bool(simplified)).copy()
 
@@ -573,13 +443,6 @@ def _release_points(epsilon: float, v: float, horizon: int, simplified: bool) ->
         points.append(w_next)
         w = w_next
     return np.asarray(points, dtype=np.int64)
-
-
-def _check_v(v: float) -> float:
-    v = check_positive("v", v)
-    if not 1.0 < v <= 1.5:
-        raise ValueError(f"v must lie in (1, 1.5], got {v}")
-    return v
 
 
 @njit(nogil=True, cache=True)
@@ -618,15 +481,12 @@ def _dp_ucb_int_kernel(rng, kinds, params, table, horizon, v, points):  # pragma
 
 @dataclasses.dataclass(frozen=True)
 class DPUCBInt(Policy):
-    """DP-UCB-INT, Algorithm 3 of Tossou and Dimitrakakis (2016).
+    """DP-UCB-INT, Algorithm 3 of ``tossou2016algorithms``: means released at the points of Lemma B.1.
 
-    ``epsilon`` is the algorithm's *input* epsilon in (0, 1]; to target an overall
-    (epsilon', delta') use :meth:`for_target` (Corollary 3.2). Each arm's mean is released, with
-    ``Lap(n^(v/2 - 1))`` noise (Lemma 3.1: n^(-v/2)-DP), only when its pull count reaches a point of
-    the Lemma B.1 series (``simplified_intervals=True``: every ``ceil(1/epsilon)`` pulls, as the
-    pseudocode prints); before the first release all arms are played round robin.
-    Claimed guarantee: (epsilon', delta')-DP with epsilon' of :func:`dp_ucb_int_privacy`
-    (Theorem 3.4, Corollary 3.1 of ``tossou2016algorithms``).
+    ``epsilon`` is the *input* epsilon (:meth:`for_target` gives it for a target (eps', delta'),
+    Corollary 3.2). An arm's mean is released with ``Lap(n^(v/2 - 1))`` (Lemma 3.1) when its count
+    reaches a point of :func:`release_points`; before the first, all arms are played round robin.
+    Claimed guarantee: (eps', delta')-DP with eps' of :func:`dp_ucb_int_privacy`.
 
     Parameters
     ----------
@@ -635,28 +495,22 @@ class DPUCBInt(Policy):
     v : float
         The exponent ``v`` of the release series, in (1, 1.5].
     simplified_intervals : bool
-        Release every ``ceil(1/epsilon)`` pulls (as the pseudocode prints) instead of at the
-        Lemma B.1 points.
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` is not in (0, 1] or ``v`` not in (1, 1.5].
+        Release every ``ceil(1/epsilon)`` pulls, as the pseudocode prints.
     """
 
-    epsilon: float
-    v: float = 1.1
-    simplified_intervals: bool = False
+    epsilon: float = param(spec=Real(0.0, 1.0, "(]"))  # the input epsilon of Algorithm 3
+    v: float = param(1.1, _V)
+    simplified_intervals: bool = param(False, Bool())
 
     name = "DP-UCB-INT"
     private = True
-
-    def __post_init__(self) -> None:
-        eps = check_epsilon(self.epsilon)
-        if eps > 1.0:
-            raise ValueError(f"epsilon (the input epsilon of Algorithm 3) must lie in (0, 1], got {eps}")
-        object.__setattr__(self, "epsilon", eps)
-        object.__setattr__(self, "v", _check_v(self.v))
+    records = ("arms", "releases")
+    accounting = "Corollary 3.1 of tossou2016algorithms"
+    _kernel = staticmethod(_dp_ucb_int_kernel)
+    binding = (
+        "v",
+        lambda p, h: release_points(p.epsilon, p.v, h, simplified=p.simplified_intervals),
+    )
 
     @classmethod
     def for_target(cls, epsilon_prime: float, delta_prime: float = math.exp(-10), v: float = 1.1, **kwargs) -> DPUCBInt:
@@ -677,38 +531,41 @@ class DPUCBInt(Policy):
         -------
         DPUCBInt
             The policy with input epsilon :func:`dp_ucb_int_input_epsilon` of the target.
-
-        Raises
-        ------
-        ValueError
-            If ``epsilon_prime``, ``delta_prime`` or ``v`` is out of range, or the resulting input
-            epsilon exceeds 1.
         """
         return cls(dp_ucb_int_input_epsilon(epsilon_prime, delta_prime, v), v, **kwargs)
 
-    def _kernel_call(self, instance: BanditInstance, horizon: int):
-        points = release_points(self.epsilon, self.v, horizon, simplified=self.simplified_intervals)
-        return _dp_ucb_int_kernel, (*instance.kernel_args(), horizon, self.v, points)
+    def guarantee(self, horizon, delta=0.0):
+        # the smaller of Corollary 3.1's two terms, with the delta of the term that gives it
+        pure = dp_ucb_int_basic_epsilon(horizon, self.epsilon, self.v)
+        if delta > 0.0:
+            composed = dp_ucb_int_privacy(horizon, self.epsilon, self.v, delta)
+            if composed < pure:  # the advanced-composition term binds: it needs delta
+                return composed, delta, True
+        return pure, 0.0, True  # the basic-composition term is a pure guarantee
 
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms, releases = self._play(instance, horizon, rng)
-        return {"arms": arms, "releases": np.asarray(releases)}
+    @classmethod
+    def calibrated(cls, epsilon, delta, horizon, **kwargs):
+        # the largest input epsilon in (0, 1] whose Corollary 3.1 guarantee meets the target (with
+        # delta > 0, the larger of the inversions of its two terms; Corollary 3.2 inverts the second)
+        cls._needs_horizon(horizon)
+        v = kwargs.pop("v", 1.1)
+        params = {"epsilon": _dp_ucb_int_input(epsilon, delta, horizon, v), "v": v}
+        policy = cls(**params, **kwargs)
+        term = "pure (basic-composition)" if policy.guarantee(horizon, delta)[1] == 0.0 else "advanced-composition"
+        return policy, params, f"{cls.accounting}, {term} term"
 
 
 def dp_ucb_int_release_counts(arms: np.ndarray, points: np.ndarray, n_arms: int) -> tuple[int, int]:
     """How many noisy means DP-UCB-INT releases on the arm sequence ``arms``, under two readings.
 
-    After the round robin (rounds ``t > K f0``, ``f0 = points[0]``), Algorithm 3 tests at the start
-    of every round whether an arm's count ``n_{a,t}`` is a release point and, if so, draws fresh
-    noise. Returns ``(once_per_point, as_printed)``: the number of releases when each arm releases
-    once per point it reaches (the package's kernel; Theorem 3.4 counts these) and the number when
-    the test is re-applied every round, so that an arm left idle at a point re-releases its mean
-    each round (the pseudocode read literally). Algorithm 3 of ``tossou2016algorithms``.
+    After the round robin, Algorithm 3 tests at every round whether an arm's count is a release point.
+    ``once_per_point``: each arm releases once per point it reaches (the kernel; Theorem 3.4 counts
+    these); ``as_printed``: the test re-applied every round, so an idle arm re-releases each round.
 
     Parameters
     ----------
     arms : numpy.ndarray
-        The arm played in each round, a non-empty 1-d integer array with values in [0, n_arms).
+        The arm of each round, a non-empty 1-d integer array in [0, n_arms).
     points : numpy.ndarray
         The release points (:func:`release_points`), non-empty, increasing, positive.
     n_arms : int
@@ -717,14 +574,9 @@ def dp_ucb_int_release_counts(arms: np.ndarray, points: np.ndarray, n_arms: int)
     Returns
     -------
     once_per_point : int
-        Releases when each arm releases once per point it reaches.
+        Releases when each arm releases once per point.
     as_printed : int
         Releases when the test is re-applied every round.
-
-    Raises
-    ------
-    ValueError
-        If ``arms``, ``points`` or ``n_arms`` is malformed or out of range.
     """
     n_arms = check_int("n_arms", n_arms, minimum=1)
     arms = np.asarray(arms)
@@ -751,35 +603,29 @@ def dp_ucb_int_release_counts(arms: np.ndarray, points: np.ndarray, n_arms: int)
 
 
 def dp_ucb_int_privacy(t: int, epsilon: float, v: float = 1.1, delta_prime: float = math.exp(-10)) -> float:
-    """epsilon' of Corollary 3.1: DP-UCB-INT with input ``epsilon`` is (epsilon', delta')-DP after ``t`` steps.
+    """epsilon' of Corollary 3.1 of ``tossou2016algorithms``: DP-UCB-INT is (epsilon', delta')-DP after ``t`` steps.
 
-    ``epsilon' = min(eps (t^(1-v/2) - v/2)/(1 - v/2), 2 eps zeta(v) + sqrt(2 eps zeta(v) ln(1/delta')))``
-    (``tossou2016algorithms``, Theorem 3.4 and Corollary 3.1; ``zeta`` is Riemann's).
+    ``min(eps (t^(1-v/2) - v/2)/(1 - v/2), 2 eps zeta(v) + sqrt(2 eps zeta(v) ln(1/delta')))``.
 
     Parameters
     ----------
     t : int
         The number of steps (>= 1).
     epsilon : float
-        The algorithm's input epsilon (> 0, finite).
+        The input epsilon (> 0, finite).
     v : float
         The exponent ``v``, in (1, 1.5].
     delta_prime : float
-        delta', in (0, 1) (default ``e^-10``).
+        delta', in (0, 1).
 
     Returns
     -------
     float
         epsilon'.
-
-    Raises
-    ------
-    ValueError
-        If ``t``, ``epsilon``, ``v`` or ``delta_prime`` is out of range.
     """
     t = check_int("t", t, minimum=1)
     epsilon = check_epsilon(epsilon)
-    v = _check_v(v)
+    v = _V.check("v", v)
     delta_prime = check_delta(delta_prime)
     z = float(zeta(v))
     first = epsilon * (t ** (1.0 - v / 2.0) - v / 2.0) / (1.0 - v / 2.0)
@@ -788,17 +634,16 @@ def dp_ucb_int_privacy(t: int, epsilon: float, v: float = 1.1, delta_prime: floa
 
 
 def dp_ucb_int_input_epsilon(epsilon_prime: float, delta_prime: float = math.exp(-10), v: float = 1.1) -> float:
-    """Corollary 3.2: the input epsilon of DP-UCB-INT giving (epsilon', delta')-DP.
+    """Corollary 3.2 of ``tossou2016algorithms``: the input epsilon of DP-UCB-INT giving (epsilon', delta')-DP.
 
-    ``(sqrt((ln(1/delta') + 4 eps')/(8 zeta(v))) - sqrt(ln(1/delta')/(8 zeta(v))))^2``
-    (``tossou2016algorithms``, Corollary 3.2; ``zeta`` is Riemann's).
+    ``(sqrt((ln(1/delta') + 4 eps')/(8 zeta(v))) - sqrt(ln(1/delta')/(8 zeta(v))))^2``.
 
     Parameters
     ----------
     epsilon_prime : float
         The target epsilon' (> 0, finite).
     delta_prime : float
-        The target delta', in (0, 1) (default ``e^-10``).
+        The target delta', in (0, 1).
     v : float
         The exponent ``v``, in (1, 1.5].
 
@@ -806,18 +651,95 @@ def dp_ucb_int_input_epsilon(epsilon_prime: float, delta_prime: float = math.exp
     -------
     float
         The input epsilon.
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon_prime``, ``delta_prime`` or ``v`` is out of range.
     """
     epsilon_prime = check_epsilon(epsilon_prime, "epsilon_prime")
     delta_prime = check_delta(delta_prime, "delta_prime")
-    v = _check_v(v)
+    v = _V.check("v", v)
     z = float(zeta(v))
     log_term = math.log(1.0 / delta_prime)
     return (math.sqrt((log_term + 4.0 * epsilon_prime) / (8.0 * z)) - math.sqrt(log_term / (8.0 * z))) ** 2
+
+
+def dp_ucb_int_basic_epsilon(t: int, epsilon: float, v: float = 1.1) -> float:
+    """The pure (basic-composition) term of Corollary 3.1: ``eps (t^(1 - v/2) - v/2) / (1 - v/2)``.
+
+    Parameters
+    ----------
+    t : int
+        The number of steps (>= 1).
+    epsilon : float
+        The input epsilon (> 0, finite).
+    v : float
+        The exponent ``v``, in (1, 1.5].
+
+    Returns
+    -------
+    float
+        The pure epsilon' (delta = 0).
+    """
+    t = check_int("t", t, minimum=1)
+    epsilon = check_epsilon(epsilon)
+    v = _V.check("v", v)
+    return epsilon * (t ** (1.0 - v / 2.0) - v / 2.0) / (1.0 - v / 2.0)
+
+
+def dp_ucb_int_release_loss(horizon: int, epsilon: float, v: float = 1.1, delta: float = 0.0) -> float:
+    """End-to-end epsilon of DP-UCB-INT's actual releases, composed (at most Corollary 3.1's closed form).
+
+    An arm's mean is released at the points of :func:`release_points`, the release at ``W`` being
+    ``W^(-v/2)``-DP (Lemma 3.1); a first-pull reward enters every release. Basic composition sums these
+    ``e_i``; with ``delta > 0`` the heterogeneous advanced composition of Dwork, Rothblum and Vadhan
+    gives ``sum e_i (exp(e_i) - 1) + sqrt(2 ln(1/delta) sum e_i^2)``; the smaller is returned.
+
+    Parameters
+    ----------
+    horizon : int
+        The number of steps (>= 1).
+    epsilon : float
+        The input epsilon (> 0, finite).
+    v : float
+        The exponent ``v``, in (1, 1.5].
+    delta : float
+        The delta of the advanced composition, in [0, 1) (0: basic composition only).
+
+    Returns
+    -------
+    float
+        The composed epsilon (0 if no release happens by ``horizon``).
+    """
+    horizon = check_int("horizon", horizon, minimum=1)
+    epsilon = check_epsilon(epsilon)
+    delta = Real(0.0, 1.0, "[)").check("delta", delta)
+    per_release = release_points(epsilon, v, horizon).astype(float) ** (-v / 2.0)
+    basic = float(per_release.sum())
+    if delta == 0.0:
+        return basic
+    advanced = float(np.sum(per_release * np.expm1(per_release)))
+    advanced += math.sqrt(2.0 * math.log(1.0 / delta) * float(np.sum(per_release**2)))
+    return min(basic, advanced)
+
+
+def _dp_ucb_int_input(target: float, delta: float, horizon: int, v: float) -> float:
+    """The largest input epsilon in (0, 1] whose Corollary 3.1 guarantee at ``horizon`` is <= ``target``."""
+    best = target / dp_ucb_int_basic_epsilon(horizon, 1.0, v)  # the pure term is linear in eps
+    if delta > 0.0:
+        # the second term, 2 eps z + sqrt(2 eps z L) with z = zeta(v), L = ln(1/delta), is quadratic in
+        # x = sqrt(eps): 2 z x^2 + sqrt(2 z L) x = target (its root is Corollary 3.2's formula)
+        zv, log_term = float(zeta(v)), math.log(1.0 / delta)
+        a, b = 2.0 * zv, math.sqrt(2.0 * zv * log_term)
+        x = (-b + math.sqrt(b * b + 4.0 * a * target)) / (2.0 * a)
+        best = max(best, x * x)
+    best = min(best, 1.0)
+
+    # rounding: step down by ulps until the recomputed guarantee is <= target
+    def spent(e: float) -> float:
+        if delta > 0.0:
+            return dp_ucb_int_privacy(horizon, e, v, delta)
+        return dp_ucb_int_basic_epsilon(horizon, e, v)
+
+    while spent(best) > target:
+        best = math.nextafter(best, 0.0)
+    return best
 
 
 # --------------------------------------------------------------------------------------------
@@ -833,12 +755,9 @@ def _gaps(gaps: np.ndarray) -> np.ndarray:
 
 
 def lambert_pull_threshold(b: np.ndarray) -> np.ndarray:
-    """Least real ``n`` with ``exp(n / B) >= e n`` (proof of Theorem 3.2 of ``tossou2016algorithms``).
+    """Least real ``n`` with ``exp(n / B) >= e n`` (proof of Theorem 3.2): ``-B W_{-1}(-1 / (e B))``.
 
-    ``n = -B W_{-1}(-1 / (e B))``, ``W_{-1}`` the lower branch of Lambert's W (``scipy.special.lambertw``).
-    The paper replaces it by the approximation ``B (ln B + 7)`` (Barry et al. 2000, Section 3.1).
-    For ``B <= 1`` the inequality holds for every ``n >= B`` and ``B`` is returned (a sufficient
-    threshold; at ``B = 1`` it is exact, ``W_{-1}(-1/e) = -1``).
+    The paper approximates it by ``B (ln B + 7)``; for ``B <= 1`` the threshold ``B`` is returned.
 
     Parameters
     ----------
@@ -849,11 +768,6 @@ def lambert_pull_threshold(b: np.ndarray) -> np.ndarray:
     -------
     numpy.ndarray
         The threshold for each ``B``.
-
-    Raises
-    ------
-    ValueError
-        If ``b`` is not finite or not > 0.
     """
     b = np.asarray(b, dtype=float)
     if np.any(~np.isfinite(b)) or np.any(b <= 0):
@@ -867,19 +781,15 @@ def lambert_pull_threshold(b: np.ndarray) -> np.ndarray:
 def dp_ucb_bound_theorem_epsilon(epsilon: float, *, hybrid_split: bool = True, bonus: str = "matched") -> float:
     """The epsilon at which Theorem 3.2's ``h_n`` bounds the bonus of ``DPUCBBound(epsilon, hybrid_split, bonus)``.
 
-    ``h_n = sqrt(8)/eps ln(4/gamma) (ln n + 1) / n`` (``tossou2016algorithms``, Theorem 3.2); at the
-    returned epsilon the theorem's proof (events A.4-A.6) applies to the policy as implemented.
-    ``"printed"``: ``epsilon`` (the theorem as stated). ``"matched"``: the bonus is
-    ``sqrt(8) ln(4/gamma) (1 + floor(log2 n)) / eps_part <= sqrt(8) ln(4/gamma) (ln n + 1) / (eps_part ln 2)``,
-    so ``eps_part ln 2`` with ``eps_part = epsilon/2`` (split counter) or ``epsilon``.
+    ``"printed"``: ``epsilon``. ``"matched"``: ``eps_part ln 2``, since that bonus is at most
+    ``sqrt(8) ln(4/gamma) (ln n + 1) / (eps_part ln 2)``.
 
     Parameters
     ----------
     epsilon : float
         The policy's privacy parameter (> 0, finite).
     hybrid_split : bool, keyword-only
-        Split epsilon between the counter's two parts (epsilon-DP counter, the default) or give
-        each part the whole epsilon (the paper's counter, 2 epsilon-DP).
+        Split epsilon between the counter's two parts (default) or give each the whole of it (the paper's).
     bonus : {"matched", "printed"}, keyword-only
         Eq. (2.2) at the counter's own noise scales, or Algorithm 1's formula verbatim.
 
@@ -887,14 +797,9 @@ def dp_ucb_bound_theorem_epsilon(epsilon: float, *, hybrid_split: bool = True, b
     -------
     float
         The epsilon to evaluate Theorem 3.2 at.
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` or ``bonus`` is out of range.
     """
     epsilon = check_epsilon(epsilon)
-    if _check_bonus(bonus) == "printed":
+    if _BONUS.check("bonus", bonus) == "printed":
         return epsilon
     return (epsilon / 2.0 if hybrid_split else epsilon) * math.log(2.0)
 
@@ -911,41 +816,30 @@ def regret_bound_dp_ucb_bound(
 ) -> np.ndarray:
     """Theorem 3.2 of ``tossou2016algorithms``: the regret bound of DP-UCB-BOUND, as printed.
 
-    ``sum_a max(B (ln B + 7), 8 log t / (lambda0^2 Delta_a)) + sum_a (Delta_a + 2 pi^2 Delta_a / 3)``
-    with ``B = sqrt(8) ln(4 t^4) / (eps (1 - lambda0))``; ``lambda0=None`` takes, at each t, the
-    best lambda0 on a grid of (0, 1). ``exact_lambert=True`` uses the exact solution
-    ``-B W_{-1}(-1/(e B))`` of the proof's inequality (:func:`lambert_pull_threshold`) in place of
-    the printed approximation ``B (ln B + 7)``. ``bonus="printed"`` (default) is the theorem as
-    stated; ``bonus="matched"`` is the bound for ``DPUCBBound(epsilon, hybrid_split)`` as the package
-    runs it, the theorem at :func:`dp_ucb_bound_theorem_epsilon`.
+    ``sum_a max(B (ln B + 7), 8 log t / (lambda0^2 Delta_a)) + sum_a (Delta_a + 2 pi^2 Delta_a / 3)``,
+    ``B = sqrt(8) ln(4 t^4) / (eps (1 - lambda0))``.
 
     Parameters
     ----------
     t : array_like
         The horizon(s).
     gaps : array_like
-        The arms' gaps ``Delta_a``, 1-d in [0, 1] (zero gaps are dropped).
+        The arms' gaps, 1-d in [0, 1] (zero gaps are dropped).
     epsilon : float
         The policy's privacy parameter (> 0, finite).
     lambda0 : float or None
         The proof's ``lambda0`` in (0, 1), or None for the best on a grid.
     exact_lambert : bool, keyword-only
-        Use :func:`lambert_pull_threshold` instead of ``B (ln B + 7)``.
+        :func:`lambert_pull_threshold` in place of ``B (ln B + 7)``.
     hybrid_split : bool, keyword-only
-        Split epsilon between the counter's two parts (epsilon-DP counter, the default) or give
-        each part the whole epsilon (the paper's counter, 2 epsilon-DP).
+        The policy's counter split (with ``bonus="matched"``).
     bonus : {"matched", "printed"}, keyword-only
-        The bound for the policy as run, or the theorem as stated (default).
+        The bound for ``DPUCBBound`` as run (at :func:`dp_ucb_bound_theorem_epsilon`), or as stated (default).
 
     Returns
     -------
     numpy.ndarray
         The bound at each ``t``.
-
-    Raises
-    ------
-    ValueError
-        If ``gaps``, ``epsilon`` or ``bonus`` is out of range.
     """
     t = np.atleast_1d(np.asarray(t, dtype=float))
     gaps = _gaps(gaps)
@@ -963,15 +857,15 @@ def regret_bound_dp_ucb_bound(
 def regret_bound_dp_ucb(t: np.ndarray, gaps: np.ndarray, epsilon: float) -> np.ndarray:
     """Theorem 3.3 of ``tossou2016algorithms``: the regret bound of DP-UCB, as printed.
 
-    ``sum_a Delta_a max(C^2 (ln C + 7)^2, 8 log t / Delta_a^2) + sum_a (Delta_a + 4 Delta_a zeta(1.5))``
-    with ``C = 56 (2 + sqrt(3.5)) sqrt(log t) / eps``.
+    ``sum_a Delta_a max(C^2 (ln C + 7)^2, 8 log t / Delta_a^2) + sum_a (Delta_a + 4 Delta_a zeta(1.5))``,
+    ``C = 56 (2 + sqrt(3.5)) sqrt(log t) / eps``.
 
     Parameters
     ----------
     t : array_like
         The horizon(s).
     gaps : array_like
-        The arms' gaps ``Delta_a``, 1-d in [0, 1] (zero gaps are dropped).
+        The arms' gaps, 1-d in [0, 1] (zero gaps are dropped).
     epsilon : float
         Privacy parameter (> 0, finite).
 
@@ -979,11 +873,6 @@ def regret_bound_dp_ucb(t: np.ndarray, gaps: np.ndarray, epsilon: float) -> np.n
     -------
     numpy.ndarray
         The bound at each ``t``.
-
-    Raises
-    ------
-    ValueError
-        If ``gaps`` or ``epsilon`` is out of range.
     """
     t = np.atleast_1d(np.asarray(t, dtype=float))
     gaps = _gaps(gaps)
@@ -994,29 +883,21 @@ def regret_bound_dp_ucb(t: np.ndarray, gaps: np.ndarray, epsilon: float) -> np.n
 
 
 def regret_bound_dp_ucb_int(t: np.ndarray, gaps: np.ndarray, f0: int) -> np.ndarray:
-    """Theorem 3.5 of ``tossou2016algorithms``: the regret bound of DP-UCB-INT, as printed.
-
-    ``sum_a Delta_a (f0 + 8 log t / Delta_a^2 + 1 + 4 zeta(1.5))``, ``f0`` the first interval of
-    the Lemma B.1 series.
+    """Theorem 3.5 of ``tossou2016algorithms``: ``sum_a Delta_a (f0 + 8 log t / Delta_a^2 + 1 + 4 zeta(1.5))``.
 
     Parameters
     ----------
     t : array_like
         The horizon(s).
     gaps : array_like
-        The arms' gaps ``Delta_a``, 1-d in [0, 1] (zero gaps are dropped).
+        The arms' gaps, 1-d in [0, 1] (zero gaps are dropped).
     f0 : int
-        The first interval of the release series (>= 1; :func:`release_points`).
+        The first interval of the release series (>= 1).
 
     Returns
     -------
     numpy.ndarray
         The bound at each ``t``.
-
-    Raises
-    ------
-    ValueError
-        If ``gaps`` or ``f0`` is out of range.
     """
     t = np.atleast_1d(np.asarray(t, dtype=float))
     gaps = _gaps(gaps)

@@ -30,7 +30,7 @@ from numba import njit
 from .._validation import check_delta, check_epsilon, check_finite_array, check_probability
 from ..environments import BanditInstance, draw_reward
 from ..mechanisms import laplace_iid_sum_tail_bound, privbern_draw
-from .base import Policy, Records
+from .base import Choice, Custom, Policy, Real, Records, param
 
 __all__ = [
     "FixedBudgetThresholding",
@@ -55,27 +55,19 @@ def _shrink(epsilon: float) -> float:
 
 
 def mapped_mean(mu: object, epsilon: float) -> np.ndarray | float:
-    """``mu_eps = 1/2 + (2 mu - 1)(e^eps - 1)/(2(e^eps + 1))`` (Eqs. 4-5; also ``tau_eps``).
-
-    The mean of the PrivBern(epsilon) output of a reward of mean ``mu``
-    (``barbara2025thresholding`` Eqs. (4)-(5)); applied to ``tau`` it gives ``tau_eps``.
+    """``mu_eps = 1/2 + (2 mu - 1)(e^eps - 1)/(2(e^eps + 1))``: the mean of PrivBern(eps) reports (Eqs. (4)-(5)).
 
     Parameters
     ----------
     mu : float or array_like
-        Mean(s) in [0, 1].
+        Mean(s) in [0, 1] (``tau`` gives ``tau_eps``).
     epsilon : float
         Privacy parameter (> 0; ``inf`` returns ``mu`` unchanged).
 
     Returns
     -------
     float or numpy.ndarray
-        ``mu_eps``, a float for a scalar ``mu``, else an array of ``mu``'s shape.
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` is not > 0, or ``mu`` is not finite or leaves [0, 1].
+        ``mu_eps``, a float for a scalar ``mu``.
     """
     epsilon = check_epsilon(epsilon, allow_inf=True)
     mu_arr = check_finite_array("mu", mu)
@@ -86,10 +78,7 @@ def mapped_mean(mu: object, epsilon: float) -> np.ndarray | float:
 
 
 def complexity(means: object, tau: float, epsilon: float = math.inf, zeta: float = 0.0) -> float:
-    """``H_eps = sum_i (|mu_{i,eps} - tau_eps| + zeta_eps)^-2`` (Eq. 8); ``epsilon = inf`` gives ``H``.
-
-    The complexity of ``barbara2025thresholding`` Eq. (8) that governs both theorems of the fixed
-    budget setting (3.1, 3.2) and the fixed confidence lower bound (Theorem 4.2).
+    """``H_eps = sum_i (|mu_{i,eps} - tau_eps| + zeta_eps)^-2`` (Eq. (8)), which governs Theorems 3.1, 3.2 and 4.2.
 
     Parameters
     ----------
@@ -106,16 +95,10 @@ def complexity(means: object, tau: float, epsilon: float = math.inf, zeta: float
     -------
     float
         ``H_eps``.
-
-    Raises
-    ------
-    ValueError
-        If ``means``, ``tau``, ``zeta`` or ``epsilon`` is out of range, or an arm's mean equals
-        ``tau`` while ``zeta = 0`` (infinite complexity).
     """
     mu = _check_means(means)
     tau = check_probability("tau", tau, closed=True)
-    zeta = _check_zeta(zeta)
+    zeta = _UNIT.check("zeta", zeta)
     s = _shrink(check_epsilon(epsilon, allow_inf=True))
     gaps = s * np.abs(mu - tau) + s * zeta  # |mu_eps - tau_eps| + zeta_eps
     if np.any(gaps == 0):
@@ -124,10 +107,7 @@ def complexity(means: object, tau: float, epsilon: float = math.inf, zeta: float
 
 
 def complexity_ratio(epsilon: object) -> np.ndarray | float:
-    """``H_eps / H = ((e^eps + 1)/(e^eps - 1))^2`` (the price of privacy).
-
-    The factor by which PrivBern(epsilon) multiplies the complexity of Eq. (8) in
-    ``barbara2025thresholding``, the same for every instance.
+    """``H_eps / H = ((e^eps + 1)/(e^eps - 1))^2``: the price of PrivBern, the same for every instance.
 
     Parameters
     ----------
@@ -137,12 +117,7 @@ def complexity_ratio(epsilon: object) -> np.ndarray | float:
     Returns
     -------
     float or numpy.ndarray
-        The ratio, a float for a scalar ``epsilon``, else an array of its shape.
-
-    Raises
-    ------
-    ValueError
-        If ``epsilon`` is not finite or not > 0.
+        The ratio.
     """
     eps = check_finite_array("epsilon", epsilon)
     if eps.size and eps.min() <= 0:
@@ -152,10 +127,7 @@ def complexity_ratio(epsilon: object) -> np.ndarray | float:
 
 
 def fixed_budget_upper_bound(horizon: object, h_eps: float, n_arms: int) -> np.ndarray:
-    """Theorem 3.1: ``E[L(T)] <= exp(-T/(4 H_eps) + 2 K log(log T + 1))``.
-
-    Upper bound of ``barbara2025thresholding`` Theorem 3.1 on the expected loss of Algorithm 1
-    (epsilon-LDP), valid for budgets ``T >= 2K``.
+    """Theorem 3.1: ``E[L(T)] <= exp(-T/(4 H_eps) + 2 K log(log T + 1))`` for Algorithm 1, ``T >= 2K``.
 
     Parameters
     ----------
@@ -169,7 +141,7 @@ def fixed_budget_upper_bound(horizon: object, h_eps: float, n_arms: int) -> np.n
     Returns
     -------
     numpy.ndarray
-        The bound at each budget (may exceed 1, where it says nothing).
+        The bound at each budget (above 1 it says nothing).
     """
     t = np.asarray(horizon, dtype=float)
     return np.exp(-t / (4.0 * h_eps) + 2.0 * n_arms * np.log(np.log(t) + 1.0))
@@ -178,8 +150,8 @@ def fixed_budget_upper_bound(horizon: object, h_eps: float, n_arms: int) -> np.n
 def fixed_budget_lower_bound(horizon: object, h_eps: float, epsilon: float) -> np.ndarray:
     """Theorem 3.2: ``max_i E_{B^i}[L(T)] >= exp(-8 T (e^eps + 1)^2 min(4, e^(2 eps)) / H_eps) / 4``.
 
-    Lower bound of ``barbara2025thresholding`` Theorem 3.2 for every epsilon-LDP algorithm, holding
-    for the worst of the instances ``B^i`` built from the means, not for the instance itself.
+    For every eps-LDP algorithm, on the worst of the instances ``B^i`` built from the means (not on the
+    instance itself).
 
     Parameters
     ----------
@@ -201,10 +173,7 @@ def fixed_budget_lower_bound(horizon: object, h_eps: float, epsilon: float) -> n
 
 
 def fixed_confidence_lower_bound(h_eps: float, delta: float, epsilon: float) -> float:
-    """Theorem 4.2 without its unknown constant: ``H_eps log(1/delta) / (2 min(4, e^(2eps)) (e^eps + 1)^2)``.
-
-    Lower bound of ``barbara2025thresholding`` Theorem 4.2 on the expected stopping time of every
-    delta-correct epsilon-LDP algorithm, up to the theorem's unspecified constant factor.
+    """Theorem 4.2 without its unspecified constant: ``H_eps log(1/delta) / (2 min(4, e^(2eps)) (e^eps + 1)^2)``.
 
     Parameters
     ----------
@@ -218,28 +187,21 @@ def fixed_confidence_lower_bound(h_eps: float, delta: float, epsilon: float) -> 
     Returns
     -------
     float
-        The bound, up to its constant.
-
-    Raises
-    ------
-    ValueError
-        If ``delta`` is not in (0, 1).
+        The bound on the expected stopping time of a delta-correct eps-LDP algorithm, up to its constant.
     """
     delta = check_delta(delta)
     return h_eps * math.log(1.0 / delta) / (2.0 * min(4.0, math.exp(2.0 * epsilon)) * (math.exp(epsilon) + 1.0) ** 2)
 
 
 def classification_error(answer: np.ndarray, means: np.ndarray, tau: float, zeta: float = 0.0) -> np.ndarray:
-    """Loss ``L`` of Eq. (2) of ``barbara2025thresholding`` per run.
+    """Loss ``L`` of Eq. (2) per run: an arm ``<= tau - zeta`` in the answer, or one ``> tau + zeta`` out of it.
 
-    1 if an arm with mean ``<= tau - zeta`` is in the answer or an arm with mean ``> tau + zeta``
-    is out of it. With ``zeta = 0`` it is 1 when the answer differs from ``{i : mu_i >= tau}``,
-    exactly the fixed-confidence error.
+    With ``zeta = 0``: the answer differs from ``{i : mu_i >= tau}`` (the fixed-confidence error).
 
     Parameters
     ----------
     answer : numpy.ndarray
-        Boolean answers, arms on the last axis (any leading axes: runs, checkpoints).
+        Boolean answers, arms on the last axis.
     means : numpy.ndarray
         The arms' true means, shape ``(K,)``.
     tau : float
@@ -269,10 +231,20 @@ def _check_means(means: object) -> np.ndarray:
     return mu
 
 
-def _check_zeta(zeta: float) -> float:
-    if not isinstance(zeta, (int, float)) or math.isnan(zeta) or zeta < 0 or zeta > 1:
-        raise ValueError(f"zeta must lie in [0, 1], got {zeta!r}")
-    return float(zeta)
+_UNIT = Real(0.0, 1.0, "[]")
+_EPSILON = Real(0.0, math.inf, "(]")  # inf: no privacy
+_MECHANISM = Choice(tuple(_MECHANISMS))
+
+
+def _check_checkpoints(name: str, cps: object) -> tuple[int, ...]:
+    """Strictly increasing positive integers, as a tuple."""
+    if (
+        not isinstance(cps, (tuple, list))
+        or not all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) and c > 0 for c in cps)
+        or any(b <= a for a, b in zip(cps, cps[1:]))
+    ):
+        raise ValueError(f"{name} must be a strictly increasing tuple of positive integers, got {cps!r}")
+    return tuple(int(c) for c in cps)
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -344,19 +316,13 @@ def _tau_eps(tau: float, epsilon: float, mechanism: str) -> float:
 
 @dataclasses.dataclass(frozen=True)
 class FixedBudgetThresholding(Policy):
-    """Algorithm 1 of ``barbara2025thresholding`` (fixed budget), and APT (Locatelli et al. 2016) for ``epsilon = inf``.
+    """Algorithm 1 of ``barbara2025thresholding`` (fixed budget); APT (Locatelli et al. 2016) for ``epsilon = inf``.
 
     Pull each arm once, then the arm minimising ``sqrt(T_k) (|tau_eps - mu_hat_k| + zeta_eps)``;
-    return ``{k : mu_hat_k > tau_eps}``. With ``mechanism="privbern"`` the learner sees PrivBern
-    outputs and works with the mapped ``tau_eps, zeta_eps`` of Eqs. (5)-(6); with ``"laplace"`` it sees
-    ``r + Lap(1/eps)``, whose mean is ``mu`` itself, and works with ``tau, zeta``.
-    Guarantee: epsilon-LDP. Records: ``arms``, ``answer`` (bool per arm).
-
-    The sampling rule never reads the budget ``T`` (only line 9 happens at ``T``), so one run with
-    budget ``T`` passes through the run with every smaller budget on the same random stream.
-    ``checkpoints`` (increasing budgets ``>= 2K`` and ``<= T``) makes the run also record, as
-    ``answers`` of shape ``(len(checkpoints), K)``, the set it would have returned with each of them:
-    an error-versus-budget curve from one run per seed, identical to separate runs.
+    return ``{k : mu_hat_k > tau_eps}`` (``answer``). PrivBern's reports work with the mapped
+    ``tau_eps, zeta_eps`` of Eqs. (5)-(6), Laplace reports (mean ``mu``) with ``tau, zeta``. Guarantee:
+    epsilon-LDP. The rule never reads ``T``, so ``checkpoints`` (increasing budgets in ``[2K, T]``)
+    records, as ``answers``, the set each smaller budget would have returned, identical to separate runs.
 
     Parameters
     ----------
@@ -369,37 +335,18 @@ class FixedBudgetThresholding(Policy):
     mechanism : {"privbern", "laplace"}
         The local mechanism each reward passes through.
     checkpoints : tuple of int
-        Strictly increasing budgets, in ``[2K, T]`` at run time, at which to record the answer.
-
-    Raises
-    ------
-    ValueError
-        If ``tau``, ``zeta``, ``epsilon``, ``mechanism`` or ``checkpoints`` is out of range (at
-        construction), or a checkpoint lies outside ``[2K, horizon]`` (at run time).
+        Strictly increasing budgets at which to record the answer.
     """
 
-    tau: float
-    zeta: float = 0.0
-    epsilon: float = math.inf
-    mechanism: str = "privbern"
-    checkpoints: tuple[int, ...] = ()
+    tau: float = param(spec=_UNIT)
+    zeta: float = param(0.0, _UNIT)
+    epsilon: float = param(math.inf, _EPSILON)
+    mechanism: str = param("privbern", _MECHANISM)
+    checkpoints: tuple[int, ...] = param((), Custom(_check_checkpoints))
 
     private = True
-
-    def __post_init__(self) -> None:
-        cps = self.checkpoints
-        if (
-            not isinstance(cps, (tuple, list))
-            or not all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) and c > 0 for c in cps)
-            or any(b <= a for a, b in zip(cps, cps[1:]))
-        ):
-            raise ValueError(f"checkpoints must be a strictly increasing tuple of positive integers, got {cps!r}")
-        object.__setattr__(self, "checkpoints", tuple(int(c) for c in cps))
-        object.__setattr__(self, "tau", check_probability("tau", self.tau, closed=True))
-        object.__setattr__(self, "zeta", _check_zeta(self.zeta))
-        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_inf=True))
-        if self.mechanism not in _MECHANISMS:
-            raise ValueError(f"mechanism must be one of {sorted(_MECHANISMS)}, got {self.mechanism!r}")
+    records = ("arms", "answer", "answers")
+    _kernel = staticmethod(_fixed_budget_kernel)
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -409,18 +356,6 @@ class FixedBudgetThresholding(Policy):
         return "Alg. 1 (PrivBern)" if self.mechanism == "privbern" else "Alg. 1 (Laplace)"
 
     def min_horizon(self, n_arms: int) -> int:
-        """Smallest budget accepted: ``2K``, which Theorem 3.1 assumes.
-
-        Parameters
-        ----------
-        n_arms : int
-            The number of arms ``K``.
-
-        Returns
-        -------
-        int
-            ``2 * n_arms``.
-        """
         return 2 * n_arms  # Theorem 3.1 assumes T >= 2K
 
     def mapped_threshold(self) -> tuple[float, float]:
@@ -434,9 +369,8 @@ class FixedBudgetThresholding(Policy):
         tuple of float
             ``(tau_eps, zeta_eps)``.
         """
-        if _keeps_mean(self.mechanism, self.epsilon):
-            return self.tau, self.zeta
-        return _tau_eps(self.tau, self.epsilon, self.mechanism), _shrink(self.epsilon) * self.zeta
+        zeta_eps = self.zeta if _keeps_mean(self.mechanism, self.epsilon) else _shrink(self.epsilon) * self.zeta
+        return _tau_eps(self.tau, self.epsilon, self.mechanism), zeta_eps
 
     @functools.cached_property
     def _kernel_constants(self) -> tuple[np.ndarray, float, float]:
@@ -450,22 +384,13 @@ class FixedBudgetThresholding(Policy):
                 f"checkpoints must lie in [2K, horizon] = [{self.min_horizon(instance.n_arms)}, {horizon}], "
                 f"got {self.checkpoints}"
             )
-        mechanism = _MECHANISMS[self.mechanism]
-        return _fixed_budget_kernel, (
-            *instance.kernel_args(),
-            horizon,
-            tau_eps,
-            zeta_eps,
-            self.epsilon,
-            mechanism,
-            checkpoints,
-        )
+        args = (tau_eps, zeta_eps, self.epsilon, _MECHANISMS[self.mechanism], checkpoints)
+        return self._kernel, (*instance.kernel_args(), horizon, *args)
 
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        arms, answer, answers = self._play(instance, horizon, rng)
-        records = {"arms": arms, "answer": answer}
-        if self.checkpoints:
-            records["answers"] = answers
+    def _records(self, raw) -> Records:
+        records = super()._records(raw)
+        if not self.checkpoints:
+            del records["answers"]
         return records
 
 
@@ -565,16 +490,13 @@ def _fixed_confidence_kernel(
 
 @dataclasses.dataclass(frozen=True)
 class FixedConfidenceThresholding(Policy):
-    """Algorithm 2 of ``barbara2025thresholding`` (fixed confidence); the non-private procedure for ``epsilon = inf``.
+    """Algorithm 2 of ``barbara2025thresholding`` (fixed confidence); non-private for ``epsilon = inf``.
 
-    Stops when every arm's confidence interval ``mu_hat_i +- rad_t(i)`` lies on one side of
-    ``tau_eps``, ``rad_t(i) = sqrt(log(4 K t^3/delta) / (radius_constant T_i(t)))`` (printed:
-    ``radius_constant = 8``), otherwise pulls the widest undecided arm. ``run(instance, max_rounds,
-    rng)`` plays at most ``max_rounds`` rounds (a cap, so the run keeps no ``(max_rounds,)`` arm
-    sequence). Records: ``pulls`` (per arm), ``answer``, ``stop_time`` (rounds played), ``stopped``
-    (False if ``max_rounds`` was reached first).
-    With ``mechanism="laplace"`` the radius is Hoeffding's for the rewards plus the Laplace-sum tail
-    bound (Chan et al. 2011, Corollary 2.9) for the noise. Guarantee: epsilon-LDP.
+    Stops when every arm's interval ``mu_hat_i +- rad_t(i)`` lies on one side of ``tau_eps``,
+    ``rad_t(i) = sqrt(log(4 K t^3/delta) / (radius_constant T_i(t)))``, else pulls the widest undecided
+    arm; the horizon is a cap (records ``pulls``, ``answer``, ``stop_time``, ``stopped``). With
+    ``"laplace"`` the radius adds the Laplace-sum tail bound (Chan et al. 2011, Corollary 2.9).
+    Guarantee: epsilon-LDP.
 
     Parameters
     ----------
@@ -588,32 +510,25 @@ class FixedConfidenceThresholding(Policy):
         ``c`` of the radius (> 0, finite); 8 as printed, 2 makes Theorem 4.1's proof go through.
     mechanism : {"privbern", "laplace"}
         The local mechanism each reward passes through.
-
-    Raises
-    ------
-    ValueError
-        If ``tau``, ``delta``, ``epsilon``, ``radius_constant`` or ``mechanism`` is out of range.
     """
 
-    tau: float
-    delta: float
-    epsilon: float = math.inf
-    radius_constant: float = 8.0
-    mechanism: str = "privbern"
+    tau: float = param(spec=_UNIT)
+    delta: float = param(spec=Real(0.0, 1.0))
+    epsilon: float = param(math.inf, _EPSILON)
+    radius_constant: float = param(8.0, Real())
+    mechanism: str = param("privbern", _MECHANISM)
 
     private = True
     records_arms = False
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "tau", check_probability("tau", self.tau, closed=True))
-        object.__setattr__(self, "delta", check_delta(self.delta))
-        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_inf=True))
-        c = self.radius_constant
-        if not isinstance(c, (int, float)) or math.isnan(c) or c <= 0 or math.isinf(c):
-            raise ValueError(f"radius_constant must lie in (0, inf), got {c!r}")
-        object.__setattr__(self, "radius_constant", float(c))
-        if self.mechanism not in _MECHANISMS:
-            raise ValueError(f"mechanism must be one of {sorted(_MECHANISMS)}, got {self.mechanism!r}")
+    records = ("pulls", "answer", "stop_time", "stopped")
+    _kernel = staticmethod(_fixed_confidence_kernel)
+    binding = (
+        lambda p, h: _tau_eps(p.tau, p.epsilon, p.mechanism),
+        "delta",
+        "radius_constant",
+        "epsilon",
+        lambda p, h: _MECHANISMS[p.mechanism],
+    )
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -623,30 +538,4 @@ class FixedConfidenceThresholding(Policy):
         return f"{base}{mech}, c={self.radius_constant:g}"
 
     def min_horizon(self, n_arms: int) -> int:
-        """Smallest round cap accepted: ``K`` (line 2 pulls each arm once).
-
-        Parameters
-        ----------
-        n_arms : int
-            The number of arms ``K``.
-
-        Returns
-        -------
-        int
-            ``n_arms``.
-        """
-        return n_arms
-
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        tau_eps = _tau_eps(self.tau, self.epsilon, self.mechanism)
-        pulls, answer, stop_time, stopped = _fixed_confidence_kernel(
-            rng,
-            *instance.kernel_args(),
-            horizon,
-            tau_eps,
-            self.delta,
-            self.radius_constant,
-            self.epsilon,
-            _MECHANISMS[self.mechanism],
-        )
-        return {"pulls": pulls, "answer": answer, "stop_time": np.asarray(stop_time), "stopped": np.asarray(stopped)}
+        return n_arms  # line 2 pulls each arm once

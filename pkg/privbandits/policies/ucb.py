@@ -7,8 +7,8 @@ import dataclasses
 import numpy as np
 from numba import njit
 
-from ..environments import BanditInstance, draw_reward
-from .base import Policy, Records
+from ..environments import draw_reward
+from .base import Policy
 
 __all__ = ["UCB"]
 
@@ -45,11 +45,4 @@ class UCB(Policy):
 
     name = "UCB"
     anytime = True  # never reads the horizon: one run gives every horizon
-
-    _kernel_returns_arms = True
-
-    def _kernel_call(self, instance: BanditInstance, horizon: int):
-        return _ucb_kernel, (*instance.kernel_args(), horizon)
-
-    def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        return {"arms": self._play(instance, horizon, rng)}
+    _kernel = staticmethod(_ucb_kernel)

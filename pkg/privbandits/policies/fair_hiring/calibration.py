@@ -18,6 +18,7 @@ from ...mechanisms import (
     gaussian_noise_multiplier,
     zcdp_to_approx_dp,
 )
+from ..base import Choice
 
 __all__ = [
     "CALIBRATIONS",
@@ -55,10 +56,9 @@ def tree_levels(horizon: int) -> int:
 
 
 def tree_sigma(epsilon_reg: float, delta_reg: float, horizon: int, l_tilde: float) -> float:
-    """sigma_noise = sqrt(16 m L^4 ln(4/delta_reg)^2 / eps_reg^2) (Section 4.1, as printed).
+    """sigma_noise = sqrt(16 m L^4 ln(4/delta_reg)^2 / eps_reg^2), the tree's node noise (Section 4.1, as printed).
 
-    ``an2025privatefairgreedy``, Section 4.1. The regression tree's node noise; what it delivers
-    is :func:`tree_rho` (zCDP), free of ``m`` and ``L``.
+    What it delivers is :func:`tree_rho` (zCDP), free of ``m`` and ``L``.
 
     Parameters
     ----------
@@ -130,11 +130,10 @@ def rank_sigma(n_t: int, horizon: int, rho: float) -> float:
 def tree_rho(epsilon_reg: float, delta_reg: float) -> float:
     """zCDP actually delivered by the Section 4.1 calibration (our computation, not the paper's).
 
-    A neighbouring history replaces one leaf v v^T by v' v'^T (||v||, ||v'|| <= L-tilde), a change
-    of Frobenius norm at most sqrt(2) L^2.  The symmetrised node noise has independent entries
-    N(0, sigma^2) above the diagonal and N(0, 2 sigma^2) on it, so one node is
-    ||Delta||_F^2 / (4 sigma^2)-zCDP; a leaf lies in m nodes.  With sigma^2 = 16 m L^4 ln(4/delta)^2
-    / eps^2 this gives rho = m * 2 L^4 / (4 sigma^2) = eps^2 / (32 ln(4/delta)^2), free of m and L.
+    A neighbouring history replaces one leaf ``v v^T`` (``||v|| <= L``): a change of Frobenius norm at
+    most ``sqrt(2) L^2``. With the symmetrised noise (``N(0, sigma^2)`` off the diagonal, ``2 sigma^2``
+    on it) one node is ``||Delta||_F^2 / (4 sigma^2)``-zCDP and a leaf lies in ``m`` nodes, so
+    ``rho = m 2 L^4 / (4 sigma^2) = eps^2 / (32 ln(4/delta)^2)``, free of ``m`` and ``L``.
 
     Parameters
     ----------
@@ -217,15 +216,12 @@ def split_budget(
 
 @functools.lru_cache(maxsize=256)
 def tight_noise_scale(epsilon: float, delta: float, alpha_eps: float, alpha_delta: float) -> float:
-    """Factor c by which ``calibration="tight"`` multiplies every noise standard deviation.
+    """Factor c by which ``calibration="tight"`` multiplies both noise standard deviations.
 
-    The printed calibration makes the algorithm a Gaussian mechanism of noise multiplier
-    s = (mu_reg^2 + mu_rank^2)^(-1/2) (:func:`tree_mu`, :func:`rank_mu`, composed exactly by
-    :func:`~privbandits.mechanisms.gaussian_composition_multiplier`).  c = s* / s with s* the smallest
-    multiplier that is exactly (epsilon, delta)-DP (:func:`~privbandits.mechanisms.gaussian_noise_multiplier`,
-    analytic Gaussian).  Scaling both noises by one factor keeps the printed split between
-    regression and rank step; c < 1 means the printed calibration adds more noise than its target
-    needs.
+    The printed calibration is a Gaussian mechanism of noise multiplier
+    ``s = (mu_reg^2 + mu_rank^2)^(-1/2)`` (:func:`tree_mu`, :func:`rank_mu`); ``c = s* / s`` with ``s*``
+    the smallest multiplier that is exactly (epsilon, delta)-DP (analytic Gaussian). One factor keeps
+    the printed split; ``c < 1`` means the printed noise exceeds what its target needs.
 
     Parameters
     ----------
@@ -255,17 +251,15 @@ def privacy_guarantee(
 ) -> dict[str, float]:
     """What the calibrated noise actually guarantees, tight and loose.
 
-    ``eps_reg_tight``, ``eps_rank_tight``: the exact epsilon of the regression alone at delta_reg and
-    of the rank step alone at delta_rank; ``eps_total_tight``: of the whole algorithm at the total
-    delta (adaptive composition of Gaussian mechanisms, exact; computed by ``dp-accounting``, see
-    :func:`~privbandits.mechanisms.gaussian_composition_epsilon`).  ``eps_total_loose``: each part's
-    zCDP converted by Bun and Steinke's Prop. 1.3 at its own delta, then added (basic composition), the
-    book's first figure.  ``noise_scale``: the factor applied to both noises (1 for "printed").
+    ``eps_reg_tight``, ``eps_rank_tight``: each part alone, exactly, at its own delta;
+    ``eps_total_tight``: the whole algorithm at the total delta (exact adaptive composition of Gaussian
+    mechanisms, ``dp-accounting``); ``eps_total_loose``: each part's zCDP converted at its delta
+    (Bun and Steinke, Prop. 1.3) and added, the book's first figure.
 
     Parameters
     ----------
     epsilon, delta : float
-        The target (epsilon, delta) of the whole algorithm (``an2025privatefairgreedy``, Algorithm 1).
+        The target (epsilon, delta) of the whole algorithm.
     alpha_eps, alpha_delta : float
         The shares of epsilon and delta given to the regression (:func:`split_budget`).
     calibration : {"printed", "tight"}, keyword-only
@@ -278,11 +272,6 @@ def privacy_guarantee(
     dict of str to float
         ``noise_scale``, ``mu_reg``, ``mu_rank``, ``eps_reg_tight``, ``eps_rank_tight``,
         ``eps_total_tight`` and ``eps_total_loose``.
-
-    Raises
-    ------
-    ValueError
-        If ``calibration`` is not one of :data:`CALIBRATIONS`.
     """
     check_calibration(calibration)
     eps_reg, delta_reg, eps_rank, delta_rank = split_budget(epsilon, delta, alpha_eps, alpha_delta)
@@ -303,12 +292,9 @@ def privacy_guarantee(
 def budget_table(epsilon: float, delta: float, alpha_eps: float, alpha_delta: float) -> list[dict[str, float]]:
     """What each component spends (Algorithm 1 line 1), in (eps, delta) and in rho (zCDP).
 
-    ``rho_target``: the rho whose conversion (Prop. 1.3 of Bun and Steinke) is exactly the
-    component's (eps, delta) -- for the rank step this is the paper's rho_rank.  ``rho_delivered``:
-    the zCDP that the calibrated noise actually gives (:func:`tree_rho` for the regression, rho_rank
-    for the rank step), ``eps_delivered`` its conversion at the component's delta (the total row adds
-    them: basic composition), and ``eps_tight`` the exact epsilon at the same delta
-    (:func:`privacy_guarantee`). Algorithm 1, line 1 of ``an2025privatefairgreedy``.
+    ``rho_target``: the rho whose conversion is exactly the component's (eps, delta) (for the rank step,
+    the paper's rho_rank); ``rho_delivered``: what the calibrated noise gives; ``eps_delivered`` its
+    conversion (the total adds them); ``eps_tight``: the exact epsilon (:func:`privacy_guarantee`).
 
     Parameters
     ----------
@@ -320,8 +306,8 @@ def budget_table(epsilon: float, delta: float, alpha_eps: float, alpha_delta: fl
     Returns
     -------
     list of dict
-        Three rows (regression, rank estimation, total), each with ``component``, ``epsilon``,
-        ``delta``, ``rho_target``, ``rho_delivered``, ``eps_delivered`` and ``eps_tight``.
+        Rows regression, rank estimation, total: ``component``, ``epsilon``, ``delta``,
+        ``rho_target``, ``rho_delivered``, ``eps_delivered`` and ``eps_tight``.
     """
     eps_reg, delta_reg, eps_rank, delta_rank = split_budget(epsilon, delta, alpha_eps, alpha_delta)
     rho_reg = tree_rho(eps_reg, delta_reg)
@@ -370,12 +356,5 @@ def check_calibration(calibration: str) -> str:
     -------
     str
         ``calibration``.
-
-    Raises
-    ------
-    ValueError
-        If ``calibration`` is not ``"printed"`` or ``"tight"``.
     """
-    if calibration not in CALIBRATIONS:
-        raise ValueError(f"calibration must be 'printed' or 'tight', got {calibration!r}")
-    return calibration
+    return Choice(CALIBRATIONS).check("calibration", calibration)

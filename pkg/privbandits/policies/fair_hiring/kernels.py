@@ -1,38 +1,24 @@
 """The numba kernels of Part IV: one per algorithm, sharing the steps of a round.
 
-A round of every algorithm receives one candidate per group (drawn by :func:`_draw_block`), picks a
-group and observes the hired candidate's reward (:func:`_hire`). The two Fair-Greedy variants
-(``grazzi2022group``; Algorithm 1 of ``an2025privatefairgreedy``) differ only in their ridge step
-(exact Gram matrix, :func:`_add_row_exact`, or the private tree, :func:`_add_row_private` and
-:func:`_private_theta`) and in the Gaussian of eq. (1) on the rank; they share the rank step
-(:func:`_slide_window` and :func:`_rank_and_pick`, lines 4, 6 and 7). OFUL (``abbasi2011improved``)
-has its own index and Sherman-Morrison update.
+Every round receives one candidate per group (:func:`_draw_block`), picks a group and observes the
+hired candidate's reward (:func:`_hire`). The two Fair-Greedy variants differ only in their ridge
+step (exact, :func:`_add_row_exact`, or the private tree, :func:`_add_row_private`,
+:func:`_private_theta`) and in eq. (1)'s Gaussian on the rank; they share the rank step
+(:func:`_slide_window`, :func:`_rank_and_pick`; lines 4, 6, 7). OFUL has its own index and
+Sherman-Morrison update.
 
-Settings in lockstep. Every kernel runs S settings of its algorithm (S >= 1; the parameters are
-arrays with one entry per setting) on one random stream: how many numbers a round draws, and in what
-order, does not depend on the setting or on the history (K candidate indices; for Private-Fair-Greedy
-the tree's node noise and the K rank noises; one reward noise), and every Gaussian of the algorithm is
-``0 + scale * (a standard normal)``. So the kernel draws the numbers of a block of rounds once, in the
-order one run draws them (:func:`_draw_block`), then plays every setting through the block: each
-setting's run is, bit for bit, the run it would have alone with the same generator (the tests check
-this), and a batch of settings pays for the draws (for Private-Fair-Greedy, 5,565 Gaussians per tree
-node) once. Playing one setting a block at a time keeps its state in the cache.
+Settings in lockstep: a kernel runs S settings on one random stream. How many numbers a round draws,
+and in what order, depends on neither the setting nor the history, and every Gaussian is
+``0 + scale * (a standard normal)``; so the numbers of a block of rounds are drawn once, in the order
+one run draws them, and each setting's run is bit for bit its run alone (the tests check this).
 
-Rank step (line 6). Candidates are rows of finite per-group pools, so the window
-``D_{t~+1:t-1}`` is kept as a histogram over the distinct pool rows; whenever theta-hat changes,
-every distinct row is re-scored once (:func:`_score_pool`, over the pools' prefix tree
-:class:`~privbandits.environments.ScoreTree`, which shares the partial sums of
-rows with equal leading entries and gives each row's score bit for bit), and the count of line 6 is
-``sum_r counts[r] 1{score_r <= score of X_{k,t}}``: the paper's count exactly, at O(tree nodes)
-per change of theta-hat and O(distinct rows) per round instead of O(N_t d) (``rank_brute`` keeps the
-entry-by-entry count as a reference). ``refresh = R > 1`` (not in the paper; default 1) recomputes
-theta-hat only when t~ is a multiple of R: post-processing of the private regression, the rank's
-sensitivity (1/N_t) and noise are unchanged.
-
-Sparse rows. A census row has 11 non-zeros out of d = 104. Every sum over a row's entries (true
-reward, Gram and X^T y updates, OFUL's index and Sherman-Morrison step) skips the zero entries: a
-term with a zero factor adds +-0 to a finite sum and leaves it unchanged, so the results are those of
-the dense loops, bit for bit.
+Rank step (line 6): the window is a histogram over the distinct pool rows, re-scored whenever
+theta-hat changes (:func:`_score_pool` over the prefix tree
+:class:`~privbandits.environments.ScoreTree`, bit for bit each row's score), so
+the count is the paper's exactly at O(distinct rows) per round (``rank_brute``: the entry-by-entry
+reference). ``refresh > 1`` (not in the paper) recomputes theta-hat only every ``refresh`` values
+of t~: post-processing, the rank's sensitivity and noise unchanged. Sums over a row skip its zero
+entries (a census row has 11 non-zeros of 104), which leaves every finite sum unchanged.
 """
 
 from __future__ import annotations
@@ -65,11 +51,7 @@ class OFULParams(NamedTuple):
 
 
 class GreedyParams(NamedTuple):
-    """Parameters of :func:`fair_greedy_kernel` and :func:`private_fair_greedy_kernel`: one value
-    per setting (arrays of length S in the kernel).
-
-    The fields marked (private) are read only by :func:`private_fair_greedy_kernel`
-    (``an2025privatefairgreedy``, Sections 4.1-4.2).
+    """Parameters of :func:`fair_greedy_kernel` and :func:`private_fair_greedy_kernel`, one value per setting.
 
     Attributes
     ----------
@@ -79,14 +61,10 @@ class GreedyParams(NamedTuple):
         Count the window entry by entry (reference) instead of by histogram.
     refresh : int
         Recompute theta-hat only when ``t~ % refresh == 0`` (1 = the paper).
-    sigma_tree : float
-        Noise standard deviation per tree-node entry (private; > 0 for all settings or for none).
-    shift : float
-        Gamma; the private Gram matrix is shifted by 2 Gamma I (private).
-    rank_rho : float
-        ``rho_rank`` of the rank noise ``sigma_t = sqrt(T / (2 N_t^2 rho_rank))`` (private).
-    y_clip : float
-        Observed rewards enter the tree clipped to ``[-y_clip, y_clip]`` (private).
+    sigma_tree, shift, rank_rho, y_clip : float
+        Private-Fair-Greedy only (Sections 4.1-4.2): the noise per tree-node entry (> 0 for all
+        settings or for none), Gamma (the Gram shift is 2 Gamma I), ``rho_rank`` of the rank noise
+        ``sigma_t = sqrt(T / (2 N_t^2 rho_rank))``, and the clip of the rewards entering the tree.
     """
 
     reg: float  #: ridge parameter of the exact regression (Fair-Greedy)
@@ -543,25 +521,16 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
 def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cover - compiled
     """Fair-Greedy (``grazzi2022group``): exact ridge on the first half, rank by counting on the second.
 
-    Greedy on the estimated relative rank. Not private. Runs the settings of ``p`` in lockstep on
-    one random stream.
+    Greedy on the estimated relative rank; not private. Runs the settings of ``p`` in lockstep.
 
     Parameters
     ----------
-    rng : numpy.random.Generator
-        The trial's random stream.
-    env : HiringArrays
-        The environment (:meth:`HiringEnvironment.arrays`).
-    horizon : int
-        Number of rounds ``T``.
-    noise_sd : float
-        Standard deviation of the reward noise.
+    rng, env, horizon, noise_sd, fixed
+        As :func:`oful_kernel`.
     p : GreedyParams
         The settings' parameters (arrays of length S).
     trace : bool
         Also fill ``trace_counts`` and ``trace_theta``.
-    fixed : numpy.ndarray
-        ``(T, K)`` candidate rows to present instead of drawing them, or ``(0, K)`` to draw.
 
     Returns
     -------
@@ -620,30 +589,20 @@ def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma:
 
 @njit(nogil=True, cache=True)
 def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cover - compiled
-    """Private-Fair-Greedy (Algorithm 1 of ``an2025privatefairgreedy``).
+    """Private-Fair-Greedy (Algorithm 1 of ``an2025privatefairgreedy``): (epsilon, delta)-JDP claimed (Theorem 5.1).
 
-    Tree-based private ridge regression (Section 4.1) and the private rank step (Section 4.2,
-    eq. (1)). Claimed guarantee: (epsilon, delta)-JDP (Theorem 5.1); the noise is set by
-    :meth:`PrivateFairGreedy.calibration_values`. Runs the settings of ``p`` in lockstep on one
-    random stream: a tree node's standard normals are drawn once and scaled by each setting's
-    ``sigma_tree``.
+    Tree-based private ridge regression (Section 4.1) and the private rank step (Section 4.2, eq. (1)),
+    noise from :meth:`PrivateFairGreedy.calibration_values`. In lockstep, a tree node's standard normals
+    are drawn once and scaled by each setting's ``sigma_tree``.
 
     Parameters
     ----------
-    rng : numpy.random.Generator
-        The trial's random stream.
-    env : HiringArrays
-        The environment (:meth:`HiringEnvironment.arrays`).
-    horizon : int
-        Number of rounds ``T``.
-    noise_sd : float
-        Standard deviation of the reward noise.
+    rng, env, horizon, noise_sd, fixed
+        As :func:`oful_kernel`.
     p : GreedyParams
         The settings' parameters (arrays of length S; ``sigma_tree`` > 0 for all or for none).
     trace : bool
         Also fill ``trace_counts`` and ``trace_theta``.
-    fixed : numpy.ndarray
-        ``(T, K)`` candidate rows to present instead of drawing them, or ``(0, K)`` to draw.
 
     Returns
     -------

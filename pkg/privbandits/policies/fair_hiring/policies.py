@@ -1,21 +1,9 @@
-"""The hiring policies of Part IV: OFUL, Fair-Greedy and Private-Fair-Greedy, and their simulation.
+"""The hiring policies of Part IV: OFUL, Fair-Greedy and Private-Fair-Greedy.
 
-* :class:`OFUL`: ``abbasi2011improved``, Algorithm 1 (OFUL) with the ellipsoidal confidence radius
-  of their Theorem 2. Not private, not fair.
-* :class:`FairGreedy`: ``grazzi2022group``, Fair-Greedy: ridge regression on the first half of
-  the history, relative rank by counting on the second half, greedy on the estimated rank.
-* :class:`PrivateFairGreedy`: Algorithm 1 of ``an2025privatefairgreedy``: tree-based continually
-  private ridge regression (Section 4.1, Gaussian noise per node) and zCDP private rank estimation
-  (Section 4.2, eq. (1)). Claimed guarantee (Theorem 5.1): (eps, delta)-JDP when
-  ``||X|| + |y| <= L_tilde``. Its exact guarantee, by Gaussian accounting through
-  ``dp-accounting``, is :func:`~privbandits.policies.fair_hiring.calibration.privacy_guarantee`;
-  ``calibration="tight"`` spends exactly the target.
-
-Each runs its own kernel of :mod:`~privbandits.policies.fair_hiring.kernels`; :func:`simulate_hiring`
-runs trials through the package's engine (:mod:`privbandits.engine`). Settings of one algorithm
-with the same seeds can run together, in lockstep on one random stream per trial
-(:func:`run_together`): each gets the run it would get alone, bit for bit, and the random numbers
-(for Private-Fair-Greedy, mostly the tree's Gaussian noise) are drawn once for all of them.
+Each runs its own kernel of :mod:`~privbandits.policies.fair_hiring.kernels`. Settings of one
+algorithm can run together in lockstep on one random stream per trial (:func:`run_together`): each
+gets the run it would get alone, bit for bit, and the random numbers (for Private-Fair-Greedy,
+mostly the tree's Gaussian noise) are drawn once for all of them.
 """
 
 from __future__ import annotations
@@ -26,11 +14,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..._validation import check_delta, check_epsilon, check_int, check_positive, check_probability
+from ..._validation import check_int
 from ...mechanisms import approx_dp_to_zcdp
-from ..base import ContextualPolicy, Records
-from .calibration import check_calibration, split_budget, tight_noise_scale, tree_gamma, tree_sigma
-from .environment import HiringEnvironment, check_l_tilde_rule
+from ..base import Bool, Choice, ContextualPolicy, Int, Real, Records, param
+from .calibration import CALIBRATIONS, split_budget, tight_noise_scale, tree_gamma, tree_sigma
+from .environment import L_TILDE_RULES, HiringEnvironment
 from .kernels import GreedyParams, OFULParams, fair_greedy_kernel, oful_kernel, private_fair_greedy_kernel
 
 __all__ = [
@@ -45,21 +33,15 @@ __all__ = [
 
 #: How the rank step counts the window: ``"histogram"`` (fast) or ``"brute"`` (reference); both exact
 RANK_METHODS = ("histogram", "brute")
-
-
-def _check_rank_method(rank_method: str) -> None:
-    if rank_method not in RANK_METHODS:
-        raise ValueError(f"rank_method must be 'histogram' or 'brute', got {rank_method!r}")
+_POSITIVE = Real()
 
 
 @dataclasses.dataclass(frozen=True)
 class HiringPolicy(ContextualPolicy):
-    """A hiring policy: :meth:`run` validates the input and calls the class's kernel with :meth:`kernel_params`.
+    """A hiring policy: :meth:`run` calls the class's ``_kernel`` with :meth:`kernel_params`.
 
-    Subclasses set ``_kernel`` (a kernel of :mod:`~privbandits.policies.fair_hiring.kernels`) and
-    implement :meth:`kernel_params`. ``run(env, horizon, rng, *, trace=False, candidates=None)`` is
-    ``run_together([self], env, horizon, rng, trace=trace, candidates=candidates)[0]``: see
-    :func:`run_together` for the records and the two options.
+    ``run(env, horizon, rng, *, trace=False, candidates=None)`` is
+    ``run_together([self], env, horizon, rng, ...)[0]`` (:func:`run_together`).
     """
 
     def kernel_params(self, env: HiringEnvironment, horizon: int) -> tuple:
@@ -115,7 +97,7 @@ class HiringPolicy(ContextualPolicy):
 
 @dataclasses.dataclass(frozen=True)
 class OFUL(HiringPolicy):
-    """OFUL (Abbasi-Yadkori et al. 2011, ``abbasi2011improved``, Algorithm 1; radius of Theorem 2).  Not private.
+    """OFUL (``abbasi2011improved``, Algorithm 1, with the ellipsoidal radius of Theorem 2): not private, not fair.
 
     Parameters
     ----------
@@ -125,23 +107,14 @@ class OFUL(HiringPolicy):
         Confidence level of the ellipsoid, in (0, 1).
     theta_norm : float
         ``S``, bound on ``||theta*||`` (> 0).
-
-    Raises
-    ------
-    ValueError
-        If ``reg``, ``delta`` or ``theta_norm`` is out of range.
     """
 
-    reg: float = 1.0
-    delta: float = 0.05
-    theta_norm: float = 1.0  #: S, bound on ||theta*||
-    name: ClassVar[str] = "OFUL"
-    _kernel: ClassVar[Any] = staticmethod(oful_kernel)
+    reg: float = param(1.0, _POSITIVE)
+    delta: float = param(0.05, Real(0.0, 1.0))
+    theta_norm: float = param(1.0, _POSITIVE)  #: S, bound on ||theta*||
 
-    def __post_init__(self) -> None:
-        check_positive("reg", self.reg)
-        check_delta(self.delta, "delta")
-        check_positive("theta_norm", self.theta_norm)
+    name = "OFUL"
+    _kernel: ClassVar[Any] = staticmethod(oful_kernel)
 
     def kernel_params(self, env: HiringEnvironment, horizon: int) -> OFULParams:
         return OFULParams(float(self.reg), float(self.delta), float(self.theta_norm))
@@ -149,7 +122,7 @@ class OFUL(HiringPolicy):
 
 @dataclasses.dataclass(frozen=True)
 class FairGreedy(HiringPolicy):
-    """Fair-Greedy (Grazzi et al. 2022, ``grazzi2022group``): ridge on the first half, rank by counting on the second.
+    """Fair-Greedy (``grazzi2022group``): ridge on the first half of the history, rank by counting on the second.
 
     Not private.
 
@@ -161,23 +134,14 @@ class FairGreedy(HiringPolicy):
         How the rank step counts the window (both exact; ``"brute"`` is the reference).
     rank_refresh : int
         Recompute theta-hat only when ``t~ % rank_refresh == 0`` (>= 1; 1 = the paper).
-
-    Raises
-    ------
-    ValueError
-        If ``reg``, ``rank_method`` or ``rank_refresh`` is out of range.
     """
 
-    reg: float = 1.0
-    rank_method: str = "histogram"  #: "histogram" (fast) or "brute" (reference); both exact
-    rank_refresh: int = 1  #: recompute theta-hat only when t~ % rank_refresh == 0 (1 = the paper)
-    name: ClassVar[str] = "Fair-Greedy"
-    _kernel: ClassVar[Any] = staticmethod(fair_greedy_kernel)
+    reg: float = param(1.0, _POSITIVE)
+    rank_method: str = param("histogram", Choice(RANK_METHODS))
+    rank_refresh: int = param(1, Int(1))  #: recompute theta-hat only when t~ % rank_refresh == 0 (1 = the paper)
 
-    def __post_init__(self) -> None:
-        check_positive("reg", self.reg)
-        _check_rank_method(self.rank_method)
-        check_int("rank_refresh", self.rank_refresh, minimum=1)
+    name = "Fair-Greedy"
+    _kernel: ClassVar[Any] = staticmethod(fair_greedy_kernel)
 
     def kernel_params(self, env: HiringEnvironment, horizon: int) -> GreedyParams:
         # no noise: the private fields are neutral
@@ -186,16 +150,16 @@ class FairGreedy(HiringPolicy):
 
 @dataclasses.dataclass(frozen=True)
 class PrivateFairGreedy(HiringPolicy):
-    """Private-Fair-Greedy (Algorithm 1): (epsilon, delta)-JDP claimed (Theorem 5.1).
+    """Private-Fair-Greedy, Algorithm 1 of ``an2025privatefairgreedy``: (epsilon, delta)-JDP claimed (Theorem 5.1).
 
-    Budget split (line 1, with the minus sign the paper's extraction loses): eps_reg = alpha_eps eps,
-    eps_rank = eps - eps_reg; delta likewise.  ``l_tilde=None`` computes L-tilde from the data by
-    ``l_tilde_rule``.  Privacy (our accounting, :func:`privacy_guarantee`): all releases are Gaussian
-    mechanisms with noise fixed in advance, so with ``calibration="printed"`` the algorithm is
-    exactly (1.16, 0.1)-JDP at the defaults (the paper claims (15, 0.1)); ``calibration="tight"``
-    shrinks both noises until the exact guarantee is (epsilon, delta).  Either needs every leaf
-    [x, y] to have norm <= L-tilde, which ``l_tilde_rule="data"`` does not ensure.
-    Paper: ``an2025privatefairgreedy``.
+    Tree-based continually private ridge regression (Section 4.1) and zCDP private rank estimation
+    (Section 4.2). Budget split (line 1, with the minus sign the paper's extraction loses):
+    ``eps_reg = alpha_eps eps``, ``eps_rank = eps - eps_reg``, delta likewise. All releases are Gaussian
+    with noise fixed in advance, so the exact guarantee is
+    :func:`~privbandits.policies.fair_hiring.calibration.privacy_guarantee` ((1.16, 0.1)-JDP at the
+    defaults, where the paper claims (15, 0.1)); ``calibration="tight"`` scales both noises to spend
+    exactly (epsilon, delta). Either needs every leaf ``[x, y]`` to have norm <= L-tilde, which
+    ``l_tilde_rule="data"`` does not ensure.
 
     Parameters
     ----------
@@ -214,50 +178,30 @@ class PrivateFairGreedy(HiringPolicy):
     rank_refresh : int
         Recompute theta-hat only when ``t~ % rank_refresh == 0`` (>= 1; 1 = the paper).
     calibration : {"printed", "tight"}
-        The noise of Sections 4.1-4.2 as printed, or both noises scaled by
-        :func:`tight_noise_scale` so that the exact guarantee is (epsilon, delta).
+        The noise of Sections 4.1-4.2 as printed, or scaled by :func:`tight_noise_scale`.
     l_tilde_rule : {"sum", "norm", "data"}
         How L-tilde is computed when ``l_tilde`` is None (:meth:`HiringEnvironment.l_tilde`).
-
-    Raises
-    ------
-    ValueError
-        If any field is out of range.
     """
 
-    epsilon: float = 15.0
-    delta: float = 0.1
-    alpha_eps: float = 0.9
-    alpha_delta: float = 0.9
-    l_tilde: float | None = None
-    noise: bool = True  #: False for no noise and no shift (tests check it equals ridge with reg -> 0)
-    rank_method: str = "histogram"  #: "histogram" (fast) or "brute" (reference); both exact
-    rank_refresh: int = 1  #: recompute theta-hat only when t~ % rank_refresh == 0 (1 = the paper)
-    #: "printed" (the noise of Sections 4.1-4.2 as printed) or "tight" (both noises scaled by
-    #: :func:`tight_noise_scale` so that the exact guarantee is (epsilon, delta), not less)
-    calibration: str = "printed"
-    #: how L-tilde is computed from the data when ``l_tilde`` is None (:meth:`HiringEnvironment.l_tilde`)
-    l_tilde_rule: str = "sum"
-    name: ClassVar[str] = "Private-Fair-Greedy"
-    private: ClassVar[bool] = True
+    epsilon: float = param(15.0, _POSITIVE)
+    delta: float = param(0.1, Real(0.0, 1.0))
+    alpha_eps: float = param(0.9, Real(0.0, 1.0))
+    alpha_delta: float = param(0.9, Real(0.0, 1.0))
+    l_tilde: float | None = param(None, Real(optional=True))
+    noise: bool = param(True, Bool())  #: False for no noise and no shift (tests check it equals ridge with reg -> 0)
+    rank_method: str = param("histogram", Choice(RANK_METHODS))
+    rank_refresh: int = param(1, Int(1))
+    calibration: str = param("printed", Choice(CALIBRATIONS))
+    l_tilde_rule: str = param("sum", Choice(L_TILDE_RULES))
+
+    name = "Private-Fair-Greedy"
+    private = True
     _kernel: ClassVar[Any] = staticmethod(private_fair_greedy_kernel)
 
     @property
     def label(self) -> str:
         """The name with epsilon, e.g. ``"Private-Fair-Greedy (ε=15)"``."""
         return f"{self.name} (ε={self.epsilon:g})"
-
-    def __post_init__(self) -> None:
-        check_epsilon(self.epsilon)
-        check_delta(self.delta)
-        check_probability("alpha_eps", self.alpha_eps)
-        check_probability("alpha_delta", self.alpha_delta)
-        if self.l_tilde is not None:
-            check_positive("l_tilde", self.l_tilde)
-        _check_rank_method(self.rank_method)
-        check_int("rank_refresh", self.rank_refresh, minimum=1)
-        check_calibration(self.calibration)
-        check_l_tilde_rule(self.l_tilde_rule)
 
     def calibration_values(self, env: HiringEnvironment, horizon: int) -> dict[str, float]:
         """Budget split, L-tilde and the noise actually used (``noise_scale`` already applied).
@@ -302,22 +246,7 @@ class PrivateFairGreedy(HiringPolicy):
         }
 
     def kernel_params(self, env: HiringEnvironment, horizon: int) -> GreedyParams:
-        """The parameters the kernel receives: the noise of :meth:`calibration_values`.
-
-        With ``noise=False``: no noise and a shift of 1e-12.
-
-        Parameters
-        ----------
-        env : HiringEnvironment
-            The environment.
-        horizon : int
-            Number of rounds ``T``.
-
-        Returns
-        -------
-        GreedyParams
-            The noise scales, the Gram shift and the clip level.
-        """
+        # the noise of calibration_values; with noise=False none, and a shift of 1e-12
         brute, refresh = self.rank_method == "brute", int(self.rank_refresh)
         c = self.calibration_values(env, horizon)
         if not self.noise:
@@ -325,20 +254,7 @@ class PrivateFairGreedy(HiringPolicy):
         return GreedyParams(1.0, brute, refresh, c["sigma_noise"], c["gamma"], c["rho_rank"], env.y_clip())
 
     def stream(self, env: HiringEnvironment, horizon: int) -> tuple:
-        """Which random stream a trial draws: the tree draws its node noise only when it has noise.
-
-        Parameters
-        ----------
-        env : HiringEnvironment
-            The environment.
-        horizon : int
-            Number of rounds ``T``.
-
-        Returns
-        -------
-        tuple
-            The kernel's name and ``noise`` (with noise, ``sigma_tree`` > 0: epsilon is finite).
-        """
+        # the tree draws its node noise only when it has noise
         return (self._kernel.__name__, bool(self.noise))
 
 
@@ -366,11 +282,9 @@ def run_together(
 ) -> list[Records]:
     """One trial of several settings of one algorithm, in lockstep on one random stream.
 
-    A round draws the same random numbers, in the same order, whatever the setting and the history
-    (the candidates' indices; for Private-Fair-Greedy the tree's node noise and the rank noise; the
-    reward noise), and each Gaussian is ``0 + scale * (a standard normal)``; so the kernel draws each
-    number once and every setting gets the run :meth:`HiringPolicy.run` gives it alone with the same
-    generator, bit for bit.
+    A round draws the same numbers in the same order whatever the setting and the history, and each
+    Gaussian is ``0 + scale * (a standard normal)``; so the kernel draws each number once and every
+    setting gets the run :meth:`HiringPolicy.run` gives it alone with the same generator, bit for bit.
 
     Parameters
     ----------
@@ -383,26 +297,17 @@ def run_together(
     rng : numpy.random.Generator
         The trial's random stream.
     trace : bool
-        Also return, for the two Fair-Greedy variants, the noiseless rank counts
-        ``rank_counts[t, k]`` of line 6 (before the Gaussian of eq. (1)), the ``theta`` used in
-        every round and ``candidates[t, k]``, the row of group k's pool presented in round t (tests).
+        Also return, for the Fair-Greedy variants, the noiseless rank counts ``rank_counts[t, k]``
+        (before eq. (1)'s Gaussian), the ``theta`` of every round and ``candidates[t, k]`` (tests).
     candidates : numpy.ndarray or None
-        Shape ``(horizon, K)``, row indices into each group's pool: fixes the candidate tuples of
-        every round instead of drawing them (the dataset of a joint-DP audit, whose neighbours
-        differ in one round's tuple).
+        ``(horizon, K)`` rows of each group's pool: fixes every round's candidates instead of drawing
+        them (the dataset of a joint-DP audit).
 
     Returns
     -------
     list of dict of numpy.ndarray
-        One record per setting, in order: ``fair_regret``, ``regret`` (shape ``(horizon,)``) and
-        ``groups`` (the hired group per round); with ``trace=True`` also ``rank_counts``, ``theta``
-        and ``candidates``.
-
-    Raises
-    ------
-    ValueError
-        If ``policies`` is empty or mixes classes or streams, if ``horizon`` < 1, or if
-        ``candidates`` has the wrong shape, type or range.
+        One per setting: ``fair_regret``, ``regret`` (shape ``(horizon,)``) and ``groups`` (the hired
+        group per round); with ``trace=True`` also ``rank_counts``, ``theta`` and ``candidates``.
     """
     check_int("horizon", horizon, minimum=1)
     policies = list(policies)
