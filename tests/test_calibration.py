@@ -141,3 +141,12 @@ def test_dp_ucb_int_release_loss_is_below_corollary_3_1():
         dp_ucb_int_release_loss(100, 0.1, 1.1, 1.0)
     with pytest.raises(ValueError, match="horizon"):
         dp_ucb_int_release_loss(0, 0.1)
+
+
+def test_a_registry_line_can_name_its_class_without_an_import():
+    from privbandits.calibration import _policy_class
+    from privbandits.policies import AdaPUCB
+
+    assert _policy_class(".policies.adap_ucb:AdaPUCB") is AdaPUCB
+    with pytest.raises(AttributeError):
+        _policy_class(".policies.adap_ucb:NoSuchPolicy")

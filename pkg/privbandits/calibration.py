@@ -12,6 +12,7 @@ printed Phase I, and the anytime wrapper over it) report their *claimed* guarant
 
 from __future__ import annotations
 
+import importlib
 import math
 from typing import Any, NamedTuple
 
@@ -42,6 +43,13 @@ __all__ = [
     "dp_ucb_int_basic_epsilon",
     "dp_ucb_int_release_loss",
 ]
+
+
+def _policy_class(path: str) -> type[Policy]:
+    """The policy class at ``".policies.module:Class"``, so that a registry entry is one line."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module, __package__), name)
+
 
 #: The algorithms :func:`calibrate` knows: name to (class, the fixed arguments that make it), one line
 #: each. Each class carries its own accounting (``Policy.guarantee``, ``Policy.calibrated``).
