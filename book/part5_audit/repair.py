@@ -1,6 +1,6 @@
 # %% [markdown]
 # (p5-repair)=
-# # The repair, and why it is $\eps$-DP
+# # The repair, and why it is ε-DP
 #
 # The previous page, {doc}`audit`, found that GDP-NCB's Phase I leaks: its stopping rule pays for
 # every noisy test separately. This page replaces that rule by a sparse-vector one, proves the
