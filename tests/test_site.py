@@ -562,7 +562,6 @@ _TOO_MUCH_CODE = "over 150 visible code lines: split the page, or hide the plott
 READING_PENDING: dict[tuple[str, str], str] = {
     ("numbers", "book/api/simulation.html"): "docstrings write numbers as 1e-12 in their prose",
     ("numbers", "book/api/fair_hiring.html"): "docstrings write numbers as 1e-12 in their prose",
-    ("length", "book/part2_dp_ncb/as_run.html"): _TOO_MUCH_CODE,
     ("length", "book/part4_fair_hiring/fair_hiring.html"): _TOO_MUCH_CODE,
 }
 
