@@ -185,8 +185,8 @@ glue("p4_fg_mid_t", int(t_pts[mid]), display=False)
 # %% [markdown]
 # ## The folktables path
 #
-# `privbandits.data.census.load_folktables_income` loads the paper's ACSIncome data through
-# folktables. The book is built offline and cannot download it, so every number in this part uses the
+# The package's `load_folktables_income` (in `privbandits.data.census`) loads the paper's ACSIncome
+# data through folktables. The book is built offline and cannot download it, so every number in this part uses the
 # offline UCI Adult data.
 #
 # ## Summary
