@@ -127,7 +127,7 @@ def files_chapters_open() -> dict[Path, list[str]]:
 
 def test_stored_runs_are_found_in_the_notebooks():
     opened = {str(path.relative_to(ROOT)): names for path, names in files_chapters_open().items()}
-    assert "results_500k.npz" in opened.get("book/part4_fair_hiring/fair_hiring.ipynb", []), opened
+    assert "results_500k.npz" in opened.get("book/part4_fair_hiring/beyond.ipynb", []), opened
     assert any("results_frontier.npz" in names for names in opened.values()), opened
 
 
