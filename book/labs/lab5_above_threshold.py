@@ -1,8 +1,8 @@
 # %% [markdown]
 # # Lab 5: an AboveThreshold stopping rule
 #
-# *Part V, {doc}`../part5_audit/audit`. Prerequisites: the Laplace mechanism, sequential
-# composition, and Part V's repair of GDP-NCB's Phase I.*
+# *Part V, {doc}`../part5_audit/audit` and {doc}`../part5_audit/repair`. Prerequisites: the
+# Laplace mechanism, sequential composition, and Part V's repair of GDP-NCB's Phase I.*
 
 # %% [markdown] tags=["book-only"]
 # :::{lab-notebook}
