@@ -537,54 +537,7 @@ def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma:
     Run
         The trial's records, one row per setting.
     """
-    n_set = p.reg.shape[0]
-    run = _new_run(env, horizon, n_set, trace)
-    window = _new_window(env, n_set)
-    draws = _new_draws(env, 0)
-    d = env.pool.shape[1]
-    gram = np.zeros((n_set, d, d))
-    for s in range(n_set):
-        gram[s] = p.reg[s] * np.eye(d)
-    b = np.zeros((n_set, d))
-    theta = np.zeros((n_set, d))
-    n_reg = np.zeros(n_set, dtype=np.int64)  # rows of X_{1:t~} already added
-    theta_version = np.full(n_set, -1, dtype=np.int64)
-    for t0 in range(1, horizon + 1, BLOCK):
-        t1 = min(t0 + BLOCK, horizon + 1)
-        _draw_block(rng, env, run, fixed, t0, t1, True, False, False, draws)
-        for s in range(n_set):
-            for t in range(t0, t1):
-                i = t - 1
-                t_tilde = (t - 1) // 2  # line 4
-                while n_reg[s] < t_tilde:  # line 5
-                    _add_row_exact(env, run, s, n_reg[s], gram[s], b[s])
-                    n_reg[s] += 1
-                # theta-hat and the scores are recomputed when t~ changes (the paper), or, with
-                # refresh > 1, only when t~ is a multiple of refresh
-                if theta_version[s] != t_tilde and t_tilde % p.refresh[s] == 0:
-                    theta[s] = np.linalg.solve(gram[s], b[s])
-                    theta_version[s] = t_tilde
-                    _score_pool(env.score_tree, theta[s], window.work, window.products, window.scores[s])
-                _slide_window(env, run, window, s, t, t_tilde)
-                b_i = i - draws.first[0]
-                kt = _rank_and_pick(
-                    env,
-                    run,
-                    window,
-                    s,
-                    p.rank_brute[s],
-                    False,
-                    1.0,
-                    horizon,
-                    i,
-                    t,
-                    t_tilde,
-                    theta[s],
-                    trace,
-                    draws.rank[b_i],
-                )
-                _hire(env, run, s, noise_sd, draws.reward[b_i], i, kt)
-    return run
+    return _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, False)
 
 
 @njit(nogil=True, cache=True)
@@ -609,40 +562,59 @@ def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  #
     Run
         The trial's records, one row per setting.
     """
+    return _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, True)
+
+
+@njit(nogil=True, cache=True)
+def _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, private):  # pragma: no cover - compiled
+    """The two Fair-Greedy variants: the ridge step exact, or (``private``) the tree's, and eq. (1)."""
     n_set = p.reg.shape[0]
     run = _new_run(env, horizon, n_set, trace)
     window = _new_window(env, n_set)
     d = env.pool.shape[1]
-    dim = d + 1
-    tree_noise = p.sigma_tree[0] > 0.0
-    size = packed_size(dim)  # the tree's matrices are symmetric: stored as upper triangles
+    tree_noise = private and p.sigma_tree[0] > 0.0
+    size = packed_size(d + 1) if private else 0  # the tree's matrices are symmetric: upper triangles
     draws = _new_draws(env, size if tree_noise else 0)
+    # exact ridge (Fair-Greedy): V = reg I + X^T X and X^T y
+    n_exact = 0 if private else n_set
+    gram = np.zeros((n_exact, d, d))
+    for s in range(n_exact):
+        gram[s] = p.reg[s] * np.eye(d)
+    b = np.zeros((n_exact, d))
+    # private ridge (Private-Fair-Greedy): the tree's exact and noisy node sums, and scratch space
     levels = 1
     while (1 << levels) <= horizon:
         levels += 1
-    exact = np.zeros((n_set, levels + 1, size))
-    noisy = np.zeros((n_set, levels + 1, size))
-    prefix, leaf = np.zeros(size), np.zeros(dim)
+    n_tree = n_set if private else 0
+    exact = np.zeros((n_tree, levels + 1, size))
+    noisy = np.zeros((n_tree, levels + 1, size))
+    prefix, leaf = np.zeros(size), np.zeros(d + 1)
     m, rhs = np.zeros((d, d)), np.zeros(d)
     theta = np.zeros((n_set, d))
-    n_reg = np.zeros(n_set, dtype=np.int64)  # rows of X_{1:t~} already in the tree
+    n_reg = np.zeros(n_set, dtype=np.int64)  # rows of X_{1:t~} already added
     theta_version = np.full(n_set, -1, dtype=np.int64)
     for t0 in range(1, horizon + 1, BLOCK):
         t1 = min(t0 + BLOCK, horizon + 1)
-        _draw_block(rng, env, run, fixed, t0, t1, True, True, tree_noise, draws)
+        _draw_block(rng, env, run, fixed, t0, t1, True, private, tree_noise, draws)
         for s in range(n_set):
             for t in range(t0, t1):
                 i = t - 1
                 t_tilde = (t - 1) // 2  # line 4
-                while n_reg[s] < t_tilde:  # line 5: the tree's new leaf, with the block's node noise
-                    noise = draws.node[n_reg[s] - draws.first[1]]
-                    _add_row_private(
-                        env, run, s, n_reg[s], p.y_clip[s], p.sigma_tree[s], noise, leaf, exact[s], noisy[s]
-                    )
+                while n_reg[s] < t_tilde:  # line 5 (private: the tree's new leaf, with the block's node noise)
+                    if private:
+                        noise = draws.node[n_reg[s] - draws.first[1]]
+                        _add_row_private(
+                            env, run, s, n_reg[s], p.y_clip[s], p.sigma_tree[s], noise, leaf, exact[s], noisy[s]
+                        )
+                    else:
+                        _add_row_exact(env, run, s, n_reg[s], gram[s], b[s])
                     n_reg[s] += 1
-                # theta-hat from the private prefix t~' = refresh*floor(t~/refresh) <= t~: post-processing
+                # theta-hat and the scores are recomputed when t~ changes (the paper), or, with
+                # refresh > 1, only when t~ is a multiple of refresh (private: post-processing)
                 if theta_version[s] != t_tilde and t_tilde % p.refresh[s] == 0:
-                    if t_tilde > 0:
+                    if not private:
+                        theta[s] = np.linalg.solve(gram[s], b[s])
+                    elif t_tilde > 0:
                         _private_theta(noisy[s], t_tilde, p.shift[s], prefix, m, rhs, theta[s])
                     theta_version[s] = t_tilde
                     _score_pool(env.score_tree, theta[s], window.work, window.products, window.scores[s])
@@ -654,8 +626,8 @@ def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  #
                     window,
                     s,
                     p.rank_brute[s],
-                    True,
-                    p.rank_rho[s],
+                    private,
+                    p.rank_rho[s] if private else 1.0,
                     horizon,
                     i,
                     t,
