@@ -4,8 +4,7 @@ An event ``S`` with ``p0 = P[M(D) in S]`` and ``p1 = P[M(D') in S]`` on neighbou
 certifies ``epsilon >= ln((p0 - delta) / p1)``. :func:`audit` searches for such an event on one
 sample (in the style of StatDP and DP-Sniper) and confirms it on a held-out sample with
 Clopper-Pearson bounds, so the reported bound holds with probability ``1 - alpha`` (Bonferroni
-over the pairs). A
-``"consistent"`` verdict is the absence of evidence, not a proof of privacy.
+over the pairs). A ``"consistent"`` verdict is the absence of evidence, not a proof of privacy.
 An argument outside the range its entry states raises ``ValueError`` naming it.
 """
 
