@@ -204,7 +204,6 @@ def problem_dependent_lower_bound(means, horizon: int, epsilon: float) -> float:
     Returns
     -------
     float
-        The bound.
     """
     means = _check_bernoulli_means(means)
     horizon = check_int("horizon", horizon, minimum=2)
@@ -233,7 +232,6 @@ def minimax_lower_bound(n_arms: int, horizon: int, epsilon: float) -> float:
     Returns
     -------
     float
-        The bound.
     """
     n_arms = check_int("n_arms", n_arms, minimum=2)
     horizon = check_int("horizon", horizon, minimum=n_arms - 1)
