@@ -34,7 +34,6 @@ def check_positive(name: str, value: float, *, allow_inf: bool = False) -> float
     Parameters
     ----------
     name : str
-        The parameter's name, for the message.
     value : float
     allow_inf : bool
         Whether ``inf`` is allowed.
@@ -58,7 +57,6 @@ def check_nonnegative(name: str, value: float) -> float:
     Parameters
     ----------
     name : str
-        The parameter's name, for the message.
     value : float
 
     Returns
@@ -77,7 +75,6 @@ def check_epsilon(value: float, name: str = "epsilon", *, allow_inf: bool = Fals
     ----------
     value : float
     name : str
-        The parameter's name, for the message.
     allow_inf : bool
         Whether ``inf`` is allowed.
 
@@ -94,7 +91,6 @@ def check_probability(name: str, value: float, *, closed: bool = False) -> float
     Parameters
     ----------
     name : str
-        The parameter's name, for the message.
     value : float
     closed : bool
         Whether 0 and 1 are allowed.
@@ -119,7 +115,6 @@ def check_delta(value: float, name: str = "delta") -> float:
     ----------
     value : float
     name : str
-        The parameter's name, for the message.
 
     Returns
     -------
@@ -134,7 +129,6 @@ def check_bool(name: str, value: bool) -> bool:
     Parameters
     ----------
     name : str
-        The parameter's name, for the message.
     value : bool
 
     Returns
@@ -152,7 +146,6 @@ def check_int(name: str, value: int, *, minimum: int | None = None, maximum: int
     Parameters
     ----------
     name : str
-        The parameter's name, for the message.
     value : int
     minimum, maximum : int or None
         Inclusive bounds (``None``: unbounded).
@@ -178,7 +171,6 @@ def check_finite_array(name: str, values: object, *, ndim: int | None = None) ->
     Parameters
     ----------
     name : str
-        The parameter's name, for the message.
     values : array_like
     ndim : int or None
         The required number of dimensions.

@@ -2,13 +2,9 @@
 
 An event ``S`` with ``p0 = P[M(D) in S]`` and ``p1 = P[M(D') in S]`` on neighbouring datasets
 certifies ``epsilon >= ln((p0 - delta) / p1)``. :func:`audit` searches for such an event on one
-sample (empirical likelihood-ratio prefix sets and tails of categorical features, in the style of
-StatDP and DP-Sniper), then confirms it on a held-out sample with Clopper-Pearson bounds, so the
-reported bound holds with probability ``1 - alpha`` (Bonferroni over several pairs). A
-``"consistent"`` verdict is the absence of evidence, not a proof of privacy.
-
-Targets: :func:`mechanism_targets`, :func:`policy_sampler`, :func:`action_statistic_sampler`
-(e.g. of :func:`leading_run`, the GDP-NCB Phase I audit of Part V) and :func:`hiring_sampler`.
+sample (in the style of StatDP and DP-Sniper) and confirms it on a held-out sample with
+Clopper-Pearson bounds, so the reported bound holds with probability ``1 - alpha`` (Bonferroni
+over the pairs). A ``"consistent"`` verdict is the absence of evidence, not a proof of privacy.
 An argument outside the range its entry states raises ``ValueError`` naming it.
 """
 
@@ -61,12 +57,11 @@ def clopper_pearson(k: Any, n: int, alpha: float) -> tuple[np.ndarray, np.ndarra
 
     Parameters
     ----------
-    k : array_like
-        Success counts, in [0, n].
-    n : int
-        Number of trials (>= 1).
-    alpha : float
-        Error probability of each bound, in (0, 1).
+    k : array_like in [0, n]
+        Success counts.
+    n : int >= 1
+    alpha : float in (0, 1)
+        Error probability of each bound.
 
     Returns
     -------
@@ -93,17 +88,15 @@ def epsilon_lower_bound(k0: Any, k1: Any, n: int, delta: float, alpha: float) ->
     ----------
     k0, k1 : array_like
         The event's counts on the two datasets.
-    n : int
-        Samples per dataset (>= 1).
-    delta : float
-        The claimed delta, in [0, 1).
-    alpha : float
-        Error probability, in (0, 1).
+    n : int >= 1
+        Samples per dataset.
+    delta : float in [0, 1)
+    alpha : float in (0, 1)
 
     Returns
     -------
     numpy.ndarray
-        The bound, of the broadcast shape of ``k0`` and ``k1``.
+        Of the broadcast shape of ``k0`` and ``k1``.
     """
     if not 0.0 <= delta < 1.0:
         raise ValueError(f"delta must lie in [0, 1), got {delta}")
@@ -117,24 +110,22 @@ def epsilon_lower_bound(k0: Any, k1: Any, n: int, delta: float, alpha: float) ->
 def detectable_loss(p: float, n: int, epsilon: float, alpha: float = 0.05) -> float:
     """The smallest privacy loss of one event that the confirmation step certifies above ``epsilon``.
 
-    For an event of probability ``p`` and ``p e^-l`` on the two datasets, with counts at their
-    expected values; smaller losses, or rarer events, go unseen at this ``n``.
+    For an event of probability ``p`` and ``p e^-l`` on the two datasets, counts at their expected
+    values; smaller losses, or rarer events, go unseen at this ``n``.
 
     Parameters
     ----------
-    p : float
-        The event's probability on the likelier dataset, in (0, 1).
-    n : int
-        Confirmation samples per dataset (>= 1).
-    epsilon : float
-        The claimed epsilon (> 0).
-    alpha : float
-        Error probability, in (0, 1).
+    p : float in (0, 1)
+        The event's probability on the likelier dataset.
+    n : int >= 1
+        Confirmation samples per dataset.
+    epsilon : float > 0
+    alpha : float in (0, 1)
 
     Returns
     -------
     float
-        The smallest detectable loss; ``inf`` if none is seen.
+        ``inf`` if none is seen.
     """
     p = check_probability("p", p)
     n = check_int("n", n, minimum=1)
@@ -161,7 +152,7 @@ def check_neighbours(d0: Any, d1: Any) -> int:
     Parameters
     ----------
     d0, d1 : array_like
-        The datasets (an entry: one user's reward row, stream item or report).
+        An entry is one user's reward row, stream item or report.
 
     Returns
     -------
@@ -208,20 +199,18 @@ def _edges(values: np.ndarray, bins: int) -> np.ndarray:
 
 
 def default_features(bins: int = 64) -> FeatureFitter:
-    """Features of outputs ``(n,)`` or ``(n, d)``, for :func:`audit`.
+    """Features of outputs ``(n,)`` or ``(n, d)``, for the ``features`` argument of :func:`audit`.
 
     Integer outputs: the whole row (``d <= 64``), each coordinate, and the count of each value in the
     row; float outputs: each coordinate in ``bins`` quantile buckets of the search sample.
 
     Parameters
     ----------
-    bins : int
-        Quantile buckets per float coordinate (>= 2).
+    bins : int >= 2
 
     Returns
     -------
     FeatureFitter
-        For the ``features`` argument of :func:`audit`.
     """
     bins = check_int("bins", bins, minimum=2)
 
@@ -255,15 +244,13 @@ def joint_bins(columns: Sequence[int], bins: int = 16) -> FeatureFitter:
 
     Parameters
     ----------
-    columns : sequence of int
-        The coordinates (>= 0).
-    bins : int
-        Quantile buckets per coordinate (>= 2).
+    columns : sequence of int >= 0
+    bins : int >= 2
+        Buckets per coordinate.
 
     Returns
     -------
     FeatureFitter
-        For the ``features`` argument of :func:`audit`.
     """
     columns = [check_int("columns[i]", c, minimum=0) for c in columns]
     bins = check_int("bins", bins, minimum=2)
@@ -300,13 +287,11 @@ class AuditResult:
     confidence : float
         ``1 - alpha``.
     claimed_epsilon, claimed_delta : float
-        The audited claim.
     n_samples : int
         Samples per dataset in each of the search and the confirmation.
     pair : int
         Index of the neighbouring pair that gave the bound.
     event : str
-        The confirmed event.
     p0, p1 : float
         The event's held-out frequencies on the two datasets.
     search_epsilon : float
@@ -393,39 +378,32 @@ def audit(
     n_jobs: int | None = None,
     progress: bool = False,
 ) -> AuditResult:
-    """Audit the claim that ``sampler`` is ``(epsilon, delta)``-DP.
+    """Audit the claim that ``sampler`` is ``(epsilon, delta)``-DP; the largest confirmed bound over the pairs.
 
-    Each pair draws ``2 * n_samples`` outputs per dataset (search, then confirmation) and runs in
-    parallel through :func:`privbandits.engine.parallel_map`; pair ``i`` is seeded by
-    ``SeedSequence(seed).spawn(len(pairs))[i]``, so the result does not depend on ``n_jobs``.
+    Each pair draws ``2 * n_samples`` outputs per dataset (search, then confirmation); pair ``i`` is
+    seeded by ``SeedSequence(seed).spawn(len(pairs))[i]``, so the result does not depend on ``n_jobs``.
 
     Parameters
     ----------
     sampler : Sampler
         ``sampler(dataset, rng, n)``: ``n`` outputs on ``dataset``, shape ``(n,)`` or ``(n, d)``.
     pairs : sequence of tuple
-        Neighbouring datasets ``(d0, d1)``, at least one.
-    epsilon : float
-        The claimed epsilon (> 0).
-    delta : float
-        The claimed delta, in [0, 1).
-    n_samples : int
-        Samples per dataset and step (>= 1).
-    alpha : float
-        Error probability of the bound, in (0, 1).
+        Neighbouring datasets ``(d0, d1)``.
+    epsilon : float > 0
+    delta : float in [0, 1)
+    n_samples : int >= 1
+        Samples per dataset and step.
+    alpha : float in (0, 1)
     features : FeatureFitter or None
-        The statistics searched (default :func:`default_features`).
+        The statistics searched (``None``: :func:`default_features`).
     seed : int
-        Seed of the samplers' generators.
     n_jobs : int or None
-        Workers over the pairs (default :func:`privbandits.engine.default_n_jobs`).
+        Workers over the pairs (:func:`privbandits.engine.parallel_map`).
     progress : bool
-        Show a progress bar.
 
     Returns
     -------
     AuditResult
-        The largest confirmed bound over the pairs.
 
     Raises
     ------
@@ -466,23 +444,20 @@ def audit(
 def policy_sampler(policy: Any, instance: Any, horizon: int, records: Sequence[str] = ("arms",)) -> Sampler:
     """A sampler running ``policy`` for ``horizon`` rounds on a fixed reward table (the dataset).
 
-    Each output row concatenates the requested records; for ``records=("arms",)`` the loop over
-    samples runs in compiled code (:meth:`~privbandits.policies.Policy.sample_arms`).
+    Each output row concatenates the requested records; ``records=("arms",)`` samples in compiled
+    code (:meth:`~privbandits.policies.Policy.sample_arms`).
 
     Parameters
     ----------
     policy : Policy
     instance : BanditInstance
         Its arms (the table replaces the draws).
-    horizon : int
-        Rounds per run (>= 1).
+    horizon : int >= 1
     records : sequence of str
-        The records to output.
 
     Returns
     -------
     Sampler
-        For :func:`audit`.
     """
     horizon = check_int("horizon", horizon, minimum=1)
     records = tuple(records)
@@ -515,12 +490,9 @@ def leading_run(arms: np.ndarray, arm: int = 0, start: int = 0) -> np.ndarray:
 
     Parameters
     ----------
-    arms : numpy.ndarray
-        Shape ``(n, T)``: action sequences.
+    arms : numpy.ndarray, shape (n, T)
     arm : int
-        The arm.
-    start : int
-        The first round counted, in ``[0, T)``.
+    start : int in [0, T)
 
     Returns
     -------
@@ -556,7 +528,6 @@ def action_statistic_sampler(
     Returns
     -------
     Sampler
-        For :func:`audit`.
     """
     inner = policy_sampler(policy, instance, horizon, ("arms",))
 
@@ -576,18 +547,13 @@ def hiring_sampler(policy: Any, env: Any, horizon: int, changed_round: int) -> S
     Parameters
     ----------
     policy : HiringPolicy
-        A fair-hiring policy.
     env : HiringEnvironment
-        Its candidate pools.
-    horizon : int
-        Rounds per run (>= 2).
-    changed_round : int
-        In [0, horizon).
+    horizon : int >= 2
+    changed_round : int in [0, horizon)
 
     Returns
     -------
     Sampler
-        For :func:`audit`.
     """
     horizon = check_int("horizon", horizon, minimum=2)
     changed_round = check_int("changed_round", changed_round, minimum=0)
@@ -613,15 +579,11 @@ def hiring_sampler(policy: Any, env: Any, horizon: int, changed_round: int) -> S
 def mechanism_targets(epsilon: float = 1.0, *, broken: bool = False) -> dict[str, dict[str, Any]]:
     """Audit targets for every mechanism of :mod:`privbandits.mechanisms`, correct or broken.
 
-    ``broken=True`` halves each noise scale (the mechanism run with twice the budget), which the
-    audit must catch.
-
     Parameters
     ----------
-    epsilon : float
-        The claimed epsilon (> 0).
+    epsilon : float > 0
     broken : bool
-        Give the broken copies.
+        Halve each noise scale (twice the budget), which the audit must catch.
 
     Returns
     -------
@@ -681,12 +643,9 @@ def flip_pairs(table: Any, rounds: Sequence[int], arm: int = 0) -> list[tuple[np
 
     Parameters
     ----------
-    table : array_like
-        Shape ``(horizon, K)``, rewards in [0, 1].
-    rounds : sequence of int
-        The rounds to flip, each in [0, horizon).
+    table : array_like, shape (horizon, K), in [0, 1]
+    rounds : sequence of int in [0, horizon)
     arm : int
-        The arm whose reward is flipped.
 
     Returns
     -------
@@ -723,7 +682,6 @@ def cached_audit(
     Returns
     -------
     AuditResult
-        The stored result, or a new one (then stored).
     """
     names = [f.name for f in dataclasses.fields(AuditResult)]
 
@@ -756,14 +714,11 @@ def cached_audits(
     requests : sequence of dict
         Keyword arguments of :func:`cached_audit`; ``n_jobs`` is set to 1 inside.
     n_jobs : int or None
-        Workers across the requests (default :func:`privbandits.engine.default_n_jobs`).
     progress : bool or None
-        Show a progress bar.
 
     Returns
     -------
     list of AuditResult
-        One per request.
     """
     return engine.parallel_map(
         _one_cached_audit, [(r,) for r in requests], n_jobs=n_jobs, progress=progress, desc="audits"

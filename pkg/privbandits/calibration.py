@@ -1,13 +1,11 @@
 """Matched guarantees (Part VI): each private bandit's parameters for a target end-to-end (eps, delta).
 
-Every algorithm states its privacy in its own currency, and each policy class carries its own
-accounting (``Policy.guarantee``, ``Policy.calibrated``, next to its noise). This module is the
-registry of the calibrated algorithms, one line each (:data:`REGISTRY`): :func:`calibrate` turns a
-target ``(epsilon, delta)`` at horizon ``T`` into an algorithm's parameters, :func:`guarantee`
-recomputes a constructed policy's guarantee from its parameters, so a calibration can be checked
-independently of how it was found. Algorithms whose printed guarantee the book refutes (GDP-NCB's
-printed Phase I, and the anytime wrapper over it) report their *claimed* guarantee with
-``proven=False``.
+The registry of the calibrated algorithms, one line each (:data:`REGISTRY`); each policy class
+carries its own accounting. :func:`calibrate` turns a target into parameters, :func:`guarantee`
+recomputes a policy's guarantee from its parameters, so a calibration can be checked
+independently. Algorithms whose printed guarantee the book refutes report their *claimed*
+guarantee with ``proven=False``. An argument outside the range its entry states raises
+``ValueError`` naming it.
 """
 
 from __future__ import annotations
@@ -83,15 +81,12 @@ class Calibration(NamedTuple):
     Attributes
     ----------
     policy : Policy
-        The constructed policy.
     params : dict
         The constructor parameters that differ from the defaults or carry the budget.
-    epsilon : float
-        The end-to-end epsilon of :func:`guarantee` (<= the target).
-    delta : float
-        The end-to-end delta (<= the target).
+    epsilon, delta : float
+        The end-to-end guarantee of :func:`guarantee` (each <= the target).
     proven : bool
-        Whether the accounting is proven (False: the paper's claim, refuted by the book).
+        False: the paper's claim, refuted by the book.
     accounting : str
         Which result gives the guarantee.
     """
@@ -119,15 +114,14 @@ def guarantee(policy: Policy, horizon: int, delta: float = 0.0) -> tuple[float, 
     ----------
     policy : Policy
         One of the algorithms of :data:`REGISTRY`.
-    horizon : int
-        The number of steps (>= 2).
-    delta : float
-        The delta at which to state a composed guarantee (DP-UCB-INT only), in [0, 1).
+    horizon : int >= 2
+    delta : float in [0, 1)
+        The delta at which to state a composed guarantee (DP-UCB-INT only).
 
     Returns
     -------
     tuple of (float, float, bool)
-        ``(epsilon, delta, proven)``; ``delta`` is 0 for pure guarantees.
+        ``delta`` is 0 for pure guarantees.
     """
     _, delta, horizon = _check_target(1.0, delta, horizon)
     if type(policy) not in {cls for cls, _ in REGISTRY.values()}:
@@ -140,27 +134,26 @@ def calibrate(
 ) -> Calibration:
     """Parameters of ``algorithm`` for a target end-to-end ``(epsilon, delta)`` over ``horizon`` steps.
 
-    The largest privacy parameter the algorithm's accounting allows (its ``calibrated``): the target
-    epsilon where the accounting is exact; DP-UCB-INT's input epsilon by Corollary 3.1; ``"GDP-NCB"``
-    is the repaired ``phase1_rule="sparse_vector"``.
+    The largest privacy parameter the algorithm's accounting allows: the target epsilon where the
+    accounting is exact; DP-UCB-INT's input epsilon by Corollary 3.1; ``"GDP-NCB"`` is the repaired
+    ``phase1_rule="sparse_vector"``.
 
     Parameters
     ----------
     algorithm : str
         A name of :data:`REGISTRY`.
-    epsilon : float
-        Target end-to-end epsilon (> 0; ``inf`` for the algorithms that run without noise).
-    delta : float
-        Target delta, in [0, 1) (only DP-UCB-INT uses it).
-    horizon : int, optional
-        ``T`` (>= 2); needed by DP-UCB-INT, Private-UCB and GDP-NCB.
+    epsilon : float > 0
+        ``inf`` for the algorithms that run without noise.
+    delta : float in [0, 1)
+        Only DP-UCB-INT uses it.
+    horizon : int >= 2, optional
+        Needed by DP-UCB-INT, Private-UCB and GDP-NCB.
     **kwargs
         Further constructor arguments (e.g. ``v``, ``sv_fraction``).
 
     Returns
     -------
     Calibration
-        The policy, its parameters and the guarantee :func:`guarantee` gives it.
     """
     epsilon, delta, horizon = _check_target(epsilon, delta, horizon)
     if algorithm not in REGISTRY:

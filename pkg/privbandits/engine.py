@@ -1,18 +1,10 @@
 """The run engine: seeded repetitions, in parallel, with a progress bar and a disk cache.
 
-Everything in the package that repeats a randomised computation goes through this module
-(:func:`~privbandits.simulate.simulate`, the auditor's pairs, the chapters' summary caches):
-
-* :func:`run_seeds`: repetition ``i`` of seed ``seed`` uses ``default_rng(SeedSequence(seed).spawn(runs)[i])``,
-  so a result never depends on how repetitions are grouped or scheduled;
-* :func:`parallel_map`: an ordered map with joblib (threads by default: the numba kernels release
-  the GIL; any backend, e.g. ``joblib.parallel_config(backend="dask")``) and a tqdm bar;
-* :func:`cached`: a computation stored on disk under its configuration and the source of the
-  package modules it depends on;
-* :func:`run_repetitions`: the three together.
-
-``$PRIVBANDITS_N_JOBS`` (default -1, every core) is the one default for ``n_jobs``;
-``$PRIVBANDITS_PROGRESS=0`` turns progress bars off (a text bar where ``ipywidgets`` is missing).
+Everything in the package that repeats a randomised computation goes through this module.
+Repetition ``i`` of seed ``seed`` uses ``default_rng(SeedSequence(seed).spawn(runs)[i])``, so a
+result never depends on how repetitions are grouped or scheduled. ``$PRIVBANDITS_N_JOBS`` (else
+-1, every core) is the one default for ``n_jobs``; ``$PRIVBANDITS_PROGRESS=0`` turns progress
+bars off. An argument outside the range its entry states raises ``ValueError`` naming it.
 """
 
 from __future__ import annotations
@@ -62,12 +54,10 @@ def progress_enabled(progress: bool | None) -> bool:
     Parameters
     ----------
     progress : bool or None
-        The caller's choice.
 
     Returns
     -------
     bool
-        The decision.
     """
     if progress is not None:
         return bool(progress)
@@ -79,13 +69,12 @@ def run_seeds(seed: int, runs: int) -> list[np.random.SeedSequence]:
 
     Parameters
     ----------
-    seed, runs : int
-        The seed of the whole computation (>= 0) and the number of runs (>= 1).
+    seed : int >= 0
+    runs : int >= 1
 
     Returns
     -------
     list of numpy.random.SeedSequence
-        One per run; run ``i`` uses ``numpy.random.default_rng(seeds[i])``.
     """
     seed = check_int("seed", seed, minimum=0)
     runs = check_int("runs", runs, minimum=1)
@@ -101,27 +90,25 @@ def parallel_map(
     desc: str | None = None,
     weights: Sequence[int] | None = None,
 ) -> list[Any]:
-    """``[function(*task) for task in tasks]``, in parallel, in order, with a progress bar.
+    """``[function(*task) for task in tasks]``, in parallel (joblib, threads by default), in order, with a progress bar.
 
     Parameters
     ----------
     function : callable
         A module-level function (pickled when the backend runs processes or a cluster).
     tasks : sequence of tuple
-        The argument tuples.
     n_jobs : int or None
-        joblib workers (default :func:`default_n_jobs`); 1 runs in this thread without joblib.
+        joblib workers (``None``: :func:`default_n_jobs`); 1 runs in this thread without joblib.
     progress : bool or None
-        Show a tqdm bar (see :func:`progress_enabled`).
+        See :func:`progress_enabled`.
     desc : str or None
         The bar's label.
     weights : sequence of int or None
-        Progress units per task (default 1 each).
+        Progress units per task (``None``: 1 each).
 
     Returns
     -------
     list
-        The results, in the order of ``tasks``.
     """
     return list(_ordered_outputs(function, tasks, n_jobs=n_jobs, progress=progress, desc=desc, weights=weights))
 
@@ -174,12 +161,11 @@ def cached(
         Package modules, or objects defined in them, whose source (with what they import)
         determines the result (:func:`privbandits.cache.cache_key`); ``None``: the whole package.
     cache : bool
-        Read and write the disk cache; ``False`` always computes.
+        ``False`` always computes.
 
     Returns
     -------
     dict of str to numpy.ndarray
-        The stored or computed arrays.
     """
     if not cache:
         return compute()
@@ -213,20 +199,18 @@ def run_repetitions(
 ) -> Arrays:
     """``runs`` seeded repetitions of a batch function, in parallel chunks, stacked, cached.
 
-    ``batch(*args, seeds)`` plays one repetition per seed sequence (run ``i`` with
-    ``default_rng(seeds[i])``) and returns a dict of arrays with ``len(seeds)`` entries on their
-    first axis. The seeds ``run_seeds(seed, runs)`` are cut into at most ``chunks`` contiguous chunks
-    run by :func:`parallel_map` and joined in seed order, so the result is the same for every
-    ``n_jobs`` and backend.
+    The seeds ``run_seeds(seed, runs)`` are cut into at most ``chunks`` contiguous chunks, run by
+    :func:`parallel_map` and joined in seed order, so the result is the same for every ``n_jobs``.
 
     Parameters
     ----------
     batch : callable
-        Module-level function ``batch(*args, seeds) -> dict of arrays``.
+        Module-level ``batch(*args, seeds) -> dict of arrays``, ``len(seeds)`` entries on their
+        first axis, run ``i`` with ``default_rng(seeds[i])``.
     args : tuple
         Its leading arguments (picklable).
-    runs, seed : int
-        Number of repetitions (>= 1) and their seed (>= 0).
+    runs : int >= 1
+    seed : int >= 0
     config : dict or None
         The cache configuration (``runs``, ``seed`` and ``batch``'s name are added); ``None``: no cache.
     depends_on : iterable or None
@@ -234,17 +218,15 @@ def run_repetitions(
     n_jobs, progress, desc
         As for :func:`parallel_map`.
     cache : bool
-        Use the disk cache (when ``config`` is given).
-    chunks : int
-        Upper bound on the number of parallel tasks (>= 1).
+    chunks : int >= 1
     combine : callable or None
-        ``combine(left, right)`` merges two chunks' outputs, folded in seed order as they complete
-        (one merged result in memory); default: concatenate.
+        ``combine(left, right)`` merges two chunks' outputs, folded in seed order as they complete;
+        ``None``: concatenate.
 
     Returns
     -------
     dict of str to numpy.ndarray
-        The outputs with ``runs`` entries on their first axis (or the fold of ``combine``).
+        ``runs`` entries on the first axis (or the fold of ``combine``).
     """
     seeds = run_seeds(seed, runs)
     chunks = check_int("chunks", chunks, minimum=1)

@@ -1,16 +1,9 @@
 """Runs folded into the mean expected reward per round, ``E[mu_{I_t}]``, in O(horizon) memory.
 
-:func:`privbandits.simulate.simulate_mean_rewards` hands :func:`fold_runs` and :class:`MergeFolds`
-to the engine and reads the fold with :func:`read_fold`. ``sum_runs mu_{I_t}`` is kept as
-``mu_{top_t} * scaled_t``, with ``top_t`` the pulled arm of largest mean so far, so ``scaled_t >= 1``
-and no exponential is taken: a log-sum-exp that stays exact where the means underflow (the arm of
-mean ``(2e)^-T`` of ``sarkar2026dpncb`` Figure 1(a)). The ratio of two means comes from a
-``(K, K)`` table.
-
-An episodic policy (:attr:`~privbandits.policies.base.Policy.episodic`) gives its runs as episodes,
-and the fold then works on piecewise-constant sequences: each piece of the common refinement of
-the runs' episodes gets the operation the per-round fold does on each of its rounds, so the result
-is the same, bit for bit, in O(runs x episodes) work.
+Used by :func:`privbandits.simulate.simulate_mean_rewards`. ``sum_runs mu_{I_t}`` is kept as
+``mu_{top_t} * scaled_t``, ``top_t`` the pulled arm of largest mean so far, so ``scaled_t >= 1``:
+a log-sum-exp that stays exact where the means underflow. An episodic policy's runs are folded
+piece by piece on the common refinement of their episodes, bit for bit the per-round result.
 """
 
 from __future__ import annotations
@@ -75,7 +68,7 @@ class MergeFolds:
     Parameters
     ----------
     log_means : numpy.ndarray
-        The instance's log means (the ratio table is made once here, not once per merge).
+        The instance's log means.
     """
 
     def __init__(self, log_means: np.ndarray) -> None:
@@ -88,7 +81,7 @@ class MergeFolds:
         Parameters
         ----------
         left, right : dict of str to numpy.ndarray
-            Two outputs of :func:`fold_runs` (or of earlier merges), ``left`` the earlier seeds.
+            Outputs of :func:`fold_runs` or of earlier merges, ``left`` the earlier seeds.
 
         Returns
         -------
@@ -116,19 +109,16 @@ def read_fold(
     fold : dict of str to numpy.ndarray
         The merged output of :func:`fold_runs`.
     log_means : numpy.ndarray
-        The instance's log means.
     horizon, runs : int
-        Rounds per run and number of runs.
     rounds : numpy.ndarray or None
-        Sorted distinct 1-based rounds, or ``None`` for every round.
+        Sorted distinct 1-based rounds (``None``: every round).
 
     Returns
     -------
     log_mean : numpy.ndarray
-        Per round, or at ``rounds``.
     cum_log_mean, cum_mean : numpy.ndarray or None
-        With ``rounds``: ``np.cumsum`` of ``log_mean`` and of ``exp(log_mean)`` at ``rounds`` (the
-        same additions in the same order, without a ``(horizon,)`` array); else ``None``.
+        With ``rounds``: ``np.cumsum`` of ``log_mean`` and of ``exp(log_mean)`` at ``rounds``, the
+        same additions in the same order; else ``None``.
     """
     with np.errstate(divide="ignore"):
         log_mean = log_means[fold["top"]] + np.log(fold["scaled"]) - np.log(runs)

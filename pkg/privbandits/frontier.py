@@ -1,10 +1,8 @@
 """The privacy-regret frontier of Part VI: regret of a policy at several horizons, with confidence bands.
 
-:func:`frontier_point` runs a policy in independent batches (cached) and puts a 95% batch-means
-Student-t band around the pooled average and Nash regret (the Nash band is an approximation: it is
-not linear in the runs). The band assumes roughly normal batch means, which fails for a policy
-whose runs sometimes lock in; :func:`final_regrets` and :func:`tail_summary` flag such points,
-and :func:`ranking` and :func:`is_tie` compare points with exact ties counted as ties.
+:func:`frontier_point` puts a 95% batch-means Student-t band around the pooled average and Nash
+regret (the Nash band is an approximation). The band assumes roughly normal batch means, which
+fails for a policy whose runs sometimes lock in; :func:`tail_summary` flags such points.
 An argument outside the range its entry states raises ``ValueError`` naming it.
 """
 
@@ -51,11 +49,10 @@ class FrontierPoint(NamedTuple):
     Attributes
     ----------
     horizons : tuple of int
-        The horizons, ascending.
+        Ascending.
     values : numpy.ndarray
         Shape ``(len(horizons), 6)``: the columns of :data:`STATS` (estimates and 95% band ends).
     runs : int
-        Runs in all.
     """
 
     horizons: tuple[int, ...]
@@ -74,7 +71,7 @@ def pooled(parts: Sequence[SimulationResult]) -> SimulationResult:
     Returns
     -------
     SimulationResult
-        The pooled estimate (``seed`` is the first part's).
+        ``seed`` is the first part's.
 
     Raises
     ------
@@ -128,25 +125,19 @@ def frontier_point(
     Parameters
     ----------
     policy : Policy
-        The algorithm; an anytime policy runs once at the largest horizon.
+        An anytime policy runs once at the largest horizon.
     instance : BanditInstance
-    horizons : sequence of int
-        The horizons (each >= 2).
-    batches : int
-        Independent batches (>= 2); batch ``b`` uses seed ``seed + b``.
-    runs_per_batch : int
-        Runs per batch (>= 1).
-    seed : int
-        First batch's seed (>= 0).
+    horizons : sequence of int >= 2
+    batches : int >= 2
+        Batch ``b`` uses seed ``seed + b``.
+    runs_per_batch : int >= 1
+    seed : int >= 0
     n_jobs : int or None
-        Workers (default: the engine's).
     cache : bool
-        Use the on-disk cache.
 
     Returns
     -------
     FrontierPoint
-        One row per horizon, ascending.
     """
     horizons, batches, runs_per_batch, seed = _check_batches(horizons, batches, runs_per_batch, seed)
     plan = [horizons[-1]] if policy.anytime else list(horizons)
@@ -180,7 +171,7 @@ def final_regrets(
 ) -> np.ndarray:
     """Every run's cumulative pseudo-regret at each horizon: the runs of :func:`frontier_point`, one by one.
 
-    The runs are played again with their arms kept (not cached). Their mean divided by the horizon is
+    The runs are played again with their arms kept (not cached); their mean over the horizon is
     :func:`frontier_point`'s average regret, up to rounding.
 
     Parameters
@@ -209,19 +200,16 @@ def final_regrets(
 
 
 def lock_in_threshold(instance: BanditInstance, horizon: int) -> float:
-    """The cumulative regret from which a run's regret counts as linear: ``horizon * Delta_min / 2``.
+    """The cumulative regret ``T Delta_min / 2`` from which a run's regret counts as linear.
 
     Parameters
     ----------
     instance : BanditInstance
-        The instance.
-    horizon : int
-        ``T`` (>= 1).
+    horizon : int >= 1
 
     Returns
     -------
     float
-        ``T Delta_min / 2``, ``Delta_min`` the smallest positive gap.
 
     Raises
     ------
@@ -242,12 +230,8 @@ class Tail(NamedTuple):
     ----------
     locked_in : float
         Fraction of runs locked in.
-    median : float
-        The runs' median cumulative regret.
-    q90 : float
-        Their 90% quantile.
-    maximum : float
-        The largest.
+    median, q90, maximum : float
+        The runs' median, 90% quantile and largest cumulative regret.
     """
 
     locked_in: float
@@ -264,17 +248,14 @@ def tail_summary(finals: np.ndarray, instance: BanditInstance, horizon: int) -> 
     """Lock-in fraction and quantiles of one point's final regrets (a row of :func:`final_regrets`).
 
     A run is locked in when its regret reaches :func:`lock_in_threshold` while some run of the same
-    point has learned (regret below :data:`LEARNED_FRACTION` times the threshold); where no run has
+    point has learned (regret below :data:`LEARNED_FRACTION` times the threshold); where none has
     learned, none counts (the point is slow, not heavy-tailed).
 
     Parameters
     ----------
-    finals : numpy.ndarray
-        The runs' cumulative regrets at ``horizon`` (1-D, finite, non-empty).
+    finals : numpy.ndarray, 1-D, finite, non-empty
     instance : BanditInstance
-        The instance they were played on.
-    horizon : int
-        Their horizon (>= 1).
+    horizon : int >= 1
 
     Returns
     -------
@@ -298,18 +279,16 @@ TIE_RTOL = 1e-9
 
 
 def is_tie(a: float, b: float, rtol: float = TIE_RTOL) -> bool:
-    """Whether two regrets are equal up to ``rtol`` relative to the larger.
+    """Whether two regrets are equal up to ``rtol`` relative to the larger: ``|a - b| <= rtol max(|a|, |b|)``.
 
     Parameters
     ----------
     a, b : float
-    rtol : float
-        The relative tolerance (finite, >= 0).
+    rtol : float >= 0, finite
 
     Returns
     -------
     bool
-        ``|a - b| <= rtol max(|a|, |b|)``.
     """
     if not (isinstance(rtol, (int, float)) and 0.0 <= rtol < np.inf):
         raise ValueError(f"rtol must be finite and >= 0, got {rtol!r}")
@@ -324,7 +303,6 @@ def ranking(means: dict[str, float], rtol: float = TIE_RTOL) -> tuple[list[str],
     means : dict of str to float
         Regret by algorithm; NaN entries are left out, at least one must be finite.
     rtol : float
-        As :func:`is_tie`.
 
     Returns
     -------
@@ -351,15 +329,13 @@ DELTA = float(np.exp(-10))
 def frontier_instances() -> dict[str, BanditInstance]:
     """The five instances of the Part VI frontier, by name.
 
-    The two scenarios of ``tossou2016algorithms`` (Part I), the 50-arm instance of
-    ``sarkar2026dpncb`` Figure 1(b) (Part II), Beta arms with the means of ``azize2022privacy``
-    Figure 2 (the Beta law is the book's choice; the paper's arms are Bernoulli), and a small-gap
-    instance (0.5 and four arms at 0.475).
+    The two scenarios of ``tossou2016algorithms``, the 50-arm instance of ``sarkar2026dpncb``
+    Figure 1(b), Beta arms with the means of ``azize2022privacy`` Figure 2 (the paper's arms are
+    Bernoulli), and a small-gap instance (0.5 and four arms at 0.475).
 
     Returns
     -------
     dict of str to BanditInstance
-        By name.
     """
     from .environments import bernoulli_instance, beta_instance
 

@@ -66,18 +66,14 @@ __all__ = [
 
 
 def laplace_mechanism(value: Any, sensitivity: float, epsilon: float, rng: np.random.Generator) -> np.ndarray | float:
-    """Release ``value + Lap(sensitivity / epsilon)``, independently per entry.
-
-    epsilon-DP for a query of L1 sensitivity at most ``sensitivity`` (``dwork2006calibrating``).
+    """Release ``value + Lap(sensitivity / epsilon)`` per entry: epsilon-DP (``dwork2006calibrating``).
 
     Parameters
     ----------
-    value : array_like or float
-        The query's true answer (finite).
-    sensitivity : float
-        L1 sensitivity (> 0).
-    epsilon : float
-        Privacy parameter (> 0).
+    value : array_like or float, finite
+    sensitivity : float > 0
+        L1 sensitivity.
+    epsilon : float > 0
     rng : numpy.random.Generator
 
     Returns
@@ -98,9 +94,7 @@ def laplace_logcdf(x: Any, scale: float) -> np.ndarray:
     Parameters
     ----------
     x : array_like
-        Where to evaluate.
-    scale : float
-        Laplace scale ``b`` (> 0).
+    scale : float > 0
 
     Returns
     -------
@@ -121,10 +115,9 @@ def gaussian_sigma(sensitivity: float, epsilon: float, delta: float) -> float:
 
     Parameters
     ----------
-    sensitivity : float
-        L2 sensitivity (> 0).
-    epsilon, delta : float
-        Privacy parameters, each in (0, 1).
+    sensitivity : float > 0
+        L2 sensitivity.
+    epsilon, delta : float in (0, 1)
 
     Returns
     -------
@@ -149,15 +142,13 @@ def gaussian_sigma_zcdp(sensitivity: float, rho: float) -> float:
 
     Parameters
     ----------
-    sensitivity : float
-        L2 sensitivity (> 0).
-    rho : float
-        zCDP parameter (> 0).
+    sensitivity : float > 0
+        L2 sensitivity.
+    rho : float > 0
 
     Returns
     -------
     float
-        The noise standard deviation.
     """
     return check_positive("sensitivity", sensitivity) / math.sqrt(2.0 * check_positive("rho", rho))
 
@@ -169,10 +160,8 @@ def zcdp_to_approx_dp(rho: float, delta: float) -> float:
 
     Parameters
     ----------
-    rho : float
-        zCDP parameter (> 0).
-    delta : float
-        In (0, 1).
+    rho : float > 0
+    delta : float in (0, 1)
 
     Returns
     -------
@@ -188,10 +177,8 @@ def approx_dp_to_zcdp(epsilon: float, delta: float) -> float:
 
     Parameters
     ----------
-    epsilon : float
-        Privacy parameter (> 0).
-    delta : float
-        In (0, 1).
+    epsilon : float > 0
+    delta : float in (0, 1)
 
     Returns
     -------
@@ -212,20 +199,18 @@ def _check_multipliers(noise_multipliers: Any) -> np.ndarray:
 
 
 def gaussian_composition_multiplier(noise_multipliers: Any) -> float:
-    """Noise multiplier of the one Gaussian mechanism equal to an adaptive composition of them.
+    """Noise multiplier ``s = (sum_i s_i^-2)^(-1/2)`` of the one Gaussian mechanism equal to a composition.
 
-    A mechanism of noise multiplier ``s = sigma / Delta`` is ``(1/s)``-GDP, and GDP composes exactly
-    (``dong2022gaussian``, Corollary 3.3), so the composition is ``s = (sum_i s_i^-2)^(-1/2)``.
+    Exact, since ``s_i = sigma_i / Delta_i`` is ``(1/s_i)``-GDP and GDP composes exactly
+    (``dong2022gaussian``, Corollary 3.3).
 
     Parameters
     ----------
-    noise_multipliers : array_like
-        The multipliers ``s_i = sigma_i / Delta_i`` (non-empty, each > 0).
+    noise_multipliers : array_like, non-empty, each > 0
 
     Returns
     -------
     float
-        The multiplier ``s`` of the equivalent mechanism.
     """
     s = _check_multipliers(noise_multipliers)
     return float(1.0 / math.sqrt(float(np.sum(s**-2.0))))
@@ -234,18 +219,15 @@ def gaussian_composition_multiplier(noise_multipliers: Any) -> float:
 def gaussian_composition_epsilon(noise_multipliers: Any, delta: float, *, accountant: str = "analytic") -> float:
     """The smallest epsilon for which a composition of Gaussian mechanisms is (epsilon, delta)-DP.
 
-    ``"analytic"``: the exact privacy profile of :func:`gaussian_composition_multiplier`
-    (``balle2018improving``, Theorem 8). ``"pld"``: ``dp-accounting``'s privacy-loss distribution
-    accountant, which errs on the safe side by about a millionth here.
-
     Parameters
     ----------
-    noise_multipliers : array_like
-        The multipliers ``s_i = sigma_i / Delta_i`` (non-empty, each > 0).
-    delta : float
-        In (0, 1).
+    noise_multipliers : array_like, non-empty, each > 0
+        ``s_i = sigma_i / Delta_i``.
+    delta : float in (0, 1)
     accountant : {"analytic", "pld"}
-        Which accountant computes epsilon.
+        ``"analytic"``: the exact privacy profile of :func:`gaussian_composition_multiplier`
+        (``balle2018improving``, Theorem 8); ``"pld"``: ``dp-accounting``'s privacy-loss
+        distribution accountant, which errs on the safe side by about a millionth here.
 
     Returns
     -------
@@ -267,22 +249,19 @@ def gaussian_composition_epsilon(noise_multipliers: Any, delta: float, *, accoun
 
 
 def gaussian_noise_multiplier(epsilon: float, delta: float) -> float:
-    """The smallest noise multiplier whose Gaussian mechanism is (epsilon, delta)-DP, for any epsilon > 0.
+    """The smallest noise multiplier ``sigma / sensitivity`` whose Gaussian mechanism is (epsilon, delta)-DP.
 
     Analytic Gaussian calibration (``balle2018improving``, Algorithm 1), raised by relative steps of
-    a trillionth until :func:`gaussian_composition_epsilon` is at most ``epsilon``.
+    a trillionth until :func:`gaussian_composition_epsilon` is at most ``epsilon``; any epsilon > 0.
 
     Parameters
     ----------
-    epsilon : float
-        Privacy parameter (> 0).
-    delta : float
-        In (0, 1).
+    epsilon : float > 0
+    delta : float in (0, 1)
 
     Returns
     -------
     float
-        ``s = sigma / sensitivity``.
     """
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
@@ -295,20 +274,17 @@ def gaussian_noise_multiplier(epsilon: float, delta: float) -> float:
 
 
 def gaussian_mechanism(value: Any, sensitivity: float, rng: np.random.Generator, *, sigma: float) -> np.ndarray | float:
-    """Release ``value + N(0, sigma^2)``, independently per entry.
+    """Release ``value + N(0, sigma^2)`` per entry: rho-zCDP, ``rho = sensitivity^2 / (2 sigma^2)``.
 
-    rho-zCDP with ``rho = sensitivity^2 / (2 sigma^2)``; choose ``sigma`` with :func:`gaussian_sigma`
-    or :func:`gaussian_sigma_zcdp`.
+    Choose ``sigma`` with :func:`gaussian_sigma` or :func:`gaussian_sigma_zcdp`.
 
     Parameters
     ----------
-    value : array_like or float
-        The query's true answer (finite).
-    sensitivity : float
-        L2 sensitivity (> 0).
+    value : array_like or float, finite
+    sensitivity : float > 0
+        L2 sensitivity.
     rng : numpy.random.Generator
-    sigma : float
-        Noise standard deviation (> 0).
+    sigma : float > 0
 
     Returns
     -------
@@ -329,10 +305,8 @@ def randomized_response(bits: Any, epsilon: float, rng: np.random.Generator) -> 
 
     Parameters
     ----------
-    bits : array_like
-        Bits, each 0 or 1.
-    epsilon : float
-        Privacy parameter (> 0).
+    bits : array_like of 0 and 1
+    epsilon : float > 0
     rng : numpy.random.Generator
 
     Returns
@@ -349,21 +323,18 @@ def randomized_response(bits: Any, epsilon: float, rng: np.random.Generator) -> 
 
 
 def privbern_mean(mu: Any, epsilon: float) -> np.ndarray | float:
-    """Mean of PrivBern's output, ``1/2 + (2 mu - 1)(e^eps - 1) / (2 (e^eps + 1))``.
-
-    ``barbara2025thresholding``, Eq. 4; ``epsilon = inf`` gives ``mu``.
+    """Mean of PrivBern's bit, ``1/2 + (2 mu - 1)(e^eps - 1) / (2 (e^eps + 1))`` (``barbara2025thresholding``, Eq. 4).
 
     Parameters
     ----------
-    mu : array_like or float
-        Mean reward(s), in [0, 1].
-    epsilon : float
-        Privacy parameter (> 0, ``inf`` allowed).
+    mu : array_like or float in [0, 1]
+    epsilon : float > 0
+        ``inf`` allowed (gives ``mu``).
 
     Returns
     -------
     numpy.ndarray or float
-        The mean of the released bit(s).
+        Of the shape of ``mu``.
     """
     epsilon = check_epsilon(epsilon, allow_inf=True)
     mu_arr = check_unit_interval_array("mu", mu)
@@ -379,10 +350,8 @@ def privbern(rewards: Any, epsilon: float, rng: np.random.Generator) -> np.ndarr
 
     Parameters
     ----------
-    rewards : array_like
-        Rewards in [0, 1].
-    epsilon : float
-        Privacy parameter (> 0).
+    rewards : array_like in [0, 1]
+    epsilon : float > 0
     rng : numpy.random.Generator
 
     Returns
@@ -403,15 +372,13 @@ def privbern_draw(rng, reward, epsilon):  # pragma: no cover - compiled
     Parameters
     ----------
     rng : numpy.random.Generator
-    reward : float
-        In [0, 1].
-    epsilon : float
-        Privacy parameter (> 0, ``inf`` allowed).
+    reward : float in [0, 1]
+    epsilon : float > 0, ``inf`` allowed
 
     Returns
     -------
     float
-        The released bit, 0.0 or 1.0.
+        0.0 or 1.0.
     """
     if np.isinf(epsilon):
         p = reward
@@ -423,13 +390,12 @@ def privbern_draw(rng, reward, epsilon):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def laplace_draw(rng, scale):  # pragma: no cover - compiled
-    """One ``Lap(scale)`` draw inside a numba kernel.
+    """One ``Lap(scale)`` draw in a numba kernel; ``scale <= 0`` (``epsilon = inf``) returns 0 without drawing.
 
     Parameters
     ----------
     rng : numpy.random.Generator
     scale : float
-        ``sensitivity / epsilon``; ``scale <= 0`` (``epsilon = inf``) returns 0 without drawing.
 
     Returns
     -------
@@ -485,10 +451,10 @@ def _tree_insert(state, offset, x, scale, rng):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True, inline="always")
 def binary_counter_insert(state, x, scale, rng):  # pragma: no cover - compiled
-    """Insert ``x`` into a binary-mechanism counter and return the noisy prefix sum.
+    """Insert ``x`` into a binary-mechanism counter and return the noisy prefix sum (amortised O(1)).
 
     Each p-sum gets ``Lap(scale)`` noise; ``scale = (floor(log2 n) + 1) / epsilon`` makes the
-    counter epsilon-DP over ``n`` items in [0, 1] (``chan2011private``, Theorem 3.5). Amortised O(1).
+    counter epsilon-DP over ``n`` items in [0, 1] (``chan2011private``, Theorem 3.5).
 
     Parameters
     ----------
@@ -496,13 +462,11 @@ def binary_counter_insert(state, x, scale, rng):  # pragma: no cover - compiled
         From :func:`binary_counter_state`, updated in place.
     x : float
     scale : float
-        Laplace scale of each p-sum's noise.
     rng : numpy.random.Generator
 
     Returns
     -------
     float
-        The noisy sum of all items so far.
     """
     return _tree_insert(state, 0, x, scale, rng)
 
@@ -515,12 +479,11 @@ def hybrid_counter_state():  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True, inline="always")
 def hybrid_counter_insert(state, x, epsilon_log, epsilon_tree, rng):  # pragma: no cover - compiled
-    """Insert ``x`` into a hybrid-mechanism counter and return the noisy prefix sum.
+    """Insert ``x`` into a hybrid-mechanism counter and return the noisy prefix sum (amortised O(1)).
 
     ``chan2011private``, Section 4: a logarithmic mechanism releases at ``t = 2^k`` with
     ``Lap(1/epsilon_log)``; in between, a binary tree over the block's items adds
     ``Lap(k / epsilon_tree)`` per p-sum. The counter is ``(epsilon_log + epsilon_tree)``-DP.
-    Amortised O(1).
 
     Parameters
     ----------
@@ -536,7 +499,6 @@ def hybrid_counter_insert(state, x, epsilon_log, epsilon_tree, rng):  # pragma: 
     Returns
     -------
     float
-        The noisy sum of all items so far.
     """
     t = int(state[0]) + 1
     state[0] = t
@@ -596,13 +558,11 @@ def binary_tree_prefix_sums(
 
     Parameters
     ----------
-    stream : array_like
-        Shape ``(n,)``, items in [0, 1].
-    epsilon : float
-        Privacy parameter (> 0).
+    stream : array_like, shape (n,), in [0, 1]
+    epsilon : float > 0
     rng : numpy.random.Generator
     horizon : int or None
-        The stream length the noise is calibrated for (at least ``n``; default ``n``).
+        The stream length the noise is calibrated for (at least ``n``; ``None``: ``n``).
     runs : int or None
         If given (>= 1), that many independent releases, drawn in compiled code.
 
@@ -630,13 +590,10 @@ def hybrid_prefix_sums(
 
     Parameters
     ----------
-    stream : array_like
-        Shape ``(n,)``, items in [0, 1].
-    epsilon : float
-        Privacy parameter (> 0).
+    stream : array_like, shape (n,), in [0, 1]
+    epsilon : float > 0
     rng : numpy.random.Generator
     split : bool
-        Split epsilon between the two parts.
     runs : int or None
         If given (>= 1), that many independent releases, drawn in compiled code.
 
@@ -661,10 +618,8 @@ class BinaryTreeCounter:
 
     Parameters
     ----------
-    epsilon : float
-        Privacy parameter (> 0).
-    horizon : int
-        The largest number of items (>= 1).
+    epsilon : float > 0
+    horizon : int >= 1
     rng : numpy.random.Generator
     """
 
@@ -685,18 +640,16 @@ class BinaryTreeCounter:
 
         Parameters
         ----------
-        x : float
-            The item, in [0, 1].
+        x : float in [0, 1]
 
         Returns
         -------
         float
-            The noisy prefix sum.
 
         Raises
         ------
         ValueError
-            If ``x`` is out of range or the counter already holds ``horizon`` items.
+            If the counter already holds ``horizon`` items.
         """
         check_unit_interval_array("x", x, ndim=0)
         if self.count >= self.horizon:
@@ -712,11 +665,9 @@ class HybridCounter:
 
     Parameters
     ----------
-    epsilon : float
-        Privacy parameter (> 0).
+    epsilon : float > 0
     rng : numpy.random.Generator
     split : bool
-        Split epsilon between the two parts.
     """
 
     def __init__(self, epsilon: float, rng: np.random.Generator, *, split: bool = True) -> None:
@@ -737,13 +688,11 @@ class HybridCounter:
 
         Parameters
         ----------
-        x : float
-            The item, in [0, 1].
+        x : float in [0, 1]
 
         Returns
         -------
         float
-            The noisy prefix sum.
         """
         check_unit_interval_array("x", x, ndim=0)
         return float(hybrid_counter_insert(self._state, float(x), self.epsilon_log, self.epsilon_tree, self._rng))
@@ -755,16 +704,12 @@ class HybridCounter:
 
 
 def laplace_sum_tail_bound(scales: Any, gamma: float) -> float:
-    """A ``B`` with ``P(|sum_i Y_i| > B) <= gamma`` for independent ``Y_i ~ Lap(b_i)``.
-
-    ``chan2011private``, Corollary 2.9.
+    """``B`` with ``P(|sum_i Y_i| > B) <= gamma``, independent ``Y_i ~ Lap(b_i)`` (``chan2011private``, Cor. 2.9).
 
     Parameters
     ----------
-    scales : array_like
-        Shape ``(n,)``: the scales ``b_i`` (> 0).
-    gamma : float
-        Failure probability, in (0, 1).
+    scales : array_like, shape (n,), each > 0
+    gamma : float in (0, 1)
 
     Returns
     -------
@@ -788,9 +733,7 @@ def laplace_iid_sum_tail_bound(n_terms, scale, log_term):  # pragma: no cover - 
     Parameters
     ----------
     n_terms : float
-        Number of terms.
     scale : float
-        Their common scale.
     log_term : float
         ``ln(2 / gamma)``, ``gamma`` the failure probability.
 
@@ -807,23 +750,19 @@ def _popcount(x: int) -> int:
 
 
 def binary_counter_error_bound(t: int, epsilon: float, horizon: int, gamma: float) -> float:
-    """Error of the binary mechanism's release at time ``t``, with probability at least ``1 - gamma``.
+    """Bound on the binary mechanism's error ``|release - prefix sum|`` at time ``t``, w.p. ``1 - gamma``.
 
     Parameters
     ----------
-    t : int
-        The time, in [1, horizon].
-    epsilon : float
-        Privacy parameter (> 0).
-    horizon : int
-        The stream length the counter is calibrated for (>= 1).
-    gamma : float
-        Failure probability, in (0, 1).
+    t : int in [1, horizon]
+    epsilon : float > 0
+    horizon : int >= 1
+        The stream length the counter is calibrated for.
+    gamma : float in (0, 1)
 
     Returns
     -------
     float
-        A bound on ``|release - true prefix sum|``.
     """
     horizon = check_int("horizon", horizon, minimum=1)
     t = check_int("t", t, minimum=1, maximum=horizon)
@@ -833,21 +772,17 @@ def binary_counter_error_bound(t: int, epsilon: float, horizon: int, gamma: floa
 
 
 def hybrid_counter_error_bound(t: int, epsilon: float, gamma: float) -> float:
-    """Error of :class:`HybridCounter`'s release at time ``t``, with probability at least ``1 - gamma``.
+    """Bound on :class:`HybridCounter`'s error ``|release - prefix sum|`` at time ``t``, w.p. ``1 - gamma``.
 
     Parameters
     ----------
-    t : int
-        The time (>= 1).
-    epsilon : float
-        Privacy parameter (> 0).
-    gamma : float
-        Failure probability, in (0, 1).
+    t : int >= 1
+    epsilon : float > 0
+    gamma : float in (0, 1)
 
     Returns
     -------
     float
-        A bound on ``|release - true prefix sum|``.
     """
     t = check_int("t", t, minimum=1)
     epsilon = check_epsilon(epsilon)
@@ -865,17 +800,14 @@ def tossou_hybrid_error_bound(n: Any, epsilon: float, gamma: float) -> np.ndarra
 
     Parameters
     ----------
-    n : array_like or float
-        Number of items (>= 1).
-    epsilon : float
-        Privacy parameter (> 0).
-    gamma : float
-        Failure probability, in (0, 1).
+    n : array_like or float >= 1
+    epsilon : float > 0
+    gamma : float in (0, 1)
 
     Returns
     -------
     numpy.ndarray or float
-        The bound, of the shape of ``n``.
+        Of the shape of ``n``.
     """
     n_arr = check_finite_array("n", n)
     if n_arr.size and n_arr.min() < 1:

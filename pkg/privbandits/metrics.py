@@ -1,20 +1,10 @@
-"""Regret measures: cumulative pseudo-regret, average regret and Nash regret.
+"""Regret measures: cumulative pseudo-regret, average regret and Nash regret (``barman2023fairness``).
 
-Barman et al. (2023) measure fairness across rounds by the Nash social welfare of the expected
-rewards, the geometric mean ``(prod_t E[mu_{I_t}])^(1/T)``, and define
-
-* average regret ``R_A(T) = mu* - (1/T) sum_t E[mu_{I_t}]``,
-* Nash regret ``R_N(T) = mu* - (prod_t E[mu_{I_t}])^(1/T)``.
-
-By the AM-GM inequality ``R_N >= R_A``. As ``sarkar2026dpncb`` (Sarkar et al.) does, the expectation
-``E[mu_{I_t}]`` is estimated by the average of ``mu_{I_t}`` over the runs. The product of T numbers
-below one underflows (and in ``sarkar2026dpncb`` Figure 1(a) a single mean is already ``(2e)^-T``), so the
-welfare is computed in log space from the instance's exact log means.
-
-Each measure reads a :class:`~privbandits.simulate.SimulationResult` through its interface
-(``mean_reward``, ``log_welfare`` and their running forms), whether it holds the runs' arms or only
-the per-round mean. ``horizon=h`` evaluates a measure on the first ``h`` rounds, ``running_*`` at
-every round (for an anytime algorithm, the first ``h`` rounds of a run are a run of horizon ``h``).
+Average regret ``R_A(T) = mu* - (1/T) sum_t E[mu_{I_t}]``, Nash regret
+``R_N(T) = mu* - (prod_t E[mu_{I_t}])^(1/T)``, ``R_N >= R_A``; ``E[mu_{I_t}]`` is estimated by the
+average over runs, as ``sarkar2026dpncb`` does, and the welfare is computed in log space from the
+instance's exact log means. ``horizon=h`` evaluates on the first ``h`` rounds, ``running_*`` at
+every round. An argument outside the range its entry states raises ``ValueError`` naming it.
 """
 
 from __future__ import annotations
@@ -97,14 +87,12 @@ def average_regret(result: SimulationResult, horizon: int | None = None) -> floa
     Parameters
     ----------
     result : SimulationResult
-        Runs of one policy on one instance.
     horizon : int or None
-        Evaluate on the first ``horizon`` rounds (default: all; one of ``result.rounds()``).
+        One of ``result.rounds()`` (``None``: all).
 
     Returns
     -------
     float
-        The average regret.
     """
     h = _prefix(result, horizon)
     return float(result.instance.best_mean - result.mean_reward(h))
@@ -116,31 +104,27 @@ def nash_regret(result: SimulationResult, horizon: int | None = None) -> float:
     Parameters
     ----------
     result : SimulationResult
-        Runs of one policy on one instance.
     horizon : int or None
         As for :func:`average_regret`.
 
     Returns
     -------
     float
-        The Nash regret (>= the average regret, by the AM-GM inequality).
     """
     h = _prefix(result, horizon)
     return float(np.exp(result.instance.log_best_mean) - np.exp(result.log_welfare(h)))
 
 
 def running_average_regret(result: SimulationResult) -> np.ndarray:
-    """``R_A(t)`` at every round ``t`` of ``result.rounds()`` (every round, or those read ``at``).
+    """``R_A(t)`` at every round ``t`` of ``result.rounds()``.
 
     Parameters
     ----------
     result : SimulationResult
-        Runs of one policy on one instance.
 
     Returns
     -------
     numpy.ndarray
-        Shape ``(len(result.rounds()),)``.
     """
     _prefix(result, None)
     return result.instance.best_mean - result.running_mean_reward()
@@ -152,12 +136,10 @@ def running_nash_regret(result: SimulationResult) -> np.ndarray:
     Parameters
     ----------
     result : SimulationResult
-        Runs of one policy on one instance.
 
     Returns
     -------
     numpy.ndarray
-        Shape ``(len(result.rounds()),)``.
     """
     _prefix(result, None)
     with np.errstate(invalid="ignore"):
@@ -170,31 +152,28 @@ def log_nash_social_welfare(result: SimulationResult) -> float:
     Parameters
     ----------
     result : SimulationResult
-        Runs of one policy on one instance.
 
     Returns
     -------
     float
-        The log welfare (may be ``-inf``).
+        May be ``-inf``.
     """
     h = _prefix(result, None)
     return result.log_welfare(h)
 
 
 def nash_regret_in_double_precision(result: SimulationResult, horizon: int | None = None) -> float:
-    """Nash regret computed in double precision, as the experiment code of ``sarkar2026dpncb`` does.
+    """Nash regret in double precision, as ``sarkar2026dpncb``'s code does (``Expt_1.py`` lines 137-147).
 
-    That code (``NP-Hardest/DP-NCB``, ``Expt_1.py`` lines 137-147) takes the log of the per-round
-    mean as a double: a round whose mean underflows to 0 (the arm of mean ``(2e)^-T`` of Figure 1(a),
-    pulled in every run, once ``T >= 441``) makes the regret ``mu*``, whatever the other rounds. An
-    artefact of the arithmetic: :func:`nash_regret` is the measure; this shows the published numbers.
+    A round whose mean underflows to 0 (the arm of mean ``(2e)^-T`` of Figure 1(a), once
+    ``T >= 441``) makes the regret ``mu*``: an artefact of the arithmetic that reproduces the
+    published numbers; :func:`nash_regret` is the measure.
 
     Parameters
     ----------
     result : SimulationResult
-        Runs of one policy on one instance, holding every round (not read ``at`` some rounds).
+        Holding every round (not read ``at`` some rounds).
     horizon : int or None
-        Evaluate on the first ``horizon`` rounds (default: all).
 
     Returns
     -------
@@ -215,15 +194,12 @@ def average_regret_from_rewards(expected_rewards: Any, best_mean: float) -> floa
 
     Parameters
     ----------
-    expected_rewards : array_like
-        Shape ``(runs, T)``, entries in [0, 1]: the mean of the arm pulled in each run and round.
-    best_mean : float
-        ``mu*``, in [0, 1].
+    expected_rewards : array_like, shape (runs, T), in [0, 1]
+    best_mean : float in [0, 1]
 
     Returns
     -------
     float
-        ``R_A(T)``, the expectation estimated by the average over runs.
     """
     rewards = check_finite_array("expected_rewards", expected_rewards, ndim=2)
     if rewards.size == 0:
@@ -234,19 +210,16 @@ def average_regret_from_rewards(expected_rewards: Any, best_mean: float) -> floa
 
 
 def nash_regret_from_log_rewards(log_expected_rewards: Any, log_best_mean: float) -> float:
-    """Nash regret from a ``(runs, T)`` array of ``log mu_{I_t}`` (entries in [-inf, 0]), in log space.
+    """Nash regret from a ``(runs, T)`` array of ``log mu_{I_t}``, in log space: finite even when every mean underflows.
 
     Parameters
     ----------
-    log_expected_rewards : array_like
-        Shape ``(runs, T)``: the log mean of the arm pulled in each run and round.
-    log_best_mean : float
-        ``log mu*`` (<= 0).
+    log_expected_rewards : array_like, shape (runs, T), in [-inf, 0]
+    log_best_mean : float <= 0
 
     Returns
     -------
     float
-        ``exp(log mu*) - exp(log NSW)``, finite even when every ``mu_{I_t}`` underflows.
     """
     log_rewards = np.asarray(log_expected_rewards, dtype=float)
     if log_rewards.ndim != 2 or log_rewards.size == 0:

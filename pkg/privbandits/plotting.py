@@ -2,7 +2,8 @@
 
 :func:`use_book_style` once per notebook; :func:`color_for` gives each algorithm the same colour
 in every chapter; :func:`plot_runs` draws the mean over runs with a band; :func:`show_table` is the
-one way the book shows a table.
+one way the book shows a table. An argument outside the range its entry states raises ``ValueError``
+naming it.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ _FALLBACK = ["#56B4E9", "#F0E442", "#882255", "#44AA99", "#999933", "#AA4499", "
 
 
 def color_for(name: str) -> str:
-    """The book's colour for an algorithm.
+    """The book's colour for an algorithm, the same in every chapter.
 
     Parameters
     ----------
@@ -123,7 +124,6 @@ def new_axes(ncols: int = 1, nrows: int = 1, **kwargs: Any) -> tuple[plt.Figure,
     Parameters
     ----------
     ncols, nrows : int
-        The grid of panels.
     **kwargs
         ``panel_width`` and ``panel_height`` in inches (default: the panels share
         :data:`PAGE_WIDTH`, 3 inches high, 4 for a single panel); the rest go to ``plt.subplots``.
@@ -155,27 +155,23 @@ def plot_runs(
     Parameters
     ----------
     ax : matplotlib.axes.Axes
-    x : array_like
-        Shape ``(n,)``, finite.
-    values : array_like
-        Shape ``(runs, n)``, finite: one row per run.
+    x : array_like, shape (n,), finite
+    values : array_like, shape (runs, n), finite
     label : str
         Legend label; also picks the colour (:func:`color_for`) unless ``color`` is given.
     color : str or None
-        Colour of line and band.
     band : {"quantile", "stderr", "none"}
         Between ``quantiles`` of the runs, mean +- 1.96 standard errors, or no band.
     quantiles : tuple of float
-        The band's quantiles.
     max_points : int
-        About how many points to draw (log-spaced on a log x axis).
+        Log-spaced on a log x axis.
     **line_kwargs
         Passed to ``ax.plot``.
 
     Raises
     ------
     ValueError
-        If ``values`` is not ``(runs, len(x))`` or ``band`` is unknown.
+        If ``values`` is not ``(runs, len(x))``.
     """
     x_arr = check_finite_array("x", x, ndim=1)
     vals = check_finite_array("values", values, ndim=2)
@@ -219,14 +215,14 @@ def format_number(value: Any, digits: int = 3) -> str:
     Parameters
     ----------
     value : int or float
-    digits : int
-        Significant figures of a non-integer (>= 1); a shorter exact decimal (0.25) is shown as it
-        is, integers and values of at least ``10^(digits - 1)`` whole with thousands separators.
+    digits : int >= 1
+        Significant figures of a non-integer; a shorter exact decimal (0.25) is shown as it is,
+        integers and values of at least ``10^(digits - 1)`` whole with thousands separators.
 
     Returns
     -------
     str
-        The text; a value below a thousandth as ``a × 10^k`` in inline math, :data:`MISSING` for NaN.
+        A value below a thousandth as ``a × 10^k`` in inline math, :data:`MISSING` for NaN.
 
     Raises
     ------
@@ -303,9 +299,8 @@ def author_year(key: str, bib: str | Path | None = None) -> str:
     Parameters
     ----------
     key : str
-        The entry's key.
     bib : str, Path or None
-        The BibTeX file (default: the book's ``references.bib``, looked up from the working directory).
+        The BibTeX file (``None``: the book's ``references.bib``, looked up from the working directory).
 
     Returns
     -------

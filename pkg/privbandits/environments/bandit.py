@@ -1,10 +1,10 @@
 """Stochastic bandit instances: ``K`` arms, each a reward law on [0, 1] (a kind code and three parameters).
 
-An instance knows its arm means exactly, in log space too: some instances of the book
-(``sarkar2026dpncb`` Figure 1(a), arm mean ``(2e)^-T``) have means far below the smallest double.
-The policies' kernels draw rewards with :func:`draw_reward` and :func:`draw_reward_sum` from the
-run's own generator, or read them from a fixed reward table ``table[t, arm]`` (a *dataset* in the
-sense of differential privacy: how the auditor runs an algorithm on two neighbouring datasets).
+An instance knows its arm means exactly, in log space too (``sarkar2026dpncb`` Figure 1(a) has
+arm means ``(2e)^-T``, far below the smallest double). Kernels draw rewards with
+:func:`draw_reward` and :func:`draw_reward_sum`, or read a fixed reward table ``table[t, arm]``
+(a *dataset* in the sense of differential privacy, as the auditor uses it). An argument outside
+the range its entry states raises ``ValueError`` naming it.
 """
 
 from __future__ import annotations
@@ -75,26 +75,20 @@ def _check_kind_params(arm: int, kind: int, p: np.ndarray) -> None:
 
 @dataclass(frozen=True, eq=False)
 class BanditInstance:
-    """A stochastic ``K``-armed bandit with rewards in [0, 1].
-
-    Build one with :func:`bernoulli_instance`, :func:`mixed_instance` and friends rather than by
-    hand. ``log_means`` is the authority on the arm means (``means`` is its exponential); it is given
-    explicitly where a mean underflows (``bernoulli_instance(log_means=...)``).
+    """A stochastic ``K``-armed bandit with rewards in [0, 1]; build one with :func:`bernoulli_instance` and friends.
 
     Parameters
     ----------
-    kinds : numpy.ndarray
-        Shape ``(K,)``, ``K >= 2``: each arm's kind code (:data:`BERNOULLI`, :data:`BETA`,
-        :data:`TWO_POINT`, :data:`UNIFORM`).
-    params : numpy.ndarray
-        Shape ``(K, 3)``: each arm's parameters, as the kind codes list them.
-    log_means : numpy.ndarray
-        Shape ``(K,)``, entries in [-inf, 0]: the log of each arm's mean.
+    kinds : numpy.ndarray, shape (K,), K >= 2
+        Each arm's kind code (:data:`BERNOULLI`, :data:`BETA`, :data:`TWO_POINT`, :data:`UNIFORM`).
+    params : numpy.ndarray, shape (K, 3)
+        Each arm's parameters, as the kind codes list them.
+    log_means : numpy.ndarray, shape (K,), in [-inf, 0]
+        The authority on the arm means (``means`` is its exponential).
     name : str
         A label (part of the cache key).
     table : numpy.ndarray
-        When not empty, a fixed reward table of shape ``(horizon, K)`` in [0, 1]: the kernels read
-        ``table[t, arm]`` at round ``t`` (0-based) instead of sampling.
+        When not empty, a fixed reward table of shape ``(horizon, K)`` in [0, 1], read instead of sampling.
     """
 
     kinds: np.ndarray
@@ -172,14 +166,12 @@ class BanditInstance:
 
         Parameters
         ----------
-        table : numpy.ndarray
-            Shape ``(horizon, K)``, entries in [0, 1]: ``table[t, arm]`` is the reward of ``arm`` at round
-            ``t`` (a *dataset* in the sense of differential privacy).
+        table : numpy.ndarray, shape (horizon, K), in [0, 1]
+            ``table[t, arm]`` is the reward of ``arm`` at round ``t``.
 
         Returns
         -------
         BanditInstance
-            A new instance.
         """
         return BanditInstance(self.kinds, self.params, self.log_means, self.name, np.asarray(table))
 
@@ -188,10 +180,8 @@ class BanditInstance:
 
         Parameters
         ----------
-        horizon : int
-            Number of rounds (>= 1).
+        horizon : int >= 1
         rng : numpy.random.Generator
-            Source of randomness.
 
         Returns
         -------
@@ -206,10 +196,9 @@ class BanditInstance:
 
         Parameters
         ----------
-        arm, size : int
-            The arm, in ``[0, K - 1]``, and the number of rewards (>= 0).
+        arm : int in [0, K - 1]
+        size : int >= 0
         rng : numpy.random.Generator
-            Source of randomness.
 
         Returns
         -------
@@ -254,25 +243,20 @@ def _instance(kinds: np.ndarray, params: np.ndarray, name: str) -> BanditInstanc
 
 
 def bernoulli_instance(means: Any = None, *, log_means: Any = None, name: str = "") -> BanditInstance:
-    """Bernoulli arms with the given means in [0, 1].
+    """Bernoulli arms with the given means, or log means where a mean is too small for a double.
 
-    Pass ``log_means`` instead where a mean is too small for a double (e.g. ``-T log(2e)``); the
-    sampled probability then underflows to 0, which is what such an arm is in practice, while Nash
-    regret is computed from the exact log means.
+    The sampled probability then underflows to 0, while Nash regret uses the exact log means.
 
     Parameters
     ----------
-    means : array_like or None
-        Shape ``(K,)``, ``K >= 2``, entries in [0, 1].
-    log_means : array_like or None
-        Shape ``(K,)``, finite entries <= 0; exactly one of ``means`` and ``log_means`` is given.
+    means : array_like, shape (K,), K >= 2, in [0, 1], or None
+    log_means : array_like, shape (K,), finite, <= 0, or None
+        Exactly one of ``means`` and ``log_means`` is given.
     name : str
-        A label.
 
     Returns
     -------
     BanditInstance
-        The instance.
     """
     if (means is None) == (log_means is None):
         raise ValueError("give exactly one of means and log_means")
@@ -298,15 +282,12 @@ def beta_instance(a: Any, b: Any, *, name: str = "") -> BanditInstance:
 
     Parameters
     ----------
-    a, b : array_like
-        Shape ``(K,)`` each, entries > 0.
+    a, b : array_like, shape (K,), > 0
     name : str
-        A label.
 
     Returns
     -------
     BanditInstance
-        The instance.
     """
     a_arr = check_finite_array("a", a, ndim=1)
     b_arr = check_finite_array("b", b, ndim=1)
@@ -322,17 +303,13 @@ def two_point_instance(low: Any, high: Any, p_high: Any, *, name: str = "") -> B
 
     Parameters
     ----------
-    low, high : array_like
-        Shape ``(K,)`` each, ``0 <= low <= high <= 1``.
-    p_high : array_like
-        Shape ``(K,)``, entries in [0, 1].
+    low, high : array_like, shape (K,), 0 <= low <= high <= 1
+    p_high : array_like, shape (K,), in [0, 1]
     name : str
-        A label.
 
     Returns
     -------
     BanditInstance
-        The instance.
     """
     arrays = [check_finite_array(n, v, ndim=1) for n, v in (("low", low), ("high", high), ("p_high", p_high))]
     if len({a.shape for a in arrays}) != 1:
@@ -345,15 +322,12 @@ def uniform_instance(low: Any, high: Any, *, name: str = "") -> BanditInstance:
 
     Parameters
     ----------
-    low, high : array_like
-        Shape ``(K,)`` each, ``0 <= low <= high <= 1``.
+    low, high : array_like, shape (K,), 0 <= low <= high <= 1
     name : str
-        A label.
 
     Returns
     -------
     BanditInstance
-        The instance.
     """
     low_arr = check_finite_array("low", low, ndim=1)
     high_arr = check_finite_array("high", high, ndim=1)
@@ -365,32 +339,24 @@ def uniform_instance(low: Any, high: Any, *, name: str = "") -> BanditInstance:
 
 
 def mixed_instance(means: Any, *, match_means: bool = True, name: str = "mixed") -> BanditInstance:
-    """The heterogeneous instance of ``sarkar2026dpncb`` (Sarkar et al.), Figure 1(f).
+    """The heterogeneous instance of ``sarkar2026dpncb``, Figure 1(f): each arm's law chosen by its sampled mean.
 
-    The paper assigns each arm a law by its sampled mean ``mu``: Bernoulli for ``mu >= 0.75``,
-    Beta(4, 1) for ``mu in [0.5, 0.75)``, a two-point law on {0.4, 1} for ``mu in [0.25, 0.5)`` and
-    Uniform(0, 1) for ``mu < 0.25``. Taken literally, only the Bernoulli arms keep their mean: Beta(4, 1)
-    has mean 0.8, Uniform(0, 1) has mean 0.5, and a law on {0.4, 1} has mean >= 0.4 > mu.
-
-    ``match_means=True`` (default) keeps each law's *shape* and rescales it so the arm's mean is the
-    sampled ``mu``: Beta(5 mu, 5 (1 - mu)) (same concentration a + b = 5 as Beta(4, 1)); the
-    equiprobable two-point law on {0.4 s, s} with s = mu / 0.7; Uniform(0, 2 mu).
-    ``match_means=False`` takes the laws literally (equiprobable on {0.4, 1}); the instance's means
-    are then the laws' own means, not ``means``.
+    Bernoulli for ``mu >= 0.75``, Beta for ``[0.5, 0.75)``, two-point for ``[0.25, 0.5)``, uniform below.
+    Taken literally (Beta(4, 1), a law on {0.4, 1}, Uniform(0, 1)) only the Bernoulli arms keep their
+    mean; ``match_means=True`` rescales each law to mean ``mu``: Beta(5 mu, 5 (1 - mu)), the
+    equiprobable law on {0.4 s, s} with s = mu / 0.7, Uniform(0, 2 mu).
 
     Parameters
     ----------
-    means : array_like
-        Shape ``(K,)``, entries in [0, 1]: the sampled means that choose each arm's law.
+    means : array_like, shape (K,), in [0, 1]
     match_means : bool
-        Rescale each law to the sampled mean (see above).
+        Rescale each law to the sampled mean; ``False``: the laws literally, whose means then differ
+        from ``means``.
     name : str
-        A label.
 
     Returns
     -------
     BanditInstance
-        The instance.
     """
     mu = check_unit_interval_array("means", means, ndim=1)
     k = mu.size
@@ -430,23 +396,18 @@ def _draw_one(rng, kind, p):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True, inline="always")
 def draw_reward(rng, kinds, params, table, t, arm):  # pragma: no cover - compiled
-    """Reward of ``arm`` at round ``t`` (0-based): ``table[t, arm]`` if a table is given, else a draw.
-
-    Compiled (``nogil``, inlined into each kernel); it does not validate.
+    """Reward of ``arm`` at round ``t`` (0-based): ``table[t, arm]`` if given, else a draw (compiled, unchecked).
 
     Parameters
     ----------
     rng : numpy.random.Generator
-        The run's generator (unused when a table is given).
     kinds, params, table : numpy.ndarray
-        The instance's arrays, from :meth:`BanditInstance.kernel_args`.
+        From :meth:`BanditInstance.kernel_args`.
     t, arm : int
-        The round (0-based) and the arm.
 
     Returns
     -------
     float
-        The reward.
     """
     if table.shape[0] > 0:
         return table[t, arm]
@@ -459,24 +420,18 @@ def draw_reward(rng, kinds, params, table, t, arm):  # pragma: no cover - compil
 
 @njit(nogil=True, cache=True)
 def draw_reward_sum(rng, kinds, params, table, t, arm, n):  # pragma: no cover - compiled
-    """Sum of ``n`` rewards of ``arm`` at rounds ``t, ..., t + n - 1``.
-
-    One Binomial draw for a Bernoulli arm, so an episode of ``n`` pulls costs O(1). Compiled
-    (``nogil``); it does not validate.
+    """Sum of ``n`` rewards of ``arm`` at rounds ``t, ..., t + n - 1``; O(1) for a Bernoulli arm (compiled, unchecked).
 
     Parameters
     ----------
     rng : numpy.random.Generator
-        The run's generator (unused when a table is given).
     kinds, params, table : numpy.ndarray
-        The instance's arrays, from :meth:`BanditInstance.kernel_args`.
+        From :meth:`BanditInstance.kernel_args`.
     t, arm, n : int
-        The first round (0-based), the arm and the number of rewards.
 
     Returns
     -------
     float
-        The sum.
     """
     if table.shape[0] > 0:
         s = 0.0

@@ -29,12 +29,10 @@ def check_l_tilde_rule(rule: str) -> str:
     Parameters
     ----------
     rule : str
-        The value of ``l_tilde_rule`` to check.
 
     Returns
     -------
     str
-        ``rule``.
     """
     if rule not in L_TILDE_RULES:
         raise ValueError(f"l_tilde_rule must be 'sum', 'norm' or 'data', got {rule!r}")
@@ -44,11 +42,9 @@ def check_l_tilde_rule(rule: str) -> str:
 class ScoreTree(NamedTuple):
     """The pool rows as a prefix tree of their sparse entries, to score every row with shared sums.
 
-    Row r's score ``<x_r, theta>`` is summed in column order over its ELL entries: ``s_q = s_{q-1} +
-    v_q theta[c_q]``. Rows of one group that share their first q + 1 entries share ``s_q``, so level
-    q holds one node per distinct prefix and ``score[n] = score[parent(n)] + v theta[c]`` computes
-    each prefix sum once, with the row-by-row sum's operations (the same floats). The leaves are the
-    distinct rows of each group (on the Adult pools: 116,009 nodes for 374,803 row entries).
+    Rows of one group that share their first q + 1 entries share the partial sum of ``<x_r, theta>``
+    in column order, so level q holds one node per distinct prefix, computed once with the row-by-row
+    sum's operations (the same floats). The leaves are the distinct rows of each group.
 
     Attributes
     ----------
@@ -56,15 +52,12 @@ class ScoreTree(NamedTuple):
         ``(nodes,)`` uint32: each node's parent, numbered within the previous level (0 on level 0).
     entry : numpy.ndarray
         ``(nodes,)`` uint32: each node's entry, an index into ``entry_col`` and ``entry_value``.
-    entry_col : numpy.ndarray
-        ``(entries,)`` the column of each distinct entry.
-    entry_value : numpy.ndarray
-        ``(entries,)`` its value.
+    entry_col, entry_value : numpy.ndarray
+        ``(entries,)`` the column and value of each distinct entry.
     level_offsets : numpy.ndarray
         ``(width + 1,)``: level q's nodes are ``level_offsets[q] .. level_offsets[q + 1] - 1``.
     unary : numpy.ndarray
-        ``(width,)`` bool: level q's nodes are the only children of level q - 1's, in the same order
-        (the two levels are then summed in one pass).
+        ``(width,)`` bool: level q's nodes are the only children of level q - 1's, in the same order.
     row_leaf : numpy.ndarray
         ``(rows,)`` the leaf of each pool row, numbered from 0 (node ``level_offsets[-2] + leaf``).
     leaf_offsets : numpy.ndarray
@@ -87,17 +80,16 @@ class HiringArrays(NamedTuple):
     Attributes
     ----------
     pool : numpy.ndarray
-        The stacked pools, one row per candidate, group by group, shape ``(rows, d)``.
+        ``(rows, d)``, the stacked pools, group by group.
     offsets : numpy.ndarray
-        Where each group's rows start, shape ``(K + 1,)``.
+        ``(K + 1,)``, where each group's rows start.
     nz_cols : numpy.ndarray
-        Each row's non-zero columns in increasing order, zero-padded, shape ``(rows, width)``.
+        ``(rows, width)``, each row's non-zero columns in increasing order, zero-padded.
     nz_count : numpy.ndarray
-        Each row's number of non-zeros, shape ``(rows,)``.
+        ``(rows,)``, each row's number of non-zeros.
     score_tree : ScoreTree
-        The pool rows as a prefix tree of their sparse entries (re-scoring the pool).
     theta_star : numpy.ndarray
-        The true parameter, shape ``(d,)``.
+        ``(d,)``.
     sorted_rewards : numpy.ndarray
         Each group's true rewards, sorted (its CDF), concatenated group by group.
     row_reward : numpy.ndarray
@@ -176,18 +168,18 @@ def _score_tree(index: np.ndarray, value: np.ndarray, offsets: np.ndarray) -> Sc
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class HiringEnvironment:
-    """Contextual hiring environment: per-group candidate pools and a true reward vector.
+    """Contextual hiring environment (``grazzi2022group``; ``an2025privatefairgreedy``, Section 3).
+
+    Each round draws one candidate ``X_{k,t}`` from each group's pool; the hired candidate's reward is
+    ``<X_{k_t,t}, theta*> + eta_t``, ``eta_t ~ N(0, noise_sd^2)``.
 
     Parameters
     ----------
     pools : tuple of numpy.ndarray
         One ``(n_k, d)`` array of candidates per group (at least 2 groups).
-    theta_star : numpy.ndarray
-        The true parameter, shape ``(d,)``.
-    noise_sd : float
-        Standard deviation of the reward noise (> 0).
+    theta_star : numpy.ndarray, shape (d,)
+    noise_sd : float > 0
     name : str
-        A label.
     """
 
     pools: tuple
@@ -207,14 +199,11 @@ class HiringEnvironment:
         Parameters
         ----------
         data : CensusHiringData
-            The preprocessed census instance.
-        noise_sd : float
-            Standard deviation of the reward noise (> 0).
+        noise_sd : float > 0
 
         Returns
         -------
         HiringEnvironment
-            The environment.
         """
         return cls(tuple(data.pools), np.asarray(data.theta_star, float), noise_sd, f"census-{data.source}")
 
@@ -250,7 +239,6 @@ class HiringEnvironment:
         Returns
         -------
         HiringArrays
-            The arrays.
         """
         return self._arrays
 
@@ -291,28 +279,23 @@ class HiringEnvironment:
         return self._sparse_pool
 
     def l_tilde(self, rule: str = "sum") -> float:
-        """A bound L-tilde on the regression's leaf vector [x, y], computed FROM THE DATA.
+        """A bound L-tilde on the regression's leaf vector [x, y], computed from the data.
 
-        A release the analysis of ``an2025privatefairgreedy`` does not account for, as it admits.
-        Rewards enter the tree clipped to ``[-y_clip(), y_clip()]``.
-
-        * ``"sum"`` (the book's default): max ``||x||`` + y_clip, the hypothesis ``||X|| + |y| <= L`` of
-          Theorem 5.1; every clipped leaf satisfies it.
-        * ``"norm"``: sqrt(max ||x||^2 + y_clip^2), a bound on the norm of [x, y] as Section 4.1 says
-          (all the sensitivity bound of :func:`tree_rho` needs); every clipped leaf satisfies it.
-        * ``"data"``: max over pool rows of sqrt(||x||^2 + <x, theta*>^2), the rule of the authors'
-          code (DP-GMFBandits, ``data.py``, ``load_adult``). Noisy rewards can exceed it: Theorem
-          5.1's hypothesis then fails and the guarantee does not hold.
+        Rewards enter the tree clipped to ``[-y_clip(), y_clip()]``. Reading the data is a release that
+        ``an2025privatefairgreedy``'s analysis does not account for, as it admits.
 
         Parameters
         ----------
         rule : {"sum", "norm", "data"}
-            Which bound.
+            ``"sum"``: max ``||x||`` + y_clip, Theorem 5.1's hypothesis ``||X|| + |y| <= L``.
+            ``"norm"``: sqrt(max ||x||^2 + y_clip^2), the norm bound Section 4.1 states. Every clipped
+            leaf satisfies both.
+            ``"data"``: max over pool rows of sqrt(||x||^2 + <x, theta*>^2), the authors' code's rule
+            (DP-GMFBandits ``data.py``); noisy rewards can exceed it, and the guarantee then fails.
 
         Returns
         -------
         float
-            L-tilde.
         """
         check_l_tilde_rule(rule)
         x_norm_max, data_max = self._leaf_norms
@@ -335,7 +318,6 @@ class HiringEnvironment:
         Returns
         -------
         float
-            The clip level.
         """
         return float(np.abs(self._kernel_args[3]).max() + 3 * self.noise_sd)
 
@@ -355,7 +337,6 @@ class HiringEnvironment:
         Returns
         -------
         str
-            16 hexadecimal digits.
         """
         h = hashlib.sha256()
         for p in self.pools:

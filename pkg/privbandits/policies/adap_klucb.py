@@ -1,10 +1,9 @@
 """AdaP-KLUCB of Azize and Basu (2022), ``azize2022privacy``: the eps-global DP KL-UCB of Part VI.
 
-Algorithm 1 of ``azize2022privacy`` (the framework AdaP-UCB also instantiates, :mod:`.adap_ucb`)
-with the KL-UCB index of their Section 4, the row of the Part VI frontier whose regret bound
-(Theorem 8) matches the problem-dependent lower bound (Theorem 3) up to constants. Also here: the
-Bernoulli KL divergence and KL-UCB upper confidence bound (numba), and the paper's lower bounds
-(:func:`problem_dependent_lower_bound`, :func:`minimax_lower_bound`).
+Algorithm 1 of ``azize2022privacy`` (the framework AdaP-UCB also instantiates) with the KL-UCB
+index of their Section 4, whose regret bound (Theorem 8) matches the problem-dependent lower bound
+(Theorem 3) up to constants; also the Bernoulli KL divergence, the KL-UCB bound and the paper's
+lower bounds.
 """
 
 from __future__ import annotations
@@ -52,19 +51,15 @@ def _kl_ucb(p, level):  # pragma: no cover - compiled
 
 
 def bernoulli_kl(p: float, q: float) -> float:
-    """Bernoulli KL divergence ``d(p, q) = p log(p/q) + (1-p) log((1-p)/(1-q))``.
-
-    Arguments are clipped to ``[1e-15, 1 - 1e-15]`` so the value is finite.
+    """Bernoulli KL divergence ``d(p, q) = p log(p/q) + (1-p) log((1-p)/(1-q))``, finite (arguments clipped).
 
     Parameters
     ----------
-    p, q : float
-        Means in [0, 1].
+    p, q : float in [0, 1]
 
     Returns
     -------
     float
-        ``d(p, q)``.
     """
     for name, x in (("p", p), ("q", q)):
         if not (isinstance(x, (int, float, np.floating)) and 0.0 <= x <= 1.0):
@@ -77,15 +72,13 @@ def kl_ucb_upper(p: float, level: float) -> float:
 
     Parameters
     ----------
-    p : float
-        The (clipped) mean, in [0, 1].
-    level : float
-        The exploration level (>= 0).
+    p : float in [0, 1]
+    level : float >= 0
 
     Returns
     -------
     float
-        The bound, computed by 50 bisections on ``[p, 1]`` (to within ``2^-50``, below the root).
+        By 50 bisections on ``[p, 1]`` (to within ``2^-50``, below the root).
     """
     if not (isinstance(p, (int, float, np.floating)) and 0.0 <= p <= 1.0):
         raise ValueError(f"p must lie in [0, 1], got {p!r}")
@@ -152,17 +145,15 @@ class AdaPKLUCB(Policy):
     After one pull of each arm, at each episode start ``t_l`` the arm maximising
     ``max{q : d(mu_breve_a, q) <= alpha log(t_l) / f_a}`` with
     ``mu_breve_a = Clip_{0,1}(mu_tilde_a + alpha log(t_l) / (eps f_a))`` is played until its pulls
-    double; ``f_a`` is its last episode's length and ``mu_tilde_a`` that episode's mean plus
-    ``Lap(1 / (eps f_a))`` (Lemma 1; older rewards are forgotten). Each reward enters one release, so
-    the run is eps-DP. Regret (Theorem 8, ``alpha > 3``) matches :func:`problem_dependent_lower_bound`
-    up to constants. Anytime; ``epsilon = inf`` runs without noise.
+    double; ``mu_tilde_a`` is its last episode's mean plus ``Lap(1 / (eps f_a))``, ``f_a`` that
+    episode's length (Lemma 1). Each reward enters one release, so the run is eps-DP. Anytime.
 
     Parameters
     ----------
-    epsilon : float
-        Privacy parameter (> 0; ``inf`` runs without noise).
-    alpha : float
-        Exploration constant (> 0; the regret bound needs ``alpha > 3``).
+    epsilon : float > 0
+        ``inf`` runs without noise.
+    alpha : float > 0
+        The regret bound needs ``alpha > 3``.
     """
 
     epsilon: float = param(0.2, Real(0.0, math.inf, "(]"))
@@ -187,24 +178,20 @@ def _check_bernoulli_means(means) -> np.ndarray:
 def problem_dependent_lower_bound(means, horizon: int, epsilon: float) -> float:
     """Theorem 3 of ``azize2022privacy`` for Bernoulli arms, at the horizon ``T``.
 
-    ``log T * sum_{a: Delta_a > 0} Delta_a / min(d(mu_a, mu*), 6 eps Delta_a)``: for Bernoulli arms
-    the KL-distinguishability gap ``d_inf`` is ``d(mu_a, mu*)`` and the TV gap is ``Delta_a``. The
-    theorem is asymptotic (the limit of ``Reg_T / log T`` for consistent eps-global DP policies), so
-    the value is the asymptotic rate times ``log T``, not a finite-``T`` guarantee.
+    ``log T * sum_{a: Delta_a > 0} Delta_a / min(d(mu_a, mu*), 6 eps Delta_a)``. The theorem is
+    asymptotic (the limit of ``Reg_T / log T``): this is the rate times ``log T``, not a finite-``T``
+    guarantee.
 
     Parameters
     ----------
-    means : array_like
-        The Bernoulli arms' means (1-d, in [0, 1], at least 2).
-    horizon : int
-        ``T`` (>= 2).
-    epsilon : float
-        Privacy parameter (> 0; ``inf``: the Lai-Robbins bound).
+    means : array_like, 1-d, in [0, 1], at least 2
+    horizon : int >= 2
+    epsilon : float > 0
+        ``inf``: the Lai-Robbins bound.
 
     Returns
     -------
     float
-        The bound.
     """
     means = _check_bernoulli_means(means)
     horizon = check_int("horizon", horizon, minimum=2)
@@ -223,17 +210,14 @@ def minimax_lower_bound(n_arms: int, horizon: int, epsilon: float) -> float:
 
     Parameters
     ----------
-    n_arms : int
-        ``K`` (>= 2).
-    horizon : int
-        ``T`` (>= ``K - 1``).
-    epsilon : float
-        Privacy parameter (> 0; ``inf`` drops the privacy term).
+    n_arms : int >= 2
+    horizon : int >= K - 1
+    epsilon : float > 0
+        ``inf`` drops the privacy term.
 
     Returns
     -------
     float
-        The bound.
     """
     n_arms = check_int("n_arms", n_arms, minimum=2)
     horizon = check_int("horizon", horizon, minimum=n_arms - 1)

@@ -1,14 +1,10 @@
 """The policy interfaces and the declaration every algorithm of the book is written in.
 
-A policy is a frozen dataclass of its parameters (hashable, printable, part of a cache key) that
-*declares* what it is (see :class:`Declared` and :class:`Policy`): its parameters with their
-constraints (:func:`param` with :class:`Real`, :class:`Int`, :class:`Bool`, :class:`Choice`,
+A policy is a frozen dataclass of its parameters that *declares* what it is: its parameters and
+their constraints (:func:`param` with :class:`Real`, :class:`Int`, :class:`Bool`, :class:`Choice`,
 :class:`Custom`), its records, its departures from the printed algorithm (:class:`Departure`), its
-numba kernel and the kernel's arguments under the policy's own field names, and, if private, its
-privacy accounting. From that the base classes derive validation, ``run``,
-``as_run_by_authors()``, ``ablations()``, ``config()`` and ``sample_arms``. Kernels are plain
-loops that read like the pseudocode, compiled with ``nogil=True`` so that
-:func:`privbandits.simulate.simulate` runs several at once in threads.
+numba kernel and the kernel's arguments, and, if private, its accounting. The base classes derive
+validation, ``run``, ``as_run_by_authors()``, ``ablations()``, ``config()`` and ``sample_arms``.
 :class:`ContextualPolicy` is the smaller interface of Part IV's contextual algorithms.
 """
 
@@ -56,20 +52,15 @@ Records = dict[str, np.ndarray]
 def record_play(out, t, a, length):
     """Record that arm ``a`` is played on rounds ``t .. t + length - 1`` (0-based), in a compiled kernel.
 
-    The type of ``out`` chooses the form when numba compiles the kernel: a ``(horizon,)`` int64 array
-    gets one entry per round, a list of int64 the run-length code ``start, arm, start, arm, ...``
-    (:meth:`Policy.run_episodes`). Calling it from Python raises ``NotImplementedError``.
+    An int64 ``(horizon,)`` array ``out`` gets one entry per round, a list of int64 the run-length code
+    ``start, arm, start, arm, ...`` (:meth:`Policy.run_episodes`). Raises ``NotImplementedError`` from Python.
 
     Parameters
     ----------
     out : numpy.ndarray or list
-        The arm sequence, or the flat list of episodes.
     t : int
-        First round of the play (0-based).
     a : int
-        The arm.
-    length : int
-        Number of rounds (>= 1).
+    length : int >= 1
     """
     raise NotImplementedError("record_play is for compiled kernels only")
 
@@ -101,7 +92,6 @@ def new_episodes():  # pragma: no cover - compiled
     Returns
     -------
     list of int
-        Empty.
     """
     out = [np.int64(0)]
     out.pop()
@@ -148,7 +138,6 @@ class Spec:
         name : str
             The parameter's name, for the message.
         value : object
-            The value.
 
         Returns
         -------
@@ -165,9 +154,8 @@ class Real(Spec):
     Parameters
     ----------
     low, high : float
-        The interval's ends (``high`` may be ``inf``; ``"(]"`` then allows ``inf``).
+        ``high`` may be ``inf`` (``"(]"`` then allows ``inf``).
     ends : {"()", "(]", "[)", "[]"}
-        Which ends are included, in interval notation.
     coerce : bool or None
         Store the value as a ``float`` (``None``: the policy class's ``coerce_params``).
     optional : bool
@@ -197,12 +185,11 @@ class Real(Spec):
 
 @dataclasses.dataclass(frozen=True)
 class Int(Spec):
-    """An integer in ``[low, high]`` (:func:`~privbandits._validation.check_int`; ``None``: unbounded).
+    """An integer in ``[low, high]`` (``None``: unbounded).
 
     Parameters
     ----------
     low, high : int or None
-        Inclusive bounds.
     coerce : bool or None
         Store the value as an ``int`` (``None``: the policy class's ``coerce_params``).
     """
@@ -231,7 +218,6 @@ class Choice(Spec):
     Parameters
     ----------
     options : tuple of str
-        The allowed values.
     """
 
     options: tuple[str, ...]
@@ -245,12 +231,11 @@ class Choice(Spec):
 
 @dataclasses.dataclass(frozen=True)
 class Custom(Spec):
-    """A parameter checked by ``function(name, value)``, which returns the value to store.
+    """A parameter checked by ``function(name, value)``, which returns the value to store or raises ``ValueError``.
 
     Parameters
     ----------
     function : callable
-        ``function(name, value)``: the value to store, or ``ValueError``.
     """
 
     function: Callable[[str, Any], Any]
@@ -261,12 +246,12 @@ class Custom(Spec):
 
 
 def param(default: Any = dataclasses.MISSING, spec: Any = None, **field_options: Any) -> Any:
-    """A policy parameter: a dataclass field with its constraint (:class:`Real`, :class:`Int`, ...).
+    """A policy parameter: a dataclass field with its constraint.
 
     Parameters
     ----------
     default : object
-        The default (none: a required parameter).
+        None given: a required parameter.
     spec : Real, Int, Bool, Choice or Custom
         The constraint :class:`Declared` checks at construction.
     **field_options
@@ -275,7 +260,6 @@ def param(default: Any = dataclasses.MISSING, spec: Any = None, **field_options:
     Returns
     -------
     dataclasses.Field
-        The field.
     """
     return dataclasses.field(default=default, metadata={"spec": spec}, **field_options)
 
@@ -318,9 +302,7 @@ class Ablation(NamedTuple):
     key : str
         ``"printed"``, ``"authors"``, ``"+<key>"`` or ``"-<key>"``.
     label : str
-        For tables.
     policy : Declared
-        The policy.
     """
 
     key: str
@@ -358,14 +340,11 @@ class Declared:
         Parameters
         ----------
         name : str
-            A field of the class.
         value : object
-            The value.
 
         Returns
         -------
         object
-            The checked value.
         """
         return cls.__dataclass_fields__[name].metadata["spec"].check(name, value)
 
@@ -381,7 +360,11 @@ class Declared:
         Returns
         -------
         Declared
-            The policy (``ValueError`` if the class declares no departures).
+
+        Raises
+        ------
+        ValueError
+            If the class declares no departures.
         """
         if not cls.departures:
             raise ValueError(f"{cls.__name__} declares no departures from the printed algorithm")
@@ -399,7 +382,7 @@ class Declared:
         Returns
         -------
         list of Ablation
-            ``(key, label, policy)`` in that order; "minus" sets the field back to its default.
+            In that order; "minus" sets the field back to its default.
         """
         printed, as_run = cls(*args, **kwargs), cls.as_run_by_authors(*args, **kwargs)
         default = {f.name: f.default for f in dataclasses.fields(cls)}
@@ -442,12 +425,10 @@ class Policy(Declared, abc.ABC):
 
     A subclass declares its fields with :func:`param`; ``name`` (as the papers write it; plots pick
     its colour by it), ``private``, ``records_arms`` (``False`` for stopping rules whose horizon is a
-    cap), ``anytime``; ``_kernel`` (a ``staticmethod``) and ``binding``, the kernel's arguments after
-    ``(rng, *instance.kernel_args(), horizon)``: field names (a real field passed as a float), tuples
-    of them, callables ``f(policy, horizon)`` or constants; ``records``, the names of the kernel's
-    outputs in order; ``_episode_kernel`` if it can record its play as episodes; ``departures``; and,
-    if private, ``accounting`` with :meth:`guarantee` and :meth:`calibrated` where the defaults (a pure
-    epsilon for the whole run) do not hold.
+    cap), ``anytime``; ``_kernel`` and ``binding``, the kernel's arguments after
+    ``(rng, *instance.kernel_args(), horizon)``: field names, tuples of them, callables
+    ``f(policy, horizon)`` or constants; ``records``, the kernel's outputs in order;
+    ``_episode_kernel`` if it can record episodes; ``departures``; and, if private, ``accounting``.
     """
 
     name: ClassVar[str] = "policy"
@@ -477,7 +458,7 @@ class Policy(Declared, abc.ABC):
         return f"{self.name} (ε={eps:g})"
 
     def config(self) -> dict[str, Any]:
-        """Everything that determines the behaviour, JSON-able (cache keys): ``"policy"`` and every field.
+        """Everything that determines the behaviour, JSON-able (cache keys).
 
         Returns
         -------
@@ -493,14 +474,12 @@ class Policy(Declared, abc.ABC):
         Parameters
         ----------
         horizon : int
-            The number of steps.
         delta : float
             The delta at which to state a composed guarantee (composed accountings only).
 
         Returns
         -------
         tuple of (float, float, bool)
-            ``(epsilon, delta, proven)``.
         """
         return float(self.epsilon), 0.0, True
 
@@ -513,9 +492,8 @@ class Policy(Declared, abc.ABC):
         Parameters
         ----------
         epsilon : float
-            Target epsilon (validated by :func:`privbandits.calibration.calibrate`).
-        delta : float
-            Target delta, in [0, 1).
+            Validated by :func:`privbandits.calibration.calibrate`.
+        delta : float in [0, 1)
         horizon : int or None
             ``T``, where the accounting needs it.
         **kwargs
@@ -541,12 +519,10 @@ class Policy(Declared, abc.ABC):
         Parameters
         ----------
         n_arms : int
-            Number of arms ``K``.
 
         Returns
         -------
         int
-            The smallest horizon.
         """
         return n_arms
 
@@ -556,16 +532,14 @@ class Policy(Declared, abc.ABC):
         Parameters
         ----------
         instance : BanditInstance
-            The bandit instance (its reward table, if any, replaces the draws).
+            Its reward table, if any, replaces the draws.
         horizon : int
-            Rounds to play (at least :meth:`min_horizon`, at most the reward table's length).
+            At least :meth:`min_horizon`, at most the reward table's length.
         rng : numpy.random.Generator
-            Source of all randomness of the run.
 
         Returns
         -------
         Records
-            The run's arrays (see :data:`Records`).
         """
         horizon = self._check_run(instance, horizon, rng)
         records = self._run(instance, horizon, rng)
@@ -594,25 +568,20 @@ class Policy(Declared, abc.ABC):
         return self._episode_kernel is not None
 
     def run_episodes(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        """The run of :meth:`run` with its arm sequence recorded as episodes (O(episodes) memory).
-
-        The same kernel and draws (:func:`record_play` writes into a list); ``"episodes"`` replaces
-        ``"arms"``.
+        """The run of :meth:`run` (same kernel, same draws) with its arm sequence recorded as episodes.
 
         Parameters
         ----------
         instance : BanditInstance
-            The bandit instance.
         horizon : int
-            Rounds to play.
         rng : numpy.random.Generator
-            Source of all randomness of the run.
 
         Returns
         -------
         Records
-            ``"episodes"``, shape ``(2, n)``: the first round of each episode (0-based, from 0) and its arm,
-            consecutive arms distinct; ``arms = np.repeat(episodes[1], np.diff(np.r_[episodes[0], horizon]))``.
+            ``"episodes"`` in place of ``"arms"``, shape ``(2, n)``: the first round of each episode
+            (0-based) and its arm, consecutive arms distinct;
+            ``arms = np.repeat(episodes[1], np.diff(np.r_[episodes[0], horizon]))``.
         """
         horizon = self._check_run(instance, horizon, rng)
         if not self.episodic:
@@ -635,13 +604,10 @@ class Policy(Declared, abc.ABC):
         Parameters
         ----------
         instance : BanditInstance
-            The bandit instance.
         horizon : int
-            Rounds per run.
         rng : numpy.random.Generator
-            Source of all randomness, consumed run after run.
-        n : int
-            Number of runs (>= 1).
+            Consumed run after run.
+        n : int >= 1
 
         Returns
         -------
@@ -710,7 +676,7 @@ class ContextualPolicy(Declared, abc.ABC):
         return self.name
 
     def config(self) -> dict[str, Any]:
-        """Everything that determines the behaviour, JSON-able (cache keys): ``"policy"`` and every field.
+        """Everything that determines the behaviour, JSON-able (cache keys).
 
         Returns
         -------
@@ -728,14 +694,11 @@ class ContextualPolicy(Declared, abc.ABC):
         env : object
             The contextual environment (e.g. a ``HiringEnvironment``).
         horizon : int
-            Rounds to play.
         rng : numpy.random.Generator
-            Source of all randomness of the trial.
         **kwargs
             Options of the subclass.
 
         Returns
         -------
         Records
-            Per-round records.
         """

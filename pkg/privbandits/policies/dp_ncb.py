@@ -1,13 +1,10 @@
 """DP-NCB: NCB, GDP-NCB, LDP-NCB and the anytime wrapper of Sarkar, Pandey and Ray Chowdhury (AAAI 2026).
 
-Paper ``sarkar2026dpncb`` (line numbers: Algorithms 1-3 of the conference version; its full version
-gives the Appendix C privacy proof and the Appendix D constants). NCB itself is ``barman2023fairness``.
-The four policies share :class:`NCBFamily` and one set of numba kernels. The Phase I tests carry the
-proof's constant 1600, at which Phase I outlasts every practical horizon
-(:func:`phase1_threshold_gdp`), so the constant is a parameter (``phase1_constant``; the book's
-default is 1, the Part II chapter explains why). Also here: the exact law of GDP-NCB's Phase I leak
-on Part V's exposing instance (:func:`leading_run_law`, :func:`anytime_window_run_law`) and the
-budget of the repaired rule (:func:`sparse_vector_budget`).
+Paper ``sarkar2026dpncb`` (line numbers: Algorithms 1-3 of the conference version); NCB itself is
+``barman2023fairness``. The four policies share :class:`NCBFamily` and one set of numba kernels.
+The proof's Phase I constant 1600 outlasts every practical horizon (:func:`phase1_threshold_gdp`),
+so it is a parameter (``phase1_constant``). Also here: the exact law of GDP-NCB's Phase I leak on
+Part V's exposing instance and the budget of the repaired rule (:func:`sparse_vector_budget`).
 """
 
 from __future__ import annotations
@@ -62,15 +59,14 @@ class NCBConstants(NamedTuple):
     Attributes
     ----------
     phase1_constant : float
-        ``C`` of the Phase I tests (1600 in the paper, :data:`DEFAULT_PHASE1_CONSTANT` in the book).
     c : float
-        ``c`` of the Phase I test and of the indices (Eqs. (4)-(5)).
+        Of the Phase I test and of the indices (Eqs. (4)-(5)).
     alpha : float
-        ``alpha`` of the privacy terms of Eqs. (4)-(5) (unused by NCB).
+        Of the privacy terms of Eqs. (4)-(5) (unused by NCB).
     phase1_cap_sqrt, phase1_window_cap, log_window, phase1_noise : bool
-        The switches of the policies' fields of the same names (a policy without one runs its default).
+        The policies' fields of the same names (a policy without one runs its default).
     reset_mu_tilde, phase1_noise_as_location, authors_bonus : bool
-        The switches of the policies' fields of the same names (a policy without one runs its default).
+        Likewise.
     """
 
     phase1_constant: float
@@ -88,21 +84,21 @@ class NCBConstants(NamedTuple):
 def phase1_threshold_gdp(horizon: int, epsilon: float, c: float = 3.0, constant: float = 1600.0) -> float:
     """Right-hand side of Algorithm 1, line 2: ``constant * (c^2 log T + (log T)^2 / eps)``.
 
+    With arm means at most ``mu*``, Phase I takes about ``k * threshold / mu*`` rounds.
+
     Parameters
     ----------
-    horizon : int
-        The horizon ``T`` the algorithm is told (>= 1).
-    epsilon : float
-        Privacy parameter (> 0; ``inf`` drops the privacy term).
+    horizon : int >= 1
+        The horizon ``T`` the algorithm is told.
+    epsilon : float > 0
+        ``inf`` drops the privacy term.
     c : float
-        The confidence constant ``c``.
     constant : float
         ``C`` of the test (the paper's 1600, :data:`PAPER_PHASE1_CONSTANT`).
 
     Returns
     -------
     float
-        The threshold; with arm means at most ``mu*`` Phase I takes about ``k * threshold / mu*`` rounds.
     """
     horizon = check_int("horizon", horizon, minimum=1)
     epsilon = check_epsilon(epsilon, allow_inf=True)
@@ -121,16 +117,15 @@ class SparseVectorBudget(NamedTuple):
     epsilon : float
         The total budget.
     eps_stop, eps_release : float
-        Spent on the stopping rule, and on the releases together (``epsilon - eps_stop``).
+        Spent on the stopping rule, and on the releases together.
     releases_per_reward : int
-        The most releases one reward enters (``L``).
+        ``L``.
     eps_per_release : float
-        Spent on each release.
     eps_form : float
         The epsilon at which the printed scale ``log T / eps`` is that scale (the kernel runs the
         printed formulas at it).
     total : float
-        The total spent by sequential composition.
+        By sequential composition.
     total_at_printed_scale : float
         What the same structure spends if the releases keep the printed scale ``log T / eps_release``.
     """
@@ -148,24 +143,19 @@ class SparseVectorBudget(NamedTuple):
 def sparse_vector_budget(horizon: int, epsilon: float, sv_fraction: float = 0.5) -> SparseVectorBudget:
     """Budget of the repaired GDP-NCB (``phase1_rule="sparse_vector"``) told the horizon ``T``.
 
-    ``eps_stop = sv_fraction * eps`` and ``L = max(1, floor(log2 T))`` releases per reward: an arm's
-    Phase II episodes have lengths 2, 4, 8, ... (lines 8 and 14), a release is read only if a round
-    follows it and Phase I takes a round, so ``l`` released episodes need ``l <= floor(log2 T) - 1``;
-    with the Phase I release, ``1 + l <= L``.
+    ``eps_stop = sv_fraction * eps`` and ``L = max(1, floor(log2 T))`` releases per reward (the
+    doubling episodes of lines 8 and 14; the argument is in Part V).
 
     Parameters
     ----------
-    horizon : int
-        The horizon ``T`` the algorithm is told (>= 1).
-    epsilon : float
-        The whole run's privacy parameter (> 0, ``inf`` allowed).
-    sv_fraction : float
-        Share of ``epsilon`` spent on the stopping rule, in (0, 1).
+    horizon : int >= 1
+    epsilon : float > 0, ``inf`` allowed
+    sv_fraction : float in (0, 1)
+        Share of ``epsilon`` spent on the stopping rule.
 
     Returns
     -------
     SparseVectorBudget
-        The split and the per-release scale.
     """
     horizon = check_int("horizon", horizon, minimum=1)
     epsilon = check_epsilon(epsilon, allow_inf=True)
@@ -194,20 +184,15 @@ def leading_run_law(
 ) -> dict[str, np.ndarray]:
     """Exact law of the first run of arm 0 under printed GDP-NCB on the Part V exposing instance.
 
-    Two arms, arm 0 pays 1 and arm 1 pays 0 every round (``D``); ``D'`` sets arm 0's round-1 reward to 0.
-    Phase I picks each arm with probability 1/2 and, after the ``j``-th pull of arm 0, continues iff
-    ``S_j + Lap(log T / eps) <= thr`` (``S_j = j`` on D, ``j - 1`` on D'); once it stops with arm 1
-    unpulled, Eq. (4) ranks arm 1 first (checked here). Hence ``P(A_r) = 2^-r prod_{j<r} F(thr - S_j)``
-    for ``A_r = {I_1 = ... = I_r = 0}`` and the loss ``ln F(thr) / F(thr - r + 1)``.
+    Two arms, arm 0 pays 1 and arm 1 pays 0 every round (``D``); ``D'`` sets arm 0's round-1 reward
+    to 0. ``A_r = {I_1 = ... = I_r = 0}`` has ``P(A_r) = 2^-r prod_{j<r} F(thr - S_j)``, ``F`` the
+    Laplace CDF, ``S_j = j`` on D and ``j - 1`` on D'; the loss is ``ln F(thr) / F(thr - r + 1)``.
 
     Parameters
     ----------
-    horizon : int
-        The horizon ``T`` (>= 2).
-    epsilon : float
-        GDP-NCB's privacy parameter (> 0, finite).
-    phase1_constant : float
-        ``C`` of the Phase I test (> 0).
+    horizon : int >= 2
+    epsilon : float > 0, finite
+    phase1_constant : float > 0
     c, alpha : float
         The constants of Algorithm 1 and Eq. (4).
 
@@ -262,21 +247,16 @@ def anytime_window_run_law(
 ) -> dict[str, np.ndarray]:
     """Exact law of the first run of arm 0 in window ``W`` of the anytime GDP-NCB (Algorithm 3).
 
-    The pair of :func:`leading_run_law` moved into the window that starts at round ``W`` (``D'`` changes
-    arm 0's reward there). The window is uniform with probability ``q = 1/W^2`` (line 3), else a fresh
-    printed GDP-NCB told ``W``, so the run ``R`` from round ``W`` on has law ``q U + (1 - q) L``: the
-    uniform part weighs the same on both datasets and dilutes the leak.
+    The pair of :func:`leading_run_law` moved into the window that starts at round ``W``; the run
+    from there has law ``q U + (1 - q) L`` with ``q = 1/W^2`` (line 3): the uniform part dilutes the leak.
 
     Parameters
     ----------
     window : int
-        The window length ``W``, a power of two >= 2.
-    epsilon : float
-        The privacy parameter (> 0, finite).
-    phase1_constant : float
-        ``C`` of the Phase I test (> 0).
+        ``W``, a power of two >= 2.
+    epsilon : float > 0, finite
+    phase1_constant : float > 0
     c, alpha : float
-        The constants of Algorithm 1 and Eq. (4).
 
     Returns
     -------
@@ -315,18 +295,18 @@ def anytime_window_run_law(
 
 
 class PhaseOneState(NamedTuple):
-    """What GDP-NCB's Phase II starts from.
+    """What GDP-NCB's Phase II starts from (per-arm arrays).
 
     Attributes
     ----------
     mu_hat : numpy.ndarray
-        Per-arm Phase I means (exact).
+        Phase I means (exact).
     mu_tilde : numpy.ndarray
-        Per-arm Phase I means (private).
+        Phase I means (private).
     n1 : numpy.ndarray
-        Per-arm Phase I pull counts.
+        Phase I pull counts.
     arm_releases : numpy.ndarray
-        Per-arm count of Phase II releases (filled by :func:`_gdp_phase2`).
+        Phase II releases (filled by :func:`_gdp_phase2`).
     """
 
     mu_hat: np.ndarray
@@ -415,12 +395,10 @@ def gdp_index(mu_tilde, n, log_t, eps, c, alpha):  # pragma: no cover - compiled
     log_t : float
         ``log T``, T the horizon the algorithm is told.
     eps, c, alpha : float
-        The privacy parameter and the constants of Eq. (4).
 
     Returns
     -------
     float
-        The index.
     """
     idx = mu_tilde + 2.0 * c * np.sqrt(2.0 * mu_tilde * log_t / n)
     if np.isfinite(eps):
@@ -706,18 +684,15 @@ def _anytime_kernel(rng, kinds, params, table, horizon, base, eps, k_consts):  #
 
 @dataclasses.dataclass(frozen=True)
 class NCBFamily(Policy):
-    """Base class of the NCB family: the fields, checks and horizon rule the four policies share.
-
-    Keyword-only fields after each subclass's own positional ones; every NCB policy accepts any
-    horizon >= 1 (Phase I draws its arms at random).
+    """Base class of the NCB family: the fields, checks and horizon rule (any ``T >= 1``) the four share.
 
     Parameters
     ----------
-    phase1_constant : float, keyword-only
-        ``C`` of the Phase I tests (> 0; the paper prints 1600, :data:`PAPER_PHASE1_CONSTANT`; the
-        book's default is :data:`DEFAULT_PHASE1_CONSTANT`).
-    c : float, keyword-only
-        The confidence constant of the tests and indices (> 0).
+    phase1_constant : float > 0, keyword-only
+        ``C`` of the Phase I tests (the paper prints 1600; the book's default is
+        :data:`DEFAULT_PHASE1_CONSTANT`).
+    c : float > 0, keyword-only
+        The confidence constant of the tests and indices.
     phase1_cap_sqrt : bool, keyword-only
         Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper's pseudocode).
     """
@@ -744,21 +719,18 @@ class NCBFamily(Policy):
 
 @dataclasses.dataclass(frozen=True)
 class NCB(NCBFamily):
-    """Nash Confidence Bound of Barman et al. (2023), ``barman2023fairness``, non-private.
+    """Nash Confidence Bound (``barman2023fairness``), non-private; records ``arms`` and ``phase1_end``.
 
-    Phase I: uniform exploration until ``n_i mu_hat_i > phase1_constant * c^2 log T`` for some arm
-    (the test of Algorithm 1, line 2, at eps = inf); Phase II: every round the arm maximising
-    ``NCB(i, t) = mu_hat_i + 4 sqrt(mu_hat_i log T / n_i)`` (Eq. (3) of ``sarkar2026dpncb``).
-    Records: ``arms``, ``phase1_end`` (number of Phase I rounds). The authors' code's Phase I test is
-    ``n mu_hat > c^2 log T`` (``NCBNonPrivate.py`` line 65), the book's default.
+    Phase I: uniform exploration until ``n_i mu_hat_i > phase1_constant * c^2 log T`` for some arm;
+    Phase II: the arm maximising ``mu_hat_i + 4 sqrt(mu_hat_i log T / n_i)`` (Eq. (3) of
+    ``sarkar2026dpncb``).
 
     Parameters
     ----------
     phase1_constant, c, phase1_cap_sqrt : keyword-only
         As :class:`NCBFamily`.
     authors_bonus : bool, keyword-only
-        Phase II bonus ``2 c sqrt(2 mu_hat log T / n)`` (Eq. (4)'s first term) instead of Eq. (3)'s
-        (a departure, see ``departures``).
+        Phase II bonus ``2 c sqrt(2 mu_hat log T / n)`` (Eq. (4)'s first term) instead of Eq. (3)'s.
     """
 
     _: dataclasses.KW_ONLY
@@ -779,27 +751,24 @@ class GDPNCB(NCBFamily):
     """GDP-NCB, Algorithm 1 of ``sarkar2026dpncb``: epsilon-global DP claimed (Theorem 2), refuted in Part V.
 
     Phase I (lines 2-7): uniform pulls, private means ``mu_hat + Lap(log T / (eps N_1))``, stop when
-    ``n_i mu_tilde_i > phase1_constant (c^2 log T + (log T)^2 / eps)``; its stopping time is visible
-    in the actions, so the printed Phase I is not eps-DP (:func:`leading_run_law`). Phase II (lines
-    8-22): episodes on the argmax of Eq. (4), doubling the arm's count, each ending with one release
-    ``Lap(log T / (eps n_A))`` clipped to [0, 1]. ``phase1_rule="sparse_vector"`` is Part V's repair
-    (not in the paper): an AboveThreshold stopping rule on ``sv_fraction * epsilon``, then every release
-    at scale ``floor(log2 T) / eps2`` (:func:`sparse_vector_budget`); it also records ``arm_releases``.
+    ``n_i mu_tilde_i`` passes :func:`phase1_threshold_gdp`; its stopping time shows in the actions
+    (:func:`leading_run_law`). Phase II (lines 8-22): doubling episodes on the argmax of Eq. (4), each
+    ending with one release ``Lap(log T / (eps n_A))`` clipped to [0, 1].
 
     Parameters
     ----------
-    epsilon : float
-        Privacy parameter (> 0; ``inf`` runs without noise).
-    alpha : float
-        ``alpha`` of the privacy terms of Eq. (4) (> 0).
+    epsilon : float > 0
+        ``inf`` runs without noise.
+    alpha : float > 0
     phase1_rule : {"printed", "sparse_vector"}
-        Algorithm 1 as printed, or the repaired stopping rule.
-    sv_fraction : float
-        Share of epsilon spent on the sparse-vector stopping rule, in (0, 1).
+        Algorithm 1 as printed, or Part V's repair (not in the paper): an AboveThreshold stopping rule
+        on ``sv_fraction * epsilon``, releases at scale ``floor(log2 T) / eps2``
+        (:func:`sparse_vector_budget`); it also records ``arm_releases``.
+    sv_fraction : float in (0, 1)
     phase1_constant, c, phase1_cap_sqrt : keyword-only
         As :class:`NCBFamily` (the cap not with ``"sparse_vector"``).
     phase1_noise, reset_mu_tilde, log_window, phase1_window_cap : bool, keyword-only
-        The departures of the authors' code (``departures``; printed rule only).
+        The departures of the authors' code (printed rule only).
     """
 
     epsilon: float = param(0.2, _EPSILON)
@@ -894,19 +863,17 @@ class LDPNCB(NCBFamily):
 
     Every reward is released as ``X + Lap(1/eps)`` (lines 4, 10). Phase I stops at the first arm with
     ``n mu_tilde >= max{A, A + C (c^2 log T + n (log T)^2 / ((n mu_tilde - A) eps^2))}``,
-    ``A = sqrt(8 n alpha log T) / eps``; Phase II plays the argmax of Eq. (5) on the clipped mean
-    (line 12; the running mean itself stays unclipped, as in Remark 6).
+    ``A = sqrt(8 n alpha log T) / eps``; Phase II plays the argmax of Eq. (5) on the clipped mean.
 
     Parameters
     ----------
-    epsilon : float
-        Privacy parameter (> 0; ``inf`` runs without noise).
-    alpha : float
-        ``alpha`` of the privacy terms of Eq. (5) (> 0).
+    epsilon : float > 0
+        ``inf`` runs without noise.
+    alpha : float > 0
     phase1_constant, c, phase1_cap_sqrt : keyword-only
         As :class:`NCBFamily`.
     phase1_noise_as_location, log_window, phase1_window_cap : bool, keyword-only
-        The departures of the authors' code (``departures``).
+        The departures of the authors' code.
     """
 
     epsilon: float = param(0.2, _EPSILON)
@@ -951,16 +918,14 @@ class AnytimeDPNCB(NCBFamily):
 
     Windows ``W = 1, 2, 4, ...``: each uniform with probability ``1/W^2``, else a fresh ``base`` run told
     ``W``. Each reward is used in one window, so the base's privacy carries over (parallel
-    composition): with ``base="gdp"`` its leak too (:func:`anytime_window_run_law`; Part VI audits it).
+    composition), and with ``base="gdp"`` its leak too (:func:`anytime_window_run_law`).
 
     Parameters
     ----------
     base : {"gdp", "ldp"}
-        The base algorithm run in every window.
-    epsilon : float
-        Privacy parameter (> 0; ``inf`` runs without noise).
-    alpha : float
-        ``alpha`` of the privacy terms of the index (> 0).
+    epsilon : float > 0
+        ``inf`` runs without noise.
+    alpha : float > 0
     phase1_constant, c, phase1_cap_sqrt : keyword-only
         As :class:`NCBFamily`.
     """

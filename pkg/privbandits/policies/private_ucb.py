@@ -1,30 +1,15 @@
-"""Private UCB: the counter-based private versions of UCB1 of Part I.
+"""Private UCB: the counter-based private versions of UCB1 of Part I, and their bounds and accounting.
 
-Each arm's reward sum is released by a continual counter of :mod:`privbandits.mechanisms`, and the
-UCB index adds a width for the counter's noise.
+* :class:`PrivateUCB` (``mishra2015nearly``): a binary-tree counter per arm (``chan2011private``)
+  and an index width from Chan et al.'s Corollary 2.9 at ``gamma = t^-4``, as
+  ``tossou2016algorithms`` (Section 4) runs it.
+* :class:`DPUCBBound`, :class:`DPUCB`, :class:`DPUCBInt`: Algorithms 1-3 of
+  ``tossou2016algorithms``, with the hybrid counter of ``chan2011private``.
 
-* :class:`PrivateUCB` (Mishra and Thakurta 2015, ``mishra2015nearly``): one binary-tree counter per
-  arm calibrated for ``T`` items (``L = floor(log2 T) + 1`` levels, ``Lap(L/epsilon)`` per p-sum;
-  ``chan2011private``), index ``s_a/n_a + sqrt(2 ln t / n_a) + B_a(t)/n_a`` with ``B_a(t)`` Chan et
-  al.'s Corollary 2.9 (:func:`privbandits.mechanisms.laplace_sum_tail_bound`) at ``gamma = t^-4``.
-  Its paper's text could not be obtained: the failure probability ``t^-4`` and the per-arm tree are
-  checked against ``tossou2016algorithms`` (Sections 1.1-1.2 and 4), whose baseline it is; the width
-  ``sqrt(2 ln t / n)``, Corollary 2.9 as the privacy width and the rounding of ``log2 T`` are the
-  book's choices.
-* :class:`DPUCBBound`, :class:`DPUCB`, :class:`DPUCBInt`: Algorithms 1-3 of Tossou and Dimitrakakis
-  (AAAI 2016, ``tossou2016algorithms``) with the hybrid counter of ``chan2011private``.
-  Algorithm 1 adds a bonus ``nu_a`` on the counter's error (:func:`dp_ucb_bound_bonus`); Algorithm 2
-  sets ``nu_a = 0`` and inserts a 0 into every other arm's counter each round; Algorithm 3 releases
-  an arm's mean only when its pull count reaches a point of Lemma B.1's series
-  (:func:`release_points`), once per point (:func:`dp_ucb_int_release_counts`).
-
-Privacy. The paper's hybrid counter gives the whole epsilon to both its parts, and an item enters
-both, so it is 2 epsilon-DP; ``hybrid_split=True`` (default) splits the budget as Chan, Shi and
-Song do. The bonus of Eq. (2.2) printed with the full epsilon and ``ln n`` is about half what the
-counter's noise needs (half at powers of two, at most 52%, at n = 3); ``bonus="matched"`` (default)
-evaluates it at the counter's own scales, ``"printed"`` is Algorithm 1 verbatim. Algorithm 3 claims
-(epsilon', delta')-DP by Corollary 3.1 (:func:`dp_ucb_int_privacy`, inverted by
-:func:`dp_ucb_int_input_epsilon`). Each class carries its accounting (``guarantee``, ``calibrated``).
+The paper's hybrid counter gives the whole epsilon to both its parts, so it is only 2 epsilon-DP;
+``hybrid_split=True`` splits it. ``bonus="matched"`` evaluates Eq. (2.2) at the counter's own
+noise scales (the printed bonus is about half what that noise needs). An argument outside the range
+its entry states raises ``ValueError`` naming it.
 """
 
 from __future__ import annotations
@@ -142,10 +127,12 @@ def _private_ucb_kernel(rng, kinds, params, table, horizon, epsilon, round_terms
 class PrivateUCB(Policy):
     """Private-UCB (``mishra2015nearly``) as ``tossou2016algorithms`` (Section 4) runs it: epsilon-DP (global).
 
+    Index ``s_a/n_a + sqrt(2 ln t / n_a) + B_a(t)/n_a``, ``B_a(t)`` of
+    :func:`~privbandits.mechanisms.laplace_sum_tail_bound` at ``gamma = t^-4``.
+
     Parameters
     ----------
-    epsilon : float
-        Privacy parameter (> 0, finite).
+    epsilon : float > 0, finite
     """
 
     epsilon: float = param(spec=Real())
@@ -242,31 +229,27 @@ def _bonuses(n, log_term, epsilon, part, printed):  # pragma: no cover - compile
 def dp_ucb_bound_bonus(
     n: int | np.ndarray, t: int, epsilon: float, *, hybrid_split: bool = True, bonus: str = "matched"
 ) -> float | np.ndarray:
-    """``nu_a`` of DP-UCB-BOUND (Algorithm 1 of ``tossou2016algorithms``) for an arm pulled ``n`` times at round ``t``.
+    """``nu_a`` of DP-UCB-BOUND (``tossou2016algorithms``, Algorithm 1) for an arm pulled ``n`` times at round ``t``.
 
     ``"printed"``: ``c`` if ``n`` is a power of 2, else ``c ln n + c``, ``c = sqrt(8)/eps ln(4 t^4)``
     (Eq. (2.2) at ``gamma = t^-4``). ``"matched"``: ``sqrt(8) ln(4 t^4) (b_log + b_tree)`` at the
-    counter's Laplace scales, ``b_log = 1/eps_part`` and, unless ``n`` is a power of 2,
-    ``b_tree = floor(log2 n)/eps_part``: each term is Corollary 2.9 of ``chan2011private`` at
-    ``gamma/2``, so the counter's error exceeds the bonus with probability at most ``t^-4`` (Lemma B.2).
+    counter's Laplace scales (``b_tree = 0`` at a power of 2), so that the counter's error exceeds the
+    bonus with probability at most ``t^-4`` (Lemma B.2).
 
     Parameters
     ----------
-    n : int or array_like of int
-        The arm's pull count (>= 1), or a 1-d array of them.
-    t : int
-        The round (>= ``n``).
-    epsilon : float
-        Privacy parameter of the policy (> 0, finite).
+    n : int or array_like of int >= 1
+        The arm's pull count(s).
+    t : int >= n
+    epsilon : float > 0, finite
     hybrid_split : bool, keyword-only
-        Split epsilon between the counter's two parts (default) or give each the whole of it (the paper's).
+        Split epsilon between the counter's two parts, or give each the whole of it (the paper's).
     bonus : {"matched", "printed"}, keyword-only
-        Eq. (2.2) at the counter's own noise scales, or Algorithm 1's formula verbatim.
 
     Returns
     -------
     float or numpy.ndarray
-        ``nu_a`` (an array of the shape of ``n`` for an array).
+        Of the shape of ``n``.
     """
     if np.ndim(n) == 0:
         n = check_int("n", n, minimum=1)
@@ -289,27 +272,19 @@ def dp_ucb_bound_miscoverage(
 ) -> float:
     """Exact ``P(|error| > nu_a)`` of the counter's release after ``n = 2^k`` items at round ``t``.
 
-    At a power of two the release is the logarithmic part alone, ``k + 1`` i.i.d. ``Lap(1/eps_part)``,
-    i.e. ``G_1 - G_2`` with ``G_i ~ Gamma(k + 1, b)``, integrated numerically; compare with the nominal
-    ``t^-4`` the bonus is meant to achieve.
+    Compare with the nominal ``t^-4`` the bonus is meant to achieve; integrated numerically.
 
     Parameters
     ----------
-    n : int
-        The arm's pull count, a power of 2.
-    t : int
-        The round (>= ``n``).
-    epsilon : float
-        Privacy parameter of the policy (> 0, finite).
-    hybrid_split : bool, keyword-only
-        Split epsilon between the counter's two parts (default) or give each the whole of it (the paper's).
-    bonus : {"matched", "printed"}, keyword-only
-        Eq. (2.2) at the counter's own noise scales, or Algorithm 1's formula verbatim.
+    n : int, a power of 2
+    t : int >= n
+    epsilon : float > 0, finite
+    hybrid_split, bonus : keyword-only
+        As in :func:`dp_ucb_bound_bonus`.
 
     Returns
     -------
     float
-        The two-sided probability that the error exceeds :func:`dp_ucb_bound_bonus`.
     """
     from scipy.integrate import quad  # here, not at the top: importing scipy.stats takes ~0.5 s
     from scipy.stats import gamma as gamma_dist
@@ -352,16 +327,14 @@ class _HybridUCB(Policy):
 class DPUCBBound(_HybridUCB):
     """DP-UCB-BOUND, Algorithm 1 of ``tossou2016algorithms``: index ``s_a/n_a + sqrt(2 log t / n_a) + nu_a/n_a``.
 
-    ``s_a`` is the hybrid counter's release and ``nu_a`` the bound (2.2) on its error at ``gamma = t^-4``
-    (:func:`dp_ucb_bound_bonus`). Guarantee: epsilon-DP (global) with ``hybrid_split=True``, 2 epsilon
-    without; the bonus does not affect privacy.
+    ``s_a`` the hybrid counter's release, ``nu_a`` of :func:`dp_ucb_bound_bonus`. epsilon-DP (global)
+    with ``hybrid_split=True``, 2 epsilon without; the bonus does not affect privacy.
 
     Parameters
     ----------
-    epsilon : float
-        Privacy parameter (> 0, finite).
+    epsilon : float > 0, finite
     hybrid_split : bool
-        Split epsilon between the counter's two parts (default) or give each the whole of it.
+        Split epsilon between the counter's two parts, or give each the whole of it (the paper's).
     bonus : {"matched", "printed"}
         Eq. (2.2) at the counter's own noise scales, or Algorithm 1's formula verbatim.
     """
@@ -379,10 +352,9 @@ class DPUCB(_HybridUCB):
 
     Parameters
     ----------
-    epsilon : float
-        Privacy parameter (> 0, finite).
+    epsilon : float > 0, finite
     hybrid_split : bool
-        Split epsilon between the counter's two parts (default) or give each the whole of it.
+        As in :class:`DPUCBBound`.
     """
 
     name = "DP-UCB"
@@ -398,24 +370,21 @@ def release_points(epsilon: float, v: float, horizon: int, *, simplified: bool =
     """Pull counts ``W_1 < W_2 < ... <= horizon`` at which DP-UCB-INT releases an arm's mean.
 
     Lemma B.1: ``W_0 = 0`` and ``W_{n+1}`` is the least ``x >= W_n + 1`` with
-    ``sum_{i=W_n+1}^{x} i^(-v/2) >= x^(-v/2) / epsilon``; ``simplified=True`` gives the multiples of
-    ``ceil(1/epsilon)`` that Algorithm 3 prints "for simplicity".
+    ``sum_{i=W_n+1}^{x} i^(-v/2) >= x^(-v/2) / epsilon``.
 
     Parameters
     ----------
-    epsilon : float
-        The algorithm's input epsilon (> 0, finite).
-    v : float
-        The exponent ``v``, in (1, 1.5].
-    horizon : int
-        The largest pull count considered (>= 1).
+    epsilon : float > 0, finite
+        The algorithm's input epsilon.
+    v : float in (1, 1.5]
+    horizon : int >= 1
     simplified : bool, keyword-only
-        The multiples of ``ceil(1/epsilon)`` instead.
+        The multiples of ``ceil(1/epsilon)``, as Algorithm 3 prints "for simplicity".
 
     Returns
     -------
     numpy.ndarray
-        The increasing int64 release points (possibly empty).
+        Increasing int64 (possibly empty).
     """
     epsilon = check_epsilon(epsilon)
     v = _V.check("v", v)
@@ -483,17 +452,15 @@ def _dp_ucb_int_kernel(rng, kinds, params, table, horizon, v, points):  # pragma
 class DPUCBInt(Policy):
     """DP-UCB-INT, Algorithm 3 of ``tossou2016algorithms``: means released at the points of Lemma B.1.
 
-    ``epsilon`` is the *input* epsilon (:meth:`for_target` gives it for a target (eps', delta'),
-    Corollary 3.2). An arm's mean is released with ``Lap(n^(v/2 - 1))`` (Lemma 3.1) when its count
-    reaches a point of :func:`release_points`; before the first, all arms are played round robin.
-    Claimed guarantee: (eps', delta')-DP with eps' of :func:`dp_ucb_int_privacy`.
+    An arm's mean is released with ``Lap(n^(v/2 - 1))`` (Lemma 3.1) when its count reaches a point of
+    :func:`release_points`; before the first, round robin. Claimed guarantee: (eps', delta')-DP with
+    eps' of :func:`dp_ucb_int_privacy` (Corollary 3.1).
 
     Parameters
     ----------
-    epsilon : float
-        The input epsilon, in (0, 1].
-    v : float
-        The exponent ``v`` of the release series, in (1, 1.5].
+    epsilon : float in (0, 1]
+        The *input* epsilon (:meth:`for_target` gives it for a target).
+    v : float in (1, 1.5]
     simplified_intervals : bool
         Release every ``ceil(1/epsilon)`` pulls, as the pseudocode prints.
     """
@@ -514,23 +481,19 @@ class DPUCBInt(Policy):
 
     @classmethod
     def for_target(cls, epsilon_prime: float, delta_prime: float = math.exp(-10), v: float = 1.1, **kwargs) -> DPUCBInt:
-        """The algorithm run with the input epsilon of Corollary 3.2 for a target (eps', delta').
+        """The policy with the input epsilon of Corollary 3.2 (:func:`dp_ucb_int_input_epsilon`) for (eps', delta').
 
         Parameters
         ----------
-        epsilon_prime : float
-            The target epsilon' (> 0, finite).
-        delta_prime : float
-            The target delta', in (0, 1) (default ``e^-10``).
-        v : float
-            The exponent ``v``, in (1, 1.5].
+        epsilon_prime : float > 0, finite
+        delta_prime : float in (0, 1)
+        v : float in (1, 1.5]
         **kwargs
-            Further fields of :class:`DPUCBInt` (``simplified_intervals``).
+            Further fields of :class:`DPUCBInt`.
 
         Returns
         -------
         DPUCBInt
-            The policy with input epsilon :func:`dp_ucb_int_input_epsilon` of the target.
         """
         return cls(dp_ucb_int_input_epsilon(epsilon_prime, delta_prime, v), v, **kwargs)
 
@@ -558,25 +521,20 @@ class DPUCBInt(Policy):
 def dp_ucb_int_release_counts(arms: np.ndarray, points: np.ndarray, n_arms: int) -> tuple[int, int]:
     """How many noisy means DP-UCB-INT releases on the arm sequence ``arms``, under two readings.
 
-    After the round robin, Algorithm 3 tests at every round whether an arm's count is a release point.
-    ``once_per_point``: each arm releases once per point it reaches (the kernel; Theorem 3.4 counts
-    these); ``as_printed``: the test re-applied every round, so an idle arm re-releases each round.
-
     Parameters
     ----------
     arms : numpy.ndarray
-        The arm of each round, a non-empty 1-d integer array in [0, n_arms).
+        The arm of each round, non-empty 1-d integers in [0, n_arms).
     points : numpy.ndarray
-        The release points (:func:`release_points`), non-empty, increasing, positive.
-    n_arms : int
-        The number of arms ``K`` (>= 1).
+        :func:`release_points`, non-empty, increasing, positive.
+    n_arms : int >= 1
 
     Returns
     -------
     once_per_point : int
-        Releases when each arm releases once per point.
+        Each arm releases once per point it reaches (the kernel; Theorem 3.4 counts these).
     as_printed : int
-        Releases when the test is re-applied every round.
+        Algorithm 3's test re-applied every round, so an idle arm re-releases each round.
     """
     n_arms = check_int("n_arms", n_arms, minimum=1)
     arms = np.asarray(arms)
@@ -609,19 +567,15 @@ def dp_ucb_int_privacy(t: int, epsilon: float, v: float = 1.1, delta_prime: floa
 
     Parameters
     ----------
-    t : int
-        The number of steps (>= 1).
-    epsilon : float
-        The input epsilon (> 0, finite).
-    v : float
-        The exponent ``v``, in (1, 1.5].
-    delta_prime : float
-        delta', in (0, 1).
+    t : int >= 1
+    epsilon : float > 0, finite
+        The input epsilon.
+    v : float in (1, 1.5]
+    delta_prime : float in (0, 1)
 
     Returns
     -------
     float
-        epsilon'.
     """
     t = check_int("t", t, minimum=1)
     epsilon = check_epsilon(epsilon)
@@ -640,17 +594,13 @@ def dp_ucb_int_input_epsilon(epsilon_prime: float, delta_prime: float = math.exp
 
     Parameters
     ----------
-    epsilon_prime : float
-        The target epsilon' (> 0, finite).
-    delta_prime : float
-        The target delta', in (0, 1).
-    v : float
-        The exponent ``v``, in (1, 1.5].
+    epsilon_prime : float > 0, finite
+    delta_prime : float in (0, 1)
+    v : float in (1, 1.5]
 
     Returns
     -------
     float
-        The input epsilon.
     """
     epsilon_prime = check_epsilon(epsilon_prime, "epsilon_prime")
     delta_prime = check_delta(delta_prime, "delta_prime")
@@ -665,17 +615,13 @@ def dp_ucb_int_basic_epsilon(t: int, epsilon: float, v: float = 1.1) -> float:
 
     Parameters
     ----------
-    t : int
-        The number of steps (>= 1).
-    epsilon : float
-        The input epsilon (> 0, finite).
-    v : float
-        The exponent ``v``, in (1, 1.5].
+    t : int >= 1
+    epsilon : float > 0, finite
+    v : float in (1, 1.5]
 
     Returns
     -------
     float
-        The pure epsilon' (delta = 0).
     """
     t = check_int("t", t, minimum=1)
     epsilon = check_epsilon(epsilon)
@@ -686,26 +632,22 @@ def dp_ucb_int_basic_epsilon(t: int, epsilon: float, v: float = 1.1) -> float:
 def dp_ucb_int_release_loss(horizon: int, epsilon: float, v: float = 1.1, delta: float = 0.0) -> float:
     """End-to-end epsilon of DP-UCB-INT's actual releases, composed (at most Corollary 3.1's closed form).
 
-    An arm's mean is released at the points of :func:`release_points`, the release at ``W`` being
-    ``W^(-v/2)``-DP (Lemma 3.1); a first-pull reward enters every release. Basic composition sums these
-    ``e_i``; with ``delta > 0`` the heterogeneous advanced composition of Dwork, Rothblum and Vadhan
-    gives ``sum e_i (exp(e_i) - 1) + sqrt(2 ln(1/delta) sum e_i^2)``; the smaller is returned.
+    The release at ``W`` is ``e = W^(-v/2)``-DP (Lemma 3.1) and a first-pull reward enters every
+    release: the smaller of basic composition and, with ``delta > 0``, heterogeneous advanced
+    composition ``sum e_i (exp(e_i) - 1) + sqrt(2 ln(1/delta) sum e_i^2)``.
 
     Parameters
     ----------
-    horizon : int
-        The number of steps (>= 1).
-    epsilon : float
-        The input epsilon (> 0, finite).
-    v : float
-        The exponent ``v``, in (1, 1.5].
-    delta : float
-        The delta of the advanced composition, in [0, 1) (0: basic composition only).
+    horizon : int >= 1
+    epsilon : float > 0, finite
+    v : float in (1, 1.5]
+    delta : float in [0, 1)
+        0: basic composition only.
 
     Returns
     -------
     float
-        The composed epsilon (0 if no release happens by ``horizon``).
+        0 if no release happens by ``horizon``.
     """
     horizon = check_int("horizon", horizon, minimum=1)
     epsilon = check_epsilon(epsilon)
@@ -761,13 +703,11 @@ def lambert_pull_threshold(b: np.ndarray) -> np.ndarray:
 
     Parameters
     ----------
-    b : array_like
-        The constant(s) ``B`` (finite, > 0).
+    b : array_like, finite, > 0
 
     Returns
     -------
     numpy.ndarray
-        The threshold for each ``B``.
     """
     b = np.asarray(b, dtype=float)
     if np.any(~np.isfinite(b)) or np.any(b <= 0):
@@ -786,17 +726,13 @@ def dp_ucb_bound_theorem_epsilon(epsilon: float, *, hybrid_split: bool = True, b
 
     Parameters
     ----------
-    epsilon : float
-        The policy's privacy parameter (> 0, finite).
-    hybrid_split : bool, keyword-only
-        Split epsilon between the counter's two parts (default) or give each the whole of it (the paper's).
-    bonus : {"matched", "printed"}, keyword-only
-        Eq. (2.2) at the counter's own noise scales, or Algorithm 1's formula verbatim.
+    epsilon : float > 0, finite
+    hybrid_split, bonus : keyword-only
+        As in :func:`dp_ucb_bound_bonus`.
 
     Returns
     -------
     float
-        The epsilon to evaluate Theorem 3.2 at.
     """
     epsilon = check_epsilon(epsilon)
     if _BONUS.check("bonus", bonus) == "printed":
@@ -823,23 +759,21 @@ def regret_bound_dp_ucb_bound(
     ----------
     t : array_like
         The horizon(s).
-    gaps : array_like
-        The arms' gaps, 1-d in [0, 1] (zero gaps are dropped).
-    epsilon : float
-        The policy's privacy parameter (> 0, finite).
-    lambda0 : float or None
-        The proof's ``lambda0`` in (0, 1), or None for the best on a grid.
+    gaps : array_like, 1-d in [0, 1]
+        Zero gaps are dropped.
+    epsilon : float > 0, finite
+    lambda0 : float in (0, 1) or None
+        None: the best on a grid.
     exact_lambert : bool, keyword-only
         :func:`lambert_pull_threshold` in place of ``B (ln B + 7)``.
     hybrid_split : bool, keyword-only
-        The policy's counter split (with ``bonus="matched"``).
     bonus : {"matched", "printed"}, keyword-only
-        The bound for ``DPUCBBound`` as run (at :func:`dp_ucb_bound_theorem_epsilon`), or as stated (default).
+        The bound for ``DPUCBBound`` as run (at :func:`dp_ucb_bound_theorem_epsilon`), or as stated.
 
     Returns
     -------
     numpy.ndarray
-        The bound at each ``t``.
+        Of the shape of ``t``.
     """
     t = np.atleast_1d(np.asarray(t, dtype=float))
     gaps = _gaps(gaps)
@@ -863,16 +797,13 @@ def regret_bound_dp_ucb(t: np.ndarray, gaps: np.ndarray, epsilon: float) -> np.n
     Parameters
     ----------
     t : array_like
-        The horizon(s).
-    gaps : array_like
-        The arms' gaps, 1-d in [0, 1] (zero gaps are dropped).
-    epsilon : float
-        Privacy parameter (> 0, finite).
+    gaps : array_like, 1-d in [0, 1]
+    epsilon : float > 0, finite
 
     Returns
     -------
     numpy.ndarray
-        The bound at each ``t``.
+        Of the shape of ``t``.
     """
     t = np.atleast_1d(np.asarray(t, dtype=float))
     gaps = _gaps(gaps)
@@ -888,16 +819,14 @@ def regret_bound_dp_ucb_int(t: np.ndarray, gaps: np.ndarray, f0: int) -> np.ndar
     Parameters
     ----------
     t : array_like
-        The horizon(s).
-    gaps : array_like
-        The arms' gaps, 1-d in [0, 1] (zero gaps are dropped).
-    f0 : int
-        The first interval of the release series (>= 1).
+    gaps : array_like, 1-d in [0, 1]
+    f0 : int >= 1
+        The first interval of the release series.
 
     Returns
     -------
     numpy.ndarray
-        The bound at each ``t``.
+        Of the shape of ``t``.
     """
     t = np.atleast_1d(np.asarray(t, dtype=float))
     gaps = _gaps(gaps)

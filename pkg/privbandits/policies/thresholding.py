@@ -1,21 +1,10 @@
-"""Locally private thresholding bandits: Barbara, Lazzaro and Pike-Burke, ``barbara2025thresholding``.
+"""Locally private thresholding bandits (``barbara2025thresholding``): which arms have a mean above ``tau``?
 
-Which arms have a mean above a threshold ``tau``? Every reward is privatized by the user before the
-learner sees it (local model), by PrivBern(epsilon) (``barbara2025thresholding`` Definition 2.1) or, as a baseline the
-paper does not consider, by the Laplace mechanism (reward + Lap(1/epsilon)).
-
-* :class:`FixedBudgetThresholding`: Algorithm 1 (fixed budget). With ``epsilon = inf`` it is APT of
-  Locatelli et al. (2016), the non-private algorithm it adapts.
-* :class:`FixedConfidenceThresholding`: Algorithm 2 (fixed confidence), radius
-  ``sqrt(log(4 K t^3 / delta) / (c T_i(t)))`` with ``c = 8`` as printed; with ``epsilon = inf`` it is
-  the non-private procedure of Chen et al. (2014) style it derives from. ``radius_constant=2`` is
-  the value Hoeffding's inequality needs for the proof of Theorem 4.1 to go through (the proof's
-  Hoeffding step with ``c = 8`` claims a tail ``delta/(2 K t^3)`` where Hoeffding gives
-  ``2 (delta/(4 K t^3))^(1/4)``).
-
-Privacy: epsilon-LDP (each reward is released once through an epsilon-DP mechanism; the algorithm
-only sees the releases). The mapped quantities of Eqs. (4)-(8) are :func:`mapped_mean`,
-:func:`complexity` and :func:`complexity_ratio`.
+Every reward is privatized by the user before the learner sees it, by PrivBern(epsilon)
+(Definition 2.1) or, as a baseline the paper does not consider, by the Laplace mechanism: both
+policies are epsilon-LDP. :class:`FixedBudgetThresholding` is Algorithm 1 (APT of
+``locatelli2016optimal`` at ``epsilon = inf``), :class:`FixedConfidenceThresholding` Algorithm 2.
+An argument outside the range its entry states raises ``ValueError`` naming it.
 """
 
 from __future__ import annotations
@@ -59,15 +48,14 @@ def mapped_mean(mu: object, epsilon: float) -> np.ndarray | float:
 
     Parameters
     ----------
-    mu : float or array_like
-        Mean(s) in [0, 1] (``tau`` gives ``tau_eps``).
-    epsilon : float
-        Privacy parameter (> 0; ``inf`` returns ``mu`` unchanged).
+    mu : float or array_like in [0, 1]
+        ``tau`` gives ``tau_eps``.
+    epsilon : float > 0
+        ``inf`` returns ``mu`` unchanged.
 
     Returns
     -------
     float or numpy.ndarray
-        ``mu_eps``, a float for a scalar ``mu``.
     """
     epsilon = check_epsilon(epsilon, allow_inf=True)
     mu_arr = check_finite_array("mu", mu)
@@ -82,19 +70,15 @@ def complexity(means: object, tau: float, epsilon: float = math.inf, zeta: float
 
     Parameters
     ----------
-    means : array_like
-        The arms' means, a 1-D array in [0, 1].
-    tau : float
-        The threshold, in [0, 1].
-    epsilon : float
-        Privacy parameter (> 0; ``inf``, the default, gives the non-private ``H``).
-    zeta : float
-        Precision ``zeta``, in [0, 1].
+    means : array_like, 1-D, in [0, 1]
+    tau : float in [0, 1]
+    epsilon : float > 0
+        ``inf`` gives the non-private ``H``.
+    zeta : float in [0, 1]
 
     Returns
     -------
     float
-        ``H_eps``.
     """
     mu = _check_means(means)
     tau = check_probability("tau", tau, closed=True)
@@ -111,13 +95,11 @@ def complexity_ratio(epsilon: object) -> np.ndarray | float:
 
     Parameters
     ----------
-    epsilon : float or array_like
-        Privacy parameter(s), finite and > 0.
+    epsilon : float or array_like, finite, > 0
 
     Returns
     -------
     float or numpy.ndarray
-        The ratio.
     """
     eps = check_finite_array("epsilon", epsilon)
     if eps.size and eps.min() <= 0:
@@ -134,14 +116,13 @@ def fixed_budget_upper_bound(horizon: object, h_eps: float, n_arms: int) -> np.n
     horizon : float or array_like
         The budget(s) ``T``.
     h_eps : float
-        The complexity ``H_eps`` of :func:`complexity`.
+        :func:`complexity`.
     n_arms : int
-        The number of arms ``K``.
 
     Returns
     -------
     numpy.ndarray
-        The bound at each budget (above 1 it says nothing).
+        Above 1 it says nothing.
     """
     t = np.asarray(horizon, dtype=float)
     return np.exp(-t / (4.0 * h_eps) + 2.0 * n_arms * np.log(np.log(t) + 1.0))
@@ -150,22 +131,18 @@ def fixed_budget_upper_bound(horizon: object, h_eps: float, n_arms: int) -> np.n
 def fixed_budget_lower_bound(horizon: object, h_eps: float, epsilon: float) -> np.ndarray:
     """Theorem 3.2: ``max_i E_{B^i}[L(T)] >= exp(-8 T (e^eps + 1)^2 min(4, e^(2 eps)) / H_eps) / 4``.
 
-    For every eps-LDP algorithm, on the worst of the instances ``B^i`` built from the means (not on the
-    instance itself).
+    For every eps-LDP algorithm, on the worst of the instances ``B^i`` built from the means.
 
     Parameters
     ----------
     horizon : float or array_like
-        The budget(s) ``T``.
     h_eps : float
-        The complexity ``H_eps`` of :func:`complexity`.
-    epsilon : float
-        Privacy parameter (> 0, finite).
+        :func:`complexity`.
+    epsilon : float > 0, finite
 
     Returns
     -------
     numpy.ndarray
-        The bound at each budget.
     """
     t = np.asarray(horizon, dtype=float)
     factor = (math.exp(epsilon) + 1.0) ** 2 * min(4.0, math.exp(2.0 * epsilon))
@@ -178,16 +155,14 @@ def fixed_confidence_lower_bound(h_eps: float, delta: float, epsilon: float) -> 
     Parameters
     ----------
     h_eps : float
-        The complexity ``H_eps`` of :func:`complexity`.
-    delta : float
-        Failure probability, in (0, 1).
-    epsilon : float
-        Privacy parameter (> 0, finite).
+        :func:`complexity`.
+    delta : float in (0, 1)
+    epsilon : float > 0, finite
 
     Returns
     -------
     float
-        The bound on the expected stopping time of a delta-correct eps-LDP algorithm, up to its constant.
+        The expected stopping time of a delta-correct eps-LDP algorithm, up to the constant.
     """
     delta = check_delta(delta)
     return h_eps * math.log(1.0 / delta) / (2.0 * min(4.0, math.exp(2.0 * epsilon)) * (math.exp(epsilon) + 1.0) ** 2)
@@ -200,19 +175,16 @@ def classification_error(answer: np.ndarray, means: np.ndarray, tau: float, zeta
 
     Parameters
     ----------
-    answer : numpy.ndarray
-        Boolean answers, arms on the last axis.
-    means : numpy.ndarray
-        The arms' true means, shape ``(K,)``.
+    answer : numpy.ndarray of bool
+        Arms on the last axis.
+    means : numpy.ndarray, shape (K,)
     tau : float
-        The threshold.
-    zeta : float
-        Precision ``zeta`` (>= 0).
+    zeta : float >= 0
 
     Returns
     -------
-    numpy.ndarray
-        Boolean loss, the shape of ``answer`` without its last axis.
+    numpy.ndarray of bool
+        The shape of ``answer`` without its last axis.
     """
     answer = np.asarray(answer, dtype=bool)
     means = np.asarray(means, dtype=float)
@@ -316,26 +288,21 @@ def _tau_eps(tau: float, epsilon: float, mechanism: str) -> float:
 
 @dataclasses.dataclass(frozen=True)
 class FixedBudgetThresholding(Policy):
-    """Algorithm 1 of ``barbara2025thresholding`` (fixed budget); APT (Locatelli et al. 2016) for ``epsilon = inf``.
+    """Algorithm 1 of ``barbara2025thresholding`` (fixed budget): epsilon-LDP; APT for ``epsilon = inf``.
 
     Pull each arm once, then the arm minimising ``sqrt(T_k) (|tau_eps - mu_hat_k| + zeta_eps)``;
-    return ``{k : mu_hat_k > tau_eps}`` (``answer``). PrivBern's reports work with the mapped
-    ``tau_eps, zeta_eps`` of Eqs. (5)-(6), Laplace reports (mean ``mu``) with ``tau, zeta``. Guarantee:
-    epsilon-LDP. The rule never reads ``T``, so ``checkpoints`` (increasing budgets in ``[2K, T]``)
-    records, as ``answers``, the set each smaller budget would have returned, identical to separate runs.
+    return ``{k : mu_hat_k > tau_eps}`` (``answer``), with :meth:`mapped_threshold`. The rule never
+    reads ``T``, so ``checkpoints`` records, as ``answers``, what each smaller budget would return.
 
     Parameters
     ----------
-    tau : float
-        The threshold, in [0, 1].
-    zeta : float
-        Precision ``zeta``, in [0, 1].
-    epsilon : float
-        Privacy parameter (> 0; ``inf``, the default, runs APT without privacy).
+    tau : float in [0, 1]
+    zeta : float in [0, 1]
+    epsilon : float > 0
+        ``inf`` runs APT without privacy.
     mechanism : {"privbern", "laplace"}
-        The local mechanism each reward passes through.
     checkpoints : tuple of int
-        Strictly increasing budgets at which to record the answer.
+        Strictly increasing budgets in ``[2K, T]``.
     """
 
     tau: float = param(spec=_UNIT)
@@ -359,15 +326,11 @@ class FixedBudgetThresholding(Policy):
         return 2 * n_arms  # Theorem 3.1 assumes T >= 2K
 
     def mapped_threshold(self) -> tuple[float, float]:
-        """``(tau_eps, zeta_eps)`` the learner compares its estimates with.
-
-        Eqs. (5)-(6) of ``barbara2025thresholding`` for PrivBern; ``(tau, zeta)`` unchanged for
-        the Laplace mechanism (whose reports keep the mean) and without privacy.
+        """``(tau_eps, zeta_eps)`` of Eqs. (5)-(6) for PrivBern; ``(tau, zeta)`` for Laplace and without privacy.
 
         Returns
         -------
         tuple of float
-            ``(tau_eps, zeta_eps)``.
         """
         zeta_eps = self.zeta if _keeps_mean(self.mechanism, self.epsilon) else _shrink(self.epsilon) * self.zeta
         return _tau_eps(self.tau, self.epsilon, self.mechanism), zeta_eps
@@ -490,26 +453,22 @@ def _fixed_confidence_kernel(
 
 @dataclasses.dataclass(frozen=True)
 class FixedConfidenceThresholding(Policy):
-    """Algorithm 2 of ``barbara2025thresholding`` (fixed confidence); non-private for ``epsilon = inf``.
+    """Algorithm 2 of ``barbara2025thresholding`` (fixed confidence): epsilon-LDP; non-private for ``epsilon = inf``.
 
     Stops when every arm's interval ``mu_hat_i +- rad_t(i)`` lies on one side of ``tau_eps``,
     ``rad_t(i) = sqrt(log(4 K t^3/delta) / (radius_constant T_i(t)))``, else pulls the widest undecided
     arm; the horizon is a cap (records ``pulls``, ``answer``, ``stop_time``, ``stopped``). With
-    ``"laplace"`` the radius adds the Laplace-sum tail bound (Chan et al. 2011, Corollary 2.9).
-    Guarantee: epsilon-LDP.
+    ``"laplace"`` the radius adds the Laplace-sum tail bound (``chan2011private``, Corollary 2.9).
 
     Parameters
     ----------
-    tau : float
-        The threshold, in [0, 1].
-    delta : float
-        Failure probability, in (0, 1).
-    epsilon : float
-        Privacy parameter (> 0; ``inf``, the default, runs the non-private procedure).
-    radius_constant : float
-        ``c`` of the radius (> 0, finite); 8 as printed, 2 makes Theorem 4.1's proof go through.
+    tau : float in [0, 1]
+    delta : float in (0, 1)
+    epsilon : float > 0
+        ``inf`` runs the non-private procedure.
+    radius_constant : float > 0, finite
+        8 as printed; 2 is what Hoeffding's inequality needs for Theorem 4.1's proof.
     mechanism : {"privbern", "laplace"}
-        The local mechanism each reward passes through.
     """
 
     tau: float = param(spec=_UNIT)

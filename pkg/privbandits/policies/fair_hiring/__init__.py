@@ -1,23 +1,12 @@
 """Fair contextual linear bandits for hiring (Part IV): OFUL, Fair-Greedy and Private-Fair-Greedy.
 
-Setting (``grazzi2022group``; ``an2025privatefairgreedy``, Section 3): in every round one candidate
-``X_{k,t}`` is drawn from each of the K groups; the learner hires one, ``k_t``, and observes
-``y_t = <X_{k_t,t}, theta*> + eta_t``. Group meritocratic fairness compares candidates by their
-*relative rank* within their own group, ``F_k(<X_{k,t}, theta*>)`` (F_k = CDF of the group's
-rewards); the fair pseudo-regret (Definition 2) is ``sum_t max_k F_k(<X_k,theta*>) -
-F_{k_t}(<X_{k_t},theta*>)``.
-
-The subpackage, one module per concern:
-
-* :mod:`.calibration`: the privacy calibration of Sections 4.1-4.2 and its exact guarantee;
-* :mod:`.tree`: the matrix tree mechanism of the private regression;
-* :mod:`privbandits.environments.hiring`: :class:`HiringEnvironment`, the candidate pools;
-* :mod:`.kernels`: one numba kernel per algorithm, sharing the candidate draw, ridge and rank steps
-  (each runs several settings in lockstep on one random stream);
-* :mod:`.policies`: :class:`OFUL`, :class:`FairGreedy`, :class:`PrivateFairGreedy` (on
-  :class:`~privbandits.policies.base.ContextualPolicy`) and :func:`simulate_hiring`.
-
-Everything public is re-exported here.
+Setting (``grazzi2022group``; ``an2025privatefairgreedy``, Section 3): each round one candidate per
+group; the learner hires one and observes ``<X_{k_t,t}, theta*> + eta_t``. Fairness compares
+candidates by their relative rank within their own group, ``F_k(<X_{k,t}, theta*>)``; the fair
+pseudo-regret (Definition 2) is ``sum_t max_k F_k(<X_k,theta*>) - F_{k_t}(<X_{k_t},theta*>)``.
+Modules: :mod:`.calibration`, :mod:`.tree` (the matrix tree mechanism), :mod:`.kernels` and
+:mod:`.policies`; the environment is :mod:`privbandits.environments.hiring`. Everything public is
+re-exported here.
 """
 
 from ...environments.hiring import HiringArrays, HiringEnvironment, ScoreTree

@@ -1,9 +1,8 @@
 """Privacy calibration of Private-Fair-Greedy (``an2025privatefairgreedy``, Sections 4.1 and 4.2).
 
-The noise of the tree-based private regression and of the private rank step, as printed, and what
-it actually guarantees: the zCDP each part delivers, the exact (epsilon, delta) of their composition
-(Gaussian accounting through the conversions of :mod:`privbandits.mechanisms`) and the noise scale
-that spends exactly a target (``calibration="tight"``).
+The noise of the tree-based private regression and of the private rank step as printed, the zCDP
+and exact (epsilon, delta) it delivers (Gaussian accounting through :mod:`privbandits.mechanisms`),
+and the noise scale that spends exactly a target (``calibration="tight"``).
 """
 
 from __future__ import annotations
@@ -58,7 +57,7 @@ def tree_levels(horizon: int) -> int:
 def tree_sigma(epsilon_reg: float, delta_reg: float, horizon: int, l_tilde: float) -> float:
     """sigma_noise = sqrt(16 m L^4 ln(4/delta_reg)^2 / eps_reg^2), the tree's node noise (Section 4.1, as printed).
 
-    What it delivers is :func:`tree_rho` (zCDP), free of ``m`` and ``L``.
+    What it delivers is :func:`tree_rho` (zCDP).
 
     Parameters
     ----------
@@ -74,17 +73,15 @@ def tree_sigma(epsilon_reg: float, delta_reg: float, horizon: int, l_tilde: floa
     Returns
     -------
     float
-        ``sigma_noise``.
     """
     m = tree_levels(horizon)
     return math.sqrt(16 * m * l_tilde**4 * math.log(4 / delta_reg) ** 2 / epsilon_reg**2)
 
 
 def tree_gamma(sigma_noise: float, horizon: int, dim: int) -> float:
-    """Gamma = sigma_noise sqrt(2m) (4 sqrt(d) + 2 ln(2T)); the Gram shift is 2 Gamma I.
+    """Gamma = sigma_noise sqrt(2m) (4 sqrt(d) + 2 ln(2T)), the Section 4.1 bound on the tree noise's norm.
 
-    The bound on the tree noise's spectral norm of ``an2025privatefairgreedy``, Section 4.1, used
-    to shift the noisy Gram matrix so that it stays positive definite.
+    The noisy Gram matrix is shifted by 2 Gamma I so that it stays positive definite.
 
     Parameters
     ----------
@@ -98,17 +95,15 @@ def tree_gamma(sigma_noise: float, horizon: int, dim: int) -> float:
     Returns
     -------
     float
-        ``Gamma``.
     """
     m = tree_levels(horizon)
     return sigma_noise * math.sqrt(2 * m) * (4 * math.sqrt(dim) + 2 * math.log(2 * horizon))
 
 
 def rank_sigma(n_t: int, horizon: int, rho: float) -> float:
-    """sigma_t = sqrt(T / (2 N_t^2 rho_rank)) (``an2025privatefairgreedy``, Section 4.2).
+    """sigma_t = sqrt(T / (2 N_t^2 rho_rank)), the noise of one private rank release (Section 4.2).
 
-    The Gaussian noise of one private rank release: each of the ``T`` releases is
-    ``(rho_rank / T)``-zCDP, so together they are ``rho_rank``-zCDP.
+    Each of the ``T`` releases is ``(rho_rank / T)``-zCDP, so together they are ``rho_rank``-zCDP.
 
     Parameters
     ----------
@@ -122,7 +117,6 @@ def rank_sigma(n_t: int, horizon: int, rho: float) -> float:
     Returns
     -------
     float
-        ``sigma_t``.
     """
     return math.sqrt(horizon / (2 * n_t**2 * rho))
 
@@ -130,10 +124,7 @@ def rank_sigma(n_t: int, horizon: int, rho: float) -> float:
 def tree_rho(epsilon_reg: float, delta_reg: float) -> float:
     """zCDP actually delivered by the Section 4.1 calibration (our computation, not the paper's).
 
-    A neighbouring history replaces one leaf ``v v^T`` (``||v|| <= L``): a change of Frobenius norm at
-    most ``sqrt(2) L^2``. With the symmetrised noise (``N(0, sigma^2)`` off the diagonal, ``2 sigma^2``
-    on it) one node is ``||Delta||_F^2 / (4 sigma^2)``-zCDP and a leaf lies in ``m`` nodes, so
-    ``rho = m 2 L^4 / (4 sigma^2) = eps^2 / (32 ln(4/delta)^2)``, free of ``m`` and ``L``.
+    ``rho = eps_reg^2 / (32 ln(4/delta_reg)^2)``, free of ``m`` and ``L``.
 
     Parameters
     ----------
@@ -145,16 +136,12 @@ def tree_rho(epsilon_reg: float, delta_reg: float) -> float:
     Returns
     -------
     float
-        ``rho``.
     """
     return epsilon_reg**2 / (32 * math.log(4 / delta_reg) ** 2)
 
 
 def tree_mu(epsilon_reg: float, delta_reg: float) -> float:
-    """The regression tree as one Gaussian mechanism: mu = sqrt(2 rho) = eps_reg / (4 ln(4/delta_reg)).
-
-    All the tree's node releases together are a Gaussian mechanism of noise multiplier 1/mu
-    (``mu``-GDP; :func:`tree_rho` is ``mu^2 / 2``).  Free of m and L-tilde.
+    """The regression tree as one Gaussian mechanism: ``mu = sqrt(2 rho) = eps_reg / (4 ln(4/delta_reg))``.
 
     Parameters
     ----------
@@ -166,16 +153,15 @@ def tree_mu(epsilon_reg: float, delta_reg: float) -> float:
     Returns
     -------
     float
-        ``mu``.
+        ``mu`` (the tree is ``mu``-GDP).
     """
     return math.sqrt(2 * tree_rho(epsilon_reg, delta_reg))
 
 
 def rank_mu(epsilon_rank: float, delta_rank: float) -> float:
-    """The rank step as one Gaussian mechanism: mu = sqrt(2 rho_rank).
+    """The rank step as one Gaussian mechanism: ``mu = sqrt(2 rho_rank)`` (Section 4.2).
 
-    ``an2025privatefairgreedy``, Section 4.2: ``T`` releases, each ``(rho_rank / T)``-zCDP, compose
-    to ``rho_rank``; ``rho_rank = approx_dp_to_zcdp(eps_rank, delta_rank)``, the paper's conversion.
+    ``rho_rank = approx_dp_to_zcdp(eps_rank, delta_rank)``, the paper's conversion.
 
     Parameters
     ----------
@@ -200,15 +186,15 @@ def split_budget(
     Parameters
     ----------
     epsilon, delta : float
-        The target (epsilon, delta) of the whole algorithm.
+        The target of the whole algorithm.
     alpha_eps, alpha_delta : float
         The shares of epsilon and delta given to the regression.
 
     Returns
     -------
     tuple of float
-        ``(eps_reg, delta_reg, eps_rank, delta_rank)`` with ``eps_reg = alpha_eps epsilon``,
-        ``eps_rank = epsilon - eps_reg`` and likewise for delta.
+        ``(eps_reg, delta_reg, eps_rank, delta_rank)``, ``eps_reg = alpha_eps epsilon``,
+        ``eps_rank = epsilon - eps_reg``, likewise for delta.
     """
     eps_reg, delta_reg = alpha_eps * epsilon, alpha_delta * delta
     return eps_reg, delta_reg, epsilon - eps_reg, delta - delta_reg
@@ -216,24 +202,22 @@ def split_budget(
 
 @functools.lru_cache(maxsize=256)
 def tight_noise_scale(epsilon: float, delta: float, alpha_eps: float, alpha_delta: float) -> float:
-    """Factor c by which ``calibration="tight"`` multiplies both noise standard deviations.
+    """Factor ``c`` by which ``calibration="tight"`` multiplies both noise standard deviations.
 
-    The printed calibration is a Gaussian mechanism of noise multiplier
-    ``s = (mu_reg^2 + mu_rank^2)^(-1/2)`` (:func:`tree_mu`, :func:`rank_mu`); ``c = s* / s`` with ``s*``
-    the smallest multiplier that is exactly (epsilon, delta)-DP (analytic Gaussian). One factor keeps
-    the printed split; ``c < 1`` means the printed noise exceeds what its target needs.
+    ``c = s* / s``: ``s`` the noise multiplier of the printed calibration as one Gaussian mechanism
+    (:func:`tree_mu`, :func:`rank_mu`), ``s*`` the smallest one that is exactly (epsilon, delta)-DP.
+    ``c < 1`` means the printed noise exceeds what its target needs.
 
     Parameters
     ----------
     epsilon, delta : float
-        The target (epsilon, delta) of the whole algorithm.
+        The target of the whole algorithm.
     alpha_eps, alpha_delta : float
-        The shares of epsilon and delta given to the regression (:func:`split_budget`).
+        The shares given to the regression (:func:`split_budget`).
 
     Returns
     -------
     float
-        The factor ``c``.
     """
     eps_reg, delta_reg, eps_rank, delta_rank = split_budget(epsilon, delta, alpha_eps, alpha_delta)
     s = gaussian_composition_multiplier([1 / tree_mu(eps_reg, delta_reg), 1 / rank_mu(eps_rank, delta_rank)])
@@ -251,17 +235,12 @@ def privacy_guarantee(
 ) -> dict[str, float]:
     """What the calibrated noise actually guarantees, tight and loose.
 
-    ``eps_reg_tight``, ``eps_rank_tight``: each part alone, exactly, at its own delta;
-    ``eps_total_tight``: the whole algorithm at the total delta (exact adaptive composition of Gaussian
-    mechanisms, ``dp-accounting``); ``eps_total_loose``: each part's zCDP converted at its delta
-    (Bun and Steinke, Prop. 1.3) and added, the book's first figure.
-
     Parameters
     ----------
     epsilon, delta : float
-        The target (epsilon, delta) of the whole algorithm.
+        The target of the whole algorithm.
     alpha_eps, alpha_delta : float
-        The shares of epsilon and delta given to the regression (:func:`split_budget`).
+        The shares given to the regression (:func:`split_budget`).
     calibration : {"printed", "tight"}, keyword-only
         The noise of Sections 4.1-4.2 as printed, or scaled by :func:`tight_noise_scale`.
     accountant : str, keyword-only
@@ -270,8 +249,10 @@ def privacy_guarantee(
     Returns
     -------
     dict of str to float
-        ``noise_scale``, ``mu_reg``, ``mu_rank``, ``eps_reg_tight``, ``eps_rank_tight``,
-        ``eps_total_tight`` and ``eps_total_loose``.
+        ``noise_scale``, ``mu_reg``, ``mu_rank``; ``eps_reg_tight``, ``eps_rank_tight`` (each part
+        exactly, at its own delta); ``eps_total_tight`` (exact composition at the total delta);
+        ``eps_total_loose`` (each part's zCDP converted at its delta, ``bun2016concentrated``
+        Proposition 1.3, and added).
     """
     check_calibration(calibration)
     eps_reg, delta_reg, eps_rank, delta_rank = split_budget(epsilon, delta, alpha_eps, alpha_delta)
@@ -292,22 +273,19 @@ def privacy_guarantee(
 def budget_table(epsilon: float, delta: float, alpha_eps: float, alpha_delta: float) -> list[dict[str, float]]:
     """What each component spends (Algorithm 1 line 1), in (eps, delta) and in rho (zCDP).
 
-    ``rho_target``: the rho whose conversion is exactly the component's (eps, delta) (for the rank step,
-    the paper's rho_rank); ``rho_delivered``: what the calibrated noise gives; ``eps_delivered`` its
-    conversion (the total adds them); ``eps_tight``: the exact epsilon (:func:`privacy_guarantee`).
-
     Parameters
     ----------
     epsilon, delta : float
-        The target (epsilon, delta) of the whole algorithm.
+        The target of the whole algorithm.
     alpha_eps, alpha_delta : float
-        The shares of epsilon and delta given to the regression (:func:`split_budget`).
+        The shares given to the regression (:func:`split_budget`).
 
     Returns
     -------
     list of dict
-        Rows regression, rank estimation, total: ``component``, ``epsilon``, ``delta``,
-        ``rho_target``, ``rho_delivered``, ``eps_delivered`` and ``eps_tight``.
+        Rows regression, rank estimation, total, with ``component``, ``epsilon``, ``delta``,
+        ``rho_target`` (the rho that converts exactly to the component's target), ``rho_delivered``,
+        ``eps_delivered`` (its conversion) and ``eps_tight`` (:func:`privacy_guarantee`).
     """
     eps_reg, delta_reg, eps_rank, delta_rank = split_budget(epsilon, delta, alpha_eps, alpha_delta)
     rho_reg = tree_rho(eps_reg, delta_reg)
@@ -350,11 +328,9 @@ def check_calibration(calibration: str) -> str:
     Parameters
     ----------
     calibration : str
-        The value to check.
 
     Returns
     -------
     str
-        ``calibration``.
     """
     return Choice(CALIBRATIONS).check("calibration", calibration)

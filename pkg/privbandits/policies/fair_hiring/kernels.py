@@ -1,25 +1,26 @@
 """The numba kernels of Part IV: one per algorithm, sharing the steps of a round.
 
-Every round receives one candidate per group (:func:`_draw_block`), picks a group and observes the
-hired candidate's reward (:func:`_hire`). The two Fair-Greedy variants differ only in their ridge
-step (exact, :func:`_add_row_exact`, or the private tree, :func:`_add_row_private`,
-:func:`_private_theta`) and in eq. (1)'s Gaussian on the rank; they share the rank step
-(:func:`_slide_window`, :func:`_rank_and_pick`; lines 4, 6, 7). OFUL has its own index and
-Sherman-Morrison update.
-
-Settings in lockstep: a kernel runs S settings on one random stream. How many numbers a round draws,
-and in what order, depends on neither the setting nor the history, and every Gaussian is
-``0 + scale * (a standard normal)``; so the numbers of a block of rounds are drawn once, in the order
-one run draws them, and each setting's run is bit for bit its run alone (the tests check this).
-
-Rank step (line 6): the window is a histogram over the distinct pool rows, re-scored whenever
-theta-hat changes (:func:`_score_pool` over the prefix tree
-:class:`~privbandits.environments.ScoreTree`, bit for bit each row's score), so
-the count is the paper's exactly at O(distinct rows) per round (``rank_brute``: the entry-by-entry
-reference). ``refresh > 1`` (not in the paper) recomputes theta-hat only every ``refresh`` values
-of t~: post-processing, the rank's sensitivity and noise unchanged. Sums over a row skip its zero
-entries (a census row has 11 non-zeros of 104), which leaves every finite sum unchanged.
+OFUL (``abbasi2011improved``), Fair-Greedy (``grazzi2022group``) and Private-Fair-Greedy
+(``an2025privatefairgreedy``). A kernel runs S settings in lockstep on one random stream: a round
+draws the same numbers in the same order whatever the setting and the history, so each setting's
+run is bit for bit its run alone.
 """
+
+# How a round runs: one candidate per group (_draw_block), a group picked, the hired candidate's
+# reward observed (_hire). The two Fair-Greedy variants differ only in their ridge step (exact,
+# _add_row_exact, or the private tree, _add_row_private and _private_theta) and in eq. (1)'s
+# Gaussian on the rank; they share the rank step (_slide_window, _rank_and_pick; lines 4, 6, 7).
+# OFUL has its own index and Sherman-Morrison update.
+#
+# Lockstep: every Gaussian is 0 + scale * (a standard normal), so a block's numbers are drawn once,
+# in the order one run draws them (the tests check the runs equal the runs alone).
+#
+# Rank step (line 6): the window is a histogram over the distinct pool rows, re-scored whenever
+# theta-hat changes (_score_pool over the prefix tree ScoreTree, bit for bit each row's score), so
+# the count is the paper's exactly at O(distinct rows) per round (rank_brute: the entry-by-entry
+# reference). refresh > 1 (not in the paper) recomputes theta-hat only every `refresh` values of
+# t~: post-processing, the rank's sensitivity and noise unchanged. Sums over a row skip its zero
+# entries (a census row has 11 non-zeros of 104), which leaves every finite sum unchanged.
 
 from __future__ import annotations
 
@@ -60,11 +61,11 @@ class GreedyParams(NamedTuple):
     rank_brute : bool
         Count the window entry by entry (reference) instead of by histogram.
     refresh : int
-        Recompute theta-hat only when ``t~ % refresh == 0`` (1 = the paper).
+        Recompute theta-hat only when ``t~ % refresh == 0`` (1: the paper).
     sigma_tree, shift, rank_rho, y_clip : float
-        Private-Fair-Greedy only (Sections 4.1-4.2): the noise per tree-node entry (> 0 for all
-        settings or for none), Gamma (the Gram shift is 2 Gamma I), ``rho_rank`` of the rank noise
-        ``sigma_t = sqrt(T / (2 N_t^2 rho_rank))``, and the clip of the rewards entering the tree.
+        Private-Fair-Greedy only: the noise per tree-node entry (> 0 for all settings or for none),
+        Gamma (the Gram shift is 2 Gamma I), ``rho_rank`` of the rank noise, and the clip of the
+        rewards entering the tree.
     """
 
     reg: float  #: ridge parameter of the exact regression (Fair-Greedy)
@@ -81,10 +82,8 @@ class Run(NamedTuple):
 
     Attributes
     ----------
-    fair_regret : numpy.ndarray
-        ``(S, T)`` fair pseudo-regret of each round.
-    regret : numpy.ndarray
-        ``(S, T)`` reward regret of each round.
+    fair_regret, regret : numpy.ndarray
+        ``(S, T)`` fair pseudo-regret and reward regret of each round.
     chosen : numpy.ndarray
         ``(S, T)`` hired group.
     cand : numpy.ndarray
@@ -93,10 +92,9 @@ class Run(NamedTuple):
         ``(S, T)`` pool row of the hired candidate.
     ys : numpy.ndarray
         ``(S, T)`` observed rewards.
-    trace_counts : numpy.ndarray
-        ``(S, T, K)`` noiseless rank counts (trace only, else ``(S, 0, K)``).
-    trace_theta : numpy.ndarray
-        ``(S, T, d)`` theta used in each round (trace only, else ``(S, 0, d)``).
+    trace_counts, trace_theta : numpy.ndarray
+        ``(S, T, K)`` noiseless rank counts and ``(S, T, d)`` theta of each round (trace only, else
+        with a zero second axis).
     """
 
     fair_regret: np.ndarray  #: (S, T)
@@ -137,12 +135,12 @@ class Window(NamedTuple):
 
 
 class Draws(NamedTuple):
-    """The random numbers of a block of rounds, drawn once for all settings (:func:`_draw_block`).
+    """The random numbers of a block of ``B`` rounds, drawn once for all settings (:func:`_draw_block`).
 
     Attributes
     ----------
     first : numpy.ndarray
-        ``(2,)``: the block's first round (0-based) and the number of its first tree node (0-based).
+        ``(2,)``: the block's first round and its first tree node (0-based).
     rank : numpy.ndarray
         ``(B, K)``: the rank step's numbers of each round (uniforms while the window is empty, then
         the standard normals of eq. (1) if private).
@@ -421,22 +419,17 @@ def _rank_and_pick(
 
 @njit(nogil=True, cache=True)
 def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cover - compiled
-    """OFUL (``abbasi2011improved``, Algorithm 1, radius of Theorem 2) for ``horizon`` rounds.
-
-    Not private, not fair. Runs the settings of ``p`` in lockstep on one random stream.
+    """OFUL (``abbasi2011improved``, Algorithm 1, radius of Theorem 2) for ``horizon`` rounds: not private, not fair.
 
     Parameters
     ----------
     rng : numpy.random.Generator
-        The trial's random stream.
     env : HiringArrays
-        The environment (:meth:`HiringEnvironment.arrays`).
+        :meth:`HiringEnvironment.arrays`.
     horizon : int
-        Number of rounds ``T``.
     noise_sd : float
         Standard deviation of the reward noise.
     p : OFULParams
-        The settings' parameters (arrays of length S).
     trace : bool
         Allocate the trace arrays (OFUL leaves them at zero: it has no rank step).
     fixed : numpy.ndarray
@@ -445,7 +438,6 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
     Returns
     -------
     Run
-        The trial's records, one row per setting.
     """
     n_set = p.reg.shape[0]
     run = _new_run(env, horizon, n_set, trace)
@@ -519,48 +511,41 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
 
 @njit(nogil=True, cache=True)
 def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cover - compiled
-    """Fair-Greedy (``grazzi2022group``): exact ridge on the first half, rank by counting on the second.
-
-    Greedy on the estimated relative rank; not private. Runs the settings of ``p`` in lockstep.
+    """Fair-Greedy (``grazzi2022group``), not private: exact ridge on the first half, ranks on the second.
 
     Parameters
     ----------
     rng, env, horizon, noise_sd, fixed
         As :func:`oful_kernel`.
     p : GreedyParams
-        The settings' parameters (arrays of length S).
     trace : bool
         Also fill ``trace_counts`` and ``trace_theta``.
 
     Returns
     -------
     Run
-        The trial's records, one row per setting.
     """
     return _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, False)
 
 
 @njit(nogil=True, cache=True)
 def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cover - compiled
-    """Private-Fair-Greedy (Algorithm 1 of ``an2025privatefairgreedy``): (epsilon, delta)-JDP claimed (Theorem 5.1).
+    """Private-Fair-Greedy (``an2025privatefairgreedy``, Algorithm 1): (epsilon, delta)-JDP claimed (Theorem 5.1).
 
     Tree-based private ridge regression (Section 4.1) and the private rank step (Section 4.2, eq. (1)),
-    noise from :meth:`PrivateFairGreedy.calibration_values`. In lockstep, a tree node's standard normals
-    are drawn once and scaled by each setting's ``sigma_tree``.
+    noise from :meth:`PrivateFairGreedy.calibration_values`.
 
     Parameters
     ----------
     rng, env, horizon, noise_sd, fixed
         As :func:`oful_kernel`.
     p : GreedyParams
-        The settings' parameters (arrays of length S; ``sigma_tree`` > 0 for all or for none).
     trace : bool
         Also fill ``trace_counts`` and ``trace_theta``.
 
     Returns
     -------
     Run
-        The trial's records, one row per setting.
     """
     return _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, True)
 

@@ -1,9 +1,8 @@
 """The hiring policies of Part IV: OFUL, Fair-Greedy and Private-Fair-Greedy.
 
 Each runs its own kernel of :mod:`~privbandits.policies.fair_hiring.kernels`. Settings of one
-algorithm can run together in lockstep on one random stream per trial (:func:`run_together`): each
-gets the run it would get alone, bit for bit, and the random numbers (for Private-Fair-Greedy,
-mostly the tree's Gaussian noise) are drawn once for all of them.
+algorithm can run together in lockstep on one random stream per trial (:func:`run_together`).
+An argument outside the range its entry states raises ``ValueError`` naming it.
 """
 
 from __future__ import annotations
@@ -38,11 +37,7 @@ _POSITIVE = Real()
 
 @dataclasses.dataclass(frozen=True)
 class HiringPolicy(ContextualPolicy):
-    """A hiring policy: :meth:`run` calls the class's ``_kernel`` with :meth:`kernel_params`.
-
-    ``run(env, horizon, rng, *, trace=False, candidates=None)`` is
-    ``run_together([self], env, horizon, rng, ...)[0]`` (:func:`run_together`).
-    """
+    """A hiring policy: :meth:`run` is ``run_together([self], env, horizon, rng, ...)[0]``."""
 
     def kernel_params(self, env: HiringEnvironment, horizon: int) -> tuple:
         """The parameters the kernel receives (a NamedTuple of the kernel's module).
@@ -50,14 +45,11 @@ class HiringPolicy(ContextualPolicy):
         Parameters
         ----------
         env : HiringEnvironment
-            The environment.
         horizon : int
-            Number of rounds ``T``.
 
         Returns
         -------
         tuple
-            The kernel's parameter NamedTuple.
 
         Raises
         ------
@@ -83,9 +75,7 @@ class HiringPolicy(ContextualPolicy):
         Parameters
         ----------
         env : HiringEnvironment
-            The environment.
         horizon : int
-            Number of rounds ``T``.
 
         Returns
         -------
@@ -101,12 +91,12 @@ class OFUL(HiringPolicy):
 
     Parameters
     ----------
-    reg : float
-        Ridge parameter lambda (> 0).
-    delta : float
-        Confidence level of the ellipsoid, in (0, 1).
-    theta_norm : float
-        ``S``, bound on ``||theta*||`` (> 0).
+    reg : float > 0
+        Ridge parameter lambda.
+    delta : float in (0, 1)
+        Confidence level of the ellipsoid.
+    theta_norm : float > 0
+        ``S``, bound on ``||theta*||``.
     """
 
     reg: float = param(1.0, _POSITIVE)
@@ -122,18 +112,15 @@ class OFUL(HiringPolicy):
 
 @dataclasses.dataclass(frozen=True)
 class FairGreedy(HiringPolicy):
-    """Fair-Greedy (``grazzi2022group``): ridge on the first half of the history, rank by counting on the second.
-
-    Not private.
+    """Fair-Greedy (``grazzi2022group``), not private: ridge on the first half of the history, ranks on the second.
 
     Parameters
     ----------
-    reg : float
-        Ridge parameter (> 0).
+    reg : float > 0
     rank_method : {"histogram", "brute"}
         How the rank step counts the window (both exact; ``"brute"`` is the reference).
-    rank_refresh : int
-        Recompute theta-hat only when ``t~ % rank_refresh == 0`` (>= 1; 1 = the paper).
+    rank_refresh : int >= 1
+        Recompute theta-hat only when ``t~ % rank_refresh == 0`` (1: the paper).
     """
 
     reg: float = param(1.0, _POSITIVE)
@@ -153,34 +140,27 @@ class PrivateFairGreedy(HiringPolicy):
     """Private-Fair-Greedy, Algorithm 1 of ``an2025privatefairgreedy``: (epsilon, delta)-JDP claimed (Theorem 5.1).
 
     Tree-based continually private ridge regression (Section 4.1) and zCDP private rank estimation
-    (Section 4.2). Budget split (line 1, with the minus sign the paper's extraction loses):
-    ``eps_reg = alpha_eps eps``, ``eps_rank = eps - eps_reg``, delta likewise. All releases are Gaussian
-    with noise fixed in advance, so the exact guarantee is
-    :func:`~privbandits.policies.fair_hiring.calibration.privacy_guarantee` ((1.16, 0.1)-JDP at the
-    defaults, where the paper claims (15, 0.1)); ``calibration="tight"`` scales both noises to spend
-    exactly (epsilon, delta). Either needs every leaf ``[x, y]`` to have norm <= L-tilde, which
-    ``l_tilde_rule="data"`` does not ensure.
+    (Section 4.2), the budget split by :func:`~privbandits.policies.fair_hiring.calibration.split_budget`.
+    The exact guarantee is :func:`~privbandits.policies.fair_hiring.calibration.privacy_guarantee`
+    ((1.16, 0.1)-JDP at the defaults, where the paper claims (15, 0.1)); it needs every leaf ``[x, y]``
+    to have norm <= L-tilde, which ``l_tilde_rule="data"`` does not ensure.
 
     Parameters
     ----------
-    epsilon : float
-        Target epsilon of the whole algorithm (> 0).
-    delta : float
-        Target delta, in (0, 1).
-    alpha_eps, alpha_delta : float
-        Shares of epsilon and delta given to the regression, in (0, 1).
-    l_tilde : float or None
-        The bound L-tilde on the leaves (> 0), or None to compute it by ``l_tilde_rule``.
+    epsilon : float > 0
+    delta : float in (0, 1)
+    alpha_eps, alpha_delta : float in (0, 1)
+        Shares of epsilon and delta given to the regression.
+    l_tilde : float > 0 or None
+        The bound L-tilde on the leaves; ``None``: by ``l_tilde_rule``.
     noise : bool
         False: no noise and no shift (tests: must equal ridge with reg -> 0).
-    rank_method : {"histogram", "brute"}
-        How the rank step counts the window (both exact).
-    rank_refresh : int
-        Recompute theta-hat only when ``t~ % rank_refresh == 0`` (>= 1; 1 = the paper).
+    rank_method, rank_refresh
+        As for :class:`FairGreedy`.
     calibration : {"printed", "tight"}
-        The noise of Sections 4.1-4.2 as printed, or scaled by :func:`tight_noise_scale`.
+        The noise of Sections 4.1-4.2 as printed, or scaled to spend exactly (epsilon, delta).
     l_tilde_rule : {"sum", "norm", "data"}
-        How L-tilde is computed when ``l_tilde`` is None (:meth:`HiringEnvironment.l_tilde`).
+        See :meth:`HiringEnvironment.l_tilde`.
     """
 
     epsilon: float = param(15.0, _POSITIVE)
@@ -204,23 +184,19 @@ class PrivateFairGreedy(HiringPolicy):
         return f"{self.name} (ε={self.epsilon:g})"
 
     def calibration_values(self, env: HiringEnvironment, horizon: int) -> dict[str, float]:
-        """Budget split, L-tilde and the noise actually used (``noise_scale`` already applied).
-
-        Algorithm 1, line 1 and Sections 4.1-4.2 of ``an2025privatefairgreedy``.
+        """Budget split, L-tilde and the noise actually used (Algorithm 1 line 1, Sections 4.1-4.2).
 
         Parameters
         ----------
         env : HiringEnvironment
-            The environment.
         horizon : int
-            Number of rounds ``T``.
 
         Returns
         -------
         dict of str to float
             ``eps_reg``, ``delta_reg``, ``eps_rank``, ``delta_rank``, ``l_tilde``, ``noise_scale``,
-            ``sigma_noise`` (per tree-node entry), ``gamma`` (the Gram shift is 2 Gamma I) and
-            ``rho_rank`` (the rank noise is sigma_t = sqrt(T / (2 N_t^2 rho_rank))).
+            ``sigma_noise`` (per tree-node entry, ``noise_scale`` applied), ``gamma`` (the Gram shift is
+            2 Gamma I) and ``rho_rank`` (:func:`~privbandits.policies.fair_hiring.calibration.rank_sigma`).
         """
         eps_reg, delta_reg, eps_rank, delta_rank = split_budget(
             self.epsilon, self.delta, self.alpha_eps, self.alpha_delta
@@ -282,32 +258,27 @@ def run_together(
 ) -> list[Records]:
     """One trial of several settings of one algorithm, in lockstep on one random stream.
 
-    A round draws the same numbers in the same order whatever the setting and the history, and each
-    Gaussian is ``0 + scale * (a standard normal)``; so the kernel draws each number once and every
-    setting gets the run :meth:`HiringPolicy.run` gives it alone with the same generator, bit for bit.
+    Each random number is drawn once for all settings, and every setting gets, bit for bit, the run
+    :meth:`HiringPolicy.run` gives it alone with the same generator.
 
     Parameters
     ----------
     policies : sequence of HiringPolicy
-        The settings: one class, one :meth:`HiringPolicy.stream`.
+        One class, one :meth:`HiringPolicy.stream`.
     env : HiringEnvironment
-        The candidate pools and true parameter.
-    horizon : int
-        Number of rounds (>= 1).
+    horizon : int >= 1
     rng : numpy.random.Generator
-        The trial's random stream.
     trace : bool
-        Also return, for the Fair-Greedy variants, the noiseless rank counts ``rank_counts[t, k]``
-        (before eq. (1)'s Gaussian), the ``theta`` of every round and ``candidates[t, k]`` (tests).
+        Also return, for the Fair-Greedy variants, the noiseless rank counts ``rank_counts[t, k]``,
+        the ``theta`` of every round and ``candidates[t, k]``.
     candidates : numpy.ndarray or None
-        ``(horizon, K)`` rows of each group's pool: fixes every round's candidates instead of drawing
-        them (the dataset of a joint-DP audit).
+        ``(horizon, K)`` rows of each group's pool, fixed instead of drawn (a joint-DP audit's dataset).
 
     Returns
     -------
     list of dict of numpy.ndarray
         One per setting: ``fair_regret``, ``regret`` (shape ``(horizon,)``) and ``groups`` (the hired
-        group per round); with ``trace=True`` also ``rank_counts``, ``theta`` and ``candidates``.
+        group per round), and with ``trace=True`` the traced arrays.
     """
     check_int("horizon", horizon, minimum=1)
     policies = list(policies)
@@ -347,21 +318,15 @@ def simulate_hiring(
     Parameters
     ----------
     policy : HiringPolicy or sequence of HiringPolicy
-        The algorithm, or several settings (those that share a random stream run together).
     env : HiringEnvironment
-        The environment.
-    horizon, runs, seed : int
-        As for :func:`privbandits.simulate.simulate`.
-    n_jobs, progress : int or None, bool or None
+    horizon, runs, seed, n_jobs, progress
         As for :func:`privbandits.simulate.simulate`.
     use_cache : bool
-        Read and write the disk cache (``cache=`` of :func:`privbandits.simulate.simulate`).
 
     Returns
     -------
     dict of numpy.ndarray, or list of them
-        The ``records`` of each :class:`~privbandits.simulate.SimulationResult`: stacked
-        ``fair_regret``, ``regret`` (shape ``(runs, horizon)``) and ``groups``.
+        Stacked ``fair_regret``, ``regret`` (shape ``(runs, horizon)``) and ``groups``.
     """
     from ...simulate import simulate  # here: the simulator imports the policies
 
@@ -375,14 +340,12 @@ def relative_ranks(scores_window: np.ndarray, values: np.ndarray) -> np.ndarray:
     Parameters
     ----------
     scores_window : array_like
-        The window's estimated rewards.
     values : array_like
-        The values to rank.
 
     Returns
     -------
     numpy.ndarray
-        ``#{s in scores_window : s <= v} / len(scores_window)`` per value (sort + searchsorted).
+        ``#{s in scores_window : s <= v} / len(scores_window)`` per value.
     """
     s = np.sort(np.asarray(scores_window, float))
     return np.searchsorted(s, np.asarray(values, float), side="right") / max(len(s), 1)

@@ -1,12 +1,8 @@
-"""The matrix tree mechanism of Private-Fair-Greedy's private regression (``an2025privatefairgreedy``,
-Section 4.1): the binary mechanism of ``chan2011private`` (Algorithm 2) over the (p, p) leaves
-``[x, y] [x, y]^T``, with symmetrised Gaussian noise per node.
+"""The matrix tree mechanism of Private-Fair-Greedy's private regression (``an2025privatefairgreedy``, Section 4.1).
 
-The scalar continual counters of the bandit chapters are in :mod:`privbandits.mechanisms`; this one
-sums matrices, draws Gaussian noise and keeps its state in two ``(levels, p (p + 1) / 2)`` arrays.
-Every matrix here is symmetric (the leaves, so the node sums; the noise Z = Z^T), so a node is
-stored as its upper triangle, row by row (``M[0, 0], M[0, 1], ..., M[1, 1], ...``): half the memory
-and the additions, and the same numbers as the full matrices, entry for entry.
+The binary mechanism of ``chan2011private`` (Algorithm 2) over the (p, p) leaves ``[x, y] [x, y]^T``,
+with symmetrised Gaussian noise per node. Every matrix here is symmetric, so a node is stored as its
+upper triangle, row by row (``M[0, 0], M[0, 1], ..., M[1, 1], ...``), entry for entry the same numbers.
 """
 
 from __future__ import annotations
@@ -26,12 +22,10 @@ def packed_size(p):  # pragma: no cover - compiled
     Parameters
     ----------
     p : int
-        The side of the matrices.
 
     Returns
     -------
     int
-        The entries on and above the diagonal.
     """
     return p * (p + 1) // 2
 
@@ -46,13 +40,11 @@ def _unpack(packed: np.ndarray, p: int) -> np.ndarray:
 
 @njit(nogil=True, cache=True)
 def draw_node_noise(rng, out):  # pragma: no cover - compiled
-    """Draw one node's standard normals, in the order :func:`tree_insert` reads them (the packed
-    order: row by row, the diagonal entry first, then the entries to its right).
+    """Draw one node's standard normals, in the packed order :func:`tree_insert` reads them.
 
     Parameters
     ----------
     rng : numpy.random.Generator
-        The noise stream.
     out : numpy.ndarray
         Buffer of :func:`packed_size` entries (or 0 entries: no noise, nothing drawn).
     """
@@ -62,28 +54,19 @@ def draw_node_noise(rng, out):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def tree_insert(exact, noisy, leaf_index, v, sigma, noise):  # pragma: no cover - compiled
-    """Insert leaf number ``leaf_index`` (1-based), the matrix ``v v^T``, into the binary tree (CSS11,
-    Algorithm 2).
+    """Insert leaf number ``leaf_index`` (1-based), the matrix ``v v^T``, into the binary tree (updated in place).
 
-    ``exact[i]`` / ``noisy[i]`` are the exact / noisy sums of the last node closed at level i, packed
-    (upper triangles, row by row); the new node is ``v v^T`` (entries ``v_i v_j``) plus the nodes
-    below its level, added level by level. Each closed node gets fresh symmetrised Gaussian noise
-    Z = (Z' + Z'^T)/sqrt(2), Z'_ij ~ N(0, sigma^2), made of the standard normals ``noise``
-    (:func:`draw_node_noise`): ``Z_ij = 0 + sigma noise_e`` (``sigma sqrt(2)`` on the diagonal), the
-    very value of ``rng.normal(0, sigma)`` with the same draw. Updates ``exact`` and ``noisy`` in
-    place, one row of the triangle at a time. The nodes below the new one's level are left as they
-    are (not zeroed): they lie inside the new node, and no prefix sum reads them again.
+    The new node is ``v v^T`` plus the nodes below its level; each closed node gets fresh symmetrised
+    Gaussian noise Z = (Z' + Z'^T)/sqrt(2), Z'_ij ~ N(0, sigma^2): ``Z_ij = 0 + sigma noise_e``
+    (``sigma sqrt(2)`` on the diagonal), the very value of ``rng.normal(0, sigma)`` with the same draw.
 
     Parameters
     ----------
-    exact : numpy.ndarray
-        ``(levels, p (p + 1) / 2)`` exact node sums.
-    noisy : numpy.ndarray
-        ``(levels, p (p + 1) / 2)`` noisy node sums.
+    exact, noisy : numpy.ndarray
+        ``(levels, p (p + 1) / 2)``: the exact and noisy sums of the last node closed at each level.
     leaf_index : int
-        The leaf's 1-based number.
     v : numpy.ndarray
-        ``(p,)``: the leaf is ``v v^T`` (the regression's ``[x, y]``).
+        ``(p,)``: the regression's ``[x, y]``.
     sigma : float
         Standard deviation of the node noise (0: no noise).
     noise : numpy.ndarray
@@ -127,7 +110,6 @@ def tree_prefix(noisy, count, out):  # pragma: no cover - compiled
     noisy : numpy.ndarray
         ``(levels, p (p + 1) / 2)`` noisy node sums (:func:`tree_insert`).
     count : int
-        The number of leaves inserted so far.
     out : numpy.ndarray
         Packed buffer overwritten with the prefix sum.
     """
@@ -142,20 +124,15 @@ def tree_prefix(noisy, count, out):  # pragma: no cover - compiled
 
 
 def private_ridge_prefix(rows: np.ndarray, sigma: float, rng: np.random.Generator) -> np.ndarray:
-    """Noisy prefix sums M_1..M_n of the leaves ``v_s v_s^T`` via the tree mechanism (for tests/figures).
-
-    The regression tree of ``an2025privatefairgreedy``, Section 4.1 (binary mechanism of
-    ``chan2011private``, Algorithm 2, with Gaussian noise): each leaf enters at most
-    ``levels`` nodes.
+    """Noisy prefix sums M_1..M_n of the leaves ``v_s v_s^T`` via the tree mechanism (for tests and figures).
 
     Parameters
     ----------
     rows : numpy.ndarray
-        ``(n, p)``: the vectors ``v_s`` of the leaves (``[x, y]`` in the regression), in insertion order.
+        ``(n, p)``: the leaves' vectors ``v_s``, in insertion order.
     sigma : float
         Standard deviation of the node noise (0: exact prefix sums).
     rng : numpy.random.Generator
-        The noise stream.
 
     Returns
     -------
