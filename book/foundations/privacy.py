@@ -18,8 +18,9 @@
 # - Chan et al.'s error bounds for the binary-tree and hybrid counters hold with room: exceeded at
 #   a fraction {glue:text}`p0_frac_binary:.4f` and {glue:text}`p0_frac_hybrid:.4f` of the
 #   releases, where 0.05 is allowed.
-# - The $\eps$-DP hybrid counter's error exceeds the bound Part I's DP-UCB-BOUND uses
-#   ({glue:text}`p0_hybrid_end:.0f` against {glue:text}`p0_tossou_end:.0f` at $t = 10^6$).
+# - The $\eps$-DP hybrid counter's error exceeds the bound Part I's DP-UCB-BOUND uses: its 95%
+#   quantile over {glue:text}`p0_streams` streams is {glue:text}`p0_hybrid_end:.0f` against
+#   {glue:text}`p0_tossou_end:.0f` at $t = 10^6$.
 # :::
 #
 # :::{admonition} Learning objectives and prerequisites
@@ -309,6 +310,7 @@ glue("p0_over_unsplit", int(over_unsplit.sum()), display=False)
 glue("p0_over_unsplit_first", int(checkpoints[over_unsplit].min()) if over_unsplit.any() else 0, display=False)
 glue("p0_tossou_end", float(bound_tossou[-1]), display=False)
 glue("p0_hybrid_end", float(q95["hybrid"][-1]), display=False)
+glue("p0_streams", STREAMS, display=False)
 glue("p0_unsplit_end", float(q95["hybrid, ε to each part"][-1]), display=False)
 
 # %% tags=["remove-input"]

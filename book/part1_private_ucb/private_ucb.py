@@ -731,7 +731,7 @@ slopes = {name: float(np.polyfit(np.log([EPS_GRID[i] for i in mid]),
           for name in ("DP-UCB-BOUND", "DP-UCB")}
 glue("p1_slope_bound", slopes["DP-UCB-BOUND"], display=False)
 glue("p1_slope_dpucb", slopes["DP-UCB"], display=False)
-# the prose below says "more slowly than 1/eps": both slopes lie strictly between -1 and 0
+# the prose below says "on average more slowly than 1/eps": both fitted slopes lie strictly between -1 and 0
 assert all(-1.0 < s < 0.0 for s in slopes.values()), slopes
 int_excess = [curves["DP-UCB-INT"][int_grid.index(e)] - ucb_final for e in (0.3, 1.0)]
 glue("p1_int_excess_03", float(int_excess[0]), display=False)
@@ -740,9 +740,10 @@ glue("p1_int_at_01", float(curves["DP-UCB-INT"][int_grid.index(0.1)]), display=F
 
 # %% [markdown]
 # The ordering of the mechanisms is the chapter's main lesson: the hybrid-counter algorithms pay
-# for privacy at every $\eps$ (regret against $\eps$ has log-log slope
-# {glue:text}`p1_slope_bound:.2f` for DP-UCB-BOUND and {glue:text}`p1_slope_dpucb:.2f` for DP-UCB
-# between 0.03 and 1: regret grows as $\eps$ falls, though more slowly than $1/\eps$), while
+# for privacy at every $\eps$ (a line fitted to regret against $\eps$ between 0.03 and 1, on log-log
+# axes, has slope {glue:text}`p1_slope_bound:.2f` for DP-UCB-BOUND and {glue:text}`p1_slope_dpucb:.2f`
+# for DP-UCB: regret grows as $\eps$ falls, on average more slowly than $1/\eps$, though not
+# between every two neighbouring levels), while
 # DP-UCB-INT is UCB plus a constant when
 # $\eps' \ge 0.3$ ({glue:text}`p1_int_excess_03:.0f` above UCB at $\eps' = 0.3$,
 # {glue:text}`p1_int_excess_1:.0f` at $\eps' = 1$), and collapses to round robin below, where its

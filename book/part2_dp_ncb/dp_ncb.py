@@ -40,7 +40,7 @@
 # - Run as printed, GDP-NCB stays above AdaP-UCB up to $T = 10^6$ in Figure 1(b) (Nash regret
 #   {glue:text}`figure1.ipynb::p2_b_gdp_1e6:.3f` against
 #   {glue:text}`figure1.ipynb::p2_b_adap_1e6:.3f`), and LDP-NCB never leaves Phase I at
-#   $\eps = 0.2$. The claims on panels (a) and (c)-(f) hold in direction.
+#   $\eps = 0.2$ up to $T = 10^6$. The claims on panels (a) and (c)-(f) hold in direction.
 # - Phase I of GDP-NCB is not $\eps$-DP: its noiseless stopping threshold leaks. A repaired,
 #   $\eps$-DP stopping rule changes the Nash regret by at most
 #   {glue:text}`figure1.ipynb::p2_sv_rel_max:.0%` on Figure 1(b).

@@ -544,9 +544,9 @@ assert K * n_ldp > 10**6, "finding (b): LDP-NCB's Phase I outlasts T = 10^6"
 #   for $\eps \in \{0.1, 0.2\}$ (its Phase I fills $T = 3\cdot 10^5$) and decreases with
 #   $\eps$ for $\eps \ge 0.5$, down to {glue:text}`p2_d_ldp_eps2:.3f` at $\eps = 2$.
 # - **(e): the ordering is confirmed; a $1/T$ rate for NCB is not confirmed up to $T = 10^7$.**
-#   GDP-NCB decays more slowly than NCB and LDP-NCB the slowest, as the paper says (LDP-NCB is flat:
-#   it never leaves Phase I at $\eps = 0.2$, so the $1/\sqrt T$ rate the paper gives it cannot be
-#   seen here). The paper does not say that NCB decays like $1/T$; we read that into its
+#   GDP-NCB decays more slowly than NCB and LDP-NCB the slowest, as the paper says (LDP-NCB, run up
+#   to $T = 10^6$, is flat: it never leaves Phase I there at $\eps = 0.2$, so the $1/\sqrt T$ rate
+#   the paper gives it cannot be seen here). The paper does not say that NCB decays like $1/T$; we read that into its
 #   "rather than $O(1/T)$". NCB's local slope per decade steepens, {glue:text}`p2_slope_ncb_d4:.2f`
 #   ($10^4$ to $10^5$), {glue:text}`p2_slope_ncb_d5:.2f` ($10^5$ to $10^6$) and
 #   {glue:text}`p2_slope_ncb_d6:.2f` ($10^6$ to $10^7$, stored run; Nash regret

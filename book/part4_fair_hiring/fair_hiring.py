@@ -43,7 +43,8 @@
 #   {glue:text}`paper_scale.ipynb::p4_tight_gain_pct:.0f`%.
 # - Over $T = 500{,}000$ rounds its per-round fair regret falls from
 #   {glue:text}`beyond.ipynb::p4_pfg_rate_early:.3f` to {glue:text}`beyond.ipynb::p4_pfg_rate_late:.3f`
-#   (log-log slope {glue:text}`beyond.ipynb::p4_slope_pfg:.2f`): sublinear growth is plausible, but
+#   (its cumulative fair regret has log-log slope {glue:text}`beyond.ipynb::p4_slope_pfg:.2f`):
+#   sublinear growth is plausible, but
 #   it is still {glue:text}`beyond.ipynb::p4_rate_ratio:.1f` times OFUL's rate.
 # :::
 #

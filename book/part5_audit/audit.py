@@ -16,7 +16,8 @@
 #   {glue:text}`p5_catch_randomized` samples per dataset for randomized response, from
 #   {glue:text}`p5_catch_gaussian` for the Gaussian mechanism.
 # - On a generic neighbouring pair none of the {glue:text}`p5_n_bandit` bandit algorithms is
-#   caught, GDP-NCB included.
+#   caught, GDP-NCB included (the results table's last row, Private-Fair-Greedy, is the contextual
+#   algorithm, audited on a neighbouring pair of its own).
 # - GDP-NCB as printed is not $\eps$-DP: on a pair built from its Phase I, an exact computation gives
 #   a loss of {glue:text}`p5_law20_loss_T:.3f` against the claimed $\eps = 1$ at $T = 20$, and the
 #   audit certifies {glue:text}`p5_audit_printed:.3f` at 95% confidence from the actions alone.
