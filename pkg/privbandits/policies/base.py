@@ -441,7 +441,7 @@ class Policy(Declared, abc.ABC):
     binding: ClassVar[tuple] = ()
     records: ClassVar[tuple[str, ...]] = ("arms",)
     _episode_kernel: ClassVar[Any] = None
-    #: the result that gives the guarantee (``None``: the algorithm has no privacy accounting)
+    #: what the privacy guarantee rests on (a result or an argument), or ``None`` for an algorithm without one
     accounting: ClassVar[str | None] = None
 
     @property
