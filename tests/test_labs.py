@@ -671,3 +671,10 @@ def test_built_lab_pages_link_their_student_notebook():
         served = html / "run" / "labs" / f"{name}.ipynb"
         assert served.is_file(), served
         assert "# BEGIN SOLUTION" not in served.read_text()
+
+
+def test_student_text_names_the_book_pages_it_cannot_link():
+    # a student notebook is often downloaded on its own, where a relative link to a page breaks
+    text = labs._plain_markdown("*Part IV, {doc}`../part4_fair_hiring/fair_hiring`. Use $\\eps$.*", [1.0])
+    assert "](" not in text and "{doc}" not in text and "\\eps" not in text
+    assert "“Private and meritocratically fair hiring” (a page of the book)" in text

@@ -289,11 +289,12 @@ def _title(doc: str) -> str:
 
 
 def _plain_markdown(text: str, points: list[float]) -> str:
-    """Markdown that plain Jupyter renders: no ``{doc}`` roles (links to the pages), no ``\\eps``
-    macro, and each "**Question N.**" followed by its points."""
+    """Markdown that plain Jupyter renders: no ``{doc}`` roles (the page's title, quoted: a link
+    would break in a notebook downloaded on its own), no ``\\eps`` macro, and each "**Question N.**"
+    followed by its points."""
     import re
 
-    text = re.sub(r"\{doc\}`([^`<]+)`", lambda m: f"[{_title(m.group(1))}]({m.group(1)}.ipynb)", text)
+    text = re.sub(r"\{doc\}`([^`<]+)`", lambda m: f"“{_title(m.group(1))}” (a page of the book)", text)
     text = re.sub(r"\\eps(?![a-zA-Z])", r"\\varepsilon", text)
 
     def with_points(m):
