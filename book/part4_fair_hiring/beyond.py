@@ -1,15 +1,15 @@
 # %% [markdown]
 # # Beyond the paper: a run ten times longer
 #
-# The paper stopped at $T = 50{,}000$, where {doc}`paper_scale` cannot decide whether
+# The paper stopped at $T = 50{,}000$, where {doc}`the paper-scale runs <paper_scale>` cannot decide whether
 # Private-Fair-Greedy's fair regret grows sublinearly, as its authors conjecture. The fast rank step
-# of {doc}`fair_hiring` makes a run of $T = 500{,}000$ rounds affordable, though too long to run
+# of {doc}`the first page <fair_hiring>` makes a run of $T = 500{,}000$ rounds affordable, though too long to run
 # while the book is built.
 #
 # ## The stored run
 #
-# **These numbers come from a stored run, not from this execution.** The run is OFUL, Fair-Greedy
-# and Private-Fair-Greedy ($\eps = 15$, $\delta = 0.1$, $\alpha = 0.9$, `rank_refresh = 16`) over
+# **These numbers come from a stored run, not from this execution.** The run is OFUL (the non-fair
+# linear bandit baseline {cite}`abbasi2011improved`), Fair-Greedy and Private-Fair-Greedy ($\eps = 15$, $\delta = 0.1$, $\alpha = 0.9$, `rank_refresh = 16`) over
 # 10 trials with seed 2025. It was produced by
 #
 # `python benchmarks/run_fair_hiring_500k.py` (defaults: `--horizon 500000 --runs 10 --rank-refresh 16 --seed 2025`)
@@ -73,7 +73,8 @@ show_table(slope_table.reset_index(names="algorithm"), formats={"fair regret at 
 #
 # A log-log slope below 1 over a finite window does not prove sublinear growth. OFUL's slope is
 # below 1 too, because OFUL is still learning $\theta^*$. The per-round rate
-# $(R(b) - R(a))/(b - a)$ over successive doublings is more telling. It can be compared with two
+# $(R(b) - R(a))/(b - a)$ between two rounds $a < b$ is more telling. The table takes four doubling
+# windows from 12,500 to 200,000, then the last half of the run, 250,000 to 500,000. It can be compared with two
 # references computed from the pools: hiring by the true reward (where OFUL is heading) and hiring
 # at random.
 
@@ -194,7 +195,7 @@ glue("p4_fg_mid_t", int(t_pts[mid]), display=False)
 # - Private-Fair-Greedy hires by privately estimated relative ranks inside each group. Exactly
 #   accounted, its nominal $(15, 0.1)$ is ({glue:text}`fair_hiring.ipynb::p4_eps_tight:.2f`, 0.1)-jointly
 #   differentially private: the printed calibration adds far more noise than the budget requires,
-#   and spending the budget exactly ({doc}`paper_scale`) lowers the fair regret by
+#   and spending the budget exactly ({doc}`the paper-scale page <paper_scale>`) lowers the fair regret by
 #   {glue:text}`paper_scale.ipynb::p4_tight_gain_pct:.0f`%.
 # - The guarantee also rests on $\tilde L$ bounding every leaf of the regression tree. The rule of the
 #   authors' code sets it from the records, and a noisy reward can push a leaf beyond it; every rule

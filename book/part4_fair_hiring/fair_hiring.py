@@ -10,6 +10,14 @@
 # pseudo-regret** (their Definition 2) is
 # $\sum_t \max_k F_k(\langle X_{k,t},\theta^*\rangle) - F_{k_t}(\langle X_{k_t,t},\theta^*\rangle)$.
 #
+# The paper compares its policy with two non-private ones: Fair-Greedy, and **OFUL**, the linear
+# upper-confidence-bound algorithm of Abbasi-Yadkori, Pál and Szepesvári {cite}`abbasi2011improved`.
+# OFUL hires the candidate with the highest optimistic estimate of the reward
+# $\langle X, \theta^*\rangle$ (a ridge-regression confidence ellipsoid around $\hat\theta$), so it
+# minimises the ordinary regret and ignores the groups. It is the standard linear bandit, and it
+# shows what hiring the best candidate does to the groups, which is why the paper uses it as its
+# baseline.
+#
 # :::{admonition} Learning objectives and prerequisites
 # :class: tip
 #
@@ -46,6 +54,9 @@
 #   (its cumulative fair regret has log-log slope {glue:text}`beyond.ipynb::p4_slope_pfg:.2f`):
 #   sublinear growth is plausible, but
 #   it is still {glue:text}`beyond.ipynb::p4_rate_ratio:.1f` times OFUL's rate.
+#
+# The first two results are derived on this page; the last two come from the runs of
+# {doc}`the paper-scale page <paper_scale>` and {doc}`the long run <beyond>`.
 # :::
 #
 # The part has three pages. This one states the problem, the algorithm and its privacy accounting,
@@ -70,8 +81,34 @@
 # 6. $\quad$ $\hat F_{k,t}$ = fraction of the group-$k$ candidates of rounds $\tilde t+1,\dots,t-1$
 #    scoring at most $\langle X_{k,t},\hat\theta_{\tilde t}\rangle$, plus $\mathcal N(0,\sigma_t^2)$,
 #    $\sigma_t^2 = T/(2N_t^2\rho_{\rm rank})$
-# 7. $\quad$ hire $k_t = \arg\max_k \hat F_{k,t}$; 8. observe $y_t$
+# 7. $\quad$ hire $k_t = \arg\max_k \hat F_{k,t}$
+# 8. $\quad$ observe $y_t$, the reward of the hired candidate
 # :::
+#
+# The symbols of the box:
+#
+# - $\tilde L$ bounds the leaf vector $[X\;y]$ of one hire (see [Which $\tilde L$?](#p4-which-ltilde)).
+# - $m = 1 + \lceil\log_2(T/2)\rceil$ is the number of tree nodes summed into one prefix (the tree
+#   has a leaf for each of at most $T/2$ hires). Each leaf therefore enters $m$ nodes, and each node
+#   gets Gaussian noise of per-entry variance $\sigma_{\rm noise}^2 = 16m\tilde L^4\ln(4/\delta_{\rm reg})^2/\eps_{\rm reg}^2$.
+# - $\Gamma = \sigma_{\rm noise}\sqrt{2m}\,(4\sqrt{d+1} + 2\ln(2T))$, with $d+1$ the dimension of
+#   $[X\;y]$, is the paper's high-probability bound on the norm of the summed tree noise (Section 4.1). Adding
+#   $2\Gamma I$ keeps the noisy Gram matrix positive definite.
+# - $N_t = (t-1) - \tilde t$ is the number of group-$k$ candidates in the window of line 6, so one
+#   candidate changes $\hat F_{k,t}$ by at most $1/N_t$.
+# - $\rho_{\rm rank}$ is the rank step's budget in zCDP: the $\rho$ whose conversion
+#   $\rho + 2\sqrt{\rho\ln(1/\delta_{\rm rank})}$ equals $\eps_{\rm rank}$. Each of the $T$ releases of
+#   line 6 spends $\rho_{\rm rank}/T$.
+#
+# **Joint differential privacy.** A bandit's decision in round $t$ must depend on the candidates of
+# round $t$, so it cannot be differentially private with respect to them. Joint differential privacy
+# (JDP), the notion the paper uses, protects each candidate from everyone else's decisions instead. Two
+# histories are *neighbours* if they differ in one candidate of one round $t$ (its features and its
+# reward). An algorithm is $(\eps, \delta)$-JDP if, for all such neighbours, the decisions of all the
+# *other* rounds $t' \ne t$, taken together, satisfy $(\eps, \delta)$-differential privacy: the
+# changed candidate's own round is not protected. {doc}`Part V <../part5_audit/audit>` audits this
+# guarantee by simulation.
+#
 #
 # :::{prf:theorem} {cite}`an2025privatefairgreedy`, Theorem 5.1
 # :label: p4-thm-jdp
@@ -261,7 +298,7 @@ glue("p4_eps_tight_half", float(eps_half), display=False)
 # Two choices set the regression noise without changing the algorithm: how much of the target
 # $(\eps, \delta)$ the calibration really spends, and which bound $\tilde L$ it assumes. Both are
 # options of `PrivateFairGreedy`. This section defines them;
-# {ref}`what they cost in fair regret <p4-noise-cost>` is measured on {doc}`paper_scale`.
+# {ref}`what they cost in fair regret <p4-noise-cost>` is measured on {doc}`the paper-scale page <paper_scale>`.
 #
 # **Spending exactly $(15, 0.1)$.** With `calibration="tight"`, both noise standard deviations, the
 # tree's $\sigma_{\rm noise}$ (hence $\Gamma$) and the rank step's $\sigma_t$, are multiplied by one
@@ -459,8 +496,9 @@ glue("p4_dir_rank_tight", float(direction.loc["tight", "rank corr., shifted"]), 
 # $\hat\theta_{\tilde t'}$ with $\tilde t' = R\lfloor\tilde t/R\rfloor$, the private estimate of an
 # earlier prefix. That is post-processing of the tree's output, and the window and its noise are as
 # in the paper. So the privacy argument is unchanged; only the estimate is up to $R-1$ hires staler.
-# `rank_refresh = 1` (the default) is the paper. {doc}`paper_scale` measures the effect of $R = 16$,
-# then uses it for the sweeps; {doc}`beyond`'s $T = 500{,}000$ run uses it too.
+# `rank_refresh = 1` (the default) is the paper. {doc}`The paper-scale page <paper_scale>` measures
+# the effect of $R = 16$, then uses it for the sweeps; {doc}`the stored long run <beyond>` of
+# $T = 500{,}000$ rounds uses it too.
 #
 # A quick check that the fast counts are the brute-force counts on the census data:
 
