@@ -91,7 +91,9 @@
 
 # %% tags=["hide-input"]
 import dataclasses
+import itertools
 import os
+import re
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -157,6 +159,13 @@ def record(name, claim, result, samples, pair, kind):
                     "best lower bound": round(result.epsilon_lower, 3),
                     "confidence": result.confidence, "verdict": result.verdict,
                     "samples per dataset": 2 * samples, "neighbouring pair": pair, "kind": kind})
+
+
+def values_of_r(event):
+    """The auditor's event on the statistic R, in words: "R in a set of 2 of its values (D′ likelier)"."""
+    size = re.search(r"set of (\d+) categories", event).group(1)
+    side = "D′ likelier" if "(D' vs D)" in event else "D likelier"
+    return f"R in a set of {size} of its values ({side})"
 
 
 def as_power_of_ten(x):
@@ -247,7 +256,7 @@ catch = {name: (sizes, [np.mean([caught[(name, n, s)] for s in seeds])
                         for n in sizes])
          for name, (sizes, seeds) in sweep_plan.items()}
 
-# %%
+# %% mystnb={"image": {"alt": "Line chart: fraction of seeds in which each broken mechanism (noise halved) is caught, from 0 to 1, against samples per dataset on a log scale, one curve per mechanism (Laplace, Gaussian, randomized response, PrivBern, binary tree counter, hybrid counter); every curve rises to 1, randomized response and PrivBern first, the Gaussian mechanism last."}}
 fig, ax = plt.subplots(figsize=(PAGE_WIDTH, 0.7 * PAGE_WIDTH))
 styles = ["o-", "s--", "^-", "v--", "D-", "x--"]
 for i, (name, (sizes, frac)) in enumerate(catch.items()):
@@ -313,7 +322,8 @@ audited = [  # (policy, label, claimed epsilon, claimed delta, model)
     (AnytimeDPNCB(base="ldp", epsilon=EPS), None, EPS, 0.0, "LDP"),
     (AdaPUCB(epsilon=EPS), None, EPS, 0.0, "DP"),
     (LDPUCB(epsilon=EPS), None, EPS, 0.0, "LDP"),
-    (FixedBudgetThresholding(tau=0.5, epsilon=EPS), None, EPS, 0.0, "LDP"),
+    (FixedBudgetThresholding(tau=0.5, epsilon=EPS), "Fixed-budget thresholding (PrivBern)", EPS, 0.0,
+     "LDP"),
 ]
 more_pairs = flip_pairs(table, [T // 4, T // 2])
 
@@ -381,13 +391,17 @@ assert 0.05 < ended_early < 0.95, "the text says Phase I ends early in some runs
 # (p5-phase1-leak)=
 # ## GDP-NCB's Phase I leaks
 #
-# Algorithm 1 of {cite:t}`sarkar2026dpncb` explores uniformly in Phase I and, after every pull of
+# GDP-NCB is DP-NCB's Algorithm 1 {cite}`sarkar2026dpncb` ({prf:ref}`p2-alg-gdp` in Part II). It
+# explores uniformly in Phase I and, after every pull of
 # arm $i$, recomputes $\tilde\mu_i = \hat\mu_i + \mathrm{Lap}(\log T/(\eps N_{1,i}))$ with
 # fresh noise and stops once $N_{1,i}\tilde\mu_i$ exceeds
-# $\mathrm{thr} = C(c^2\log T + (\log T)^2/\eps)$. The proof sketch of Theorem 2 says that
+# $\mathrm{thr} = C(c^2\log T + (\log T)^2/\eps)$, with DP-NCB's confidence constant $c = 3$ and
+# Phase I constant $C$ (1600 in the paper, 1 in this book: {ref}`p2-constant-1600`). The proof sketch
+# of DP-NCB's Theorem 2 says that
 # "Phase I itself involves no privacy leakage (as no private outputs are released during this
-# phase)", and Appendix C of the full version charges Phase I nothing. But the round at which Phase I
-# stops shapes the actions: from that round on they follow Eq. (4), not a uniform draw.
+# phase)", and Appendix C of DP-NCB's full version charges Phase I nothing. But the round at which
+# Phase I stops shapes the actions: from that round on they follow DP-NCB's Eq. (4) (the Phase II
+# index of {prf:ref}`p2-alg-gdp`), not a uniform draw.
 #
 # **How the stopping time depends on one reward.** $N_{1,i}\tilde\mu_i = S_i + Z$ with $S_i$ the
 # sum of arm $i$'s Phase I rewards and $Z\sim\mathrm{Lap}(b)$, $b=\log T/\eps$: each test is a
@@ -436,8 +450,10 @@ delta20 = float(np.maximum(excess, 0).sum())
 law_paper = leading_run_law(10**6, EPS1, PAPER_PHASE1_CONSTANT)  # the paper's C
 
 # %% tags=["remove-cell"]
-exact20 = pd.DataFrame({"r": law20["r"], "P_D(A_r)": np.exp(law20["log_p0"]), "P_D'(A_r)": np.exp(law20["log_p1"]),
-                        "loss ln P_D'/P_D": law20["loss"]}).set_index("r")
+LOSS = "privacy loss: ln of the ratio, D′ over D"
+exact20 = pd.DataFrame({"r": law20["r"], "probability of Aᵣ on D": np.exp(law20["log_p0"]),
+                        "probability of Aᵣ on D′": np.exp(law20["log_p1"]),
+                        LOSS: law20["loss"]}).set_index("r")
 glue("p5_law20_first_r", first_over, display=False)
 glue("p5_law20_loss_first", float(law20["loss"][first_over - 1]), display=False)
 glue("p5_law20_p_first", float(np.exp(law20["log_p1"][first_over - 1])), display=False)
@@ -455,7 +471,7 @@ assert paper_thr < 10**6, "the text says arm 0's sum can pass the paper's thresh
 
 # %% tags=["remove-input"]
 show_table(exact20.loc[[2, 5, first_over - 1, first_over, first_over + 1, 20]].reset_index(),
-           formats={"loss ln P_D'/P_D": "{:.3f}"})
+           formats={LOSS: "{:.3f}"})
 
 # %% [markdown]
 # The loss of $A_r$ passes $\eps = 1$ at $r =$ {glue:text}`p5_law20_first_r`
@@ -473,8 +489,10 @@ show_table(exact20.loc[[2, 5, first_over - 1, first_over, first_over + 1, 20]].r
 # event of probability below $2^{-T}$ (its base-10 logarithm is
 # {glue:text}`p5_paper_c_log10p:,.0f`, computed in log space).
 #
-# **The audit.** Events of probability $10^{-4}$ are beyond $2\cdot 10^5$ samples (the table of
-# detectable losses on {doc}`the next page <repair>` says why), so the audit runs on a shorter
+# **The audit.** Events of probability $10^{-4}$ are beyond $2\cdot 10^5$ samples: such an event is
+# seen only about ten times in $10^5$ confirmation draws, too few for a Clopper-Pearson bound to
+# separate a loss near 1 from $\eps = 1$ (the table of detectable losses on {doc}`the next page
+# <repair>` gives the smallest loss certified at each probability). So the audit runs on a shorter
 # instance where the same leak sits on frequent events: $K=2$, $T=5$,
 # `GDPNCB(epsilon=1.0, phase1_constant=0.05)`, the same tables and pair (`flip_pairs(table, [0])`), statistic $R$ through
 # `action_statistic_sampler(policy, instance, 5, leading_run)` (a function of the actions only),
@@ -507,6 +525,17 @@ r_star = 4  # the tail event R >= 4 (arm 0 in the first four rounds): the most f
 glue("p5_r_star", r_star, display=False)
 glue("p5_law5_loss", float(law5["loss"][r_star - 1]), display=False)
 glue("p5_law5_p", float(np.exp(law5["log_p1"][r_star - 1])), display=False)
+glue("p5_law5_p0", float(np.exp(law5["log_p0"][r_star - 1])), display=False)
+glue("p5_heldout_p1", float(phase1["printed"].p0), display=False)  # the likelier side, D'
+glue("p5_heldout_p0", float(phase1["printed"].p1), display=False)
+# the printed variant's event is R >= r_star: the only set of its size whose exact probabilities
+# on D' and D are both within a factor 1.5 of the held-out frequencies
+n_values = int(re.search(r"set of (\d+) categories", phase1["printed"].event).group(1))
+assert "(D' vs D)" in phase1["printed"].event, "the text says the event is likelier on D'"
+close = [set(c) for c in itertools.combinations(range(T1 + 1), n_values)
+         if abs(np.log(law5["p_run1"][list(c)].sum() / phase1["printed"].p0)) < np.log(1.5)
+         and abs(np.log(law5["p_run0"][list(c)].sum() / phase1["printed"].p1)) < np.log(1.5)]
+assert close == [set(range(r_star, T1 + 1))], close
 glue("p5_law5_max", float(np.max(np.abs(np.log(law5["p_run1"] / law5["p_run0"])))), display=False)
 glue("p5_audit_printed", float(phase1["printed"].epsilon_lower), display=False)
 glue("p5_audit_repaired", float(phase1["sparse_vector"].epsilon_lower), display=False)
@@ -516,12 +545,12 @@ show_table(pd.DataFrame({
     "variant": ["printed", "sparse-vector repair"],
     "certified lower bound (95%)": [phase1[k].epsilon_lower for k in phase1],
     "verdict": [phase1[k].verdict.split(":")[0] for k in phase1],
-    "event (likelier side first)": [phase1[k].event for k in phase1],
+    "event chosen by the search": [values_of_r(phase1[k].event) for k in phase1],
     "held-out frequency, likelier side": [phase1[k].p0 for k in phase1],
     "held-out frequency, other side": [phase1[k].p1 for k in phase1],
 }), digits=4)
 
-# %%
+# %% mystnb={"image": {"alt": "Line chart: exact privacy loss of the event that the first r actions are all arm 0, against r, for GDP-NCB as printed at T = 20 (C = 0.2) and at T = 5 (C = 0.05); both curves rise steadily with r and cross the horizontal line of the claimed epsilon = 1; dashed and dotted horizontal lines mark the certified lower bounds of the audit at T = 5, above 1 for the printed algorithm and far below 1 for the repair."}}
 fig, ax = plt.subplots()
 ax.plot(law20["r"], law20["loss"], "o-",
         label=r"exact loss of $A_r$, T = 20, C = 0.2")
@@ -545,14 +574,19 @@ assert phase1["printed"].violation, "the printed Phase I must be caught on the e
 assert not phase1["sparse_vector"].violation, "the repaired Phase I must not be flagged"
 
 # %% [markdown]
-# **What the audit finds.** On the $T = 5$ pair the search picks a set of values of $R$ (see the
-# table); the tail event $R \ge$ {glue:text}`p5_r_star` has exact loss {glue:text}`p5_law5_loss:.3f` (probability {glue:text}`p5_law5_p:.4f` on $D'$),
+# **What the audit finds.** On the $T = 5$ pair ($R$ takes the values 0 to 5) the search picks, for
+# the printed variant, a set of two values of $R$, more frequent on $D'$. Its held-out frequencies,
+# {glue:text}`p5_heldout_p1:.4f` on $D'$ and {glue:text}`p5_heldout_p0:.4f` on $D$, are those of the
+# tail event $R \ge$ {glue:text}`p5_r_star` (the values 4 and 5), the only two-value set whose exact
+# probabilities are within a factor 1.5 of both: {glue:text}`p5_law5_p:.4f` and
+# {glue:text}`p5_law5_p0:.4f`. That tail has exact loss {glue:text}`p5_law5_loss:.3f`,
 # and the auditor certifies {glue:text}`p5_audit_printed:.3f` $> \eps$ at 95% confidence, from
 # the actions alone. No event of $R$ has a larger loss than its worst single value
 # ({glue:text}`p5_law5_max:.3f`), which bounds the certified value from above, as it must. The same Phase I
-# runs inside every window of the anytime version (Algorithm 3), so it inherits the leak; Part VI
+# runs inside every window of the anytime version (DP-NCB's Algorithm 3, {prf:ref}`p2-alg-anytime`),
+# so it inherits the leak; Part VI
 # audits it on this pair moved into one window ({ref}`the anytime GDP-NCB's exposing pair
-# <p6-anytime-exposing>`). LDP-NCB (Algorithm 2) does not have the problem: its Phase I
+# <p6-anytime-exposing>`). LDP-NCB (DP-NCB's Algorithm 2, {prf:ref}`p2-alg-ldp`) does not have the problem: its Phase I
 # test reads only the rewards already released through $\mathrm{Lap}(1/\eps)$, so its stopping
 # time is post-processing of $\eps$-LDP reports and needs no accounting of its own.
 
@@ -608,7 +642,7 @@ results = pd.DataFrame(RESULTS)
 show(results, ["algorithm", "claimed guarantee", "best lower bound", "confidence", "verdict", "samples per dataset",
                "neighbouring pair"])
 
-# %%
+# %% mystnb={"image": {"alt": "Horizontal bar chart, one bar per audited mechanism or algorithm: certified lower bound divided by the claimed epsilon, with a vertical line at 1; the red bars, the broken mechanisms and GDP-NCB on its Phase I pair, cross the line; all other bars stay below it, those of most correct mechanisms close to it and those of the bandit algorithms further below."}}
 fig, ax = plt.subplots(figsize=(7, 7))
 y = np.arange(len(results))[::-1]
 colors = ["C3" if v.startswith("violation") else "C0" for v in results.verdict]

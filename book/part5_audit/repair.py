@@ -2,31 +2,42 @@
 # (p5-repair)=
 # # The repair, and why it is ε-DP
 #
-# The previous page, {doc}`audit`, found that GDP-NCB's Phase I leaks: its stopping rule pays for
-# every noisy test separately. This page replaces that rule by a sparse-vector one, proves the
-# repaired algorithm $\eps$-DP, says what the audit can and cannot see, and measures what the
-# repair costs in Nash regret.
+# GDP-NCB ({prf:ref}`p2-alg-gdp` in {doc}`Part II <../part2_dp_ncb/dp_ncb>`, DP-NCB's Algorithm 1
+# {cite}`sarkar2026dpncb`) runs in two phases. **Phase I** pulls arms uniformly at random and, after
+# every pull, tests with fresh Laplace noise whether some arm's noisy reward sum
+# $N_{1,i}\tilde\mu_i$ has passed a threshold thr; the first test that passes ends it. **Phase II**
+# runs in episodes: it picks the arm with the largest index (DP-NCB's Eq. (4), the index in
+# {prf:ref}`p2-alg-gdp`), pulls it for twice as many rounds as its previous Phase II episode, and
+# releases the arm's new mean with Laplace noise. The previous page, {doc}`audit`, found that
+# Phase I leaks: its stopping rule pays for every noisy test separately. This page changes two
+# things: Phase I stops by a sparse-vector rule, and every release's noise is calibrated to the
+# number of releases a reward can enter. It proves the repaired algorithm $\eps$-DP, says what
+# the audit can and cannot see, and measures what the repair costs in Nash regret.
 #
-# AboveThreshold {cite}`dwork2014algorithmic` (Algorithm 1 there) answers a stream of sensitivity-1
-# queries and halts at the first one above a threshold with a total cost of $\eps_1$,
+# ## The repaired stopping rule
+#
+# Dwork and Roth's Algorithm 1 (AboveThreshold) {cite}`dwork2014algorithmic` answers a stream of
+# sensitivity-1 queries and halts at the first one above a threshold with a total cost of $\eps_1$,
 # however many queries it answers: it perturbs the threshold once ($\mathrm{Lap}(2/\eps_1)$)
 # and each query ($\mathrm{Lap}(4/\eps_1)$). Replacing Phase I's stopping rule is not the
-# whole repair, though: the rest of Algorithm 1 releases more than its noise pays for.
+# whole repair, though: the rest of DP-NCB's Algorithm 1 releases more than its noise pays for.
 #
 # **How often a reward is released in Phase II.** Each Phase II episode of arm $a$ restarts from the
-# Phase I mean (lines 13 and 18), so **every** Phase II release of arm $a$ contains arm $a$'s Phase I
-# sum. Line 8 starts the Phase II counts at $N_{2,i} = 1$ and line 14 plays $2n_s$, so an arm's
-# episodes have lengths $2, 4, 8, \dots$ A release is read by a later decision only if a round
+# Phase I mean (lines 13 and 18 of DP-NCB's Algorithm 1), so **every** Phase II release of arm $a$
+# contains arm $a$'s Phase I sum. Phase II starts each arm's count at $N_{2,i} = 1$ (line 8) and an
+# episode plays the arm for twice its count (line 14), so an arm's episodes have lengths
+# $2, 4, 8, \dots$ A release is read by a later decision only if a round
 # follows it, and Phase I takes at least one round, so $\ell$ released episodes need
 # $1 + (2 + 4 + \dots + 2^{\ell}) + 1 \le T$, i.e. $\ell \le \lfloor\log_2 T\rfloor - 1$. (The package
 # skips the release of an episode that reaches the horizon: no decision reads it.) The count is
 # attained at $\eps = \infty$ when one arm is played from round 2 on (tested); at small
 # $\eps$ the large bonus of a barely pulled arm usually interrupts such a run, so it is a
-# worst case. Appendix C reaches the same count, $\ell \le \log(1 + (T-T_1)/2)$ (its last step uses
+# worst case. The privacy proof of DP-NCB (its Appendix C) reaches the same count,
+# $\ell \le \log(1 + (T-T_1)/2)$ with $T_1$ the length of Phase I (its last step uses
 # $N_{1,a}\ge 1$), and charges each release $\eps/\log T$ to conclude
 # $\eps\ell/\log T \le \eps$. That step holds only if the logarithm of the noise scale has
-# base 2, as the doubling count does. Algorithm 1 does not say; the regret analysis's concentration
-# bounds and this package read it as the natural logarithm, and then each
+# base 2, as the doubling count does. DP-NCB's Algorithm 1 does not say; the regret analysis's
+# concentration bounds and this package read it as the natural logarithm, and then each
 # release costs $\eps/\ln T$ and Phase II alone spends up to
 # $\eps(\lfloor\log_2 T\rfloor - 1)/\ln T$. That exceeds $\eps$ for every $T \ge 64$
 # (with $m = \lfloor\log_2 T\rfloor \ge 6$, $(m-1)/\ln T > (m-1)/((m+1)\ln 2) > 1$) and at some shorter
@@ -45,10 +56,12 @@
 #    $\max_i N_{1,i}\hat\mu_i + \mathrm{Lap}(4/\eps_1) \ge \widehat{\mathrm{thr}}$;
 # 3. release the Phase I means once: $\tilde\mu_i = \hat\mu_i + \mathrm{Lap}(L/(\eps_2 N_{1,i}))$,
 #    clipped to $[0, 1]$;
-# 4. **Phase II** as printed (lines 8-22), with every release
-#    $\mathrm{clip}(\hat\mu_A + \mathrm{Lap}(L/(\eps_2 n_A)))$ and Eq. (4) at
+# 4. **Phase II** as in DP-NCB's Algorithm 1 (its lines 8-22, step 2 of {prf:ref}`p2-alg-gdp`), with
+#    every release $\mathrm{clip}(\hat\mu_A + \mathrm{Lap}(L/(\eps_2 n_A)))$ and DP-NCB's Eq. (4) at
 #    $\eps_{\mathrm{form}}$ (so that noise and index agree: $\log T/\eps_{\mathrm{form}} = L/\eps_2$).
 # :::
+#
+# ## Why it is ε-DP
 #
 # :::{prf:theorem} The repair is $\eps$-DP
 # :label: p5-thm-repair
@@ -60,31 +73,39 @@
 # *Proof.* The actions are a function of three things: the independent uniform draws of Phase I, the
 # stopping time $\tau$, and the released means (Phase II decisions read only the released means and
 # the counts, which are functions of earlier actions; clipping, the threshold and Eq. (4) are
-# post-processing). (i) Given the data-independent Phase I draws, the queries
-# $q_t = \max_i N_{1,i}\hat\mu_i$ have sensitivity 1: one changed reward moves one arm's sum by at
-# most 1 from its round on, and the maximum by at most 1. AboveThreshold makes its whole answer
-# sequence, hence $\tau$ (with "no stop before $T$" as one more outcome), $\eps_1$-DP
-# {cite}`dwork2014algorithmic`. (ii) Given $\tau$, each release adds $\mathrm{Lap}(L/\eps_2)$ to
-# a reward sum of sensitivity 1 (the mean times $n$), so it is $(\eps_2/L)$-DP with respect to
-# the rewards in that sum, and does not depend on the others. (iii) A Phase II reward enters one
-# release (its episode's); a Phase I reward of arm $a$ enters the Phase I release and the at most
-# $\lfloor\log_2 T\rfloor - 1$ released Phase II episodes of arm $a$ (the count above), so at most $L$
-# releases, on every execution path. Which releases contain the changed reward depends on the path,
-# but it is fixed by the transcript up to that release (the arm and its counts are). (iv) Write the
-# density of a transcript ($\tau$, then the releases in order) as the law of $\tau$ times the product
-# of each release's conditional density given the transcript before it. Under neighbouring tables the
-# first factor changes by at most $e^{\eps_1}$, and each conditional factor by at most
-# $e^{\eps_2/L}$ if its sum contains the changed reward and not at all otherwise, at most $L$
-# such factors on every path by (iii): the ratio is at most
-# $e^{\eps_1}\cdot e^{L\,\eps_2/L} = e^{\eps}$ pointwise, and the actions, a
-# post-processing of the transcript and of independent draws, inherit it. $\square$
+# post-processing).
+#
+# - (i) *The stopping time.* Given the data-independent Phase I draws, the queries
+#    $q_t = \max_i N_{1,i}\hat\mu_i$ have sensitivity 1: one changed reward moves one arm's sum by at
+#    most 1 from its round on, and the maximum by at most 1. AboveThreshold makes its whole answer
+#    sequence, hence $\tau$ (with "no stop before $T$" as one more outcome), $\eps_1$-DP
+#    {cite}`dwork2014algorithmic`.
+#
+# - (ii) *One release.* Given $\tau$, each release adds $\mathrm{Lap}(L/\eps_2)$ to
+#    a reward sum of sensitivity 1 (the mean times $n$), so it is $(\eps_2/L)$-DP with respect to
+#    the rewards in that sum, and does not depend on the others.
+#
+# - (iii) *How many releases a reward enters.* A Phase II reward enters one
+#    release (its episode's); a Phase I reward of arm $a$ enters the Phase I release and the at most
+#    $\lfloor\log_2 T\rfloor - 1$ released Phase II episodes of arm $a$ (the count above), so at most $L$
+#    releases, on every execution path. Which releases contain the changed reward depends on the path,
+#    but it is fixed by the transcript up to that release (the arm and its counts are).
+#
+# - (iv) *Composition along the path.* Write the
+#    density of a transcript ($\tau$, then the releases in order) as the law of $\tau$ times the product
+#    of each release's conditional density given the transcript before it. Under neighbouring tables the
+#    first factor changes by at most $e^{\eps_1}$, and each conditional factor by at most
+#    $e^{\eps_2/L}$ if its sum contains the changed reward and not at all otherwise, at most $L$
+#    such factors on every path by (iii): the ratio is at most
+#    $e^{\eps_1}\cdot e^{L\,\eps_2/L} = e^{\eps}$ pointwise, and the actions, a
+#    post-processing of the transcript and of independent draws, inherit it. $\square$
 #
 # The budget per part, from `sparse_vector_budget` (its arithmetic is tested in
 # `tests/test_dp_ncb.py` at every $T$ below 300, at $2^k - 1$, $2^k$ and $2^k + 1$ for $k \le 30$,
 # and at 400 log-spaced horizons up to $10^9$). Next to it, two composition bounds of the same
 # structure: for a variant of the repair that keeps the printed noise scale $\log T/(\eps_2 n)$,
-# and for the printed Phase II alone at $\eps$:
-
+# and for the printed Phase II alone at $\eps$ (four significant figures, so that its excess over
+# $\eps = 1$ at $T = 20$ shows):
 
 # %% tags=["hide-input"]
 import numpy as np
@@ -162,7 +183,7 @@ glue("p5_old_total_20", float(budget_table["total, printed-scale variant"].iloc[
 glue("p5_old_total_1e6", float(budget_table["total, printed-scale variant"].iloc[3]), display=False)
 glue("p5_noise_factor_1e6", float(sparse_vector_budget(10**6, EPS1).releases_per_reward / np.log(10**6)),
      display=False)
-show_table(budget_table, horizons=["T"])
+show_table(budget_table, horizons=["T"], formats={"printed Phase II alone": "{:.4g}"})
 
 # %% [markdown]
 # With $\eps = 1$ the printed-scale variant is bounded by composition only by
@@ -172,7 +193,9 @@ show_table(budget_table, horizons=["T"])
 # $L/\ln T$ ({glue:text}`p5_noise_factor_1e6:.2f` at $T = 10^6$) times the printed noise at budget
 # $\eps_2$.
 #
-# **What the audit can and cannot detect.** A composition bound above $\eps$ is not a measured
+# ## What the audit can detect
+#
+# A composition bound above $\eps$ is not a measured
 # loss, and an audit that finds nothing proves nothing: an audit certifies a loss only where it sits on one event it can
 # find and count. The confirmation step's power is computable: for an event of probability $p$
 # on the likelier side, `detectable_loss(p, n, epsilon)` is the smallest loss it certifies above
@@ -199,12 +222,17 @@ show_table(power, formats={"probability of the event": lambda v: format_number(v
 # the printed-scale variant is a worst case over paths on which one reward passes through the stopping rule
 # and $L$ releases in a row; whether any event attains it we do not know.
 # The audit's bound on the
-# repair (about {glue:text}`p5_audit_repaired:.2f`) would look the same for any true $\eps$ in
-# between. The theorem, not the audit, carries the claim; the audit guards against gross errors such
+# repair (about {glue:text}`p5_audit_repaired:.2f`, on the previous page's $T = 5$ pair) is a lower
+# bound only: it would come out the same whether the repair's true privacy loss were
+# {glue:text}`p5_audit_repaired:.2f`, the proved $\eps = 1$, or any value between the two, so it
+# cannot confirm the theorem. The theorem, not the audit, carries the claim; the audit guards against gross errors such
 # as the printed Phase I, whose loss concentrates on a tail event.
 #
-# **Regret cost.** Nash regret of the printed algorithm and of the calibrated repair on the instance
-# of Figure 1(b) ($k = 50$, means uniform on $(0.005, 1)$ with seed 2026, $\eps = 0.2$, book
+# ## What the repair costs
+#
+# Nash regret of the printed algorithm and of the calibrated repair on the instance
+# of DP-NCB's Figure 1(b), as in {doc}`Part II <../part2_dp_ncb/figure1>` ($k = 50$, means
+# uniform on $(0.005, 1)$ with seed 2026, $\eps = 0.2$, book
 # constant $C = 1$), 30 runs per horizon:
 
 # %%
@@ -270,7 +298,7 @@ assert np.all(regret_cost["relative cost"] < 0.5), "the repair should cost less 
 # - The theorem carries the claim, not the audit: events of probability 0.001 must carry a loss of
 #   {glue:text}`p5_power_001:.3f` to be seen at $10^5$ samples.
 # - The guarantee costs {glue:text}`p5_cost_1e6:.1f`% more Nash regret at $T = 10^6$ on the
-#   instance of Figure 1(b).
+#   instance of DP-NCB's Figure 1(b).
 #
 # ## Exercises
 #
