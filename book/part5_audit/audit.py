@@ -322,8 +322,8 @@ audited = [  # (policy, label, claimed epsilon, claimed delta, model)
     (AnytimeDPNCB(base="ldp", epsilon=EPS), None, EPS, 0.0, "LDP"),
     (AdaPUCB(epsilon=EPS), None, EPS, 0.0, "DP"),
     (LDPUCB(epsilon=EPS), None, EPS, 0.0, "LDP"),
-    (FixedBudgetThresholding(tau=0.5, epsilon=EPS), "Fixed-budget thresholding (PrivBern)", EPS, 0.0,
-     "LDP"),
+    (FixedBudgetThresholding(tau=0.5, epsilon=EPS),
+     "Fixed-budget thresholding (PrivBern)", EPS, 0.0, "LDP"),
 ]
 more_pairs = flip_pairs(table, [T // 4, T // 2])
 
