@@ -686,3 +686,16 @@ def test_search_finds_term(site, browser, term):
     assert not facts["errors"], f"search.html?q={term}:\n" + "\n".join(facts["errors"])
     found = {urlsplit(link).path.lstrip("/") for link in facts["search_links"]}
     assert found & CHAPTERS, f"searching {term!r} found no chapter page: {sorted(found)}"
+
+
+@pytest.mark.parametrize("term", ["GDPNCB", "calibrate"])
+def test_search_finds_the_package_reference(site, browser, term):
+    # the API reference is searchable: a class and a function of the package lead to their page
+    facts = browser.visit(
+        f"{site}/search.html?q={term}",
+        until="(document.querySelector('#search-results .search-summary') || {}).innerText",
+    )
+    assert not facts["errors"], f"search.html?q={term}:\n" + "\n".join(facts["errors"])
+    found = {urlsplit(link).path.lstrip("/") for link in facts["search_links"]}
+    hits = found & REFERENCE_PAGES
+    assert hits, f"searching {term!r} found no page of the package reference: {sorted(found)}"
