@@ -582,7 +582,7 @@ def dp_ucb_int_privacy(t: int, epsilon: float, v: float = 1.1, delta_prime: floa
     v = _V.check("v", v)
     delta_prime = check_delta(delta_prime)
     z = float(zeta(v))
-    first = epsilon * (t ** (1.0 - v / 2.0) - v / 2.0) / (1.0 - v / 2.0)
+    first = dp_ucb_int_basic_epsilon(t, epsilon, v)
     second = 2.0 * epsilon * z + math.sqrt(2.0 * epsilon * z * math.log(1.0 / delta_prime))
     return min(first, second)
 
