@@ -71,3 +71,13 @@ def small_hiring_env():
     theta /= np.linalg.norm(theta)
     pools = tuple(rng.normal(size=(50, 4)) * 0.4 + 0.2 * g for g in range(2))
     return HiringEnvironment(pools, theta, noise_sd=0.1)
+
+
+PART2_INSTANCE = bernoulli_instance(np.random.default_rng(2026).uniform(0.005, 1, 10))
+
+
+def part2_runs(policy, horizon=20000, runs=3, seed=5, instance=PART2_INSTANCE):
+    """``simulate`` without cache or progress, for the tests of the Part II authors' options."""
+    from privbandits.simulate import simulate
+
+    return simulate(policy, instance, horizon, runs=runs, seed=seed, progress=False, cache=False)
