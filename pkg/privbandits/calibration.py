@@ -59,6 +59,7 @@ _GLOBAL: dict[str, tuple[type[Policy], dict[str, Any]]] = {
     "DP-UCB-INT": (DPUCBInt, {}),
     "AdaP-UCB": (AdaPUCB, {}),
     "AdaP-KLUCB": (AdaPKLUCB, {}),
+    "DP-SE": (_policy_class(".policies.successive_elimination:DPSE"), {}),
     "GDP-NCB": (GDPNCB, {}),
     "Anytime GDP-NCB": (AnytimeDPNCB, {"base": "gdp"}),
 }
