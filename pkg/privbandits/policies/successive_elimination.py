@@ -152,6 +152,7 @@ class DPSE(Policy):
     Privacy: each reward enters exactly one release (fresh samples per epoch, one mean per arm per
     epoch), each release is eps-DP (a mean of ``R_e`` rewards in [0, 1] has sensitivity ``1/R_e``), so the
     run is eps-DP by parallel composition; the arm sequence is post-processing of the releases.
+    Records: ``releases``, ``epochs`` (completed), ``survivor`` (the arm left alone, -1 if several).
 
     Parameters
     ----------
