@@ -63,7 +63,7 @@ def test_each_epoch_pulls_every_survivor_R_e_times_and_releases_once():
     assert len(epochs) == int(rec["epochs"]) == 4
     assert int(rec["releases"]) == sum(len(alive) for alive, _ in epochs)  # one release per arm per epoch
     for (before, _), (after, _) in zip(epochs, epochs[1:]):
-        assert set(after) < set(before) or set(after) == set(before)
+        assert set(after) <= set(before)
     if int(rec["survivor"]) >= 0:  # the tail after the last epoch is the survivor alone
         t = sum(len(alive) * r for alive, r in epochs)
         assert np.all(rec["arms"][t:] == int(rec["survivor"]))
@@ -96,26 +96,35 @@ def test_eliminates_the_worse_arm_of_an_easy_instance():
     assert np.all(np.bincount(arms.ravel(), minlength=2) == [50 * (100_000 - 1829), 50 * 1829])
 
 
-def _successive_elimination(table: np.ndarray, beta: float) -> np.ndarray:
-    """Non-private successive elimination with Hoeffding radius h_e, written plainly, on a reward table."""
+def _successive_elimination(table: np.ndarray, beta: float, eps: float = math.inf, seed: int = 0, noise: float = 1.0):
+    """DP-SE written plainly on a reward table (the only randomness: one ``Generator.laplace`` of scale
+    ``noise / (eps R_e)`` per surviving arm per epoch, from ``default_rng(seed)``); ``eps = inf`` is
+    non-private successive elimination with Hoeffding radius ``h_e``. Returns the arms and the draws."""
+    rng = np.random.default_rng(seed)
     horizon, k = table.shape
-    alive, arms, t, e = list(range(k)), [], 0, 0
+    alive, arms, t, e, draws = list(range(k)), [], 0, 0, 0
     while len(alive) > 1 and t < horizon:
         e += 1
-        r = math.ceil(32 * math.log(8 * len(alive) * e * e / beta) * 4.0**e)
-        means = {}
+        ln8, ln4 = math.log(8 * len(alive) * e * e / beta), math.log(4 * len(alive) * e * e / beta)
+        r = math.ceil(max(32 * ln8 * 4.0**e, 8 * ln4 * 2.0**e / eps))
+        released = {}
         for a in alive:
             n = min(r, horizon - t)
             arms += [a] * n
-            means[a] = table[t : t + n, a].mean()
+            released[a] = table[t : t + n, a].mean()
             t += n
-        if t >= horizon and n < r:
+            if n < r:
+                break
+            if eps < math.inf:
+                released[a] += rng.laplace(0.0, noise / (eps * r))
+                draws += 1
+        if n < r:
             break
-        h = math.sqrt(math.log(8 * len(alive) * e * e / beta) / (2 * r))
-        best = max(means.values())
-        alive = [a for a in alive if best - means[a] <= 2 * h]
+        margin = 2 * (math.sqrt(ln8 / (2 * r)) + ln4 / (eps * r))
+        best = max(released.values())
+        alive = [a for a in alive if best - released[a] <= margin]
     arms += [alive[0]] * (horizon - len(arms))
-    return np.array(arms[:horizon])
+    return np.array(arms[:horizon]), draws
 
 
 def test_without_noise_it_is_successive_elimination():
@@ -123,12 +132,52 @@ def test_without_noise_it_is_successive_elimination():
     horizon = 60_000
     table = inst.reward_table(horizon, np.random.default_rng(2))
     tabled = inst.with_table(table)
-    expected = _successive_elimination(table, 1.0 / horizon)
+    expected, _ = _successive_elimination(table, 1.0 / horizon)
     plain = DPSE(epsilon=math.inf).run(tabled, horizon, np.random.default_rng(0))["arms"]
     np.testing.assert_array_equal(plain, expected)
     # eps -> inf: a huge eps adds noise of scale ~1e-12 and a private term ~1e-10: the same play
     huge = DPSE(epsilon=1e9).run(tabled, horizon, np.random.default_rng(0))["arms"]
     np.testing.assert_array_equal(huge, expected)
+
+
+def test_with_noise_it_is_dp_se_written_plainly():
+    # The kernel's play equals the plain reference's, which draws one Laplace of scale 1/(eps R_e) per
+    # surviving arm per epoch from the same stream (three epochs here, the private term binding).
+    for means, eps in (([0.5, 0.49, 0.48, 0.3], 0.05), ([0.6, 0.55, 0.5, 0.45], 0.2)):
+        inst = bernoulli_instance(means)
+        horizon = 200_000
+        table = inst.reward_table(horizon, np.random.default_rng(3))
+        rec = DPSE(epsilon=eps).run(inst.with_table(table), horizon, np.random.default_rng(11))
+        ref, draws = _successive_elimination(table, 1.0 / horizon, eps, seed=11)
+        np.testing.assert_array_equal(rec["arms"], ref)
+        assert int(rec["releases"]) == draws and int(rec["epochs"]) == 3
+
+
+def test_release_noise_has_scale_one_over_eps_R_e():
+    # Two arms, epoch 1: arm 0 pays 1 and arm 1 pays 1 - margin + 1.5 x, x the difference of the
+    # stream's first two Laplace draws at scale 1/(eps R_1). At that scale the gap exceeds the margin
+    # by -0.5 x, at twice that scale by +0.5 x: the scale decides whether arm 1 survives epoch 1.
+    eps, horizon = 0.1, 20_000
+    beta = 1.0 / horizon
+    r = dpse_epoch_length(1, 2, eps, beta)
+    margin = 2 * (math.sqrt(math.log(16 / beta) / (2 * r)) + math.log(8 / beta) / (eps * r))
+    stream = np.random.default_rng(11)
+    x = stream.laplace(0.0, 1.0 / (eps * r)) - stream.laplace(0.0, 1.0 / (eps * r))
+    table = np.ones((horizon, 2))
+    table[:, 1] = 1.0 - margin + 1.5 * x
+    rec = DPSE(epsilon=eps).run(bernoulli_instance([0.5, 0.5]).with_table(table), horizon, np.random.default_rng(11))
+    assert (1 in rec["arms"][2 * r :]) == (x > 0)
+    # the check has power: the plain reference with twice the noise decides the other way
+    doubled, _ = _successive_elimination(table, beta, eps, seed=11, noise=2.0)
+    assert (1 in doubled[2 * r :]) == (x < 0)
+
+
+def test_sample_arms_equals_successive_runs():
+    inst = random_instance(k=3, seed=2)
+    batch = DPSE(epsilon=0.5).sample_arms(inst, 20_000, np.random.default_rng(9), 4)
+    rng = np.random.default_rng(9)
+    loop = np.stack([DPSE(epsilon=0.5).run(inst, 20_000, rng)["arms"] for _ in range(4)])
+    np.testing.assert_array_equal(batch, loop)
 
 
 def test_episodes_are_the_arm_sequence():

@@ -144,14 +144,18 @@ class DPSE(Policy):
     (``sum 1/(2 e^2) < 1``) the best arm survives with probability at least ``1 - beta``.
 
     Source: the paper's text could not be read here (only its abstract). The constants (``32``, ``8``,
-    the ``8|S|e^2`` and ``4|S|e^2`` confidence splits, the margin ``2 (h_e + c_e)``) are those of a
-    public DP-SE implementation used as a baseline in later private best-arm papers; this code takes
-    ``R_e`` as the ceiling where that one takes ``floor(max) + 1`` (equal unless the max is an
-    integer). ``beta = 1/T`` is the regret theorem's choice. An epoch cut by the horizon releases nothing.
+    the ``8|S|e^2`` and ``4|S|e^2`` confidence splits, the margin ``2 (h_e + c_e)``) are those of two
+    independent public implementations (``keirp/private-bandits``, ``dp_successive_elimination.py``,
+    and a DP best-arm baseline), which agree on all of them. They set ``R_e = max(...) + 1`` and compute
+    ``h_e, c_e`` with it; this code pulls ``ceil(max(...))`` times and uses that count (a relative
+    difference below ``1/R_e``). It pulls each arm's ``R_e`` in one block (the first implementation
+    does; the second interleaves the arms), which changes no decision. ``beta = 1/T`` is the regret
+    theorem's choice. An epoch cut by the horizon releases nothing.
 
     Privacy: each reward enters exactly one release (fresh samples per epoch, one mean per arm per
     epoch), each release is eps-DP (a mean of ``R_e`` rewards in [0, 1] has sensitivity ``1/R_e``), so the
     run is eps-DP by parallel composition; the arm sequence is post-processing of the releases.
+    Records: ``releases``, ``epochs`` (completed), ``survivor`` (the arm left alone, -1 if several).
 
     Parameters
     ----------
