@@ -74,7 +74,7 @@ class NCBConstants(NamedTuple):
 
 
 def phase1_threshold_gdp(horizon: int, epsilon: float, c: float = 3.0, constant: float = 1600.0) -> float:
-    """Algorithm 1, line 2: ``constant (c^2 log T + (log T)^2 / eps)``; Phase I lasts about ``k threshold / mu*`` rounds.
+    """Algorithm 1, line 2: ``constant (c^2 log T + (log T)^2 / eps)``; Phase I lasts about ``k thr / mu*`` rounds.
 
     Parameters
     ----------
