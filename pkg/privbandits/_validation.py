@@ -1,6 +1,5 @@
-"""Input checks shared by the package: bad input raises ``ValueError`` naming the parameter and the allowed range.
-
-Each check takes the parameter's ``name`` (used in the message) and returns the checked value.
+"""Input checks: each takes the parameter's ``name`` and ``value`` and returns the checked value, or
+raises ``ValueError`` naming the parameter and the allowed range.
 """
 
 from __future__ import annotations
@@ -29,14 +28,12 @@ def _is_real(value: object) -> bool:
 
 
 def check_positive(name: str, value: float, *, allow_inf: bool = False) -> float:
-    """Check a real number > 0 (``inf`` only with ``allow_inf``).
+    """A real number > 0 (``inf`` only with ``allow_inf``).
 
     Parameters
     ----------
-    name : str
-    value : float
+    name, value
     allow_inf : bool
-        Whether ``inf`` is allowed.
 
     Returns
     -------
@@ -52,12 +49,11 @@ def check_positive(name: str, value: float, *, allow_inf: bool = False) -> float
 
 
 def check_nonnegative(name: str, value: float) -> float:
-    """Check a finite real number >= 0.
+    """A finite real number >= 0.
 
     Parameters
     ----------
-    name : str
-    value : float
+    name, value
 
     Returns
     -------
@@ -69,14 +65,12 @@ def check_nonnegative(name: str, value: float) -> float:
 
 
 def check_epsilon(value: float, name: str = "epsilon", *, allow_inf: bool = False) -> float:
-    """Check a privacy parameter epsilon > 0 (``inf``, no privacy, only with ``allow_inf``).
+    """A privacy parameter epsilon > 0 (``inf``, no privacy, only with ``allow_inf``).
 
     Parameters
     ----------
-    value : float
-    name : str
+    value, name
     allow_inf : bool
-        Whether ``inf`` is allowed.
 
     Returns
     -------
@@ -86,14 +80,12 @@ def check_epsilon(value: float, name: str = "epsilon", *, allow_inf: bool = Fals
 
 
 def check_probability(name: str, value: float, *, closed: bool = False) -> float:
-    """Check a probability in (0, 1), or in [0, 1] when ``closed``.
+    """A probability in (0, 1), or in [0, 1] when ``closed``.
 
     Parameters
     ----------
-    name : str
-    value : float
+    name, value
     closed : bool
-        Whether 0 and 1 are allowed.
 
     Returns
     -------
@@ -109,12 +101,11 @@ def check_probability(name: str, value: float, *, closed: bool = False) -> float
 
 
 def check_delta(value: float, name: str = "delta") -> float:
-    """Check a privacy parameter delta in (0, 1).
+    """A privacy parameter delta in (0, 1).
 
     Parameters
     ----------
-    value : float
-    name : str
+    value, name
 
     Returns
     -------
@@ -124,12 +115,11 @@ def check_delta(value: float, name: str = "delta") -> float:
 
 
 def check_bool(name: str, value: bool) -> bool:
-    """Check a switch: ``True`` or ``False`` only (numpy bools and integers are refused).
+    """A switch: ``True`` or ``False`` only (numpy bools and integers refused).
 
     Parameters
     ----------
-    name : str
-    value : bool
+    name, value
 
     Returns
     -------
@@ -141,19 +131,17 @@ def check_bool(name: str, value: bool) -> bool:
 
 
 def check_int(name: str, value: int, *, minimum: int | None = None, maximum: int | None = None) -> int:
-    """Check an integer in [minimum, maximum] (numpy integers accepted, bools and floats refused).
+    """An integer in [minimum, maximum], as a Python ``int`` (numpy integers accepted, bools and floats refused).
 
     Parameters
     ----------
-    name : str
-    value : int
+    name, value
     minimum, maximum : int or None
-        Inclusive bounds (``None``: unbounded).
+        Inclusive (``None``: unbounded).
 
     Returns
     -------
     int
-        ``value`` as a Python ``int``.
     """
     if not isinstance(value, Integral) or isinstance(value, bool):
         raise ValueError(f"{name} must be an integer, got {value!r}")
@@ -166,19 +154,16 @@ def check_int(name: str, value: int, *, minimum: int | None = None, maximum: int
 
 
 def check_finite_array(name: str, values: object, *, ndim: int | None = None) -> np.ndarray:
-    """Check an array with no NaN or infinity (and, if given, ``ndim`` dimensions).
+    """A float array with no NaN or infinity (and ``ndim`` dimensions if given).
 
     Parameters
     ----------
-    name : str
-    values : array_like
+    name, values
     ndim : int or None
-        The required number of dimensions.
 
     Returns
     -------
     numpy.ndarray
-        ``values`` as a float array.
     """
     array = np.asarray(values, dtype=float)
     if ndim is not None and array.ndim != ndim:
@@ -189,17 +174,16 @@ def check_finite_array(name: str, values: object, *, ndim: int | None = None) ->
 
 
 def check_unit_interval_array(name: str, values: object, *, ndim: int | None = None) -> np.ndarray:
-    """Check an array of finite values in [0, 1] (and, if given, ``ndim`` dimensions).
+    """A float array of finite values in [0, 1] (and ``ndim`` dimensions if given).
 
     Parameters
     ----------
-    name, values, ndim
-        As for :func:`check_finite_array`.
+    name, values
+    ndim : int or None
 
     Returns
     -------
     numpy.ndarray
-        ``values`` as a float array.
     """
     array = check_finite_array(name, values, ndim=ndim)
     if array.size and (array.min() < 0.0 or array.max() > 1.0):
