@@ -688,8 +688,6 @@ class NCB(NCBFamily):
 
     Parameters
     ----------
-    phase1_constant, c, phase1_cap_sqrt : keyword-only
-        As :class:`NCBFamily`.
     authors_bonus : bool, keyword-only
         Phase II bonus ``2 c sqrt(2 mu_hat log T / n)`` (Eq. (4)'s first term) instead of Eq. (3)'s.
     """
@@ -711,10 +709,9 @@ class NCB(NCBFamily):
 class GDPNCB(NCBFamily):
     """GDP-NCB, Algorithm 1 of ``sarkar2026dpncb``: epsilon-global DP claimed (Theorem 2), refuted in Part V.
 
-    Phase I (lines 2-7): uniform pulls, private means ``mu_hat + Lap(log T / (eps N_1))``, stop when
-    ``n_i mu_tilde_i`` passes :func:`phase1_threshold_gdp`; its stopping time shows in the actions
-    (:func:`leading_run_law`). Phase II (lines 8-22): doubling episodes on the argmax of Eq. (4), each
-    ending with one release ``Lap(log T / (eps n_A))`` clipped to [0, 1].
+    Phase I (lines 2-7): uniform pulls, ``mu_tilde = mu_hat + Lap(log T / (eps N_1))``, until ``n_i mu_tilde_i``
+    passes :func:`phase1_threshold_gdp`: a stopping time the actions show (:func:`leading_run_law`).
+    Phase II (lines 8-22): doubling episodes on the argmax of Eq. (4), each released with ``Lap(log T / (eps n_A))``.
 
     Parameters
     ----------
@@ -722,14 +719,10 @@ class GDPNCB(NCBFamily):
         ``inf`` runs without noise.
     alpha : float > 0
     phase1_rule : {"printed", "sparse_vector"}
-        Algorithm 1 as printed, or Part V's repair (not in the paper): an AboveThreshold stopping rule
-        on ``sv_fraction * epsilon``, releases at scale ``floor(log2 T) / eps2``
-        (:func:`sparse_vector_budget`); it also records ``arm_releases``.
+        As printed, or Part V's repair: AboveThreshold on ``sv_fraction epsilon`` (:func:`sparse_vector_budget`).
     sv_fraction : float in (0, 1)
-    phase1_constant, c, phase1_cap_sqrt : keyword-only
-        As :class:`NCBFamily` (the cap not with ``"sparse_vector"``).
     phase1_noise, reset_mu_tilde, log_window, phase1_window_cap : bool, keyword-only
-        The departures of the authors' code (printed rule only).
+        Departures of the authors' code (printed rule only).
     """
 
     epsilon: float = param(0.2, _EPSILON)
@@ -831,10 +824,8 @@ class LDPNCB(NCBFamily):
     epsilon : float > 0
         ``inf`` runs without noise.
     alpha : float > 0
-    phase1_constant, c, phase1_cap_sqrt : keyword-only
-        As :class:`NCBFamily`.
     phase1_noise_as_location, log_window, phase1_window_cap : bool, keyword-only
-        The departures of the authors' code.
+        Departures of the authors' code.
     """
 
     epsilon: float = param(0.2, _EPSILON)
@@ -877,9 +868,8 @@ class LDPNCB(NCBFamily):
 class AnytimeDPNCB(NCBFamily):
     """Algorithm 3 of ``sarkar2026dpncb``: the anytime (doubling) wrapper over GDP-NCB or LDP-NCB.
 
-    Windows ``W = 1, 2, 4, ...``: each uniform with probability ``1/W^2``, else a fresh ``base`` run told
-    ``W``. Each reward is used in one window, so the base's privacy carries over (parallel
-    composition), and with ``base="gdp"`` its leak too (:func:`anytime_window_run_law`).
+    Windows ``W = 1, 2, 4, ...``: uniform with probability ``1/W^2``, else a fresh ``base`` run told ``W``;
+    each reward is used in one window, so the base's privacy (and leak) carries over.
 
     Parameters
     ----------
@@ -887,8 +877,6 @@ class AnytimeDPNCB(NCBFamily):
     epsilon : float > 0
         ``inf`` runs without noise.
     alpha : float > 0
-    phase1_constant, c, phase1_cap_sqrt : keyword-only
-        As :class:`NCBFamily`.
     """
 
     base: str = param("gdp", Choice(("gdp", "ldp")))
