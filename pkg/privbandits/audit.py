@@ -265,15 +265,11 @@ class AuditResult:
     epsilon_lower, confidence : float
         Lower bound on the privacy loss, holding with probability ``confidence = 1 - alpha``.
     claimed_epsilon, claimed_delta : float
-    n_samples : int
-        Per dataset, in each of the search and the confirmation.
-    pair : int
-        The neighbouring pair that gave the bound.
+    n_samples, pair : int
+        Per dataset and step; the pair that gave the bound.
     event : str
-    p0, p1 : float
-        The event's held-out frequencies.
-    search_epsilon : float
-        The (optimistic) bound on the search sample.
+    p0, p1, search_epsilon : float
+        The event's held-out frequencies; its (optimistic) bound on the search sample.
     per_pair : tuple of float
     """
 
@@ -357,8 +353,8 @@ def audit(
 ) -> AuditResult:
     """Audit the claim that ``sampler`` is ``(epsilon, delta)``-DP: the largest confirmed bound over the pairs.
 
-    Pair ``i`` draws ``2 n_samples`` outputs per dataset (search, confirmation), seeded by
-    ``SeedSequence(seed).spawn(len(pairs))[i]``: the result does not depend on ``n_jobs``.
+    Pair ``i`` draws ``2 n_samples`` outputs per dataset (search, confirmation) from
+    ``SeedSequence(seed).spawn(len(pairs))[i]``, whatever ``n_jobs``.
 
     Parameters
     ----------
@@ -366,14 +362,13 @@ def audit(
         ``sampler(dataset, rng, n)``: ``n`` outputs, shape ``(n,)`` or ``(n, d)``.
     pairs : sequence of tuple
         Neighbouring datasets ``(d0, d1)`` (:func:`check_neighbours`).
-    epsilon : float > 0
-    delta : float in [0, 1)
-    n_samples : int >= 1
-    alpha : float in (0, 1)
+    epsilon, delta, alpha : float
+        > 0; in [0, 1); in (0, 1).
+    n_samples, seed : int
     features : FeatureFitter or None
         The statistics searched (``None``: :func:`default_features`).
-    n_jobs : int or None
-        Workers over the pairs.
+    n_jobs, progress
+        Workers over the pairs; bar.
 
     Returns
     -------
@@ -499,10 +494,10 @@ def action_statistic_sampler(
 
 
 def hiring_sampler(policy: Any, env: Any, horizon: int, changed_round: int) -> Sampler:
-    """A joint-DP sampler for Part IV's hiring policies.
+    """A joint-DP sampler for Part IV's hiring policies: the dataset is the candidate table ``(horizon, K)``.
 
-    The dataset is the candidate table ``candidates[t, k]``, shape ``(horizon, K)``; neighbours differ in
-    round ``changed_round``; the output is the hired group of every other round, ``(n, horizon - 1)``.
+    Neighbours differ in round ``changed_round``; the output, protected by joint DP, is the hired group of
+    every other round, ``(n, horizon - 1)``.
 
     Parameters
     ----------
@@ -624,7 +619,7 @@ def flip_pairs(table: Any, rounds: Sequence[int], arm: int = 0) -> list[tuple[np
 def cached_audit(
     config: dict[str, Any], sampler: Sampler, pairs, *, depends_on: Sequence[Any] | None = None, **kwargs: Any
 ) -> AuditResult:
-    """:func:`audit`, stored on disk through :func:`privbandits.engine.cached`.
+    """:func:`audit` (``**kwargs``), stored through :func:`privbandits.engine.cached`.
 
     Parameters
     ----------
@@ -634,8 +629,6 @@ def cached_audit(
         As for :func:`audit`.
     depends_on : sequence or None
         The package modules the sampler runs (``None``: the whole package).
-    **kwargs
-        Passed to :func:`audit`.
 
     Returns
     -------

@@ -87,7 +87,7 @@ def parallel_map(
     desc: str | None = None,
     weights: Sequence[int] | None = None,
 ) -> list[Any]:
-    """``[function(*task) for task in tasks]`` in parallel (joblib, threads by default), in order, with a progress bar.
+    """``[function(*task) for task in tasks]`` in parallel (joblib threads by default), in order, with a progress bar.
 
     Parameters
     ----------
@@ -96,10 +96,8 @@ def parallel_map(
     tasks : sequence of tuple
     n_jobs : int or None
         ``None``: :func:`default_n_jobs`; 1 runs in this thread.
-    progress : bool or None
-    desc : str or None
-    weights : sequence of int or None
-        Progress units per task (``None``: 1 each).
+    progress, desc, weights
+        Bar on/off (:func:`progress_enabled`), label, progress units per task (``None``: 1 each).
 
     Returns
     -------
@@ -144,14 +142,13 @@ def cached(
     depends_on: Iterable[Any] | None,
     cache: bool = True,
 ) -> Arrays:
-    """``compute()``, stored on disk under ``config`` and the source of the modules it depends on.
+    """``compute()`` (a dict of numpy arrays, no object arrays), stored on disk under ``config`` and its source.
 
     Parameters
     ----------
     config : dict
         Everything that determines the result (JSON-able).
     compute : callable
-        Returns a dict of numpy arrays (no object arrays).
     depends_on : iterable or None
         As for :func:`privbandits.cache.cache_key`.
     cache : bool
@@ -191,26 +188,23 @@ def run_repetitions(
     chunks: int = 32,
     combine: Callable[[Arrays, Arrays], Arrays] | None = None,
 ) -> Arrays:
-    """``runs`` seeded repetitions of ``batch`` in at most ``chunks`` contiguous chunks, joined in seed order, cached.
+    """``runs`` seeded repetitions of ``batch`` in at most ``chunks`` chunks, joined in seed order, cached.
 
     Parameters
     ----------
     batch : callable
-        Module-level ``batch(*args, seeds) -> dict of arrays`` with ``len(seeds)`` entries on the first
-        axis, run ``i`` on ``default_rng(seeds[i])``.
+        Module-level ``batch(*args, seeds) -> dict of arrays``, ``len(seeds)`` on the first axis.
     args : tuple
-    runs : int >= 1
-    seed : int >= 0
+    runs, seed, chunks : int
+        >= 1, >= 0, >= 1.
     config : dict or None
         The cache configuration (``runs``, ``seed`` and ``batch``'s name added); ``None``: no cache.
-    depends_on : iterable or None
+    depends_on, cache
         As for :func:`cached` (``batch``'s module added).
     n_jobs, progress, desc
         As for :func:`parallel_map`.
-    cache : bool
-    chunks : int >= 1
     combine : callable or None
-        ``combine(left, right)`` folds chunks in seed order as they complete (``None``: concatenate).
+        ``combine(left, right)`` folds chunks in seed order (``None``: concatenate).
 
     Returns
     -------

@@ -503,7 +503,7 @@ def _levels(horizon: int) -> int:
 def binary_tree_prefix_sums(
     stream: Any, epsilon: float, rng: np.random.Generator, horizon: int | None = None, *, runs: int | None = None
 ) -> np.ndarray:
-    """All noisy prefix sums of a stream by the binary mechanism: epsilon-DP (``chan2011private``, Theorem 3.5).
+    """Noisy prefix sums (index ``t``: ``t + 1`` items), binary mechanism: epsilon-DP (``chan2011private``, Th. 3.5).
 
     Parameters
     ----------
@@ -513,12 +513,11 @@ def binary_tree_prefix_sums(
     horizon : int >= n, optional
         The length the noise is calibrated for (default ``n``).
     runs : int >= 1, optional
-        That many independent releases.
+        That many independent releases, shape ``(runs, n)``.
 
     Returns
     -------
-    numpy.ndarray, shape (n,) or (runs, n)
-        Index ``t``: the noisy sum of the first ``t + 1`` items.
+    numpy.ndarray
     """
     stream_arr = check_unit_interval_array("stream", stream, ndim=1)
     epsilon = check_epsilon(epsilon)
@@ -536,17 +535,15 @@ def hybrid_prefix_sums(
 
     Parameters
     ----------
-    stream : array_like, shape (n,), in [0, 1]
+    stream, rng, runs
+        As for :func:`binary_tree_prefix_sums`.
     epsilon : float > 0
-    rng : numpy.random.Generator
     split : bool
         epsilon/2 to each part: epsilon-DP; ``False``: epsilon to each (``tossou2016algorithms``), 2 epsilon-DP.
-    runs : int >= 1, optional
-        That many independent releases.
 
     Returns
     -------
-    numpy.ndarray, shape (n,) or (runs, n)
+    numpy.ndarray
     """
     stream_arr = np.ascontiguousarray(check_unit_interval_array("stream", stream, ndim=1))
     epsilon = check_epsilon(epsilon)

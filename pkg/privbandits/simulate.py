@@ -41,8 +41,7 @@ def simulate(
 ) -> SimulationResult | list[SimulationResult]:
     """Run ``policy`` ``runs`` times for ``horizon`` rounds on ``instance``, cached under configuration and source.
 
-    Several policies each get the runs they would get alone and their own cache entry; settings that
-    draw one random stream run in lockstep.
+    Several policies each get the runs they would get alone; settings that draw one stream run in lockstep.
 
     Parameters
     ----------
@@ -51,11 +50,9 @@ def simulate(
     horizon, runs, seed : int
         At least ``policy.min_horizon(K)``; >= 1; >= 0.
     n_jobs : int or None
-        joblib workers (``None``: :func:`privbandits.engine.default_n_jobs`, 1 for a bandit simulation of at
-        most :data:`SMALL_SIMULATION` rounds).
+        ``None``: :func:`privbandits.engine.default_n_jobs` (1 up to :data:`SMALL_SIMULATION` bandit rounds).
     cache : bool
     progress : bool or None
-        ``None``: unless ``$PRIVBANDITS_PROGRESS=0``.
     keep : tuple of str or None
         The records to keep (``None``: all).
 
@@ -106,10 +103,7 @@ def simulate_mean_rewards(
     progress: bool | None = None,
     at: Any = None,
 ) -> SimulationResult:
-    """The runs of :func:`simulate`, folded as they are made into ``E[mu_{I_t}]``: O(horizon) memory.
-
-    Equal to the result from ``simulate``'s arms up to summation order. With ``at``: read at those rounds
-    only, O(episodes + len(at)) memory for an episodic policy.
+    """:func:`simulate`'s runs folded as made into ``E[mu_{I_t}]``, in O(horizon) memory (equal up to summation order).
 
     Parameters
     ----------
@@ -119,7 +113,7 @@ def simulate_mean_rewards(
     horizon, runs, seed, n_jobs, cache, progress
         As for :func:`simulate`.
     at : sequence of int in [1, horizon] or None
-        Rounds (1-based) to read at (``None``: every round).
+        Rounds (1-based) to read at only (O(episodes + len(at)) memory if episodic).
 
     Returns
     -------
@@ -157,15 +151,14 @@ class SimulationResult:
 
     Parameters
     ----------
-    policy : Policy or ContextualPolicy
-    instance : BanditInstance or HiringEnvironment
-    horizon, runs, seed : int
+    policy, instance, horizon, runs, seed
+        As for :func:`simulate`.
     records : dict of str to numpy.ndarray
         Shape ``(runs, ...)`` each; ``"arms"`` is ``(runs, horizon)``.
     log_mean : numpy.ndarray or None
         ``log E[mu_{I_t}]`` per round or at ``at`` (``None``: from the arms).
     at : numpy.ndarray or None
-        The rounds (1-based, increasing) it was read at, the only ones it can be evaluated at.
+        The only rounds (1-based, increasing) it can be evaluated at (``None``: every round).
     cum_log_mean, cum_mean : numpy.ndarray or None
         With ``at``: ``cumsum(log_mean)`` and ``cumsum(exp(log_mean))`` at ``at``.
     """

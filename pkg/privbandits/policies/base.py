@@ -244,22 +244,20 @@ def param(default: Any = dataclasses.MISSING, spec: Any = None, **field_options:
 
 
 class Departure(NamedTuple):
-    """One departure of the authors' experiment code from the printed algorithm, declared on one line.
+    """One departure of the authors' code from the printed algorithm, declared on one line.
 
     Attributes
     ----------
     field, value : str, object
         The field that switches it on (its default is the printed algorithm) and its value as run.
-    what : str
-        What it changes; its ablation label is ``"+ " + what``.
-    source : str
-        File and line of the authors' code, or the paper's section.
+    what, source : str
+        What it changes (ablation label ``"+ " + what``); file and line of the authors' code, or the paper.
     key : str
         Short name in ablation keys (``"+key"``, ``"-key"``).
     minus : str or None
-        Label of "as run minus this departure" (``None``: not listed).
+        Label of "as run minus this" (``None``: not listed).
     plus : bool
-        Whether "printed plus this departure" is listed.
+        Whether "printed plus this" is listed.
     """
 
     field: str
