@@ -39,12 +39,7 @@ def _locked(method: Callable[..., Any], mode: int) -> Callable[..., Any]:
 
 
 def install() -> bool:
-    """Put the lock around numba's cache index (idempotent); whether it is in place.
-
-    Returns
-    -------
-    bool
-    """
+    """Put the lock around numba's cache index (idempotent); return whether it is in place."""
     if fcntl is None:  # pragma: no cover - Windows
         return False
     try:

@@ -28,17 +28,7 @@ def _is_real(value: object) -> bool:
 
 
 def check_positive(name: str, value: float, *, allow_inf: bool = False) -> float:
-    """A real number > 0 (``inf`` only with ``allow_inf``).
-
-    Parameters
-    ----------
-    name, value
-    allow_inf : bool
-
-    Returns
-    -------
-    float
-    """
+    """A real number > 0 (``inf`` only with ``allow_inf``)."""
     if not _is_real(value) or math.isnan(float(value)):
         raise ValueError(f"{name} must be a real number > 0, got {value!r}")
     value = float(value)
@@ -49,48 +39,19 @@ def check_positive(name: str, value: float, *, allow_inf: bool = False) -> float
 
 
 def check_nonnegative(name: str, value: float) -> float:
-    """A finite real number >= 0.
-
-    Parameters
-    ----------
-    name, value
-
-    Returns
-    -------
-    float
-    """
+    """A finite real number >= 0."""
     if not _is_real(value) or not math.isfinite(float(value)) or float(value) < 0:
         raise ValueError(f"{name} must lie in [0, inf), got {value!r}")
     return float(value)
 
 
 def check_epsilon(value: float, name: str = "epsilon", *, allow_inf: bool = False) -> float:
-    """A privacy parameter epsilon > 0 (``inf``, no privacy, only with ``allow_inf``).
-
-    Parameters
-    ----------
-    value, name
-    allow_inf : bool
-
-    Returns
-    -------
-    float
-    """
+    """A privacy parameter epsilon > 0 (``inf``, no privacy, only with ``allow_inf``)."""
     return check_positive(name, value, allow_inf=allow_inf)
 
 
 def check_probability(name: str, value: float, *, closed: bool = False) -> float:
-    """A probability in (0, 1), or in [0, 1] when ``closed``.
-
-    Parameters
-    ----------
-    name, value
-    closed : bool
-
-    Returns
-    -------
-    float
-    """
+    """A probability in (0, 1), or in [0, 1] when ``closed``."""
     if not _is_real(value) or math.isnan(float(value)):
         raise ValueError(f"{name} must be a real number in {'[0, 1]' if closed else '(0, 1)'}, got {value!r}")
     value = float(value)
@@ -101,48 +62,19 @@ def check_probability(name: str, value: float, *, closed: bool = False) -> float
 
 
 def check_delta(value: float, name: str = "delta") -> float:
-    """A privacy parameter delta in (0, 1).
-
-    Parameters
-    ----------
-    value, name
-
-    Returns
-    -------
-    float
-    """
+    """A privacy parameter delta in (0, 1)."""
     return check_probability(name, value)
 
 
 def check_bool(name: str, value: bool) -> bool:
-    """A switch: ``True`` or ``False`` only (numpy bools and integers refused).
-
-    Parameters
-    ----------
-    name, value
-
-    Returns
-    -------
-    bool
-    """
+    """A switch: ``True`` or ``False`` only (numpy bools and integers refused)."""
     if not isinstance(value, bool):
         raise ValueError(f"{name} must be True or False, got {value!r}")
     return value
 
 
 def check_int(name: str, value: int, *, minimum: int | None = None, maximum: int | None = None) -> int:
-    """An integer in [minimum, maximum], as a Python ``int`` (numpy integers accepted, bools and floats refused).
-
-    Parameters
-    ----------
-    name, value
-    minimum, maximum : int or None
-        Inclusive (``None``: unbounded).
-
-    Returns
-    -------
-    int
-    """
+    """An integer in [minimum, maximum] (``None``: unbounded) as an ``int``; numpy integers accepted, bools refused."""
     if not isinstance(value, Integral) or isinstance(value, bool):
         raise ValueError(f"{name} must be an integer, got {value!r}")
     value = int(value)
@@ -154,17 +86,7 @@ def check_int(name: str, value: int, *, minimum: int | None = None, maximum: int
 
 
 def check_finite_array(name: str, values: object, *, ndim: int | None = None) -> np.ndarray:
-    """A float array with no NaN or infinity (and ``ndim`` dimensions if given).
-
-    Parameters
-    ----------
-    name, values
-    ndim : int or None
-
-    Returns
-    -------
-    numpy.ndarray
-    """
+    """A float array with no NaN or infinity (and ``ndim`` dimensions if given)."""
     array = np.asarray(values, dtype=float)
     if ndim is not None and array.ndim != ndim:
         raise ValueError(f"{name} must be a {ndim}-dimensional array, got shape {array.shape}")
@@ -174,17 +96,7 @@ def check_finite_array(name: str, values: object, *, ndim: int | None = None) ->
 
 
 def check_unit_interval_array(name: str, values: object, *, ndim: int | None = None) -> np.ndarray:
-    """A float array of finite values in [0, 1] (and ``ndim`` dimensions if given).
-
-    Parameters
-    ----------
-    name, values
-    ndim : int or None
-
-    Returns
-    -------
-    numpy.ndarray
-    """
+    """A float array of finite values in [0, 1] (and ``ndim`` dimensions if given)."""
     array = check_finite_array(name, values, ndim=ndim)
     if array.size and (array.min() < 0.0 or array.max() > 1.0):
         raise ValueError(f"{name} must lie in [0, 1], got values in [{array.min():.6g}, {array.max():.6g}]")
