@@ -63,7 +63,6 @@ def clopper_pearson(k: Any, n: int, alpha: float) -> tuple[np.ndarray, np.ndarra
     Returns
     -------
     tuple of numpy.ndarray
-        ``(lo, hi)``.
     """
     alpha = check_probability("alpha", alpha)
     n = check_int("n", n, minimum=1)
@@ -446,8 +445,6 @@ def policy_sampler(policy: Any, instance: Any, horizon: int, records: Sequence[s
 
 def leading_run(arms: np.ndarray, arm: int = 0, start: int = 0) -> np.ndarray:
     """Length of the first run of ``arm`` from round ``start`` on, per row of actions (0 if another arm).
-
-    A function of the actions, so an event of it is an event of the output.
 
     Parameters
     ----------

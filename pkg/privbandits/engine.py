@@ -1,8 +1,5 @@
-"""The run engine: seeded repetitions, in parallel, with a progress bar and a disk cache.
-
-Repetition ``i`` of ``seed`` uses ``default_rng(SeedSequence(seed).spawn(runs)[i])``, so a result never
-depends on scheduling. ``$PRIVBANDITS_N_JOBS`` (else -1, every core) is the default ``n_jobs``;
-``$PRIVBANDITS_PROGRESS=0`` turns progress bars off.
+"""The run engine: seeded repetitions (:func:`run_seeds`, independent of scheduling), in parallel, with a
+progress bar (off if ``$PRIVBANDITS_PROGRESS=0``) and a disk cache.
 """
 
 from __future__ import annotations

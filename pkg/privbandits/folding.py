@@ -23,14 +23,13 @@ def fold_runs(policy: Any, instance: Any, horizon: int, seeds: list) -> Arrays:
     Parameters
     ----------
     policy, instance, horizon
-        A policy that records arms, its instance, the rounds per run.
+        As for :func:`privbandits.simulate.simulate_mean_rewards`.
     seeds : list of numpy.random.SeedSequence
 
     Returns
     -------
     dict of str to numpy.ndarray
-        ``"top"`` and ``"scaled"`` per round (per piece from ``"starts"`` if episodic), and the other
-        records stacked as ``"record:<name>"``.
+        ``"top"``, ``"scaled"`` per round (per piece from ``"starts"``), other records as ``"record:<name>"``.
     """
     log_means = instance.log_means
     ratio = _ratio_table(log_means)

@@ -1,10 +1,5 @@
-"""Privacy mechanisms, Gaussian accounting and continual counters.
-
-Laplace (``dwork2006calibrating``), Gaussian (``bun2016concentrated``), randomized response
-(``warner1965randomized``), PrivBern (``ren2020multi``); tight Gaussian accounting via ``dp-accounting``
-(``balle2018improving``, ``dong2022gaussian``); the binary and hybrid counters (``chan2011private``) as
-numba state machines and as checked classes, with their error bounds. Arguments out of range raise
-``ValueError``; compiled functions do not validate.
+"""Privacy mechanisms: one-shot mechanisms, Gaussian accounting (``dp-accounting``), continual counters
+(numba state machines and checked classes) and their error bounds. Compiled functions do not validate.
 """
 
 from __future__ import annotations
@@ -75,7 +70,6 @@ def laplace_mechanism(value: Any, sensitivity: float, epsilon: float, rng: np.ra
     Returns
     -------
     numpy.ndarray or float
-        Of the shape of ``value``.
     """
     sensitivity = check_positive("sensitivity", sensitivity)
     epsilon = check_epsilon(epsilon)
@@ -103,8 +97,7 @@ def laplace_logcdf(x: Any, scale: float) -> np.ndarray:
 
 
 def gaussian_sigma(sensitivity: float, epsilon: float, delta: float) -> float:
-    """Classical ``sigma = sensitivity sqrt(2 ln(1.25/delta)) / epsilon``: (epsilon, delta)-DP for epsilon < 1
-    (``dwork2014algorithmic``, Theorem A.1).
+    """``sigma = sensitivity sqrt(2 ln(1.25/delta)) / eps``: (eps, delta)-DP if eps < 1 (``dwork2014algorithmic``).
 
     Parameters
     ----------
@@ -186,8 +179,7 @@ def _check_multipliers(noise_multipliers: Any) -> np.ndarray:
 
 
 def gaussian_composition_multiplier(noise_multipliers: Any) -> float:
-    """Noise multiplier ``(sum_i s_i^-2)^(-1/2)`` of the one Gaussian mechanism equal to a composition (exact:
-    ``s_i`` is ``(1/s_i)``-GDP, ``dong2022gaussian``, Corollary 3.3).
+    """Multiplier ``(sum_i s_i^-2)^(-1/2)`` of the one Gaussian equal to a composition (``dong2022gaussian``, Cor. 3.3).
 
     Parameters
     ----------
@@ -268,7 +260,6 @@ def gaussian_mechanism(value: Any, sensitivity: float, rng: np.random.Generator,
     Returns
     -------
     numpy.ndarray or float
-        Of the shape of ``value``.
     """
     check_positive("sensitivity", sensitivity)
     sigma = check_positive("sigma", sigma)
@@ -318,8 +309,7 @@ def privbern_mean(mu: Any, epsilon: float) -> np.ndarray | float:
 
 
 def privbern(rewards: Any, epsilon: float, rng: np.random.Generator) -> np.ndarray:
-    """PrivBern: reward ``r`` becomes a ``Bernoulli((r e^eps + 1 - r) / (1 + e^eps))`` bit, epsilon-LDP
-    (``ren2020multi``, Lemma 5).
+    """PrivBern: ``r`` becomes a ``Bernoulli((r e^eps + 1 - r) / (1 + e^eps))`` bit: eps-LDP (``ren2020multi``, L. 5).
 
     Parameters
     ----------
@@ -414,10 +404,9 @@ def _tree_insert(state, offset, x, scale, rng):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True, inline="always")
 def binary_counter_insert(state, x, scale, rng):  # pragma: no cover - compiled
-    """Insert ``x`` into a binary counter; return the noisy prefix sum (amortised O(1)).
+    """Insert ``x`` into a binary counter (``Lap(scale)`` per p-sum); return the noisy prefix sum, amortised O(1).
 
-    ``Lap(scale)`` per p-sum; ``scale = (floor(log2 n) + 1) / epsilon`` is epsilon-DP over ``n`` items in
-    [0, 1] (``chan2011private``, Theorem 3.5).
+    ``scale = (floor(log2 n) + 1) / epsilon`` is epsilon-DP over ``n`` items in [0, 1] (``chan2011private``, Th. 3.5).
 
     Parameters
     ----------

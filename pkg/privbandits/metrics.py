@@ -159,13 +159,12 @@ def log_nash_social_welfare(result: SimulationResult) -> float:
 def nash_regret_in_double_precision(result: SimulationResult, horizon: int | None = None) -> float:
     """Nash regret ``mu* - exp(mean_t log(double(E[mu_{I_t}])))``, as ``sarkar2026dpncb``'s ``Expt_1.py`` (l. 137-147).
 
-    A mean that underflows to 0 (Figure 1(a)'s ``(2e)^-T`` arm, ``T >= 441``) makes it ``mu*``: an artefact
-    that reproduces the published numbers; :func:`nash_regret` is the measure.
+    An underflow to 0 (Figure 1(a), ``T >= 441``) makes it ``mu*``, as published; :func:`nash_regret` is the measure.
 
     Parameters
     ----------
     result : SimulationResult
-        Every round (not read ``at`` some rounds).
+        Read at every round.
     horizon : int or None
 
     Returns

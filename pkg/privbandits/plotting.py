@@ -432,16 +432,14 @@ def show_table(
     max_rows : int >= 1
     short : pandas.DataFrame or None
     caption : str or None
-        Plain text.
     transpose : bool
         Rows as columns.
     bib : str, Path or None
-        The BibTeX file (default: the book's).
+        As for :func:`author_year`.
 
     Returns
     -------
     Table
-        Displayed as HTML by Jupyter and myst-nb.
     """
     import pandas as pd
 

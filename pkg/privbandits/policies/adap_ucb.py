@@ -90,11 +90,9 @@ def _adap_ucb_episodes(rng, kinds, params, table, horizon, eps, alpha, flags):  
 class AdaPUCB(Policy):
     """AdaP-UCB of ``azize2022privacy`` (Algorithm 1, index Eq. (7)): eps-global DP (Theorems 6, 7).
 
-    At each episode start ``t_l`` (after one pull of each arm) the arm maximising ``mu_tilde_a +
-    sqrt(alpha log(2 t_l) / (2 f_a)) + alpha log(t_l) / (eps f_a)`` is played until its pulls double,
-    ``f_a`` its last episode's length (1 after the initial pull, as Lemma 1 uses). That episode's mean is
-    released once with ``Lap(1 / (eps f_a))``. The DP-NCB authors' code also scores regret with
-    ``mu* = 1`` (``Expt_1.py`` line 134), a departure of the metric the Part II chapter computes.
+    At each episode start ``t_l`` the arm maximising ``mu_tilde_a + sqrt(alpha log(2 t_l) / (2 f_a)) +
+    alpha log(t_l) / (eps f_a)`` is played until its pulls double; ``mu_tilde_a`` is its last episode's
+    mean plus ``Lap(1 / (eps f_a))``, ``f_a`` that episode's length (1 after the initial pull, Lemma 1).
 
     Parameters
     ----------
@@ -103,7 +101,7 @@ class AdaPUCB(Policy):
     alpha : float > 0
         Theorem 7 needs ``alpha > 3``.
     authors_index, noiseless_init, episode_doubles_last, clip_private_mean : bool, keyword-only
-        Departures of the authors' code.
+        Departures of the authors' code (who also score regret with ``mu* = 1``, ``Expt_1.py`` line 134).
     """
 
     epsilon: float = param(0.2, Real(0.0, math.inf, "(]"))

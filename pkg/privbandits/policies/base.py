@@ -1,9 +1,5 @@
-"""The policy interfaces and the declaration every algorithm of the book is written in.
-
-A policy is a frozen dataclass that *declares* its parameters (:func:`param` with :class:`Real`,
-:class:`Int`, :class:`Bool`, :class:`Choice`, :class:`Custom`), records, departures
-(:class:`Departure`), kernel and binding, and accounting; the base classes derive validation, ``run``,
-``as_run_by_authors()``, ``ablations()``, ``config()`` and ``sample_arms``.
+"""The policy interfaces: a policy *declares* (:class:`Policy`, :func:`param`, :class:`Departure`), the
+base classes derive validation, ``run``, ``as_run_by_authors()``, ``ablations()``, ``config()``, ``sample_arms``.
 """
 
 from __future__ import annotations

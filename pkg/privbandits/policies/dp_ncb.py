@@ -1,7 +1,5 @@
-"""DP-NCB: NCB, GDP-NCB, LDP-NCB and the anytime wrapper (``sarkar2026dpncb``, Algorithms 1-3; NCB is
-``barman2023fairness``), on one base class and one set of kernels; the Phase I constant 1600 is a
-parameter (``phase1_constant``). Also: the exact law of GDP-NCB's Phase I leak on Part V's exposing
-instance, and the budget of the repaired rule (:func:`sparse_vector_budget`).
+"""DP-NCB (``sarkar2026dpncb``, Algorithms 1-3; NCB is ``barman2023fairness``) on one base class and one
+set of kernels; also the exact law of GDP-NCB's Phase I leak (Part V) and its repair's budget.
 """
 
 from __future__ import annotations
@@ -273,10 +271,8 @@ class PhaseOneState(NamedTuple):
 
     Attributes
     ----------
-    mu_hat, mu_tilde, n1 : numpy.ndarray
-        Phase I means (exact, private) and pulls.
-    arm_releases : numpy.ndarray
-        Phase II releases.
+    mu_hat, mu_tilde, n1, arm_releases : numpy.ndarray
+        Phase I means (exact, private) and pulls; Phase II releases.
     """
 
     mu_hat: np.ndarray
@@ -354,8 +350,6 @@ def _ncb_index(mean, n, log_t, c, authors_bonus):  # pragma: no cover - compiled
 @njit(nogil=True, cache=True)
 def gdp_index(mu_tilde, n, log_t, eps, c, alpha):  # pragma: no cover - compiled
     """GDP-NCB's Phase II index, Eq. (4) of ``sarkar2026dpncb`` (privacy terms vanish at ``eps = inf``).
-
-    ``mu + 2 c sqrt(2 mu log T / n) + alpha (log T)^2 / (eps n) + 4 sqrt(2 alpha / eps) (log T)^1.5 / n``.
 
     Parameters
     ----------

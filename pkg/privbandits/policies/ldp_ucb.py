@@ -79,9 +79,8 @@ class LDPUCB(Policy):
     """LDP-UCB-L of ``ren2020multi``: eps-local DP (each reward reaches the learner as ``X + Lap(1/eps)``).
 
     Round ``t``: the least-pulled arm with ``N_a <= explore log t`` if any, else the argmax of the private
-    mean plus ``sqrt(2 log t / N_a) + sqrt(32 log t / (eps^2 N_a))``. The constants 2, 32 and 4 are the
-    first author's code's (``DPclass.py``, ``pull_CTL``; the paper's text was not available), as in the
-    DP-NCB authors' ``LDPUCB.py`` (lines 77, 85-86).
+    mean plus ``sqrt(2 log t / N_a) + sqrt(32 log t / (eps^2 N_a))``; 2, 32 and 4 are the first author's
+    code's (``DPclass.py``; the paper's text was not available), as in the DP-NCB authors' ``LDPUCB.py``.
 
     Parameters
     ----------

@@ -1,9 +1,6 @@
 """Locally private thresholding bandits (``barbara2025thresholding``): which arms have a mean above ``tau``?
 
-Each reward is privatized by its user, by PrivBern(epsilon) (Definition 2.1) or, a baseline the paper
-does not consider, the Laplace mechanism: both policies are epsilon-LDP. :class:`FixedBudgetThresholding`
-is Algorithm 1 (APT of ``locatelli2016optimal`` at ``epsilon = inf``), :class:`FixedConfidenceThresholding`
-Algorithm 2.
+Rewards are privatized by PrivBern (Definition 2.1) or, a baseline the paper does not consider, Laplace.
 """
 
 from __future__ import annotations
