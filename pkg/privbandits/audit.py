@@ -411,7 +411,6 @@ def policy_sampler(policy: Any, instance: Any, horizon: int, records: Sequence[s
     ----------
     policy : Policy
     instance : BanditInstance
-        Its arms (the table replaces the draws).
     horizon : int >= 1
     records : sequence of str
         ``("arms",)`` samples in compiled code (:meth:`~privbandits.policies.Policy.sample_arms`).

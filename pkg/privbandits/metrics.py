@@ -1,8 +1,7 @@
 """Regret measures: cumulative pseudo-regret, average regret and Nash regret (``barman2023fairness``).
 
 ``R_A(T) = mu* - (1/T) sum_t E[mu_{I_t}]``, ``R_N(T) = mu* - (prod_t E[mu_{I_t}])^(1/T) >= R_A``;
-``E[mu_{I_t}]`` is the average over runs (as in ``sarkar2026dpncb``), the welfare computed in log space
-from the exact log means. ``horizon=h``: the first ``h`` rounds; ``running_*``: every round.
+``E[mu_{I_t}]`` is the average over runs (as in ``sarkar2026dpncb``), the welfare computed in log space.
 """
 
 from __future__ import annotations

@@ -64,8 +64,7 @@ def color_for(name: str) -> str:
     Parameters
     ----------
     name : str
-        A name or legend label: the whole label if in :data:`ALGORITHM_COLORS`, else the part before
-        ``" ("``; an unknown name gets a fixed fallback colour.
+        A label in :data:`ALGORITHM_COLORS`, else its part before ``" ("`` (unknown: a fixed fallback).
 
     Returns
     -------
@@ -121,8 +120,7 @@ def new_axes(ncols: int = 1, nrows: int = 1, **kwargs: Any) -> tuple[plt.Figure,
     ----------
     ncols, nrows : int
     **kwargs
-        ``panel_width``, ``panel_height`` in inches (default: share :data:`PAGE_WIDTH`, 3 high, 4 for one
-        panel); the rest go to ``plt.subplots``.
+        ``panel_width``, ``panel_height`` (inches; share :data:`PAGE_WIDTH`, 3 high, 4 alone); rest to ``plt.subplots``.
 
     Returns
     -------

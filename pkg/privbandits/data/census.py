@@ -194,9 +194,8 @@ def load_census_hiring(
     min_group_size : int >= 2
         Smaller race groups are dropped (the default keeps the paper's 4 groups of Adult).
     holdout_fraction : float in (0, 1)
-        Share of records that fit ``theta_star``.
+        Share of records that fit ``theta_star`` (split drawn from ``seed``).
     seed : int
-        Of the hold-out split.
     frame : pandas.DataFrame, optional
         Records used instead of loading (``source`` then selects the columns).
 

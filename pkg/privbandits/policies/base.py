@@ -136,7 +136,7 @@ class Real(Spec):
     coerce : bool or None
         Store it as a ``float`` (``None``: the class's ``coerce_params``).
     optional : bool
-        ``None`` is allowed too.
+        Allow ``None``.
     """
 
     low: float = 0.0

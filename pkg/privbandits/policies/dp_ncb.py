@@ -95,15 +95,14 @@ def phase1_threshold_gdp(horizon: int, epsilon: float, c: float = 3.0, constant:
 class SparseVectorBudget(NamedTuple):
     """Accounting of ``GDPNCB(phase1_rule="sparse_vector")`` at one horizon (Part V's theorem).
 
-    A changed reward enters the stopping rule and at most ``L`` Laplace releases of sensitivity 1, each of
-    scale ``L / eps_release``; sequential composition adds them.
+    A changed reward enters the stopping rule and at most ``L = releases_per_reward`` Laplace releases of
+    sensitivity 1, each of scale ``L / eps_release``; sequential composition adds them.
 
     Attributes
     ----------
     epsilon, eps_stop, eps_release : float
         The budget, and its parts on the stopping rule and on the releases.
     releases_per_reward : int
-        ``L``.
     eps_per_release, eps_form : float
         ``eps_form``: where the printed scale ``log T / eps`` equals the release scale (the kernel uses it).
     total, total_at_printed_scale : float
@@ -220,8 +219,7 @@ def anytime_window_run_law(
 ) -> dict[str, np.ndarray]:
     """Exact law of the first run of arm 0 in window ``W`` of anytime GDP-NCB (Algorithm 3).
 
-    The pair of :func:`leading_run_law` moved to the window from round ``W``: law ``q U + (1 - q) L``,
-    ``q = 1/W^2`` (line 3).
+    The pair of :func:`leading_run_law` moved to round ``W``: law ``q U + (1 - q) L``, ``q = 1/W^2`` (line 3).
 
     Parameters
     ----------

@@ -276,8 +276,7 @@ class FixedBudgetThresholding(Policy):
     """Algorithm 1 of ``barbara2025thresholding`` (fixed budget): epsilon-LDP; APT for ``epsilon = inf``.
 
     Each arm once, then the arm minimising ``sqrt(T_k) (|tau_eps - mu_hat_k| + zeta_eps)``; answers
-    ``{k : mu_hat_k > tau_eps}``. The rule never reads ``T``, so ``checkpoints`` record (``answers``) what
-    each smaller budget would answer.
+    ``{k : mu_hat_k > tau_eps}``.
 
     Parameters
     ----------
@@ -286,7 +285,7 @@ class FixedBudgetThresholding(Policy):
         ``inf`` runs APT without privacy.
     mechanism : {"privbern", "laplace"}
     checkpoints : tuple of int
-        Strictly increasing budgets in ``[2K, T]``.
+        Strictly increasing budgets in ``[2K, T]`` whose answers are recorded (the rule never reads ``T``).
     """
 
     tau: float = param(spec=_UNIT)
