@@ -1,7 +1,8 @@
 """The package's docstring rule: public callables keep numpydoc sections, private helpers get one line.
 
 Public = listed in its module's ``__all__`` or defined there under a name without a leading
-underscore, plus the public methods and properties a public class defines itself.
+underscore, plus the public methods and properties a public class defines itself, in a module whose
+own name has no leading underscore (``_validation`` and ``_compile_cache`` are the package's internals).
 A callable that takes parameters (besides ``self``/``cls``) needs a ``Parameters`` section (a
 class may document its fields in ``Attributes`` instead, as numpydoc allows for named tuples); one
 whose return annotation is not ``None`` needs a ``Returns`` (or ``Yields``) section; with no return
@@ -9,7 +10,8 @@ annotation that check is skipped. Properties and constants need no sections.
 An override may leave out its docstring: it then inherits the one of the method it overrides
 (``inspect.getdoc``), which is checked in its place; one that has its own is checked as written.
 Private helpers (functions, classes and methods whose own name has a leading underscore, dunder
-methods aside) have at most a one-line docstring; what more they need to say goes in comments.
+methods aside, and everything a private module defines) have at most a one-line docstring; what more
+they need to say goes in comments.
 """
 
 from __future__ import annotations
@@ -29,6 +31,11 @@ def _modules():
     yield privbandits
     for info in pkgutil.walk_packages(privbandits.__path__, prefix="privbandits."):
         yield importlib.import_module(info.name)
+
+
+def _is_private_module(module) -> bool:
+    """Whether the module's own name has a leading underscore (``privbandits._validation``)."""
+    return module.__name__.rsplit(".", 1)[-1].startswith("_") and not module.__name__.endswith("__")
 
 
 def _public_names(module):
@@ -54,6 +61,8 @@ def _public_callables():
     """(qualified name, object, kind) of every public function, class and method, each once."""
     seen = set()
     for module in _modules():
+        if _is_private_module(module):
+            continue
         for name in _public_names(module):
             obj = _unwrap(getattr(module, name))
             if not (inspect.isfunction(obj) or inspect.isclass(obj)):
@@ -171,7 +180,8 @@ def _private_helpers():
                     continue
                 seen.add(id(member))
                 name = member.__name__
-                if name.startswith("_") and not (name.startswith("__") and name.endswith("__")):
+                private = name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+                if private or (_is_private_module(module) and member is obj):
                     yield f"{member.__module__}.{member.__qualname__}", member
 
 
@@ -182,6 +192,8 @@ def test_walk_finds_the_private_helpers():
     names = {name for name, _ in PRIVATE}
     assert "privbandits.audit._audit_pair" in names
     assert "privbandits.cache._module_path" in names
+    assert "privbandits._validation.check_int" in names  # a private module's functions are helpers
+    assert not any(name.startswith("privbandits._validation") for name, _, _ in CALLABLES)
     assert len(names) > 50
 
 

@@ -1,10 +1,9 @@
 """A file lock around numba's on-disk cache of compiled kernels.
 
-numba's ``IndexDataCacheFile.save`` writes its index without a lock, so two processes compiling
-different signatures of one function on a cold cache can leave an index naming the wrong machine
-code (numba issue 10128; ``tests/test_compile_cache.py`` reproduces it). :func:`install`, called
-when :mod:`privbandits` is imported, takes an exclusive ``flock`` around ``save`` and a shared one
-around ``load``. Without ``fcntl`` (Windows) the cache works as numba ships it.
+numba's ``IndexDataCacheFile.save`` writes its index unlocked, so two processes compiling one function
+on a cold cache can leave an index naming the wrong machine code (numba issue 10128, reproduced in
+``tests/test_compile_cache.py``). :func:`install` takes an exclusive ``flock`` around ``save`` and a
+shared one around ``load`` (not on Windows).
 """
 
 from __future__ import annotations
@@ -40,13 +39,7 @@ def _locked(method: Callable[..., Any], mode: int) -> Callable[..., Any]:
 
 
 def install() -> bool:
-    """Put the lock around numba's cache index (idempotent).
-
-    Returns
-    -------
-    bool
-        Whether the lock is in place (False where ``fcntl`` or numba's ``IndexDataCacheFile`` is missing).
-    """
+    """Put the lock around numba's cache index (idempotent); return whether it is in place."""
     if fcntl is None:  # pragma: no cover - Windows
         return False
     try:

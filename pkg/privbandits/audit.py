@@ -1,11 +1,9 @@
 """Empirical privacy audits: statistical lower bounds on the privacy loss of a randomized algorithm.
 
-An event ``S`` with ``p0 = P[M(D) in S]`` and ``p1 = P[M(D') in S]`` on neighbouring datasets
-certifies ``epsilon >= ln((p0 - delta) / p1)``. :func:`audit` searches for such an event on one
-sample (in the style of StatDP and DP-Sniper) and confirms it on a held-out sample with
-Clopper-Pearson bounds, so the reported bound holds with probability ``1 - alpha`` (Bonferroni
-over the pairs). A ``"consistent"`` verdict is the absence of evidence, not a proof of privacy.
-An argument outside the range its entry states raises ``ValueError`` naming it.
+An event ``S`` with ``p0 = P[M(D) in S]``, ``p1 = P[M(D') in S]`` on neighbouring datasets certifies
+``epsilon >= ln((p0 - delta) / p1)``. :func:`audit` searches for one on a sample (as StatDP and
+DP-Sniper do) and confirms it on a held-out sample with Clopper-Pearson bounds: the bound holds with
+probability ``1 - alpha``. A ``"consistent"`` verdict is the absence of evidence, not a proof of privacy.
 """
 
 from __future__ import annotations
@@ -61,12 +59,10 @@ def clopper_pearson(k: Any, n: int, alpha: float) -> tuple[np.ndarray, np.ndarra
         Success counts.
     n : int >= 1
     alpha : float in (0, 1)
-        Error probability of each bound.
 
     Returns
     -------
     tuple of numpy.ndarray
-        ``(lo, hi)``, of the shape of ``k``.
     """
     alpha = check_probability("alpha", alpha)
     n = check_int("n", n, minimum=1)
@@ -79,24 +75,20 @@ def clopper_pearson(k: Any, n: int, alpha: float) -> tuple[np.ndarray, np.ndarra
 
 
 def epsilon_lower_bound(k0: Any, k1: Any, n: int, delta: float, alpha: float) -> np.ndarray:
-    """A ``1 - alpha`` lower bound on epsilon from one event's counts on two neighbouring datasets.
-
-    ``ln((lo0 - delta) / hi1)`` with Clopper-Pearson bounds at level ``alpha / 2`` each, 0 if
-    ``lo0 <= delta``.
+    """``1 - alpha`` lower bound ``ln((lo0 - delta) / hi1)`` on epsilon from one event's counts (0 if ``lo0 <= delta``).
 
     Parameters
     ----------
     k0, k1 : array_like
-        The event's counts on the two datasets.
+        The event's counts on the two datasets, ``n`` samples each.
     n : int >= 1
-        Samples per dataset.
     delta : float in [0, 1)
     alpha : float in (0, 1)
+        Split equally between the two Clopper-Pearson bounds.
 
     Returns
     -------
     numpy.ndarray
-        Of the broadcast shape of ``k0`` and ``k1``.
     """
     if not 0.0 <= delta < 1.0:
         raise ValueError(f"delta must lie in [0, 1), got {delta}")
@@ -108,17 +100,13 @@ def epsilon_lower_bound(k0: Any, k1: Any, n: int, delta: float, alpha: float) ->
 
 
 def detectable_loss(p: float, n: int, epsilon: float, alpha: float = 0.05) -> float:
-    """The smallest privacy loss of one event that the confirmation step certifies above ``epsilon``.
-
-    For an event of probability ``p`` and ``p e^-l`` on the two datasets, counts at their expected
-    values; smaller losses, or rarer events, go unseen at this ``n``.
+    """Smallest loss of an event of probability ``p`` (and ``p e^-l``) the confirmation certifies above ``epsilon``.
 
     Parameters
     ----------
     p : float in (0, 1)
-        The event's probability on the likelier dataset.
     n : int >= 1
-        Confirmation samples per dataset.
+        Confirmation samples per dataset (counts at their expected values).
     epsilon : float > 0
     alpha : float in (0, 1)
 
@@ -147,7 +135,7 @@ def detectable_loss(p: float, n: int, epsilon: float, alpha: float = 0.05) -> fl
 
 
 def check_neighbours(d0: Any, d1: Any) -> int:
-    """Check that two datasets differ in exactly one entry along their first axis.
+    """The index of the one entry (first axis) in which two datasets differ, else ``ValueError``.
 
     Parameters
     ----------
@@ -157,12 +145,6 @@ def check_neighbours(d0: Any, d1: Any) -> int:
     Returns
     -------
     int
-        The index of the changed entry (0 for scalars).
-
-    Raises
-    ------
-    ValueError
-        If the shapes differ, or the datasets are equal or differ in more than one entry.
     """
     a, b = np.asarray(d0, dtype=float), np.asarray(d1, dtype=float)
     if a.shape != b.shape:
@@ -199,10 +181,7 @@ def _edges(values: np.ndarray, bins: int) -> np.ndarray:
 
 
 def default_features(bins: int = 64) -> FeatureFitter:
-    """Features of outputs ``(n,)`` or ``(n, d)``, for the ``features`` argument of :func:`audit`.
-
-    Integer outputs: the whole row (``d <= 64``), each coordinate, and the count of each value in the
-    row; float outputs: each coordinate in ``bins`` quantile buckets of the search sample.
+    """Features for :func:`audit`: integer rows whole, per coordinate and per value count; floats in quantile buckets.
 
     Parameters
     ----------
@@ -282,22 +261,15 @@ class AuditResult:
 
     Attributes
     ----------
-    epsilon_lower : float
-        Lower bound on the privacy loss, holding with probability ``confidence``.
-    confidence : float
-        ``1 - alpha``.
+    epsilon_lower, confidence : float
+        Lower bound on the privacy loss, holding with probability ``confidence = 1 - alpha``.
     claimed_epsilon, claimed_delta : float
-    n_samples : int
-        Samples per dataset in each of the search and the confirmation.
-    pair : int
-        Index of the neighbouring pair that gave the bound.
+    n_samples, pair : int
+        Per dataset and step; the pair that gave the bound.
     event : str
-    p0, p1 : float
-        The event's held-out frequencies on the two datasets.
-    search_epsilon : float
-        The bound on the search sample (optimistic).
+    p0, p1, search_epsilon : float
+        The event's held-out frequencies; its (optimistic) bound on the search sample.
     per_pair : tuple of float
-        The confirmed bound of every pair.
     """
 
     epsilon_lower: float
@@ -378,37 +350,28 @@ def audit(
     n_jobs: int | None = None,
     progress: bool = False,
 ) -> AuditResult:
-    """Audit the claim that ``sampler`` is ``(epsilon, delta)``-DP; the largest confirmed bound over the pairs.
+    """Audit the claim that ``sampler`` is ``(epsilon, delta)``-DP: the largest confirmed bound over the pairs.
 
-    Each pair draws ``2 * n_samples`` outputs per dataset (search, then confirmation); pair ``i`` is
-    seeded by ``SeedSequence(seed).spawn(len(pairs))[i]``, so the result does not depend on ``n_jobs``.
+    Pair ``i`` draws ``2 n_samples`` outputs per dataset (search, confirmation) from
+    ``SeedSequence(seed).spawn(len(pairs))[i]``, whatever ``n_jobs``.
 
     Parameters
     ----------
     sampler : Sampler
-        ``sampler(dataset, rng, n)``: ``n`` outputs on ``dataset``, shape ``(n,)`` or ``(n, d)``.
+        ``sampler(dataset, rng, n)``: ``n`` outputs, shape ``(n,)`` or ``(n, d)``.
     pairs : sequence of tuple
-        Neighbouring datasets ``(d0, d1)``.
-    epsilon : float > 0
-    delta : float in [0, 1)
-    n_samples : int >= 1
-        Samples per dataset and step.
-    alpha : float in (0, 1)
+        Neighbouring datasets ``(d0, d1)`` (:func:`check_neighbours`).
+    epsilon, delta, alpha : float
+        > 0; in [0, 1); in (0, 1).
+    n_samples, seed : int
     features : FeatureFitter or None
         The statistics searched (``None``: :func:`default_features`).
-    seed : int
-    n_jobs : int or None
-        Workers over the pairs (:func:`privbandits.engine.parallel_map`).
-    progress : bool
+    n_jobs, progress
+        Workers over the pairs; bar.
 
     Returns
     -------
     AuditResult
-
-    Raises
-    ------
-    ValueError
-        If ``pairs`` is empty or holds a pair that is not neighbouring (:func:`check_neighbours`).
     """
     epsilon = check_epsilon(epsilon)
     if delta != 0.0:
@@ -442,18 +405,15 @@ def audit(
 
 
 def policy_sampler(policy: Any, instance: Any, horizon: int, records: Sequence[str] = ("arms",)) -> Sampler:
-    """A sampler running ``policy`` for ``horizon`` rounds on a fixed reward table (the dataset).
-
-    Each output row concatenates the requested records; ``records=("arms",)`` samples in compiled
-    code (:meth:`~privbandits.policies.Policy.sample_arms`).
+    """A sampler running ``policy`` for ``horizon`` rounds on a reward table (the dataset), rows the ``records`` joined.
 
     Parameters
     ----------
     policy : Policy
     instance : BanditInstance
-        Its arms (the table replaces the draws).
     horizon : int >= 1
     records : sequence of str
+        ``("arms",)`` samples in compiled code (:meth:`~privbandits.policies.Policy.sample_arms`).
 
     Returns
     -------
@@ -483,26 +443,18 @@ def policy_sampler(policy: Any, instance: Any, horizon: int, records: Sequence[s
 
 
 def leading_run(arms: np.ndarray, arm: int = 0, start: int = 0) -> np.ndarray:
-    """Length of the first run of ``arm`` from round ``start`` on, in each row of actions ``(n, T)``.
-
-    A function of the actions only, so an event of it is an event of the output. ``start`` picks a
-    window of the anytime wrapper (:func:`~privbandits.policies.dp_ncb.anytime_window_run_law`).
+    """Length of the first run of ``arm`` from round ``start`` on, per row of actions (0 if another arm).
 
     Parameters
     ----------
     arms : numpy.ndarray, shape (n, T)
     arm : int
     start : int in [0, T)
+        A window of the anytime wrapper (:func:`~privbandits.policies.dp_ncb.anytime_window_run_law`).
 
     Returns
     -------
-    numpy.ndarray
-        Shape ``(n,)``; 0 where round ``start`` plays another arm.
-
-    Raises
-    ------
-    ValueError
-        If ``arms`` is not 2-D.
+    numpy.ndarray, shape (n,)
     """
     arms = np.asarray(arms)
     if arms.ndim != 2:
@@ -523,7 +475,7 @@ def action_statistic_sampler(
     policy, instance, horizon
         As for :func:`policy_sampler`.
     statistic : callable
-        Maps actions ``(n, T)`` to ``(n,)`` or ``(n, m)``, e.g. :func:`leading_run`.
+        Actions ``(n, T)`` to ``(n,)`` or ``(n, m)``, e.g. :func:`leading_run`.
 
     Returns
     -------
@@ -538,11 +490,10 @@ def action_statistic_sampler(
 
 
 def hiring_sampler(policy: Any, env: Any, horizon: int, changed_round: int) -> Sampler:
-    """A joint-DP sampler for the fair-hiring policies of Part IV.
+    """A joint-DP sampler for Part IV's hiring policies: the dataset is the candidate table ``(horizon, K)``.
 
-    The dataset is the candidate table ``candidates[t, k]`` (row of group ``k``'s pool shown in round
-    ``t``, shape ``(horizon, K)``); neighbours differ in round ``changed_round``. The output is the
-    hired group of every other round, shape ``(n, horizon - 1)``, which joint DP protects.
+    Neighbours differ in round ``changed_round``; the output, protected by joint DP, is the hired group of
+    every other round, ``(n, horizon - 1)``.
 
     Parameters
     ----------
@@ -577,18 +528,18 @@ def hiring_sampler(policy: Any, env: Any, horizon: int, changed_round: int) -> S
 
 
 def mechanism_targets(epsilon: float = 1.0, *, broken: bool = False) -> dict[str, dict[str, Any]]:
-    """Audit targets for every mechanism of :mod:`privbandits.mechanisms`, correct or broken.
+    """Audit targets for every mechanism of :mod:`privbandits.mechanisms`.
 
     Parameters
     ----------
     epsilon : float > 0
     broken : bool
-        Halve each noise scale (twice the budget), which the audit must catch.
+        Halve each noise scale, which the audit must catch.
 
     Returns
     -------
     dict of str to dict
-        Per mechanism: ``sampler``, ``pairs``, claimed ``epsilon`` and ``delta``, and ``features``.
+        Per mechanism: ``sampler``, ``pairs``, ``epsilon``, ``delta``, ``features``.
     """
     from . import mechanisms as m
 
@@ -639,7 +590,7 @@ def mechanism_targets(epsilon: float = 1.0, *, broken: bool = False) -> dict[str
 
 
 def flip_pairs(table: Any, rounds: Sequence[int], arm: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Neighbouring reward tables: ``table`` and, per round ``t``, a copy with ``table[t, arm]`` flipped to ``1 - r``.
+    """Pairs ``(table, copy)``, the copy's ``table[t, arm]`` flipped to ``1 - r``, one per round ``t``.
 
     Parameters
     ----------
@@ -650,7 +601,6 @@ def flip_pairs(table: Any, rounds: Sequence[int], arm: int = 0) -> list[tuple[np
     Returns
     -------
     list of tuple of numpy.ndarray
-        The pairs ``(table, flipped copy)``.
     """
     base = np.asarray(table, dtype=float)
     pairs = []
@@ -665,19 +615,16 @@ def flip_pairs(table: Any, rounds: Sequence[int], arm: int = 0) -> list[tuple[np
 def cached_audit(
     config: dict[str, Any], sampler: Sampler, pairs, *, depends_on: Sequence[Any] | None = None, **kwargs: Any
 ) -> AuditResult:
-    """:func:`audit`, stored on disk through :func:`privbandits.engine.cached`.
+    """:func:`audit` (``**kwargs``), stored through :func:`privbandits.engine.cached`.
 
     Parameters
     ----------
     config : dict
-        Describes the sampler and pairs; the key adds the audit's keyword arguments except
-        ``n_jobs``, ``progress`` and ``features``.
+        Describes sampler and pairs; the key adds the audit's arguments but ``n_jobs``, ``progress``, ``features``.
     sampler, pairs
         As for :func:`audit`.
     depends_on : sequence or None
-        The package modules the sampler runs (the audit module is added); ``None``: the whole package.
-    **kwargs
-        Passed to :func:`audit`.
+        The package modules the sampler runs (``None``: the whole package).
 
     Returns
     -------
@@ -707,12 +654,12 @@ def _one_cached_audit(request: dict[str, Any]) -> AuditResult:
 def cached_audits(
     requests: Sequence[dict[str, Any]], *, n_jobs: int | None = None, progress: bool | None = None
 ) -> list[AuditResult]:
-    """Several :func:`cached_audit` calls run in parallel, results in order (the same as one by one).
+    """Several :func:`cached_audit` calls in parallel, results in order.
 
     Parameters
     ----------
     requests : sequence of dict
-        Keyword arguments of :func:`cached_audit`; ``n_jobs`` is set to 1 inside.
+        Keyword arguments of :func:`cached_audit`.
     n_jobs : int or None
     progress : bool or None
 

@@ -1,9 +1,7 @@
-"""On-disk cache of computed results, keyed by their full configuration.
-
-A key hashes the configuration with the package version and the source of the modules the result
-depends on and every package module they import (:func:`module_closure`), so an edit invalidates
-only the results computed by the edited code. Location: ``$PRIVBANDITS_CACHE_DIR`` if set, else
-``~/.cache/privbandits``; clear it with :func:`clear_cache` or ``python -m privbandits.cache clear``.
+"""On-disk cache of computed results, keyed by their configuration, the package version and the source of
+the modules that compute them and everything they import (:func:`module_closure`). Location:
+``$PRIVBANDITS_CACHE_DIR``, else ``~/.cache/privbandits``; clear with :func:`clear_cache` or
+``python -m privbandits.cache clear``.
 """
 
 from __future__ import annotations
@@ -38,12 +36,11 @@ __all__ = [
 
 
 def cache_dir() -> Path:
-    """The cache directory, created on first store.
+    """The cache directory (created on first store): ``$PRIVBANDITS_CACHE_DIR``, else ``~/.cache/privbandits``.
 
     Returns
     -------
     pathlib.Path
-        ``$PRIVBANDITS_CACHE_DIR`` if set, else ``~/.cache/privbandits``.
     """
     env = os.environ.get("PRIVBANDITS_CACHE_DIR")
     return Path(env) if env else Path.home() / ".cache" / "privbandits"
@@ -105,12 +102,11 @@ def _direct_imports(name: str, path: Path, mtime_ns: int) -> tuple[str, ...]:
 
 
 def belongs_to_package(obj: Any) -> bool:
-    """Whether ``obj`` is, names, or is defined in a package module (so ``depends_on`` may list it).
+    """Whether ``obj`` (a module, module name, function, class or instance) is or is defined in a package module.
 
     Parameters
     ----------
     obj : object
-        A module, a module name, or a function, class or instance.
 
     Returns
     -------
@@ -139,7 +135,7 @@ def _module_name(obj: Any) -> str:
 
 
 def module_closure(depends_on: Iterable[Any]) -> tuple[str, ...]:
-    """The package modules ``depends_on`` names and every package module they import, transitively.
+    """The package modules ``depends_on`` names and every package module they import, sorted.
 
     Parameters
     ----------
@@ -149,12 +145,6 @@ def module_closure(depends_on: Iterable[Any]) -> tuple[str, ...]:
     Returns
     -------
     tuple of str
-        Sorted dotted module names.
-
-    Raises
-    ------
-    ValueError
-        If an entry does not belong to the package.
     """
     todo = [_module_name(obj) for obj in depends_on]
     seen: set[str] = set()
@@ -174,7 +164,7 @@ def source_hash(depends_on: Iterable[Any] | None = None) -> str:
     Parameters
     ----------
     depends_on : iterable or None
-        As for :func:`module_closure`; ``None``: every ``.py`` file of the package.
+        As for :func:`module_closure`; ``None``: the whole package.
 
     Returns
     -------
@@ -192,15 +182,13 @@ def source_hash(depends_on: Iterable[Any] | None = None) -> str:
 
 
 def cache_key(config: dict[str, Any], depends_on: Iterable[Any] | None = None) -> str:
-    """Key of a configuration: SHA-256 of it, the package version and :func:`source_hash`.
+    """Key of a configuration: SHA-256 of it (non-JSON values by ``str``), the version and :func:`source_hash`.
 
     Parameters
     ----------
     config : dict
-        The configuration (values that are not JSON-able are hashed by their ``str``).
     depends_on : iterable or None
-        The package modules (or objects defined in them) that compute the result; ``None``: the whole
-        package.
+        The package modules (or objects in them) that compute the result; ``None``: the whole package.
 
     Returns
     -------
@@ -218,12 +206,11 @@ def _path(key: str) -> Path:
 
 
 def load(key: str) -> dict[str, np.ndarray] | None:
-    """The arrays stored under ``key``, or ``None`` if there are none or the file is unreadable.
+    """The arrays stored under ``key``, or ``None`` if none or unreadable.
 
     Parameters
     ----------
     key : str
-        A key from :func:`cache_key`.
 
     Returns
     -------
@@ -240,14 +227,12 @@ def load(key: str) -> dict[str, np.ndarray] | None:
 
 
 def store(key: str, arrays: dict[str, np.ndarray]) -> None:
-    """Store ``arrays`` under ``key`` atomically (write, then rename).
+    """Store ``arrays`` (no object arrays: loaded without pickle) under ``key`` atomically.
 
     Parameters
     ----------
     key : str
-        A key from :func:`cache_key`.
     arrays : dict of str to numpy.ndarray
-        The arrays (no object arrays: they are loaded without pickle).
     """
     path = _path(key)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -257,12 +242,11 @@ def store(key: str, arrays: dict[str, np.ndarray]) -> None:
 
 
 def clear_cache() -> int:
-    """Delete every cached result.
+    """Delete every cached result; return how many files were removed.
 
     Returns
     -------
     int
-        How many files were removed.
     """
     root = cache_dir()
     if not root.exists():

@@ -1,10 +1,5 @@
-"""The run engine: seeded repetitions, in parallel, with a progress bar and a disk cache.
-
-Everything in the package that repeats a randomised computation goes through this module.
-Repetition ``i`` of seed ``seed`` uses ``default_rng(SeedSequence(seed).spawn(runs)[i])``, so a
-result never depends on how repetitions are grouped or scheduled. ``$PRIVBANDITS_N_JOBS`` (else
--1, every core) is the one default for ``n_jobs``; ``$PRIVBANDITS_PROGRESS=0`` turns progress
-bars off. An argument outside the range its entry states raises ``ValueError`` naming it.
+"""The run engine: seeded repetitions (:func:`run_seeds`, independent of scheduling), in parallel, with a
+progress bar (off if ``$PRIVBANDITS_PROGRESS=0``) and a disk cache.
 """
 
 from __future__ import annotations
@@ -31,12 +26,11 @@ Arrays = dict[str, np.ndarray]
 
 
 def default_n_jobs() -> int:
-    """The engine's one default number of workers: ``$PRIVBANDITS_N_JOBS``, else -1 (every core).
+    """The default number of workers: ``$PRIVBANDITS_N_JOBS``, else -1 (every core).
 
     Returns
     -------
     int
-        A joblib ``n_jobs`` value (``ValueError`` if the variable is 0 or not an integer).
     """
     raw = os.environ.get("PRIVBANDITS_N_JOBS", "-1")
     try:
@@ -49,7 +43,7 @@ def default_n_jobs() -> int:
 
 
 def progress_enabled(progress: bool | None) -> bool:
-    """Whether to show a progress bar: ``progress`` if given, else on unless ``$PRIVBANDITS_PROGRESS=0``.
+    """``progress`` if given, else on unless ``$PRIVBANDITS_PROGRESS=0``.
 
     Parameters
     ----------
@@ -65,7 +59,7 @@ def progress_enabled(progress: bool | None) -> bool:
 
 
 def run_seeds(seed: int, runs: int) -> list[np.random.SeedSequence]:
-    """The independent seed sequences of runs ``0 .. runs-1``: ``SeedSequence(seed).spawn(runs)``.
+    """``SeedSequence(seed).spawn(runs)``: the seeds of runs ``0 .. runs-1``.
 
     Parameters
     ----------
@@ -90,21 +84,17 @@ def parallel_map(
     desc: str | None = None,
     weights: Sequence[int] | None = None,
 ) -> list[Any]:
-    """``[function(*task) for task in tasks]``, in parallel (joblib, threads by default), in order, with a progress bar.
+    """``[function(*task) for task in tasks]`` in parallel (joblib threads by default), in order, with a progress bar.
 
     Parameters
     ----------
     function : callable
-        A module-level function (pickled when the backend runs processes or a cluster).
+        Module-level (pickled when the backend runs processes).
     tasks : sequence of tuple
     n_jobs : int or None
-        joblib workers (``None``: :func:`default_n_jobs`); 1 runs in this thread without joblib.
-    progress : bool or None
-        See :func:`progress_enabled`.
-    desc : str or None
-        The bar's label.
-    weights : sequence of int or None
-        Progress units per task (``None``: 1 each).
+        ``None``: :func:`default_n_jobs`; 1 runs in this thread.
+    progress, desc, weights
+        Bar on/off (:func:`progress_enabled`), label, progress units per task (``None``: 1 each).
 
     Returns
     -------
@@ -149,17 +139,15 @@ def cached(
     depends_on: Iterable[Any] | None,
     cache: bool = True,
 ) -> Arrays:
-    """``compute()``, stored on disk under ``config`` and the source of the modules it depends on.
+    """``compute()`` (a dict of numpy arrays, no object arrays), stored on disk under ``config`` and its source.
 
     Parameters
     ----------
     config : dict
         Everything that determines the result (JSON-able).
     compute : callable
-        Returns a dict of numpy arrays (no object arrays).
     depends_on : iterable or None
-        Package modules, or objects defined in them, whose source (with what they import)
-        determines the result (:func:`privbandits.cache.cache_key`); ``None``: the whole package.
+        As for :func:`privbandits.cache.cache_key`.
     cache : bool
         ``False`` always computes.
 
@@ -197,36 +185,27 @@ def run_repetitions(
     chunks: int = 32,
     combine: Callable[[Arrays, Arrays], Arrays] | None = None,
 ) -> Arrays:
-    """``runs`` seeded repetitions of a batch function, in parallel chunks, stacked, cached.
-
-    The seeds ``run_seeds(seed, runs)`` are cut into at most ``chunks`` contiguous chunks, run by
-    :func:`parallel_map` and joined in seed order, so the result is the same for every ``n_jobs``.
+    """``runs`` seeded repetitions of ``batch`` in at most ``chunks`` chunks, joined in seed order, cached.
 
     Parameters
     ----------
     batch : callable
-        Module-level ``batch(*args, seeds) -> dict of arrays``, ``len(seeds)`` entries on their
-        first axis, run ``i`` with ``default_rng(seeds[i])``.
+        Module-level ``batch(*args, seeds) -> dict of arrays``, ``len(seeds)`` on the first axis.
     args : tuple
-        Its leading arguments (picklable).
-    runs : int >= 1
-    seed : int >= 0
+    runs, seed, chunks : int
+        >= 1, >= 0, >= 1.
     config : dict or None
-        The cache configuration (``runs``, ``seed`` and ``batch``'s name are added); ``None``: no cache.
-    depends_on : iterable or None
-        As for :func:`cached`; ``batch``'s module is added.
+        The cache configuration (``runs``, ``seed`` and ``batch``'s name added); ``None``: no cache.
+    depends_on, cache
+        As for :func:`cached` (``batch``'s module added).
     n_jobs, progress, desc
         As for :func:`parallel_map`.
-    cache : bool
-    chunks : int >= 1
     combine : callable or None
-        ``combine(left, right)`` merges two chunks' outputs, folded in seed order as they complete;
-        ``None``: concatenate.
+        ``combine(left, right)`` folds chunks in seed order (``None``: concatenate).
 
     Returns
     -------
     dict of str to numpy.ndarray
-        ``runs`` entries on the first axis (or the fold of ``combine``).
     """
     seeds = run_seeds(seed, runs)
     chunks = check_int("chunks", chunks, minimum=1)

@@ -1,9 +1,8 @@
-"""Runs folded into the mean expected reward per round, ``E[mu_{I_t}]``, in O(horizon) memory.
+"""Runs folded into ``E[mu_{I_t}]`` per round in O(horizon) memory, for ``simulate_mean_rewards``.
 
-Used by :func:`privbandits.simulate.simulate_mean_rewards`. ``sum_runs mu_{I_t}`` is kept as
-``mu_{top_t} * scaled_t``, ``top_t`` the pulled arm of largest mean so far, so ``scaled_t >= 1``:
-a log-sum-exp that stays exact where the means underflow. An episodic policy's runs are folded
-piece by piece on the common refinement of their episodes, bit for bit the per-round result.
+``sum_runs mu_{I_t}`` is kept as ``mu_{top_t} scaled_t``, ``top_t`` the pulled arm of largest mean so
+far (``scaled_t >= 1``): exact where means underflow. Episodic runs are folded piece by piece on the
+common refinement of their episodes, bit for bit the per-round result.
 """
 
 from __future__ import annotations
@@ -24,15 +23,13 @@ def fold_runs(policy: Any, instance: Any, horizon: int, seeds: list) -> Arrays:
     Parameters
     ----------
     policy, instance, horizon
-        A policy that records arms, its instance and the rounds per run.
+        As for :func:`privbandits.simulate.simulate_mean_rewards`.
     seeds : list of numpy.random.SeedSequence
-        Run ``i`` uses ``default_rng(seeds[i])``.
 
     Returns
     -------
     dict of str to numpy.ndarray
-        ``"top"`` and ``"scaled"`` per round (per piece from the rounds ``"starts"`` for an episodic
-        policy), and the other records stacked over runs as ``"record:<name>"``.
+        ``"top"``, ``"scaled"`` per round (per piece from ``"starts"``), other records as ``"record:<name>"``.
     """
     log_means = instance.log_means
     ratio = _ratio_table(log_means)
@@ -68,7 +65,6 @@ class MergeFolds:
     Parameters
     ----------
     log_means : numpy.ndarray
-        The instance's log means.
     """
 
     def __init__(self, log_means: np.ndarray) -> None:
@@ -76,17 +72,15 @@ class MergeFolds:
         self.ratio = _ratio_table(log_means)
 
     def __call__(self, left: Arrays, right: Arrays) -> Arrays:
-        """``right`` merged into ``left``: the folds added, the other records concatenated.
+        """``right`` (later seeds) merged into ``left``: folds added, other records concatenated.
 
         Parameters
         ----------
         left, right : dict of str to numpy.ndarray
-            Outputs of :func:`fold_runs` or of earlier merges, ``left`` the earlier seeds.
 
         Returns
         -------
         dict of str to numpy.ndarray
-            ``left``, updated.
         """
         if "starts" in left:
             pieces = (left["starts"], left["top"], left["scaled"], right["starts"], right["top"], right["scaled"])
@@ -102,23 +96,21 @@ class MergeFolds:
 def read_fold(
     fold: Arrays, log_means: np.ndarray, horizon: int, runs: int, rounds: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
-    """``log E[mu_{I_t}]`` from a fold of ``runs`` runs, at every round or at the rounds ``rounds``.
+    """``log E[mu_{I_t}]`` from a fold of ``runs`` runs, at every round or at ``rounds``.
 
     Parameters
     ----------
     fold : dict of str to numpy.ndarray
-        The merged output of :func:`fold_runs`.
     log_means : numpy.ndarray
     horizon, runs : int
     rounds : numpy.ndarray or None
-        Sorted distinct 1-based rounds (``None``: every round).
+        Sorted distinct 1-based rounds.
 
     Returns
     -------
     log_mean : numpy.ndarray
     cum_log_mean, cum_mean : numpy.ndarray or None
-        With ``rounds``: ``np.cumsum`` of ``log_mean`` and of ``exp(log_mean)`` at ``rounds``, the
-        same additions in the same order; else ``None``.
+        With ``rounds``: ``np.cumsum`` of ``log_mean`` and ``exp(log_mean)`` at ``rounds``.
     """
     with np.errstate(divide="ignore"):
         log_mean = log_means[fold["top"]] + np.log(fold["scaled"]) - np.log(runs)

@@ -1,14 +1,5 @@
-"""Privacy mechanisms, Gaussian accounting and continual counters.
-
-One-shot mechanisms: Laplace (``dwork2006calibrating``), Gaussian with the classical and the zCDP
-calibration (``bun2016concentrated``), randomized response (``warner1965randomized``) and PrivBern
-(``ren2020multi``). Tight Gaussian accounting through ``dp-accounting`` (``balle2018improving``,
-``dong2022gaussian``). Continual counters (``chan2011private``): the binary and hybrid mechanisms,
-as numba state machines for the kernels (a flat float array per counter) and as checked classes,
-with their error bounds.
-
-An argument outside the range its entry states raises ``ValueError`` naming it; compiled
-(numba) functions do not validate.
+"""Privacy mechanisms: one-shot mechanisms, Gaussian accounting (``dp-accounting``), continual counters
+(numba state machines and checked classes) and their error bounds. Compiled functions do not validate.
 """
 
 from __future__ import annotations
@@ -79,7 +70,6 @@ def laplace_mechanism(value: Any, sensitivity: float, epsilon: float, rng: np.ra
     Returns
     -------
     numpy.ndarray or float
-        The noisy release, of the shape of ``value``.
     """
     sensitivity = check_positive("sensitivity", sensitivity)
     epsilon = check_epsilon(epsilon)
@@ -89,7 +79,7 @@ def laplace_mechanism(value: Any, sensitivity: float, epsilon: float, rng: np.ra
 
 
 def laplace_logcdf(x: Any, scale: float) -> np.ndarray:
-    """``ln P[Lap(scale) <= x]``, without the underflow of the CDF far in the left tail.
+    """``ln P[Lap(scale) <= x]``, without underflow in the left tail.
 
     Parameters
     ----------
@@ -99,7 +89,6 @@ def laplace_logcdf(x: Any, scale: float) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        The log CDF, of the shape of ``x``.
     """
     if not (isinstance(scale, (int, float)) and math.isfinite(scale) and scale > 0):
         raise ValueError(f"scale must lie in (0, inf), got {scale!r}")
@@ -108,10 +97,7 @@ def laplace_logcdf(x: Any, scale: float) -> np.ndarray:
 
 
 def gaussian_sigma(sensitivity: float, epsilon: float, delta: float) -> float:
-    """Classical calibration ``sigma = sensitivity * sqrt(2 ln(1.25 / delta)) / epsilon``.
-
-    (epsilon, delta)-DP for epsilon in (0, 1) (``dwork2014algorithmic``, Theorem A.1); for larger
-    epsilon the error message points to the zCDP calibration.
+    """``sigma = sensitivity sqrt(2 ln(1.25/delta)) / eps``: (eps, delta)-DP if eps < 1 (``dwork2014algorithmic``).
 
     Parameters
     ----------
@@ -122,7 +108,6 @@ def gaussian_sigma(sensitivity: float, epsilon: float, delta: float) -> float:
     Returns
     -------
     float
-        The noise standard deviation.
     """
     sensitivity = check_positive("sensitivity", sensitivity)
     epsilon = check_epsilon(epsilon)
@@ -136,9 +121,7 @@ def gaussian_sigma(sensitivity: float, epsilon: float, delta: float) -> float:
 
 
 def gaussian_sigma_zcdp(sensitivity: float, rho: float) -> float:
-    """Noise ``sigma = sensitivity / sqrt(2 rho)``, for which the Gaussian mechanism is rho-zCDP.
-
-    ``bun2016concentrated``, Proposition 1.6.
+    """``sigma = sensitivity / sqrt(2 rho)``: the Gaussian mechanism is rho-zCDP (``bun2016concentrated``, Prop. 1.6).
 
     Parameters
     ----------
@@ -154,9 +137,7 @@ def gaussian_sigma_zcdp(sensitivity: float, rho: float) -> float:
 
 
 def zcdp_to_approx_dp(rho: float, delta: float) -> float:
-    """epsilon of the (epsilon, delta)-DP implied by rho-zCDP: ``rho + 2 sqrt(rho ln(1/delta))``.
-
-    ``bun2016concentrated``, Proposition 1.3.
+    """epsilon implied by rho-zCDP at ``delta``: ``rho + 2 sqrt(rho ln(1/delta))`` (``bun2016concentrated``, Prop. 1.3).
 
     Parameters
     ----------
@@ -173,7 +154,7 @@ def zcdp_to_approx_dp(rho: float, delta: float) -> float:
 
 
 def approx_dp_to_zcdp(epsilon: float, delta: float) -> float:
-    """The largest rho whose :func:`zcdp_to_approx_dp` is at most ``epsilon``.
+    """Largest rho with :func:`zcdp_to_approx_dp` <= epsilon: ``(sqrt(L + eps) - sqrt(L))^2``, ``L = ln(1/delta)``.
 
     Parameters
     ----------
@@ -183,7 +164,6 @@ def approx_dp_to_zcdp(epsilon: float, delta: float) -> float:
     Returns
     -------
     float
-        ``rho = (sqrt(ln(1/delta) + epsilon) - sqrt(ln(1/delta)))^2``.
     """
     epsilon = check_epsilon(epsilon)
     log_term = math.log(1.0 / check_delta(delta))
@@ -199,10 +179,7 @@ def _check_multipliers(noise_multipliers: Any) -> np.ndarray:
 
 
 def gaussian_composition_multiplier(noise_multipliers: Any) -> float:
-    """Noise multiplier ``s = (sum_i s_i^-2)^(-1/2)`` of the one Gaussian mechanism equal to a composition.
-
-    Exact, since ``s_i = sigma_i / Delta_i`` is ``(1/s_i)``-GDP and GDP composes exactly
-    (``dong2022gaussian``, Corollary 3.3).
+    """Multiplier ``(sum_i s_i^-2)^(-1/2)`` of the one Gaussian equal to a composition (``dong2022gaussian``, Cor. 3.3).
 
     Parameters
     ----------
@@ -217,7 +194,7 @@ def gaussian_composition_multiplier(noise_multipliers: Any) -> float:
 
 
 def gaussian_composition_epsilon(noise_multipliers: Any, delta: float, *, accountant: str = "analytic") -> float:
-    """The smallest epsilon for which a composition of Gaussian mechanisms is (epsilon, delta)-DP.
+    """Smallest epsilon for which a composition of Gaussian mechanisms is (epsilon, delta)-DP.
 
     Parameters
     ----------
@@ -225,9 +202,7 @@ def gaussian_composition_epsilon(noise_multipliers: Any, delta: float, *, accoun
         ``s_i = sigma_i / Delta_i``.
     delta : float in (0, 1)
     accountant : {"analytic", "pld"}
-        ``"analytic"``: the exact privacy profile of :func:`gaussian_composition_multiplier`
-        (``balle2018improving``, Theorem 8); ``"pld"``: ``dp-accounting``'s privacy-loss
-        distribution accountant, which errs on the safe side by about a millionth here.
+        Exact profile (``balle2018improving``, Theorem 8), or ``dp-accounting``'s PLD accountant (safe side).
 
     Returns
     -------
@@ -249,10 +224,7 @@ def gaussian_composition_epsilon(noise_multipliers: Any, delta: float, *, accoun
 
 
 def gaussian_noise_multiplier(epsilon: float, delta: float) -> float:
-    """The smallest noise multiplier ``sigma / sensitivity`` whose Gaussian mechanism is (epsilon, delta)-DP.
-
-    Analytic Gaussian calibration (``balle2018improving``, Algorithm 1), raised by relative steps of
-    a trillionth until :func:`gaussian_composition_epsilon` is at most ``epsilon``; any epsilon > 0.
+    """Smallest ``sigma / sensitivity`` that is (epsilon, delta)-DP, any epsilon (``balle2018improving``, Algorithm 1).
 
     Parameters
     ----------
@@ -274,9 +246,7 @@ def gaussian_noise_multiplier(epsilon: float, delta: float) -> float:
 
 
 def gaussian_mechanism(value: Any, sensitivity: float, rng: np.random.Generator, *, sigma: float) -> np.ndarray | float:
-    """Release ``value + N(0, sigma^2)`` per entry: rho-zCDP, ``rho = sensitivity^2 / (2 sigma^2)``.
-
-    Choose ``sigma`` with :func:`gaussian_sigma` or :func:`gaussian_sigma_zcdp`.
+    """Release ``value + N(0, sigma^2)`` per entry: rho-zCDP with ``rho = sensitivity^2 / (2 sigma^2)``.
 
     Parameters
     ----------
@@ -285,11 +255,11 @@ def gaussian_mechanism(value: Any, sensitivity: float, rng: np.random.Generator,
         L2 sensitivity.
     rng : numpy.random.Generator
     sigma : float > 0
+        From :func:`gaussian_sigma` or :func:`gaussian_sigma_zcdp`.
 
     Returns
     -------
     numpy.ndarray or float
-        The noisy release, of the shape of ``value``.
     """
     check_positive("sensitivity", sensitivity)
     sigma = check_positive("sigma", sigma)
@@ -299,9 +269,7 @@ def gaussian_mechanism(value: Any, sensitivity: float, rng: np.random.Generator,
 
 
 def randomized_response(bits: Any, epsilon: float, rng: np.random.Generator) -> np.ndarray:
-    """Randomized response (``warner1965randomized``): keep each bit with probability ``e^eps / (1 + e^eps)``.
-
-    epsilon-LDP for each bit.
+    """Keep each bit with probability ``e^eps / (1 + e^eps)``: epsilon-LDP (``warner1965randomized``).
 
     Parameters
     ----------
@@ -311,8 +279,7 @@ def randomized_response(bits: Any, epsilon: float, rng: np.random.Generator) -> 
 
     Returns
     -------
-    numpy.ndarray
-        The released bits (``int8``), of the shape of ``bits``.
+    numpy.ndarray of int8
     """
     epsilon = check_epsilon(epsilon)
     bits_arr = np.asarray(bits)
@@ -323,18 +290,16 @@ def randomized_response(bits: Any, epsilon: float, rng: np.random.Generator) -> 
 
 
 def privbern_mean(mu: Any, epsilon: float) -> np.ndarray | float:
-    """Mean of PrivBern's bit, ``1/2 + (2 mu - 1)(e^eps - 1) / (2 (e^eps + 1))`` (``barbara2025thresholding``, Eq. 4).
+    """Mean of PrivBern's bit, ``1/2 + (2 mu - 1) tanh(eps/2) / 2`` (``barbara2025thresholding``, Eq. 4).
 
     Parameters
     ----------
     mu : array_like or float in [0, 1]
-    epsilon : float > 0
-        ``inf`` allowed (gives ``mu``).
+    epsilon : float > 0 or inf
 
     Returns
     -------
     numpy.ndarray or float
-        Of the shape of ``mu``.
     """
     epsilon = check_epsilon(epsilon, allow_inf=True)
     mu_arr = check_unit_interval_array("mu", mu)
@@ -344,9 +309,7 @@ def privbern_mean(mu: Any, epsilon: float) -> np.ndarray | float:
 
 
 def privbern(rewards: Any, epsilon: float, rng: np.random.Generator) -> np.ndarray:
-    """PrivBern(epsilon): each reward ``r`` becomes a ``Bernoulli((r e^eps + 1 - r) / (1 + e^eps))`` bit.
-
-    epsilon-LDP per reward (``ren2020multi``, Lemma 5; ``barbara2025thresholding``, Definition 2.1).
+    """PrivBern: ``r`` becomes a ``Bernoulli((r e^eps + 1 - r) / (1 + e^eps))`` bit: eps-LDP (``ren2020multi``, L. 5).
 
     Parameters
     ----------
@@ -356,8 +319,7 @@ def privbern(rewards: Any, epsilon: float, rng: np.random.Generator) -> np.ndarr
 
     Returns
     -------
-    numpy.ndarray
-        The released bits (``int8``), of the shape of ``rewards``.
+    numpy.ndarray of int8
     """
     epsilon = check_epsilon(epsilon)
     r = check_unit_interval_array("rewards", rewards)
@@ -367,18 +329,13 @@ def privbern(rewards: Any, epsilon: float, rng: np.random.Generator) -> np.ndarr
 
 @njit(nogil=True, cache=True)
 def privbern_draw(rng, reward, epsilon):  # pragma: no cover - compiled
-    """One PrivBern release of ``reward`` inside a numba kernel (``epsilon = inf``: a Bernoulli(reward) bit).
+    """One PrivBern bit (0.0 or 1.0) in a numba kernel; ``epsilon = inf`` gives a Bernoulli(reward) bit.
 
     Parameters
     ----------
     rng : numpy.random.Generator
     reward : float in [0, 1]
-    epsilon : float > 0, ``inf`` allowed
-
-    Returns
-    -------
-    float
-        0.0 or 1.0.
+    epsilon : float > 0 or inf
     """
     if np.isinf(epsilon):
         p = reward
@@ -390,16 +347,12 @@ def privbern_draw(rng, reward, epsilon):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def laplace_draw(rng, scale):  # pragma: no cover - compiled
-    """One ``Lap(scale)`` draw in a numba kernel; ``scale <= 0`` (``epsilon = inf``) returns 0 without drawing.
+    """One ``Lap(scale)`` draw in a numba kernel; ``scale <= 0`` returns 0 without drawing.
 
     Parameters
     ----------
     rng : numpy.random.Generator
     scale : float
-
-    Returns
-    -------
-    float
     """
     if scale <= 0.0:
         return 0.0
@@ -451,22 +404,16 @@ def _tree_insert(state, offset, x, scale, rng):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True, inline="always")
 def binary_counter_insert(state, x, scale, rng):  # pragma: no cover - compiled
-    """Insert ``x`` into a binary-mechanism counter and return the noisy prefix sum (amortised O(1)).
+    """Insert ``x`` into a binary counter (``Lap(scale)`` per p-sum); return the noisy prefix sum, amortised O(1).
 
-    Each p-sum gets ``Lap(scale)`` noise; ``scale = (floor(log2 n) + 1) / epsilon`` makes the
-    counter epsilon-DP over ``n`` items in [0, 1] (``chan2011private``, Theorem 3.5).
+    ``scale = (floor(log2 n) + 1) / epsilon`` is epsilon-DP over ``n`` items in [0, 1] (``chan2011private``, Th. 3.5).
 
     Parameters
     ----------
     state : numpy.ndarray
         From :func:`binary_counter_state`, updated in place.
-    x : float
-    scale : float
+    x, scale : float
     rng : numpy.random.Generator
-
-    Returns
-    -------
-    float
     """
     return _tree_insert(state, 0, x, scale, rng)
 
@@ -479,26 +426,17 @@ def hybrid_counter_state():  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True, inline="always")
 def hybrid_counter_insert(state, x, epsilon_log, epsilon_tree, rng):  # pragma: no cover - compiled
-    """Insert ``x`` into a hybrid-mechanism counter and return the noisy prefix sum (amortised O(1)).
+    """Insert ``x`` into a hybrid counter; return the noisy prefix sum (amortised O(1)).
 
-    ``chan2011private``, Section 4: a logarithmic mechanism releases at ``t = 2^k`` with
-    ``Lap(1/epsilon_log)``; in between, a binary tree over the block's items adds
-    ``Lap(k / epsilon_tree)`` per p-sum. The counter is ``(epsilon_log + epsilon_tree)``-DP.
+    ``chan2011private``, Section 4: ``Lap(1/epsilon_log)`` at ``t = 2^k``, and a tree over each block with
+    ``Lap(k / epsilon_tree)`` per p-sum: ``(epsilon_log + epsilon_tree)``-DP.
 
     Parameters
     ----------
     state : numpy.ndarray
         From :func:`hybrid_counter_state`, updated in place.
-    x : float
-    epsilon_log : float
-        Privacy parameter of the logarithmic part.
-    epsilon_tree : float
-        Privacy parameter of each block's tree.
+    x, epsilon_log, epsilon_tree : float
     rng : numpy.random.Generator
-
-    Returns
-    -------
-    float
     """
     t = int(state[0]) + 1
     state[0] = t
@@ -554,22 +492,21 @@ def _levels(horizon: int) -> int:
 def binary_tree_prefix_sums(
     stream: Any, epsilon: float, rng: np.random.Generator, horizon: int | None = None, *, runs: int | None = None
 ) -> np.ndarray:
-    """All noisy prefix sums of a stream by the binary mechanism: epsilon-DP (``chan2011private``, Theorem 3.5).
+    """Noisy prefix sums (index ``t``: ``t + 1`` items), binary mechanism: epsilon-DP (``chan2011private``, Th. 3.5).
 
     Parameters
     ----------
     stream : array_like, shape (n,), in [0, 1]
     epsilon : float > 0
     rng : numpy.random.Generator
-    horizon : int or None
-        The stream length the noise is calibrated for (at least ``n``; ``None``: ``n``).
-    runs : int or None
-        If given (>= 1), that many independent releases, drawn in compiled code.
+    horizon : int >= n, optional
+        The length the noise is calibrated for (default ``n``).
+    runs : int >= 1, optional
+        That many independent releases, shape ``(runs, n)``.
 
     Returns
     -------
     numpy.ndarray
-        Shape ``(n,)`` or ``(runs, n)``: the noisy sum of the first ``t + 1`` items at index ``t``.
     """
     stream_arr = check_unit_interval_array("stream", stream, ndim=1)
     epsilon = check_epsilon(epsilon)
@@ -583,24 +520,19 @@ def binary_tree_prefix_sums(
 def hybrid_prefix_sums(
     stream: Any, epsilon: float, rng: np.random.Generator, *, split: bool = True, runs: int | None = None
 ) -> np.ndarray:
-    """All noisy prefix sums of a stream by the hybrid mechanism, for a stream of any length.
-
-    ``split=True`` gives epsilon/2 to each part: epsilon-DP (``chan2011private``, Section 4).
-    ``split=False`` gives epsilon to each, as in ``tossou2016algorithms``: only 2 epsilon-DP.
+    """All noisy prefix sums of a stream of any length by the hybrid mechanism (``chan2011private``, Section 4).
 
     Parameters
     ----------
-    stream : array_like, shape (n,), in [0, 1]
+    stream, rng, runs
+        As for :func:`binary_tree_prefix_sums`.
     epsilon : float > 0
-    rng : numpy.random.Generator
     split : bool
-    runs : int or None
-        If given (>= 1), that many independent releases, drawn in compiled code.
+        epsilon/2 to each part: epsilon-DP; ``False``: epsilon to each (``tossou2016algorithms``), 2 epsilon-DP.
 
     Returns
     -------
     numpy.ndarray
-        Shape ``(n,)`` or ``(runs, n)``: the noisy sum of the first ``t + 1`` items at index ``t``.
     """
     stream_arr = np.ascontiguousarray(check_unit_interval_array("stream", stream, ndim=1))
     epsilon = check_epsilon(epsilon)
@@ -611,10 +543,7 @@ def hybrid_prefix_sums(
 
 
 class BinaryTreeCounter:
-    """Online binary mechanism for at most ``horizon`` items in [0, 1]: epsilon-DP.
-
-    Each p-sum carries ``Lap((floor(log2 horizon) + 1) / epsilon)`` noise (``chan2011private``,
-    Theorem 3.5).
+    """Online binary mechanism for at most ``horizon`` items in [0, 1]: epsilon-DP (``chan2011private``, Theorem 3.5).
 
     Parameters
     ----------
@@ -636,7 +565,7 @@ class BinaryTreeCounter:
         return int(self._state[0])
 
     def insert(self, x: float) -> float:
-        """Insert one item and return the noisy sum of all items so far.
+        """Insert one item (``ValueError`` when full); return the noisy sum so far.
 
         Parameters
         ----------
@@ -645,11 +574,6 @@ class BinaryTreeCounter:
         Returns
         -------
         float
-
-        Raises
-        ------
-        ValueError
-            If the counter already holds ``horizon`` items.
         """
         check_unit_interval_array("x", x, ndim=0)
         if self.count >= self.horizon:
@@ -658,16 +582,14 @@ class BinaryTreeCounter:
 
 
 class HybridCounter:
-    """Online hybrid mechanism (``chan2011private``) for a stream of unknown length.
-
-    epsilon-DP with ``split=True`` (epsilon/2 to the logarithmic part and to each block's tree);
-    ``split=False`` is the 2 epsilon-DP variant of ``tossou2016algorithms``, Section 2.3.
+    """Online hybrid mechanism for a stream of unknown length (``chan2011private``).
 
     Parameters
     ----------
     epsilon : float > 0
     rng : numpy.random.Generator
     split : bool
+        epsilon/2 to each part: epsilon-DP; ``False``: 2 epsilon-DP (``tossou2016algorithms``, Section 2.3).
     """
 
     def __init__(self, epsilon: float, rng: np.random.Generator, *, split: bool = True) -> None:
@@ -684,7 +606,7 @@ class HybridCounter:
         return int(self._state[0])
 
     def insert(self, x: float) -> float:
-        """Insert one item and return the noisy sum of all items so far.
+        """Insert one item; return the noisy sum so far.
 
         Parameters
         ----------
@@ -704,7 +626,7 @@ class HybridCounter:
 
 
 def laplace_sum_tail_bound(scales: Any, gamma: float) -> float:
-    """``B`` with ``P(|sum_i Y_i| > B) <= gamma``, independent ``Y_i ~ Lap(b_i)`` (``chan2011private``, Cor. 2.9).
+    """``B`` with ``P(|sum_i Y_i| > B) <= gamma`` for independent ``Y_i ~ Lap(b_i)`` (``chan2011private``, Cor. 2.9).
 
     Parameters
     ----------
@@ -728,18 +650,13 @@ def laplace_sum_tail_bound(scales: Any, gamma: float) -> float:
 
 @njit(nogil=True, cache=True)
 def laplace_iid_sum_tail_bound(n_terms, scale, log_term):  # pragma: no cover - compiled
-    """:func:`laplace_sum_tail_bound` for ``n_terms`` i.i.d. ``Lap(scale)`` terms, inside a numba kernel.
+    """:func:`laplace_sum_tail_bound` for ``n_terms`` i.i.d. ``Lap(scale)``, in a numba kernel.
 
     Parameters
     ----------
-    n_terms : float
-    scale : float
+    n_terms, scale : float
     log_term : float
-        ``ln(2 / gamma)``, ``gamma`` the failure probability.
-
-    Returns
-    -------
-    float
+        ``ln(2 / gamma)``.
     """
     return scale * max(np.sqrt(n_terms), np.sqrt(log_term)) * np.sqrt(8.0 * log_term)
 
@@ -750,14 +667,14 @@ def _popcount(x: int) -> int:
 
 
 def binary_counter_error_bound(t: int, epsilon: float, horizon: int, gamma: float) -> float:
-    """Bound on the binary mechanism's error ``|release - prefix sum|`` at time ``t``, w.p. ``1 - gamma``.
+    """Bound on the binary counter's error at time ``t``, with probability ``1 - gamma``.
 
     Parameters
     ----------
     t : int in [1, horizon]
     epsilon : float > 0
     horizon : int >= 1
-        The stream length the counter is calibrated for.
+        The length the counter is calibrated for.
     gamma : float in (0, 1)
 
     Returns
@@ -772,7 +689,7 @@ def binary_counter_error_bound(t: int, epsilon: float, horizon: int, gamma: floa
 
 
 def hybrid_counter_error_bound(t: int, epsilon: float, gamma: float) -> float:
-    """Bound on :class:`HybridCounter`'s error ``|release - prefix sum|`` at time ``t``, w.p. ``1 - gamma``.
+    """Bound on :class:`HybridCounter`'s error at time ``t``, with probability ``1 - gamma``.
 
     Parameters
     ----------
@@ -794,20 +711,18 @@ def hybrid_counter_error_bound(t: int, epsilon: float, gamma: float) -> float:
 
 
 def tossou_hybrid_error_bound(n: Any, epsilon: float, gamma: float) -> np.ndarray | float:
-    """The hybrid mechanism's error bound of ``tossou2016algorithms``, Eq. (2.2) (Lemma B.2).
-
-    ``sqrt(8)/eps * ln(4/gamma) * (ln(n) + 1)``, stated for ``gamma <= n^-b``, ``b > 0``.
+    """The hybrid counter's bound ``sqrt(8)/eps ln(4/gamma) (ln n + 1)`` (``tossou2016algorithms``, Eq. 2.2).
 
     Parameters
     ----------
     n : array_like or float >= 1
     epsilon : float > 0
     gamma : float in (0, 1)
+        Stated for ``gamma <= n^-b``, ``b > 0``.
 
     Returns
     -------
     numpy.ndarray or float
-        Of the shape of ``n``.
     """
     n_arr = check_finite_array("n", n)
     if n_arr.size and n_arr.min() < 1:

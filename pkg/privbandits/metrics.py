@@ -1,10 +1,7 @@
 """Regret measures: cumulative pseudo-regret, average regret and Nash regret (``barman2023fairness``).
 
-Average regret ``R_A(T) = mu* - (1/T) sum_t E[mu_{I_t}]``, Nash regret
-``R_N(T) = mu* - (prod_t E[mu_{I_t}])^(1/T)``, ``R_N >= R_A``; ``E[mu_{I_t}]`` is estimated by the
-average over runs, as ``sarkar2026dpncb`` does, and the welfare is computed in log space from the
-instance's exact log means. ``horizon=h`` evaluates on the first ``h`` rounds, ``running_*`` at
-every round. An argument outside the range its entry states raises ``ValueError`` naming it.
+``R_A(T) = mu* - (1/T) sum_t E[mu_{I_t}]``, ``R_N(T) = mu* - (prod_t E[mu_{I_t}])^(1/T) >= R_A``;
+``E[mu_{I_t}]`` is the average over runs (as in ``sarkar2026dpncb``), the welfare computed in log space.
 """
 
 from __future__ import annotations
@@ -33,7 +30,7 @@ __all__ = [
 
 
 def cumulative_regret(result: SimulationResult) -> np.ndarray:
-    """Cumulative pseudo-regret ``sum_{s<=t} (mu* - mu_{I_s})`` of every run.
+    """Cumulative pseudo-regret ``sum_{s<=t} (mu* - mu_{I_s})`` of every run, shape ``(runs, horizon)``.
 
     Parameters
     ----------
@@ -43,7 +40,6 @@ def cumulative_regret(result: SimulationResult) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        Shape ``(runs, horizon)``.
     """
     gaps = result.instance.gaps
     arms = result.arms
@@ -54,17 +50,15 @@ def cumulative_regret(result: SimulationResult) -> np.ndarray:
 
 
 def final_regret(result: SimulationResult) -> np.ndarray:
-    """``cumulative_regret(result)[:, -1]``: the same sums, without the ``(runs, horizon)`` array.
+    """``cumulative_regret(result)[:, -1]``, without the ``(runs, horizon)`` array.
 
     Parameters
     ----------
     result : SimulationResult
-        Runs with their arms.
 
     Returns
     -------
     numpy.ndarray
-        Shape ``(runs,)``.
     """
     return _final_regret(result.instance.gaps, result.arms)
 
@@ -82,7 +76,7 @@ def _final_regret(gaps, arms):  # pragma: no cover - compiled
 
 
 def average_regret(result: SimulationResult, horizon: int | None = None) -> float:
-    """Average regret ``R_A(T) = mu* - (1/T) sum_t E[mu_{I_t}]``.
+    """Average regret ``R_A(T)``.
 
     Parameters
     ----------
@@ -99,13 +93,13 @@ def average_regret(result: SimulationResult, horizon: int | None = None) -> floa
 
 
 def nash_regret(result: SimulationResult, horizon: int | None = None) -> float:
-    """Nash regret ``R_N(T) = mu* - (prod_t E[mu_{I_t}])^(1/T)`` (``barman2023fairness``), in log space.
+    """Nash regret ``R_N(T)``, in log space.
 
     Parameters
     ----------
     result : SimulationResult
     horizon : int or None
-        As for :func:`average_regret`.
+        One of ``result.rounds()`` (``None``: all).
 
     Returns
     -------
@@ -116,7 +110,7 @@ def nash_regret(result: SimulationResult, horizon: int | None = None) -> float:
 
 
 def running_average_regret(result: SimulationResult) -> np.ndarray:
-    """``R_A(t)`` at every round ``t`` of ``result.rounds()``.
+    """``R_A(t)`` at every round of ``result.rounds()``.
 
     Parameters
     ----------
@@ -131,7 +125,7 @@ def running_average_regret(result: SimulationResult) -> np.ndarray:
 
 
 def running_nash_regret(result: SimulationResult) -> np.ndarray:
-    """``R_N(t)`` at every round ``t`` of ``result.rounds()`` (the curve ``sarkar2026dpncb`` plots).
+    """``R_N(t)`` at every round of ``result.rounds()`` (the curve ``sarkar2026dpncb`` plots).
 
     Parameters
     ----------
@@ -147,7 +141,7 @@ def running_nash_regret(result: SimulationResult) -> np.ndarray:
 
 
 def log_nash_social_welfare(result: SimulationResult) -> float:
-    """``log`` of the Nash social welfare ``(prod_t E[mu_{I_t}])^(1/T)``.
+    """``log`` of the Nash social welfare ``(prod_t E[mu_{I_t}])^(1/T)`` (may be ``-inf``).
 
     Parameters
     ----------
@@ -156,29 +150,25 @@ def log_nash_social_welfare(result: SimulationResult) -> float:
     Returns
     -------
     float
-        May be ``-inf``.
     """
     h = _prefix(result, None)
     return result.log_welfare(h)
 
 
 def nash_regret_in_double_precision(result: SimulationResult, horizon: int | None = None) -> float:
-    """Nash regret in double precision, as ``sarkar2026dpncb``'s code does (``Expt_1.py`` lines 137-147).
+    """Nash regret ``mu* - exp(mean_t log(double(E[mu_{I_t}])))``, as ``sarkar2026dpncb``'s ``Expt_1.py`` (l. 137-147).
 
-    A round whose mean underflows to 0 (the arm of mean ``(2e)^-T`` of Figure 1(a), once
-    ``T >= 441``) makes the regret ``mu*``: an artefact of the arithmetic that reproduces the
-    published numbers; :func:`nash_regret` is the measure.
+    An underflow to 0 (Figure 1(a), ``T >= 441``) makes it ``mu*``, as published; :func:`nash_regret` is the measure.
 
     Parameters
     ----------
     result : SimulationResult
-        Holding every round (not read ``at`` some rounds).
+        Read at every round.
     horizon : int or None
 
     Returns
     -------
     float
-        ``mu* - exp(mean_t log(double(E[mu_{I_t}])))``.
     """
     h = _prefix(result, horizon)
     if result.at is not None:
@@ -190,7 +180,7 @@ def nash_regret_in_double_precision(result: SimulationResult, horizon: int | Non
 
 
 def average_regret_from_rewards(expected_rewards: Any, best_mean: float) -> float:
-    """Average regret ``mu* - mean`` of a ``(runs, T)`` array of expected rewards ``mu_{I_t}``.
+    """``mu* - mean`` of a ``(runs, T)`` array of expected rewards ``mu_{I_t}``.
 
     Parameters
     ----------
@@ -210,7 +200,7 @@ def average_regret_from_rewards(expected_rewards: Any, best_mean: float) -> floa
 
 
 def nash_regret_from_log_rewards(log_expected_rewards: Any, log_best_mean: float) -> float:
-    """Nash regret from a ``(runs, T)`` array of ``log mu_{I_t}``, in log space: finite even when every mean underflows.
+    """Nash regret from a ``(runs, T)`` array of ``log mu_{I_t}``: finite even when every mean underflows.
 
     Parameters
     ----------

@@ -1,9 +1,6 @@
-"""One figure and table style for the whole book.
-
-:func:`use_book_style` once per notebook; :func:`color_for` gives each algorithm the same colour
-in every chapter; :func:`plot_runs` draws the mean over runs with a band; :func:`show_table` is the
-one way the book shows a table. An argument outside the range its entry states raises ``ValueError``
-naming it.
+"""One figure and table style for the whole book: :func:`use_book_style` once per notebook,
+:func:`color_for` (one colour per algorithm in every chapter), :func:`plot_runs` (mean over runs with a
+band) and :func:`show_table` (the one way the book shows a table).
 """
 
 from __future__ import annotations
@@ -62,18 +59,16 @@ _FALLBACK = ["#56B4E9", "#F0E442", "#882255", "#44AA99", "#999933", "#AA4499", "
 
 
 def color_for(name: str) -> str:
-    """The book's colour for an algorithm, the same in every chapter.
+    """The book's hex colour for an algorithm, the same in every chapter.
 
     Parameters
     ----------
     name : str
-        A name or legend label: the whole label if it is in :data:`ALGORITHM_COLORS`, else the part
-        before any ``" ("``; an unknown name gets a fixed colour from a fallback palette.
+        A label in :data:`ALGORITHM_COLORS`, else its part before ``" ("`` (unknown: a fixed fallback).
 
     Returns
     -------
     str
-        A hex colour.
     """
     if name in ALGORITHM_COLORS:
         return ALGORITHM_COLORS[name]
@@ -125,8 +120,7 @@ def new_axes(ncols: int = 1, nrows: int = 1, **kwargs: Any) -> tuple[plt.Figure,
     ----------
     ncols, nrows : int
     **kwargs
-        ``panel_width`` and ``panel_height`` in inches (default: the panels share
-        :data:`PAGE_WIDTH`, 3 inches high, 4 for a single panel); the rest go to ``plt.subplots``.
+        ``panel_width``, ``panel_height`` (inches; share :data:`PAGE_WIDTH`, 3 high, 4 alone); rest to ``plt.subplots``.
 
     Returns
     -------
@@ -158,20 +152,15 @@ def plot_runs(
     x : array_like, shape (n,), finite
     values : array_like, shape (runs, n), finite
     label : str
-        Legend label; also picks the colour (:func:`color_for`) unless ``color`` is given.
+        Legend label; picks the colour (:func:`color_for`) unless ``color`` is given.
     color : str or None
     band : {"quantile", "stderr", "none"}
-        Between ``quantiles`` of the runs, mean +- 1.96 standard errors, or no band.
+        Between ``quantiles`` of the runs, mean +- 1.96 standard errors, or none.
     quantiles : tuple of float
     max_points : int
         Log-spaced on a log x axis.
     **line_kwargs
         Passed to ``ax.plot``.
-
-    Raises
-    ------
-    ValueError
-        If ``values`` is not ``(runs, len(x))``.
     """
     x_arr = check_finite_array("x", x, ndim=1)
     vals = check_finite_array("values", values, ndim=2)
@@ -216,18 +205,13 @@ def format_number(value: Any, digits: int = 3) -> str:
     ----------
     value : int or float
     digits : int >= 1
-        Significant figures of a non-integer; a shorter exact decimal (0.25) is shown as it is,
-        integers and values of at least ``10^(digits - 1)`` whole with thousands separators.
+        Significant figures of a non-integer (a shorter exact decimal as it is); integers and values of at
+        least ``10^(digits - 1)`` whole, with thousands separators.
 
     Returns
     -------
     str
-        A value below a thousandth as ``a × 10^k`` in inline math, :data:`MISSING` for NaN.
-
-    Raises
-    ------
-    ValueError
-        If ``value`` is not a number.
+        Below a thousandth ``a × 10^k`` in inline math; :data:`MISSING` for NaN.
     """
     if not isinstance(digits, numbers.Integral) or digits < 1:
         raise ValueError(f"digits must be an integer >= 1, got {digits!r}")
@@ -300,16 +284,11 @@ def author_year(key: str, bib: str | Path | None = None) -> str:
     ----------
     key : str
     bib : str, Path or None
-        The BibTeX file (``None``: the book's ``references.bib``, looked up from the working directory).
+        The BibTeX file (``None``: the book's ``references.bib``, found from the working directory).
 
     Returns
     -------
     str
-
-    Raises
-    ------
-    ValueError
-        If no file is found or it has no entry ``key`` with an author (or editor) and a year.
     """
     path = Path(bib) if bib is not None else _find_bib()
     if path is None or not path.is_file():
@@ -398,9 +377,8 @@ class Table:
     Attributes
     ----------
     parts : list of tuple
-        ``(header, rows)`` of each table shown, after any split; cells are HTML.
+        ``(header, rows)`` of each part shown; cells are HTML.
     html : str
-        The whole HTML.
     """
 
     def __init__(self, parts: list[tuple[list[str], list[list[str]]]], html_text: str):
@@ -432,51 +410,34 @@ def show_table(
 ) -> Table:
     """Show a table the book's way: the one table helper of every chapter.
 
-    No index column; numbers by :func:`format_number` (``formats`` overrides a column with a
-    ``str.format`` pattern or a function returning HTML); yes/no for booleans; ``missing`` for NaN
-    and None; ``horizons`` columns as powers of ten; ``citations`` columns (and known keys in any
-    text) as author-year, a raw unknown key refused. A table wider than ``max_width`` is split into
-    parts repeating the first ``keys`` columns; one longer than ``max_rows`` is shown as ``short``
-    followed by the full table collapsed.
+    No index column; numbers by :func:`format_number`; yes/no for booleans; ``missing`` for NaN and None;
+    ``horizons`` as powers of ten; ``citations`` (and known keys in any text) as author-year, a raw unknown
+    key refused. Wider than ``max_width``: split into parts repeating the first ``keys`` columns; longer
+    than ``max_rows``: ``short``, then the full table collapsed.
 
     Parameters
     ----------
     df : pandas.DataFrame
     formats : dict or None
-        Column name to format pattern or function.
-    horizons : sequence of str
-        Columns of horizons.
-    citations : sequence of str
-        Columns of BibTeX keys.
-    digits : int
-        Significant figures (>= 1).
+        Column to a ``str.format`` pattern or a function returning HTML.
+    horizons, citations : sequence of str
+        Columns of horizons, and of BibTeX keys.
+    digits : int >= 1
     missing : str
-        Text of a missing value.
-    keys : int
-        Leading columns repeated in every part (>= 0).
-    max_width : int
-        Characters that fit the text column (>= 20).
-    max_rows : int
-        Rows shown before collapsing (>= 1).
+    keys : int >= 0
+    max_width : int >= 20
+        Characters that fit the text column.
+    max_rows : int >= 1
     short : pandas.DataFrame or None
-        Shown above a collapsed long table.
     caption : str or None
-        Plain-text caption.
     transpose : bool
-        Show rows as columns.
+        Rows as columns.
     bib : str, Path or None
-        The BibTeX file (default: the book's).
+        As for :func:`author_year`.
 
     Returns
     -------
     Table
-        Displayed as HTML by Jupyter and myst-nb.
-
-    Raises
-    ------
-    ValueError
-        If ``df`` is not a DataFrame, a named column is missing, an argument is out of range, or a
-        cell outside ``citations`` is a raw BibTeX key.
     """
     import pandas as pd
 

@@ -1,11 +1,4 @@
-"""Simulation of policies: independent seeded runs, in parallel, cached on disk.
-
-:func:`simulate` keeps every run's records; :func:`simulate_mean_rewards` folds a bandit policy's
-runs into ``E[mu_{I_t}]`` per round as they are made, in O(horizon) memory. Run ``i`` uses
-``default_rng(SeedSequence(seed).spawn(runs)[i])`` whatever ``n_jobs``; both cache under the
-configuration and the source of the code that made it and return a :class:`SimulationResult`.
-An argument outside the range its entry states raises ``ValueError`` naming it.
-"""
+"""Simulation of policies: independent seeded runs (:mod:`privbandits.engine`), in parallel, cached on disk."""
 
 from __future__ import annotations
 
@@ -41,32 +34,26 @@ def simulate(
     progress: bool | None = None,
     keep: tuple[str, ...] | None = None,
 ) -> SimulationResult | list[SimulationResult]:
-    """Run ``policy`` ``runs`` times for ``horizon`` rounds on ``instance``.
+    """Run ``policy`` ``runs`` times for ``horizon`` rounds on ``instance``, cached under configuration and source.
 
-    Several policies each get the runs they would get alone and their own cache entry; settings
-    that draw one random stream run together, in lockstep.
+    Several policies each get the runs they would get alone; settings that draw one stream run in lockstep.
 
     Parameters
     ----------
     policy : Policy, ContextualPolicy, or sequence of them
     instance : BanditInstance or HiringEnvironment
-        The environment of the policy's kind.
     horizon, runs, seed : int
-        Rounds per run (at least ``policy.min_horizon(K)``), runs (>= 1) and their seed (>= 0).
+        At least ``policy.min_horizon(K)``; >= 1; >= 0.
     n_jobs : int or None
-        joblib workers (``None``: :func:`privbandits.engine.default_n_jobs`, or 1 for a bandit
-        simulation of at most :data:`SMALL_SIMULATION` rounds).
+        ``None``: :func:`privbandits.engine.default_n_jobs` (1 up to :data:`SMALL_SIMULATION` bandit rounds).
     cache : bool
-        Read and write the on-disk cache.
     progress : bool or None
-        ``None``: unless ``$PRIVBANDITS_PROGRESS=0``.
     keep : tuple of str or None
-        The records to keep (``None``: all), e.g. to drop the ``(runs, horizon)`` arms.
+        The records to keep (``None``: all).
 
     Returns
     -------
     SimulationResult or list of SimulationResult
-        One per policy.
     """
     single = isinstance(policy, (Policy, ContextualPolicy))
     policies = [policy] if single else _policy_list(policy)
@@ -111,11 +98,7 @@ def simulate_mean_rewards(
     progress: bool | None = None,
     at: Any = None,
 ) -> SimulationResult:
-    """The runs of :func:`simulate`, folded as they are made into ``E[mu_{I_t}]``: O(horizon) memory.
-
-    Equal to the result from ``simulate``'s arms up to summation order (a relative difference at the
-    level of double-precision rounding). With ``at``, read at those rounds only: O(episodes + len(at))
-    memory for an episodic policy.
+    """:func:`simulate`'s runs folded as made into ``E[mu_{I_t}]``, in O(horizon) memory (equal up to summation order).
 
     Parameters
     ----------
@@ -125,12 +108,11 @@ def simulate_mean_rewards(
     horizon, runs, seed, n_jobs, cache, progress
         As for :func:`simulate`.
     at : sequence of int in [1, horizon] or None
-        Rounds (1-based) to read the result at (``None``: every round).
+        Rounds (1-based) to read at only (O(episodes + len(at)) memory if episodic).
 
     Returns
     -------
     SimulationResult
-        ``log E[mu_{I_t}]`` per round (or at ``at``) and the runs' other records.
     """
     if not isinstance(policy, Policy):
         raise ValueError(f"policy must be a privbandits Policy, got {type(policy).__name__}")
@@ -162,23 +144,18 @@ def simulate_mean_rewards(
 class SimulationResult:
     """Records of ``runs`` runs of ``policy`` on ``instance``, read by :mod:`privbandits.metrics`.
 
-    :func:`simulate` keeps every run's records (the arms among them); :func:`simulate_mean_rewards`
-    keeps ``log E[mu_{I_t}]`` instead, at every round or at the rounds ``at``.
-
     Parameters
     ----------
-    policy : Policy or ContextualPolicy
-    instance : BanditInstance or HiringEnvironment
-    horizon, runs, seed : int
+    policy, instance, horizon, runs, seed
+        As for :func:`simulate`.
     records : dict of str to numpy.ndarray
         Shape ``(runs, ...)`` each; ``"arms"`` is ``(runs, horizon)``.
     log_mean : numpy.ndarray or None
-        ``log E[mu_{I_t}]`` per round or at ``at`` (``None``: computed from the arms).
+        ``log E[mu_{I_t}]`` per round or at ``at`` (``None``: from the arms).
     at : numpy.ndarray or None
-        The rounds (1-based, increasing) the result was read at, the only ones it can be evaluated
-        at; ``None``: every round.
+        The only rounds (1-based, increasing) it can be evaluated at (``None``: every round).
     cum_log_mean, cum_mean : numpy.ndarray or None
-        With ``at``: ``np.cumsum(log_mean)`` and ``np.cumsum(exp(log_mean))`` at ``at``.
+        With ``at``: ``cumsum(log_mean)`` and ``cumsum(exp(log_mean))`` at ``at``.
     """
 
     policy: AnyPolicy
@@ -203,32 +180,29 @@ class SimulationResult:
         return self.records["arms"]
 
     def expected_rewards(self) -> np.ndarray:
-        """``mu_{I_t}``, the mean of the arm pulled at each round.
+        """``mu_{I_t}``, the mean of the arm pulled, shape ``(runs, horizon)``.
 
         Returns
         -------
         numpy.ndarray
-            Shape ``(runs, horizon)``.
         """
         return self.instance.means[self.arms]
 
     def log_expected_rewards(self) -> np.ndarray:
-        """``log mu_{I_t}``, exact even where the mean underflows.
+        """``log mu_{I_t}``, exact where the mean underflows, shape ``(runs, horizon)``.
 
         Returns
         -------
         numpy.ndarray
-            Shape ``(runs, horizon)``.
         """
         return self.instance.log_means[self.arms]
 
     def log_mean_expected_rewards(self) -> np.ndarray:
-        """``log E[mu_{I_t}]``, the expectation estimated by the average over runs.
+        """``log E[mu_{I_t}]`` (average over runs) at every round or at ``at``.
 
         Returns
         -------
         numpy.ndarray
-            Shape ``(horizon,)``, or ``(len(at),)`` for a result read at ``at``.
         """
         if self.log_mean is not None:
             return self.log_mean
@@ -236,12 +210,11 @@ class SimulationResult:
             return logsumexp(self.log_expected_rewards(), axis=0) - np.log(self.runs)
 
     def pull_counts(self) -> np.ndarray:
-        """Number of pulls of each arm in each run (a pure-exploration policy's ``"pulls"`` record).
+        """Pulls of each arm in each run, shape ``(runs, K)`` (a pure-exploration policy's ``"pulls"``).
 
         Returns
         -------
         numpy.ndarray
-            Shape ``(runs, K)``.
         """
         if "pulls" in self.records and "arms" not in self.records:
             return self.records["pulls"]
@@ -250,7 +223,7 @@ class SimulationResult:
         return np.bincount((self.arms + offsets).ravel(), minlength=self.runs * k).reshape(self.runs, k)
 
     def rounds(self) -> np.ndarray:
-        """The rounds (1-based, increasing) the result can be evaluated at: every round, or :attr:`at`.
+        """The rounds (1-based) the result can be evaluated at: every round, or :attr:`at`.
 
         Returns
         -------
@@ -259,7 +232,7 @@ class SimulationResult:
         return np.arange(1, self.horizon + 1) if self.at is None else self.at
 
     def mean_reward(self, h: int) -> float:
-        """``(1/h) sum_{t <= h} E[mu_{I_t}]``, the mean expected reward of the first ``h`` rounds.
+        """``(1/h) sum_{t <= h} E[mu_{I_t}]``.
 
         Parameters
         ----------
@@ -277,7 +250,7 @@ class SimulationResult:
         return float(self.expected_rewards()[:, :h].mean())
 
     def log_welfare(self, h: int) -> float:
-        """``(1/h) sum_{t <= h} log E[mu_{I_t}]``, the log Nash social welfare of the first ``h`` rounds.
+        """``(1/h) sum_{t <= h} log E[mu_{I_t}]``, the log Nash social welfare (may be ``-inf``).
 
         Parameters
         ----------
@@ -287,7 +260,6 @@ class SimulationResult:
         Returns
         -------
         float
-            May be ``-inf``.
         """
         if self.at is not None:
             return float(self.cum_log_mean[self._index(h)] / h)

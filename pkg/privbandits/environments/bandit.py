@@ -1,10 +1,7 @@
-"""Stochastic bandit instances: ``K`` arms, each a reward law on [0, 1] (a kind code and three parameters).
+"""Stochastic bandit instances: ``K`` arms, each a reward law on [0, 1], with exact (log) means.
 
-An instance knows its arm means exactly, in log space too (``sarkar2026dpncb`` Figure 1(a) has
-arm means ``(2e)^-T``, far below the smallest double). Kernels draw rewards with
-:func:`draw_reward` and :func:`draw_reward_sum`, or read a fixed reward table ``table[t, arm]``
-(a *dataset* in the sense of differential privacy, as the auditor uses it). An argument outside
-the range its entry states raises ``ValueError`` naming it.
+Kernels draw with :func:`draw_reward` and :func:`draw_reward_sum`, or read a fixed reward table
+``table[t, arm]`` (a *dataset* in the sense of differential privacy, as the auditor uses it).
 """
 
 from __future__ import annotations
@@ -80,15 +77,14 @@ class BanditInstance:
     Parameters
     ----------
     kinds : numpy.ndarray, shape (K,), K >= 2
-        Each arm's kind code (:data:`BERNOULLI`, :data:`BETA`, :data:`TWO_POINT`, :data:`UNIFORM`).
+        Kind codes (:data:`BERNOULLI`, :data:`BETA`, :data:`TWO_POINT`, :data:`UNIFORM`).
     params : numpy.ndarray, shape (K, 3)
-        Each arm's parameters, as the kind codes list them.
     log_means : numpy.ndarray, shape (K,), in [-inf, 0]
-        The authority on the arm means (``means`` is its exponential).
+        The authority on the means (``means`` is its exponential).
     name : str
-        A label (part of the cache key).
-    table : numpy.ndarray
-        When not empty, a fixed reward table of shape ``(horizon, K)`` in [0, 1], read instead of sampling.
+        Part of the cache key.
+    table : numpy.ndarray, shape (horizon, K), in [0, 1]
+        If not empty, read instead of sampling.
     """
 
     kinds: np.ndarray
@@ -152,22 +148,20 @@ class BanditInstance:
         return self.best_mean - self.means
 
     def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """What a numba kernel needs to draw rewards.
+        """``(kinds, params, table)``: what a numba kernel needs to draw rewards.
 
         Returns
         -------
         tuple of numpy.ndarray
-            ``(kinds, params, table)``.
         """
         return self.kinds, self.params, self.table
 
     def with_table(self, table: np.ndarray) -> BanditInstance:
-        """The same arms, with rewards read from a fixed table.
+        """The same arms, with rewards read from ``table[t, arm]``.
 
         Parameters
         ----------
         table : numpy.ndarray, shape (horizon, K), in [0, 1]
-            ``table[t, arm]`` is the reward of ``arm`` at round ``t``.
 
         Returns
         -------
@@ -176,7 +170,7 @@ class BanditInstance:
         return BanditInstance(self.kinds, self.params, self.log_means, self.name, np.asarray(table))
 
     def reward_table(self, horizon: int, rng: np.random.Generator) -> np.ndarray:
-        """Draw a full table of rewards (each arm's law, independently).
+        """A table of independent rewards, shape ``(horizon, K)``.
 
         Parameters
         ----------
@@ -186,7 +180,6 @@ class BanditInstance:
         Returns
         -------
         numpy.ndarray
-            Shape ``(horizon, K)``.
         """
         horizon = check_int("horizon", horizon, minimum=1)
         return _draw_table(rng, self.kinds, self.params, horizon)
@@ -203,19 +196,17 @@ class BanditInstance:
         Returns
         -------
         numpy.ndarray
-            Shape ``(size,)``.
         """
         arm = check_int("arm", arm, minimum=0, maximum=self.n_arms - 1)
         size = check_int("size", size, minimum=0)
         return _draw_table(rng, self.kinds[arm : arm + 1], self.params[arm : arm + 1], size)[:, 0]
 
     def spec(self) -> dict[str, Any]:
-        """A JSON-able description that identifies the instance (used in cache keys).
+        """JSON-able identity for cache keys: name, kinds, parameters, log means, and the table's SHA-256 if any.
 
         Returns
         -------
         dict
-            Name, kinds, parameters and log means, plus the SHA-256 of the reward table if there is one.
         """
         spec: dict[str, Any] = {
             "name": self.name,
@@ -243,15 +234,13 @@ def _instance(kinds: np.ndarray, params: np.ndarray, name: str) -> BanditInstanc
 
 
 def bernoulli_instance(means: Any = None, *, log_means: Any = None, name: str = "") -> BanditInstance:
-    """Bernoulli arms with the given means, or log means where a mean is too small for a double.
-
-    The sampled probability then underflows to 0, while Nash regret uses the exact log means.
+    """Bernoulli arms from means, or from log means where a mean underflows (Nash regret uses the exact logs).
 
     Parameters
     ----------
     means : array_like, shape (K,), K >= 2, in [0, 1], or None
     log_means : array_like, shape (K,), finite, <= 0, or None
-        Exactly one of ``means`` and ``log_means`` is given.
+        Give exactly one of the two.
     name : str
 
     Returns
@@ -278,7 +267,7 @@ def bernoulli_instance(means: Any = None, *, log_means: Any = None, name: str = 
 
 
 def beta_instance(a: Any, b: Any, *, name: str = "") -> BanditInstance:
-    """Beta(a_i, b_i) arms (mean a / (a + b)).
+    """Beta(a_i, b_i) arms.
 
     Parameters
     ----------
@@ -299,7 +288,7 @@ def beta_instance(a: Any, b: Any, *, name: str = "") -> BanditInstance:
 
 
 def two_point_instance(low: Any, high: Any, p_high: Any, *, name: str = "") -> BanditInstance:
-    """Arms taking value ``high`` with probability ``p_high`` and ``low`` otherwise.
+    """Arms worth ``high`` with probability ``p_high``, else ``low``.
 
     Parameters
     ----------
@@ -339,19 +328,16 @@ def uniform_instance(low: Any, high: Any, *, name: str = "") -> BanditInstance:
 
 
 def mixed_instance(means: Any, *, match_means: bool = True, name: str = "mixed") -> BanditInstance:
-    """The heterogeneous instance of ``sarkar2026dpncb``, Figure 1(f): each arm's law chosen by its sampled mean.
+    """The heterogeneous instance of ``sarkar2026dpncb``, Figure 1(f): each arm's law chosen by its mean.
 
-    Bernoulli for ``mu >= 0.75``, Beta for ``[0.5, 0.75)``, two-point for ``[0.25, 0.5)``, uniform below.
-    Taken literally (Beta(4, 1), a law on {0.4, 1}, Uniform(0, 1)) only the Bernoulli arms keep their
-    mean; ``match_means=True`` rescales each law to mean ``mu``: Beta(5 mu, 5 (1 - mu)), the
-    equiprobable law on {0.4 s, s} with s = mu / 0.7, Uniform(0, 2 mu).
+    Bernoulli for ``mu >= 0.75``, Beta on ``[0.5, 0.75)``, two-point on ``[0.25, 0.5)``, uniform below.
 
     Parameters
     ----------
     means : array_like, shape (K,), in [0, 1]
     match_means : bool
-        Rescale each law to the sampled mean; ``False``: the laws literally, whose means then differ
-        from ``means``.
+        Rescale each law to mean ``mu`` (Beta(5 mu, 5 (1 - mu)), {0.4 s, s} with s = mu / 0.7, Uniform(0,
+        2 mu)); ``False``: the laws as printed (Beta(4, 1), {0.4, 1}, Uniform(0, 1)), whose means differ.
     name : str
 
     Returns
@@ -404,10 +390,6 @@ def draw_reward(rng, kinds, params, table, t, arm):  # pragma: no cover - compil
     kinds, params, table : numpy.ndarray
         From :meth:`BanditInstance.kernel_args`.
     t, arm : int
-
-    Returns
-    -------
-    float
     """
     if table.shape[0] > 0:
         return table[t, arm]
@@ -420,18 +402,13 @@ def draw_reward(rng, kinds, params, table, t, arm):  # pragma: no cover - compil
 
 @njit(nogil=True, cache=True)
 def draw_reward_sum(rng, kinds, params, table, t, arm, n):  # pragma: no cover - compiled
-    """Sum of ``n`` rewards of ``arm`` at rounds ``t, ..., t + n - 1``; O(1) for a Bernoulli arm (compiled, unchecked).
+    """Sum of ``n`` rewards of ``arm`` from round ``t``; O(1) for a Bernoulli arm (compiled, unchecked).
 
     Parameters
     ----------
     rng : numpy.random.Generator
     kinds, params, table : numpy.ndarray
-        From :meth:`BanditInstance.kernel_args`.
     t, arm, n : int
-
-    Returns
-    -------
-    float
     """
     if table.shape[0] > 0:
         s = 0.0

@@ -1,9 +1,4 @@
-"""The hiring environment of Part IV: per-group candidate pools and a true reward vector.
-
-Setting (``grazzi2022group``; ``an2025privatefairgreedy``, Section 3): in every round one candidate
-``X_{k,t}`` is drawn from each of the K groups' pools; the hired candidate's reward is
-``<X_{k_t,t}, theta*> + eta_t``, ``eta_t ~ N(0, noise_sd^2)``.
-"""
+"""The hiring environment of Part IV: per-group candidate pools and a true reward vector."""
 
 from __future__ import annotations
 
@@ -42,26 +37,21 @@ def check_l_tilde_rule(rule: str) -> str:
 class ScoreTree(NamedTuple):
     """The pool rows as a prefix tree of their sparse entries, to score every row with shared sums.
 
-    Rows of one group that share their first q + 1 entries share the partial sum of ``<x_r, theta>``
-    in column order, so level q holds one node per distinct prefix, computed once with the row-by-row
-    sum's operations (the same floats). The leaves are the distinct rows of each group.
+    Rows of a group sharing their first q + 1 entries share the partial sum of ``<x_r, theta>`` (column
+    order, the row-by-row sum's floats): level q has one node per distinct prefix; leaves are distinct rows.
 
     Attributes
     ----------
-    parent : numpy.ndarray
-        ``(nodes,)`` uint32: each node's parent, numbered within the previous level (0 on level 0).
-    entry : numpy.ndarray
-        ``(nodes,)`` uint32: each node's entry, an index into ``entry_col`` and ``entry_value``.
+    parent, entry : numpy.ndarray
+        ``(nodes,)`` uint32: each node's parent (numbered in the previous level) and its entry.
     entry_col, entry_value : numpy.ndarray
-        ``(entries,)`` the column and value of each distinct entry.
+        ``(entries,)``: each distinct entry's column and value.
     level_offsets : numpy.ndarray
-        ``(width + 1,)``: level q's nodes are ``level_offsets[q] .. level_offsets[q + 1] - 1``.
+        ``(width + 1,)``: where each level's nodes start.
     unary : numpy.ndarray
-        ``(width,)`` bool: level q's nodes are the only children of level q - 1's, in the same order.
-    row_leaf : numpy.ndarray
-        ``(rows,)`` the leaf of each pool row, numbered from 0 (node ``level_offsets[-2] + leaf``).
-    leaf_offsets : numpy.ndarray
-        ``(K + 1,)``: group k's leaves are ``leaf_offsets[k] .. leaf_offsets[k + 1] - 1``.
+        ``(width,)`` bool: level q's nodes are the only children of level q - 1's, in order.
+    row_leaf, leaf_offsets : numpy.ndarray
+        ``(rows,)`` each pool row's leaf; ``(K + 1,)`` where each group's leaves start.
     """
 
     parent: np.ndarray
@@ -79,23 +69,16 @@ class HiringArrays(NamedTuple):
 
     Attributes
     ----------
-    pool : numpy.ndarray
-        ``(rows, d)``, the stacked pools, group by group.
-    offsets : numpy.ndarray
-        ``(K + 1,)``, where each group's rows start.
-    nz_cols : numpy.ndarray
-        ``(rows, width)``, each row's non-zero columns in increasing order, zero-padded.
-    nz_count : numpy.ndarray
-        ``(rows,)``, each row's number of non-zeros.
+    pool, offsets : numpy.ndarray
+        ``(rows, d)`` the stacked pools; ``(K + 1,)`` where each group's rows start.
+    nz_cols, nz_count : numpy.ndarray
+        ``(rows, width)`` each row's non-zero columns (increasing, zero-padded); ``(rows,)`` their number.
     score_tree : ScoreTree
     theta_star : numpy.ndarray
-        ``(d,)``.
     sorted_rewards : numpy.ndarray
-        Each group's true rewards, sorted (its CDF), concatenated group by group.
-    row_reward : numpy.ndarray
-        Each row's true reward ``sum_j pool[r, j] theta*[j]`` (summed in column order).
-    row_rank : numpy.ndarray
-        Each row's true relative rank in its group, ``F_k(row_reward[r])``.
+        Each group's sorted true rewards (its CDF), group by group.
+    row_reward, row_rank : numpy.ndarray
+        Each row's true reward (summed in column order) and relative rank ``F_k`` in its group.
     """
 
     pool: np.ndarray
@@ -168,15 +151,15 @@ def _score_tree(index: np.ndarray, value: np.ndarray, offsets: np.ndarray) -> Sc
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class HiringEnvironment:
-    """Contextual hiring environment (``grazzi2022group``; ``an2025privatefairgreedy``, Section 3).
+    """Contextual hiring (``grazzi2022group``; ``an2025privatefairgreedy``, Section 3).
 
-    Each round draws one candidate ``X_{k,t}`` from each group's pool; the hired candidate's reward is
-    ``<X_{k_t,t}, theta*> + eta_t``, ``eta_t ~ N(0, noise_sd^2)``.
+    Each round one candidate ``X_{k,t}`` per group's pool; the hire pays ``<X_{k_t,t}, theta*> + eta_t``,
+    ``eta_t ~ N(0, noise_sd^2)``.
 
     Parameters
     ----------
     pools : tuple of numpy.ndarray
-        One ``(n_k, d)`` array of candidates per group (at least 2 groups).
+        One ``(n_k, d)`` array per group, at least 2 groups.
     theta_star : numpy.ndarray, shape (d,)
     noise_sd : float > 0
     name : str
@@ -224,17 +207,16 @@ class HiringEnvironment:
         return pool, offsets, np.ascontiguousarray(self.theta_star, dtype=float), sorted_rewards
 
     def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The dense arrays a kernel reads, computed once per environment.
+        """``(pool, offsets, theta_star, sorted_rewards)`` of :class:`HiringArrays`.
 
         Returns
         -------
         tuple of numpy.ndarray
-            ``(pool, offsets, theta_star, sorted_rewards)``, as in :class:`HiringArrays`.
         """
         return self._kernel_args
 
     def arrays(self) -> HiringArrays:
-        """Everything a kernel reads, as one :class:`HiringArrays` (computed once per environment).
+        """Everything a kernel reads, computed once per environment.
 
         Returns
         -------
@@ -267,31 +249,26 @@ class HiringEnvironment:
         return index, value
 
     def sparse_pool(self) -> tuple[np.ndarray, np.ndarray]:
-        """The stacked pools in ELL form ``(index, value)``, zero-padded (census rows: 11 non-zeros of 104).
+        """The stacked pools in ELL form, zero-padded (census rows: 11 non-zeros of 104).
 
         Returns
         -------
-        index : numpy.ndarray
-            int64 column indices, shape (max non-zeros per row, rows).
-        value : numpy.ndarray
-            The matching values, same shape.
+        index, value : numpy.ndarray
+            Column indices (int64) and values, shape (max non-zeros per row, rows).
         """
         return self._sparse_pool
 
     def l_tilde(self, rule: str = "sum") -> float:
-        """A bound L-tilde on the regression's leaf vector [x, y], computed from the data.
+        """A bound L-tilde on the regression's leaf ``[x, y]`` (rewards clipped at ``y_clip()``), read from the data.
 
-        Rewards enter the tree clipped to ``[-y_clip(), y_clip()]``. Reading the data is a release that
-        ``an2025privatefairgreedy``'s analysis does not account for, as it admits.
+        Reading the data is a release that ``an2025privatefairgreedy``'s analysis does not account for, as it admits.
 
         Parameters
         ----------
         rule : {"sum", "norm", "data"}
-            ``"sum"``: max ``||x||`` + y_clip, Theorem 5.1's hypothesis ``||X|| + |y| <= L``.
-            ``"norm"``: sqrt(max ||x||^2 + y_clip^2), the norm bound Section 4.1 states. Every clipped
-            leaf satisfies both.
-            ``"data"``: max over pool rows of sqrt(||x||^2 + <x, theta*>^2), the authors' code's rule
-            (DP-GMFBandits ``data.py``); noisy rewards can exceed it, and the guarantee then fails.
+            ``max ||x|| + y_clip`` (Theorem 5.1's ``||X|| + |y| <= L``); ``sqrt(max ||x||^2 + y_clip^2)``
+            (Section 4.1); or the authors' code's max over rows of ``sqrt(||x||^2 + <x, theta*>^2)``
+            (``data.py``), which noisy rewards can exceed, voiding the guarantee.
 
         Returns
         -------
@@ -322,17 +299,16 @@ class HiringEnvironment:
         return float(np.abs(self._kernel_args[3]).max() + 3 * self.noise_sd)
 
     def spec(self) -> dict[str, Any]:
-        """A JSON-able description that identifies the environment (used in cache keys).
+        """JSON-able identity for cache keys: name, :meth:`fingerprint`, ``noise_sd``.
 
         Returns
         -------
         dict
-            Name, :meth:`fingerprint` of the pools and ``theta_star``, and ``noise_sd``.
         """
         return {"name": self.name, "fingerprint": self.fingerprint(), "noise_sd": self.noise_sd}
 
     def fingerprint(self) -> str:
-        """First 16 hex digits of a SHA-256 of the pools and ``theta_star`` (for cache keys).
+        """First 16 hex digits of a SHA-256 of the pools and ``theta_star``.
 
         Returns
         -------

@@ -1,24 +1,10 @@
-"""Bandit algorithms, one module per algorithm family, all on the interfaces of :mod:`.base`.
+"""Bandit algorithms, one module per family, on the interfaces of :mod:`.base`; every policy class is exported here.
 
-====================================  =================================================================
-module                                algorithms
-====================================  =================================================================
-:mod:`.ucb`                           :class:`.UCB` (UCB1, the non-private reference)
-:mod:`.private_ucb`                   :class:`.PrivateUCB`, :class:`.DPUCBBound`, :class:`.DPUCB`,
-                                      :class:`.DPUCBInt` (Part I)
-:mod:`.dp_ncb`                        :class:`.NCB`, :class:`.GDPNCB`, :class:`.LDPNCB`,
-                                      :class:`.AnytimeDPNCB` (Parts II and V)
-:mod:`.adap_ucb`, :mod:`.ldp_ucb`     :class:`.AdaPUCB`, :class:`.LDPUCB` (Part II's baselines)
-:mod:`.adap_klucb`                    :class:`.AdaPKLUCB` (Part VI)
-:mod:`.successive_elimination`        :class:`.DPSE` (Part VI)
-:mod:`.thresholding`                  :class:`.FixedBudgetThresholding`,
-                                      :class:`.FixedConfidenceThresholding` (Part III)
-:mod:`.fair_hiring`                   :class:`.OFUL`, :class:`.FairGreedy`, :class:`.PrivateFairGreedy`
-                                      (Part IV, contextual)
-====================================  =================================================================
-
-Every policy class is exported here; the analysis functions (regret bounds, privacy accounting)
-stay in their modules.
+:mod:`.ucb` (UCB1, the non-private reference); :mod:`.private_ucb` (Part I: Private-UCB, DP-UCB-BOUND,
+DP-UCB, DP-UCB-INT); :mod:`.dp_ncb` (Parts II and V: NCB, GDP-NCB, LDP-NCB, the anytime wrapper);
+:mod:`.adap_ucb`, :mod:`.ldp_ucb` (Part II's baselines); :mod:`.adap_klucb`,
+:mod:`.successive_elimination` (Part VI: AdaP-KLUCB, DP-SE); :mod:`.thresholding` (Part III);
+:mod:`.fair_hiring` (Part IV, contextual: OFUL, Fair-Greedy, Private-Fair-Greedy).
 """
 
 from .adap_klucb import AdaPKLUCB

@@ -1,10 +1,4 @@
-"""AdaP-KLUCB of Azize and Basu (2022), ``azize2022privacy``: the eps-global DP KL-UCB of Part VI.
-
-Algorithm 1 of ``azize2022privacy`` (the framework AdaP-UCB also instantiates) with the KL-UCB
-index of their Section 4, whose regret bound (Theorem 8) matches the problem-dependent lower bound
-(Theorem 3) up to constants; also the Bernoulli KL divergence, the KL-UCB bound and the paper's
-lower bounds.
-"""
+"""AdaP-KLUCB (``azize2022privacy``), the eps-global DP KL-UCB of Part VI, with its KL tools and lower bounds."""
 
 from __future__ import annotations
 
@@ -68,7 +62,7 @@ def bernoulli_kl(p: float, q: float) -> float:
 
 
 def kl_ucb_upper(p: float, level: float) -> float:
-    """KL-UCB upper confidence bound ``max{q in [0, 1] : d(p, q) <= level}`` (``garivier2011kl``).
+    """KL-UCB bound ``max{q in [0, 1] : d(p, q) <= level}`` (``garivier2011kl``), by 50 bisections (from below).
 
     Parameters
     ----------
@@ -78,7 +72,6 @@ def kl_ucb_upper(p: float, level: float) -> float:
     Returns
     -------
     float
-        By 50 bisections on ``[p, 1]`` (to within ``2^-50``, below the root).
     """
     if not (isinstance(p, (int, float, np.floating)) and 0.0 <= p <= 1.0):
         raise ValueError(f"p must lie in [0, 1], got {p!r}")
@@ -142,11 +135,10 @@ def _adap_klucb_kernel(rng, kinds, params, table, horizon, eps, alpha):  # pragm
 class AdaPKLUCB(Policy):
     """AdaP-KLUCB of ``azize2022privacy``: Algorithm 1 with the KL-UCB index; eps-global DP (Theorems 6, 8).
 
-    After one pull of each arm, at each episode start ``t_l`` the arm maximising
-    ``max{q : d(mu_breve_a, q) <= alpha log(t_l) / f_a}`` with
-    ``mu_breve_a = Clip_{0,1}(mu_tilde_a + alpha log(t_l) / (eps f_a))`` is played until its pulls
-    double; ``mu_tilde_a`` is its last episode's mean plus ``Lap(1 / (eps f_a))``, ``f_a`` that
-    episode's length (Lemma 1). Each reward enters one release, so the run is eps-DP. Anytime.
+    At each episode start ``t_l`` (after one pull of each arm) the arm maximising
+    ``max{q : d(mu_breve_a, q) <= alpha log(t_l) / f_a}``, ``mu_breve_a = Clip_{0,1}(mu_tilde_a + alpha
+    log(t_l) / (eps f_a))``, is played until its pulls double; ``mu_tilde_a`` is its last episode's mean
+    plus ``Lap(1 / (eps f_a))``, ``f_a`` that episode's length (Lemma 1). Anytime.
 
     Parameters
     ----------
@@ -176,15 +168,14 @@ def _check_bernoulli_means(means) -> np.ndarray:
 
 
 def problem_dependent_lower_bound(means, horizon: int, epsilon: float) -> float:
-    """Theorem 3 of ``azize2022privacy`` for Bernoulli arms, at the horizon ``T``.
+    """Theorem 3 of ``azize2022privacy``: ``log T sum_{Delta_a > 0} Delta_a / min(d(mu_a, mu*), 6 eps Delta_a)``.
 
-    ``log T * sum_{a: Delta_a > 0} Delta_a / min(d(mu_a, mu*), 6 eps Delta_a)``. The theorem is
-    asymptotic (the limit of ``Reg_T / log T``): this is the rate times ``log T``, not a finite-``T``
-    guarantee.
+    The theorem is asymptotic (the limit of ``Reg_T / log T``): not a finite-``T`` guarantee.
 
     Parameters
     ----------
     means : array_like, 1-d, in [0, 1], at least 2
+        Bernoulli arms.
     horizon : int >= 2
     epsilon : float > 0
         ``inf``: the Lai-Robbins bound.

@@ -1,8 +1,4 @@
-"""AdaP-UCB of Azize and Basu (2022), ``azize2022privacy``: a global-DP baseline of Part II.
-
-One of the two baselines of Figure 1 of ``sarkar2026dpncb``. Where each constant comes from, and
-which could be checked against the source text, is stated in the class docstring.
-"""
+"""AdaP-UCB (``azize2022privacy``): a global-DP baseline of Part II (Figure 1 of ``sarkar2026dpncb``)."""
 
 from __future__ import annotations
 
@@ -94,23 +90,18 @@ def _adap_ucb_episodes(rng, kinds, params, table, horizon, eps, alpha, flags):  
 class AdaPUCB(Policy):
     """AdaP-UCB of ``azize2022privacy`` (Algorithm 1, index Eq. (7)): eps-global DP (Theorems 6, 7).
 
-    After one pull of each arm, at each episode start ``t_l`` the arm maximising
-    ``mu_tilde_a + sqrt(alpha log(2 t_l) / (2 f_a)) + alpha log(t_l) / (eps f_a)`` is played until its
-    pulls double, ``f_a`` its last episode's length (the paper's ``N_a(t_l - 1) / 2``; 1 after the
-    initial pull, as Lemma 1 and Example 2 use). Only the last episode's rewards are kept, and their
-    mean is released once with ``Lap(1 / (eps f_a))``: each reward enters one release of sensitivity
-    ``1/f``. Checked against the paper's text (Eq. (7), Lemma 1, Algorithm 1). The DP-NCB authors' code
-    (``AdaPUCB.py``, copied in ``Expt_1.py``) also scores regret with ``mu* = 1`` (line 134), a departure
-    of the metric that the Part II chapter computes.
+    At each episode start ``t_l`` the arm maximising ``mu_tilde_a + sqrt(alpha log(2 t_l) / (2 f_a)) +
+    alpha log(t_l) / (eps f_a)`` is played until its pulls double; ``mu_tilde_a`` is its last episode's
+    mean plus ``Lap(1 / (eps f_a))``, ``f_a`` that episode's length (1 after the initial pull, Lemma 1).
 
     Parameters
     ----------
-    epsilon : float
-        Privacy parameter (> 0; ``inf`` runs without noise).
-    alpha : float
-        Exploration constant of Eq. (7) (> 0; Theorem 7 needs ``alpha > 3``).
+    epsilon : float > 0
+        ``inf`` runs without noise.
+    alpha : float > 0
+        Theorem 7 needs ``alpha > 3``.
     authors_index, noiseless_init, episode_doubles_last, clip_private_mean : bool, keyword-only
-        The departures of the authors' code (``departures``).
+        Departures of the authors' code (who also score regret with ``mu* = 1``, ``Expt_1.py`` line 134).
     """
 
     epsilon: float = param(0.2, Real(0.0, math.inf, "(]"))

@@ -1,11 +1,5 @@
-"""The policy interfaces and the declaration every algorithm of the book is written in.
-
-A policy is a frozen dataclass of its parameters that *declares* what it is: its parameters and
-their constraints (:func:`param` with :class:`Real`, :class:`Int`, :class:`Bool`, :class:`Choice`,
-:class:`Custom`), its records, its departures from the printed algorithm (:class:`Departure`), its
-numba kernel and the kernel's arguments, and, if private, its accounting. The base classes derive
-validation, ``run``, ``as_run_by_authors()``, ``ablations()``, ``config()`` and ``sample_arms``.
-:class:`ContextualPolicy` is the smaller interface of Part IV's contextual algorithms.
+"""The policy interfaces: a policy *declares* (:class:`Policy`, :func:`param`, :class:`Departure`), the
+base classes derive validation, ``run``, ``as_run_by_authors()``, ``ablations()``, ``config()``, ``sample_arms``.
 """
 
 from __future__ import annotations
@@ -50,16 +44,13 @@ Records = dict[str, np.ndarray]
 
 
 def record_play(out, t, a, length):
-    """Record that arm ``a`` is played on rounds ``t .. t + length - 1`` (0-based), in a compiled kernel.
-
-    An int64 ``(horizon,)`` array ``out`` gets one entry per round, a list of int64 the run-length code
-    ``start, arm, start, arm, ...`` (:meth:`Policy.run_episodes`). Raises ``NotImplementedError`` from Python.
+    """Record arm ``a`` on rounds ``t .. t + length - 1`` in a compiled kernel (``NotImplementedError`` from Python).
 
     Parameters
     ----------
     out : numpy.ndarray or list
-    t : int
-    a : int
+        An int64 ``(horizon,)`` array (one entry per round) or a list (run-length code ``start, arm, ...``).
+    t, a : int
     length : int >= 1
     """
     raise NotImplementedError("record_play is for compiled kernels only")
@@ -87,12 +78,7 @@ def _record_play_impl(out, t, a, length):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def new_episodes():  # pragma: no cover - compiled
-    """An empty list of episodes for :func:`record_play` (compiled code only).
-
-    Returns
-    -------
-    list of int
-    """
+    """An empty list of episodes for :func:`record_play` (compiled code only)."""
     out = [np.int64(0)]
     out.pop()
     return out
@@ -105,12 +91,6 @@ def episode_array(out):  # pragma: no cover - compiled
     Parameters
     ----------
     out : list of int
-        ``start, arm, start, arm, ...``.
-
-    Returns
-    -------
-    numpy.ndarray
-        Row 0 the first rounds, row 1 the arms.
     """
     n = len(out) // 2
     episodes = np.empty((2, n), dtype=np.int64)
@@ -136,30 +116,27 @@ class Spec:
         Parameters
         ----------
         name : str
-            The parameter's name, for the message.
         value : object
 
         Returns
         -------
         object
-            The checked value (e.g. converted to ``float``).
         """
         raise NotImplementedError
 
 
 @dataclasses.dataclass(frozen=True)
 class Real(Spec):
-    """A real number from ``low`` to ``high``; ``ends`` says which ends are included, as in ``"(]"``.
+    """A real number from ``low`` to ``high``, ``ends`` included as ``"()"``, ``"(]"``, ``"[)"`` or ``"[]"`` say.
 
     Parameters
     ----------
     low, high : float
-        ``high`` may be ``inf`` (``"(]"`` then allows ``inf``).
-    ends : {"()", "(]", "[)", "[]"}
+    ends : str
     coerce : bool or None
-        Store the value as a ``float`` (``None``: the policy class's ``coerce_params``).
+        Store it as a ``float`` (``None``: the class's ``coerce_params``).
     optional : bool
-        ``None`` is allowed too.
+        Allow ``None``.
     """
 
     low: float = 0.0
@@ -191,7 +168,6 @@ class Int(Spec):
     ----------
     low, high : int or None
     coerce : bool or None
-        Store the value as an ``int`` (``None``: the policy class's ``coerce_params``).
     """
 
     low: int | None = None
@@ -231,7 +207,7 @@ class Choice(Spec):
 
 @dataclasses.dataclass(frozen=True)
 class Custom(Spec):
-    """A parameter checked by ``function(name, value)``, which returns the value to store or raises ``ValueError``.
+    """A parameter checked by ``function(name, value)``, which returns the value to store.
 
     Parameters
     ----------
@@ -253,9 +229,8 @@ def param(default: Any = dataclasses.MISSING, spec: Any = None, **field_options:
     default : object
         None given: a required parameter.
     spec : Real, Int, Bool, Choice or Custom
-        The constraint :class:`Declared` checks at construction.
     **field_options
-        Further options of :func:`dataclasses.field` (e.g. ``kw_only=True``).
+        Passed to :func:`dataclasses.field`.
 
     Returns
     -------
@@ -265,24 +240,20 @@ def param(default: Any = dataclasses.MISSING, spec: Any = None, **field_options:
 
 
 class Departure(NamedTuple):
-    """One departure of the authors' experiment code from the printed algorithm, declared on one line.
+    """One departure of the authors' code from the printed algorithm, declared on one line.
 
     Attributes
     ----------
-    field : str
-        The policy's field that switches it on (the printed algorithm is the field's default).
-    value : object
-        The field's value as the authors ran it.
-    what : str
-        What it changes; its ablation label is ``"+ " + what``.
-    source : str
-        Where it is: file and line of the authors' code, or the paper's section.
+    field, value : str, object
+        The field that switches it on (its default is the printed algorithm) and its value as run.
+    what, source : str
+        What it changes (ablation label ``"+ " + what``); file and line of the authors' code, or the paper.
     key : str
         Short name in ablation keys (``"+key"``, ``"-key"``).
     minus : str or None
-        Label of "as run minus this departure" in :meth:`Declared.ablations` (``None``: not listed).
+        Label of "as run minus this" (``None``: not listed).
     plus : bool
-        Whether "printed plus this departure" is listed.
+        Whether "printed plus this" is listed.
     """
 
     field: str
@@ -295,13 +266,11 @@ class Departure(NamedTuple):
 
 
 class Ablation(NamedTuple):
-    """One entry of :meth:`Declared.ablations`.
+    """One entry of :meth:`Declared.ablations`; ``key`` is ``"printed"``, ``"authors"``, ``"+k"`` or ``"-k"``.
 
     Attributes
     ----------
-    key : str
-        ``"printed"``, ``"authors"``, ``"+<key>"`` or ``"-<key>"``.
-    label : str
+    key, label : str
     policy : Declared
     """
 
@@ -313,8 +282,7 @@ class Ablation(NamedTuple):
 class Declared:
     """What every policy derives from its declaration: checks, the authors' configuration, the ablation list.
 
-    ``__post_init__`` checks every field against its :func:`param` constraint, stores the checked value
-    where it coerces (``coerce_params`` is the class's default), then runs :meth:`_check_together`.
+    ``__post_init__`` checks each field against its :func:`param` constraint, then :meth:`_check_together`.
     """
 
     departures: ClassVar[tuple[Departure, ...]] = ()
@@ -335,7 +303,7 @@ class Declared:
 
     @classmethod
     def check_param(cls, name: str, value: Any) -> Any:
-        """``value`` checked against the constraint of field ``name`` (for functions that take it too).
+        """``value`` checked against the constraint of field ``name``.
 
         Parameters
         ----------
@@ -350,7 +318,7 @@ class Declared:
 
     @classmethod
     def as_run_by_authors(cls, *args: Any, **kwargs: Any) -> Any:
-        """The policy as the authors' experiment code runs it: every one of ``departures`` switched on.
+        """The policy as the authors' code runs it: every one of ``departures`` switched on.
 
         Parameters
         ----------
@@ -360,11 +328,6 @@ class Declared:
         Returns
         -------
         Declared
-
-        Raises
-        ------
-        ValueError
-            If the class declares no departures.
         """
         if not cls.departures:
             raise ValueError(f"{cls.__name__} declares no departures from the printed algorithm")
@@ -372,17 +335,16 @@ class Declared:
 
     @classmethod
     def ablations(cls, *args: Any, **kwargs: Any) -> list[Ablation]:
-        """Printed, printed plus each departure, as run, as run minus each departure (as ``departures`` says).
+        """Printed, printed plus each departure, as run, as run minus each departure.
 
         Parameters
         ----------
         *args, **kwargs
-            The parameters of both the printed and the as-run policy (e.g. ``epsilon``).
+            Parameters of both the printed and the as-run policy (e.g. ``epsilon``).
 
         Returns
         -------
         list of Ablation
-            In that order; "minus" sets the field back to its default.
         """
         printed, as_run = cls(*args, **kwargs), cls.as_run_by_authors(*args, **kwargs)
         default = {f.name: f.default for f in dataclasses.fields(cls)}
@@ -458,12 +420,11 @@ class Policy(Declared, abc.ABC):
         return f"{self.name} (ε={eps:g})"
 
     def config(self) -> dict[str, Any]:
-        """Everything that determines the behaviour, JSON-able (cache keys).
+        """Everything that determines the behaviour, JSON-able (cache keys): the class under ``"policy"``, every field.
 
         Returns
         -------
         dict
-            The class's qualified name under ``"policy"`` and every dataclass field.
         """
         fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         return {"policy": f"{type(self).__module__}.{type(self).__qualname__}", **fields}
@@ -475,7 +436,7 @@ class Policy(Declared, abc.ABC):
         ----------
         horizon : int
         delta : float
-            The delta at which to state a composed guarantee (composed accountings only).
+            Where a composed guarantee is stated.
 
         Returns
         -------
@@ -491,18 +452,15 @@ class Policy(Declared, abc.ABC):
 
         Parameters
         ----------
-        epsilon : float
-            Validated by :func:`privbandits.calibration.calibrate`.
-        delta : float in [0, 1)
+        epsilon, delta : float
         horizon : int or None
-            ``T``, where the accounting needs it.
         **kwargs
             Further constructor arguments.
 
         Returns
         -------
         tuple
-            ``(policy, params, accounting)``: ``params`` the constructor parameters that carry the budget.
+            ``(policy, params, accounting)``, ``params`` the constructor parameters that carry the budget.
         """
         params = {"epsilon": epsilon}
         return cls(**params, **kwargs), params, cls.accounting
@@ -527,12 +485,11 @@ class Policy(Declared, abc.ABC):
         return n_arms
 
     def run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        """Play ``horizon`` rounds on ``instance`` with randomness from ``rng``; return the records.
+        """Play ``horizon`` rounds on ``instance`` (its reward table, if any, replaces the draws).
 
         Parameters
         ----------
         instance : BanditInstance
-            Its reward table, if any, replaces the draws.
         horizon : int
             At least :meth:`min_horizon`, at most the reward table's length.
         rng : numpy.random.Generator
@@ -568,7 +525,7 @@ class Policy(Declared, abc.ABC):
         return self._episode_kernel is not None
 
     def run_episodes(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
-        """The run of :meth:`run` (same kernel, same draws) with its arm sequence recorded as episodes.
+        """The run of :meth:`run` (same draws) with its play recorded as episodes.
 
         Parameters
         ----------
@@ -579,8 +536,7 @@ class Policy(Declared, abc.ABC):
         Returns
         -------
         Records
-            ``"episodes"`` in place of ``"arms"``, shape ``(2, n)``: the first round of each episode
-            (0-based) and its arm, consecutive arms distinct;
+            ``"episodes"`` in place of ``"arms"``, shape ``(2, n)``: each episode's first round and arm;
             ``arms = np.repeat(episodes[1], np.diff(np.r_[episodes[0], horizon]))``.
         """
         horizon = self._check_run(instance, horizon, rng)
@@ -597,22 +553,18 @@ class Policy(Declared, abc.ABC):
         return {name: np.asarray(value) for name, value in zip(self.records, raw)}
 
     def sample_arms(self, instance: BanditInstance, horizon: int, rng: np.random.Generator, n: int) -> np.ndarray:
-        """The arm sequences of ``n`` runs on one generator, played inside compiled code.
-
-        Equal, bit for bit, to stacking ``run(instance, horizon, rng)["arms"]`` over ``n`` calls.
+        """The arms of ``n`` runs on one generator, played in compiled code: bit for bit ``n`` calls of :meth:`run`.
 
         Parameters
         ----------
         instance : BanditInstance
         horizon : int
         rng : numpy.random.Generator
-            Consumed run after run.
         n : int >= 1
 
         Returns
         -------
-        numpy.ndarray
-            Shape ``(n, horizon)``, ``int64``.
+        numpy.ndarray, shape (n, horizon), int64
         """
         n = check_int("n", n, minimum=1)
         if not self.records_arms:
@@ -660,11 +612,7 @@ class Policy(Declared, abc.ABC):
 
 @dataclasses.dataclass(frozen=True)
 class ContextualPolicy(Declared, abc.ABC):
-    """Base class of the contextual (hiring) algorithms of Part IV, declared as :class:`Policy` is.
-
-    Their parameters are stored as given (``coerce_params = False``); :meth:`run` plays one trial on a
-    contextual environment (e.g. :class:`~privbandits.policies.fair_hiring.HiringEnvironment`).
-    """
+    """Base class of Part IV's contextual (hiring) algorithms, declared as :class:`Policy` is."""
 
     name: ClassVar[str] = "policy"
     private: ClassVar[bool] = False
@@ -676,23 +624,21 @@ class ContextualPolicy(Declared, abc.ABC):
         return self.name
 
     def config(self) -> dict[str, Any]:
-        """Everything that determines the behaviour, JSON-able (cache keys).
+        """Everything that determines the behaviour, JSON-able: the class's name under ``"policy"``, every field.
 
         Returns
         -------
         dict
-            The class's name under ``"policy"`` and every dataclass field.
         """
         return {"policy": type(self).__qualname__, **dataclasses.asdict(self)}
 
     @abc.abstractmethod
     def run(self, env: Any, horizon: int, rng: np.random.Generator, **kwargs: Any) -> Records:
-        """Play one trial of ``horizon`` rounds on ``env`` with randomness from ``rng``.
+        """Play one trial of ``horizon`` rounds on a contextual environment (e.g. a ``HiringEnvironment``).
 
         Parameters
         ----------
         env : object
-            The contextual environment (e.g. a ``HiringEnvironment``).
         horizon : int
         rng : numpy.random.Generator
         **kwargs

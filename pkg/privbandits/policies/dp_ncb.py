@@ -1,10 +1,5 @@
-"""DP-NCB: NCB, GDP-NCB, LDP-NCB and the anytime wrapper of Sarkar, Pandey and Ray Chowdhury (AAAI 2026).
-
-Paper ``sarkar2026dpncb`` (line numbers: Algorithms 1-3 of the conference version); NCB itself is
-``barman2023fairness``. The four policies share :class:`NCBFamily` and one set of numba kernels.
-The proof's Phase I constant 1600 outlasts every practical horizon (:func:`phase1_threshold_gdp`),
-so it is a parameter (``phase1_constant``). Also here: the exact law of GDP-NCB's Phase I leak on
-Part V's exposing instance and the budget of the repaired rule (:func:`sparse_vector_budget`).
+"""DP-NCB (``sarkar2026dpncb``, Algorithms 1-3; NCB is ``barman2023fairness``) on one base class and one
+set of kernels; also the exact law of GDP-NCB's Phase I leak (Part V) and its repair's budget.
 """
 
 from __future__ import annotations
@@ -54,19 +49,14 @@ NCB_BASE, GDP_BASE, LDP_BASE = 0, 1, 2
 
 
 class NCBConstants(NamedTuple):
-    """The constants every NCB-family kernel reads, under the policies' own field names.
+    """The constants every NCB-family kernel reads, under the policies' field names (absent field: its default).
 
     Attributes
     ----------
-    phase1_constant : float
-    c : float
-        Of the Phase I test and of the indices (Eqs. (4)-(5)).
-    alpha : float
-        Of the privacy terms of Eqs. (4)-(5) (unused by NCB).
+    phase1_constant, c, alpha : float
+        ``C`` of the Phase I test; ``c`` and ``alpha`` of Eqs. (4)-(5).
     phase1_cap_sqrt, phase1_window_cap, log_window, phase1_noise : bool
-        The policies' fields of the same names (a policy without one runs its default).
     reset_mu_tilde, phase1_noise_as_location, authors_bonus : bool
-        Likewise.
     """
 
     phase1_constant: float
@@ -82,19 +72,15 @@ class NCBConstants(NamedTuple):
 
 
 def phase1_threshold_gdp(horizon: int, epsilon: float, c: float = 3.0, constant: float = 1600.0) -> float:
-    """Right-hand side of Algorithm 1, line 2: ``constant * (c^2 log T + (log T)^2 / eps)``.
-
-    With arm means at most ``mu*``, Phase I takes about ``k * threshold / mu*`` rounds.
+    """Algorithm 1, line 2: ``constant (c^2 log T + (log T)^2 / eps)``; Phase I lasts about ``k thr / mu*`` rounds.
 
     Parameters
     ----------
     horizon : int >= 1
-        The horizon ``T`` the algorithm is told.
     epsilon : float > 0
         ``inf`` drops the privacy term.
-    c : float
-    constant : float
-        ``C`` of the test (the paper's 1600, :data:`PAPER_PHASE1_CONSTANT`).
+    c, constant : float
+        ``constant`` is ``C`` (the paper's 1600, :data:`PAPER_PHASE1_CONSTANT`).
 
     Returns
     -------
@@ -107,27 +93,20 @@ def phase1_threshold_gdp(horizon: int, epsilon: float, c: float = 3.0, constant:
 
 
 class SparseVectorBudget(NamedTuple):
-    """Privacy accounting of ``GDPNCB(phase1_rule="sparse_vector")`` at one horizon (Part V's theorem).
+    """Accounting of ``GDPNCB(phase1_rule="sparse_vector")`` at one horizon (Part V's theorem).
 
-    One changed reward enters the stopping rule and at most ``releases_per_reward`` Laplace releases of
-    sensitivity 1, each of scale ``releases_per_reward / eps_release``; sequential composition adds them.
+    A changed reward enters the stopping rule and at most ``L = releases_per_reward`` Laplace releases of
+    sensitivity 1, each of scale ``L / eps_release``; sequential composition adds them.
 
     Attributes
     ----------
-    epsilon : float
-        The total budget.
-    eps_stop, eps_release : float
-        Spent on the stopping rule, and on the releases together.
+    epsilon, eps_stop, eps_release : float
+        The budget, and its parts on the stopping rule and on the releases.
     releases_per_reward : int
-        ``L``.
-    eps_per_release : float
-    eps_form : float
-        The epsilon at which the printed scale ``log T / eps`` is that scale (the kernel runs the
-        printed formulas at it).
-    total : float
-        By sequential composition.
-    total_at_printed_scale : float
-        What the same structure spends if the releases keep the printed scale ``log T / eps_release``.
+    eps_per_release, eps_form : float
+        ``eps_form``: where the printed scale ``log T / eps`` equals the release scale (the kernel uses it).
+    total, total_at_printed_scale : float
+        Composed; and what the releases spend at the printed scale ``log T / eps_release``.
     """
 
     epsilon: float
@@ -141,17 +120,13 @@ class SparseVectorBudget(NamedTuple):
 
 
 def sparse_vector_budget(horizon: int, epsilon: float, sv_fraction: float = 0.5) -> SparseVectorBudget:
-    """Budget of the repaired GDP-NCB (``phase1_rule="sparse_vector"``) told the horizon ``T``.
-
-    ``eps_stop = sv_fraction * eps`` and ``L = max(1, floor(log2 T))`` releases per reward (the
-    doubling episodes of lines 8 and 14; the argument is in Part V).
+    """Budget of the repaired GDP-NCB told ``T``: ``eps_stop = sv_fraction eps``, ``L = max(1, floor(log2 T))``.
 
     Parameters
     ----------
     horizon : int >= 1
     epsilon : float > 0, ``inf`` allowed
     sv_fraction : float in (0, 1)
-        Share of ``epsilon`` spent on the stopping rule.
 
     Returns
     -------
@@ -182,11 +157,10 @@ def sparse_vector_budget(horizon: int, epsilon: float, sv_fraction: float = 0.5)
 def leading_run_law(
     horizon: int, epsilon: float, phase1_constant: float, c: float = 3.0, alpha: float = 3.1
 ) -> dict[str, np.ndarray]:
-    """Exact law of the first run of arm 0 under printed GDP-NCB on the Part V exposing instance.
+    """Exact law of the first run of arm 0 under printed GDP-NCB on Part V's exposing instance.
 
-    Two arms, arm 0 pays 1 and arm 1 pays 0 every round (``D``); ``D'`` sets arm 0's round-1 reward
-    to 0. ``A_r = {I_1 = ... = I_r = 0}`` has ``P(A_r) = 2^-r prod_{j<r} F(thr - S_j)``, ``F`` the
-    Laplace CDF, ``S_j = j`` on D and ``j - 1`` on D'; the loss is ``ln F(thr) / F(thr - r + 1)``.
+    Arm 0 pays 1, arm 1 pays 0 (``D``); ``D'`` zeroes arm 0's round-1 reward. ``P(A_r) = 2^-r
+    prod_{j<r} F(thr - S_j)`` (``F`` the Laplace CDF, ``S_j = j`` on D, ``j - 1`` on D').
 
     Parameters
     ----------
@@ -194,14 +168,12 @@ def leading_run_law(
     epsilon : float > 0, finite
     phase1_constant : float > 0
     c, alpha : float
-        The constants of Algorithm 1 and Eq. (4).
 
     Returns
     -------
     dict of numpy.ndarray
-        ``r`` (1..T), ``log_p0``/``log_p1`` (ln P(A_r) on D, D'), ``loss``, the law of the run length
-        ``R``: ``p_run0``/``p_run1`` (r = 0..T) and ``log_p_run0``/``log_p_run1``, and the Phase I
-        ``threshold`` and Laplace ``scale``.
+        ``r`` (1..T), ``log_p0``/``log_p1``, ``loss``; the run length's ``p_run0``/``p_run1`` (0..T) and
+        logs ``log_p_run0``/``log_p_run1``; ``threshold`` and ``scale``.
     """
     horizon = check_int("horizon", horizon, minimum=2)
     epsilon = check_epsilon(epsilon)
@@ -245,10 +217,9 @@ def leading_run_law(
 def anytime_window_run_law(
     window: int, epsilon: float, phase1_constant: float, c: float = 3.0, alpha: float = 3.1
 ) -> dict[str, np.ndarray]:
-    """Exact law of the first run of arm 0 in window ``W`` of the anytime GDP-NCB (Algorithm 3).
+    """Exact law of the first run of arm 0 in window ``W`` of anytime GDP-NCB (Algorithm 3).
 
-    The pair of :func:`leading_run_law` moved into the window that starts at round ``W``; the run
-    from there has law ``q U + (1 - q) L`` with ``q = 1/W^2`` (line 3): the uniform part dilutes the leak.
+    The pair of :func:`leading_run_law` moved to round ``W``: law ``q U + (1 - q) L``, ``q = 1/W^2`` (line 3).
 
     Parameters
     ----------
@@ -261,9 +232,8 @@ def anytime_window_run_law(
     Returns
     -------
     dict of numpy.ndarray
-        ``r`` (0..W), ``p_run0``/``p_run1``, ``log_p_run0``/``log_p_run1``, ``loss``,
-        ``uniform_probability`` (``q``), ``start`` (the window's first round, 0-based) and ``horizon``
-        (its last round, ``2W - 1``).
+        ``r`` (0..W), ``p_run0``/``p_run1``, their logs, ``loss``, ``uniform_probability``, ``start`` and
+        ``horizon`` (the window's first and last rounds).
     """
     window = check_int("window", window, minimum=2)
     if window & (window - 1):
@@ -299,14 +269,8 @@ class PhaseOneState(NamedTuple):
 
     Attributes
     ----------
-    mu_hat : numpy.ndarray
-        Phase I means (exact).
-    mu_tilde : numpy.ndarray
-        Phase I means (private).
-    n1 : numpy.ndarray
-        Phase I pull counts.
-    arm_releases : numpy.ndarray
-        Phase II releases (filled by :func:`_gdp_phase2`).
+    mu_hat, mu_tilde, n1, arm_releases : numpy.ndarray
+        Phase I means (exact, private) and pulls; Phase II releases.
     """
 
     mu_hat: np.ndarray
@@ -383,22 +347,13 @@ def _ncb_index(mean, n, log_t, c, authors_bonus):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def gdp_index(mu_tilde, n, log_t, eps, c, alpha):  # pragma: no cover - compiled
-    """NCB_GDP(i, t), the index of GDP-NCB's Phase II (Eq. (4) of ``sarkar2026dpncb``).
-
-    ``mu + 2 c sqrt(2 mu log T / n) + alpha (log T)^2 / (eps n) + 4 sqrt(2 alpha / eps) (log T)^1.5 / n``;
-    the privacy terms vanish at ``eps = inf``.
+    """GDP-NCB's Phase II index, Eq. (4) of ``sarkar2026dpncb`` (privacy terms vanish at ``eps = inf``).
 
     Parameters
     ----------
     mu_tilde, n : float
-        The arm's private (clipped) mean and its number of pulls.
-    log_t : float
-        ``log T``, T the horizon the algorithm is told.
-    eps, c, alpha : float
-
-    Returns
-    -------
-    float
+        Private (clipped) mean and pulls.
+    log_t, eps, c, alpha : float
     """
     idx = mu_tilde + 2.0 * c * np.sqrt(2.0 * mu_tilde * log_t / n)
     if np.isfinite(eps):
@@ -684,17 +639,15 @@ def _anytime_kernel(rng, kinds, params, table, horizon, base, eps, k_consts):  #
 
 @dataclasses.dataclass(frozen=True)
 class NCBFamily(Policy):
-    """Base class of the NCB family: the fields, checks and horizon rule (any ``T >= 1``) the four share.
+    """Base class of the NCB family: shared fields, checks and horizon rule (any ``T >= 1``).
 
     Parameters
     ----------
     phase1_constant : float > 0, keyword-only
-        ``C`` of the Phase I tests (the paper prints 1600; the book's default is
-        :data:`DEFAULT_PHASE1_CONSTANT`).
+        ``C`` of Phase I (the paper's 1600; default :data:`DEFAULT_PHASE1_CONSTANT`).
     c : float > 0, keyword-only
-        The confidence constant of the tests and indices.
     phase1_cap_sqrt : bool, keyword-only
-        Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper's pseudocode).
+        Stop Phase I after ceil(sqrt(T)) + 1 rounds (not in the paper).
     """
 
     _: dataclasses.KW_ONLY
@@ -727,8 +680,6 @@ class NCB(NCBFamily):
 
     Parameters
     ----------
-    phase1_constant, c, phase1_cap_sqrt : keyword-only
-        As :class:`NCBFamily`.
     authors_bonus : bool, keyword-only
         Phase II bonus ``2 c sqrt(2 mu_hat log T / n)`` (Eq. (4)'s first term) instead of Eq. (3)'s.
     """
@@ -750,10 +701,9 @@ class NCB(NCBFamily):
 class GDPNCB(NCBFamily):
     """GDP-NCB, Algorithm 1 of ``sarkar2026dpncb``: epsilon-global DP claimed (Theorem 2), refuted in Part V.
 
-    Phase I (lines 2-7): uniform pulls, private means ``mu_hat + Lap(log T / (eps N_1))``, stop when
-    ``n_i mu_tilde_i`` passes :func:`phase1_threshold_gdp`; its stopping time shows in the actions
-    (:func:`leading_run_law`). Phase II (lines 8-22): doubling episodes on the argmax of Eq. (4), each
-    ending with one release ``Lap(log T / (eps n_A))`` clipped to [0, 1].
+    Phase I (lines 2-7): uniform pulls, ``mu_tilde = mu_hat + Lap(log T / (eps N_1))``, until ``n_i mu_tilde_i``
+    passes :func:`phase1_threshold_gdp`: a stopping time the actions show (:func:`leading_run_law`).
+    Phase II (lines 8-22): doubling episodes on the argmax of Eq. (4), each released with ``Lap(log T / (eps n_A))``.
 
     Parameters
     ----------
@@ -761,14 +711,10 @@ class GDPNCB(NCBFamily):
         ``inf`` runs without noise.
     alpha : float > 0
     phase1_rule : {"printed", "sparse_vector"}
-        Algorithm 1 as printed, or Part V's repair (not in the paper): an AboveThreshold stopping rule
-        on ``sv_fraction * epsilon``, releases at scale ``floor(log2 T) / eps2``
-        (:func:`sparse_vector_budget`); it also records ``arm_releases``.
+        As printed, or Part V's repair: AboveThreshold on ``sv_fraction epsilon`` (:func:`sparse_vector_budget`).
     sv_fraction : float in (0, 1)
-    phase1_constant, c, phase1_cap_sqrt : keyword-only
-        As :class:`NCBFamily` (the cap not with ``"sparse_vector"``).
     phase1_noise, reset_mu_tilde, log_window, phase1_window_cap : bool, keyword-only
-        The departures of the authors' code (printed rule only).
+        Departures of the authors' code (printed rule only).
     """
 
     epsilon: float = param(0.2, _EPSILON)
@@ -870,10 +816,8 @@ class LDPNCB(NCBFamily):
     epsilon : float > 0
         ``inf`` runs without noise.
     alpha : float > 0
-    phase1_constant, c, phase1_cap_sqrt : keyword-only
-        As :class:`NCBFamily`.
     phase1_noise_as_location, log_window, phase1_window_cap : bool, keyword-only
-        The departures of the authors' code.
+        Departures of the authors' code.
     """
 
     epsilon: float = param(0.2, _EPSILON)
@@ -916,9 +860,8 @@ class LDPNCB(NCBFamily):
 class AnytimeDPNCB(NCBFamily):
     """Algorithm 3 of ``sarkar2026dpncb``: the anytime (doubling) wrapper over GDP-NCB or LDP-NCB.
 
-    Windows ``W = 1, 2, 4, ...``: each uniform with probability ``1/W^2``, else a fresh ``base`` run told
-    ``W``. Each reward is used in one window, so the base's privacy carries over (parallel
-    composition), and with ``base="gdp"`` its leak too (:func:`anytime_window_run_law`).
+    Windows ``W = 1, 2, 4, ...``: uniform with probability ``1/W^2``, else a fresh ``base`` run told ``W``;
+    each reward is used in one window, so the base's privacy (and leak) carries over.
 
     Parameters
     ----------
@@ -926,8 +869,6 @@ class AnytimeDPNCB(NCBFamily):
     epsilon : float > 0
         ``inf`` runs without noise.
     alpha : float > 0
-    phase1_constant, c, phase1_cap_sqrt : keyword-only
-        As :class:`NCBFamily`.
     """
 
     base: str = param("gdp", Choice(("gdp", "ldp")))

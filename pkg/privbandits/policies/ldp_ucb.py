@@ -1,9 +1,4 @@
-"""LDP-UCB of Ren, Zhou, Liu and Shroff (2020), ``ren2020multi`` (Laplace version): a local-DP
-baseline of Part II.
-
-One of the two baselines of Figure 1 of ``sarkar2026dpncb``. Where each constant comes from is
-stated in the class docstring.
-"""
+"""LDP-UCB (``ren2020multi``, Laplace version): a local-DP baseline of Part II (Figure 1 of ``sarkar2026dpncb``)."""
 
 from __future__ import annotations
 
@@ -81,22 +76,19 @@ def _ldp_ucb_kernel(rng, kinds, params, table, horizon, eps, explore, flags):  #
 
 @dataclasses.dataclass(frozen=True)
 class LDPUCB(Policy):
-    """LDP-UCB-L of ``ren2020multi`` (Laplace version): eps-local DP.
+    """LDP-UCB-L of ``ren2020multi``: eps-local DP (each reward reaches the learner as ``X + Lap(1/eps)``).
 
-    Each reward reaches the learner as ``X + Lap(1/eps)``. At round ``t`` the learner pulls the
-    least-pulled arm with ``N_a <= explore log t`` if there is one, else the argmax of the privatised
-    mean plus ``sqrt(2 log t / N_a) + sqrt(32 log t / (eps^2 N_a))``. The constants 2, 32 and 4 come
-    from the first author's public code (``DPclass.py``, ``pull_CTL``), not from the paper's text,
-    which was not available; the DP-NCB authors' ``LDPUCB.py`` has the same (lines 77, 85-86).
+    Round ``t``: the least-pulled arm with ``N_a <= explore log t`` if any, else the argmax of the private
+    mean plus ``sqrt(2 log t / N_a) + sqrt(32 log t / (eps^2 N_a))``; 2, 32 and 4 are the first author's
+    code's (``DPclass.py``; the paper's text was not available), as in the DP-NCB authors' ``LDPUCB.py``.
 
     Parameters
     ----------
-    epsilon : float
-        Local privacy parameter (> 0; ``inf`` runs without noise).
-    explore : float
-        Forced-exploration constant (>= 0, finite).
+    epsilon : float > 0
+        ``inf`` runs without noise.
+    explore : float >= 0, finite
     clip_rewards, forced_first : bool, keyword-only
-        The departures of the authors' code (``departures``).
+        Departures of the authors' code.
     """
 
     epsilon: float = param(0.2, Real(0.0, math.inf, "(]"))

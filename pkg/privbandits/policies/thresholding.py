@@ -1,10 +1,6 @@
 """Locally private thresholding bandits (``barbara2025thresholding``): which arms have a mean above ``tau``?
 
-Every reward is privatized by the user before the learner sees it, by PrivBern(epsilon)
-(Definition 2.1) or, as a baseline the paper does not consider, by the Laplace mechanism: both
-policies are epsilon-LDP. :class:`FixedBudgetThresholding` is Algorithm 1 (APT of
-``locatelli2016optimal`` at ``epsilon = inf``), :class:`FixedConfidenceThresholding` Algorithm 2.
-An argument outside the range its entry states raises ``ValueError`` naming it.
+Rewards are privatized by PrivBern (Definition 2.1) or, a baseline the paper does not consider, Laplace.
 """
 
 from __future__ import annotations
@@ -44,14 +40,13 @@ def _shrink(epsilon: float) -> float:
 
 
 def mapped_mean(mu: object, epsilon: float) -> np.ndarray | float:
-    """``mu_eps = 1/2 + (2 mu - 1)(e^eps - 1)/(2(e^eps + 1))``: the mean of PrivBern(eps) reports (Eqs. (4)-(5)).
+    """``mu_eps = 1/2 + (2 mu - 1)(e^eps - 1)/(2(e^eps + 1))``, the mean of PrivBern reports (Eqs. (4)-(5)).
 
     Parameters
     ----------
     mu : float or array_like in [0, 1]
-        ``tau`` gives ``tau_eps``.
     epsilon : float > 0
-        ``inf`` returns ``mu`` unchanged.
+        ``inf`` returns ``mu``.
 
     Returns
     -------
@@ -71,10 +66,9 @@ def complexity(means: object, tau: float, epsilon: float = math.inf, zeta: float
     Parameters
     ----------
     means : array_like, 1-D, in [0, 1]
-    tau : float in [0, 1]
+    tau, zeta : float in [0, 1]
     epsilon : float > 0
         ``inf`` gives the non-private ``H``.
-    zeta : float in [0, 1]
 
     Returns
     -------
@@ -114,7 +108,6 @@ def fixed_budget_upper_bound(horizon: object, h_eps: float, n_arms: int) -> np.n
     Parameters
     ----------
     horizon : float or array_like
-        The budget(s) ``T``.
     h_eps : float
         :func:`complexity`.
     n_arms : int
@@ -122,22 +115,18 @@ def fixed_budget_upper_bound(horizon: object, h_eps: float, n_arms: int) -> np.n
     Returns
     -------
     numpy.ndarray
-        Above 1 it says nothing.
     """
     t = np.asarray(horizon, dtype=float)
     return np.exp(-t / (4.0 * h_eps) + 2.0 * n_arms * np.log(np.log(t) + 1.0))
 
 
 def fixed_budget_lower_bound(horizon: object, h_eps: float, epsilon: float) -> np.ndarray:
-    """Theorem 3.2: ``max_i E_{B^i}[L(T)] >= exp(-8 T (e^eps + 1)^2 min(4, e^(2 eps)) / H_eps) / 4``.
-
-    For every eps-LDP algorithm, on the worst of the instances ``B^i`` built from the means.
+    """Theorem 3.2, any eps-LDP policy: ``max_i E_{B^i}[L(T)] >= exp(-8 T (e^eps + 1)^2 min(4, e^2eps) / H_eps) / 4``.
 
     Parameters
     ----------
     horizon : float or array_like
     h_eps : float
-        :func:`complexity`.
     epsilon : float > 0, finite
 
     Returns
@@ -150,19 +139,17 @@ def fixed_budget_lower_bound(horizon: object, h_eps: float, epsilon: float) -> n
 
 
 def fixed_confidence_lower_bound(h_eps: float, delta: float, epsilon: float) -> float:
-    """Theorem 4.2 without its unspecified constant: ``H_eps log(1/delta) / (2 min(4, e^(2eps)) (e^eps + 1)^2)``.
+    """Theorem 4.2 up to its unspecified constant: ``H_eps log(1/delta) / (2 min(4, e^(2eps)) (e^eps + 1)^2)``.
 
     Parameters
     ----------
     h_eps : float
-        :func:`complexity`.
     delta : float in (0, 1)
     epsilon : float > 0, finite
 
     Returns
     -------
     float
-        The expected stopping time of a delta-correct eps-LDP algorithm, up to the constant.
     """
     delta = check_delta(delta)
     return h_eps * math.log(1.0 / delta) / (2.0 * min(4.0, math.exp(2.0 * epsilon)) * (math.exp(epsilon) + 1.0) ** 2)
@@ -171,8 +158,6 @@ def fixed_confidence_lower_bound(h_eps: float, delta: float, epsilon: float) -> 
 def classification_error(answer: np.ndarray, means: np.ndarray, tau: float, zeta: float = 0.0) -> np.ndarray:
     """Loss ``L`` of Eq. (2) per run: an arm ``<= tau - zeta`` in the answer, or one ``> tau + zeta`` out of it.
 
-    With ``zeta = 0``: the answer differs from ``{i : mu_i >= tau}`` (the fixed-confidence error).
-
     Parameters
     ----------
     answer : numpy.ndarray of bool
@@ -180,11 +165,11 @@ def classification_error(answer: np.ndarray, means: np.ndarray, tau: float, zeta
     means : numpy.ndarray, shape (K,)
     tau : float
     zeta : float >= 0
+        0: the answer differs from ``{i : mu_i >= tau}``.
 
     Returns
     -------
     numpy.ndarray of bool
-        The shape of ``answer`` without its last axis.
     """
     answer = np.asarray(answer, dtype=bool)
     means = np.asarray(means, dtype=float)
@@ -290,19 +275,17 @@ def _tau_eps(tau: float, epsilon: float, mechanism: str) -> float:
 class FixedBudgetThresholding(Policy):
     """Algorithm 1 of ``barbara2025thresholding`` (fixed budget): epsilon-LDP; APT for ``epsilon = inf``.
 
-    Pull each arm once, then the arm minimising ``sqrt(T_k) (|tau_eps - mu_hat_k| + zeta_eps)``;
-    return ``{k : mu_hat_k > tau_eps}`` (``answer``), with :meth:`mapped_threshold`. The rule never
-    reads ``T``, so ``checkpoints`` records, as ``answers``, what each smaller budget would return.
+    Each arm once, then the arm minimising ``sqrt(T_k) (|tau_eps - mu_hat_k| + zeta_eps)``; answers
+    ``{k : mu_hat_k > tau_eps}``.
 
     Parameters
     ----------
-    tau : float in [0, 1]
-    zeta : float in [0, 1]
+    tau, zeta : float in [0, 1]
     epsilon : float > 0
         ``inf`` runs APT without privacy.
     mechanism : {"privbern", "laplace"}
     checkpoints : tuple of int
-        Strictly increasing budgets in ``[2K, T]``.
+        Strictly increasing budgets in ``[2K, T]`` whose answers are recorded (the rule never reads ``T``).
     """
 
     tau: float = param(spec=_UNIT)
@@ -326,7 +309,7 @@ class FixedBudgetThresholding(Policy):
         return 2 * n_arms  # Theorem 3.1 assumes T >= 2K
 
     def mapped_threshold(self) -> tuple[float, float]:
-        """``(tau_eps, zeta_eps)`` of Eqs. (5)-(6) for PrivBern; ``(tau, zeta)`` for Laplace and without privacy.
+        """``(tau_eps, zeta_eps)`` of Eqs. (5)-(6) for PrivBern; ``(tau, zeta)`` otherwise.
 
         Returns
         -------
@@ -455,19 +438,17 @@ def _fixed_confidence_kernel(
 class FixedConfidenceThresholding(Policy):
     """Algorithm 2 of ``barbara2025thresholding`` (fixed confidence): epsilon-LDP; non-private for ``epsilon = inf``.
 
-    Stops when every arm's interval ``mu_hat_i +- rad_t(i)`` lies on one side of ``tau_eps``,
-    ``rad_t(i) = sqrt(log(4 K t^3/delta) / (radius_constant T_i(t)))``, else pulls the widest undecided
-    arm; the horizon is a cap (records ``pulls``, ``answer``, ``stop_time``, ``stopped``). With
-    ``"laplace"`` the radius adds the Laplace-sum tail bound (``chan2011private``, Corollary 2.9).
+    Stops when every interval ``mu_hat_i +- rad_t(i)``, ``rad_t(i) = sqrt(log(4 K t^3/delta) / (radius_constant
+    T_i(t)))``, lies on one side of ``tau_eps``, else pulls the widest undecided arm; the horizon is a cap.
+    ``"laplace"`` adds the Laplace-sum tail bound to the radius (``chan2011private``, Corollary 2.9).
 
     Parameters
     ----------
     tau : float in [0, 1]
     delta : float in (0, 1)
     epsilon : float > 0
-        ``inf`` runs the non-private procedure.
     radius_constant : float > 0, finite
-        8 as printed; 2 is what Hoeffding's inequality needs for Theorem 4.1's proof.
+        8 as printed; 2 is what Hoeffding needs for Theorem 4.1's proof.
     mechanism : {"privbern", "laplace"}
     """
 
