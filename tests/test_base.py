@@ -95,3 +95,11 @@ def test_every_registered_algorithm_owns_its_accounting():
         assert policy.name == name and accounting
         eps, delta, _ = policy.guarantee(10**4, 1e-6)
         assert eps <= 1.0 and delta <= 1e-6
+
+
+def test_a_non_private_policy_guarantees_nothing():
+    """A policy without privacy reports epsilon = inf (it used to raise AttributeError on ``self.epsilon``)."""
+    from privbandits.policies import NCB, UCB
+
+    assert UCB().guarantee(100) == (math.inf, 0.0, True)
+    assert NCB().guarantee(100)[0] == math.inf

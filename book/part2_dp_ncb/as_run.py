@@ -48,8 +48,8 @@
 #   is drawn from a stored file (line 45). We keep the book's instance of (b) (seed 2026,
 #   $\mu^* =$ {glue:text}`p2_mu_star_b:.4f`) throughout.
 #
-# Every departure is an option of the package's policies, off by default, with the file and line
-# in its docstring (`GDPNCB(phase1_noise=False, reset_mu_tilde=True, log_window=True,
+# Every departure is an option of the package's policies, off by default, declared with the file
+# and line it comes from (each policy's `departures`; `GDPNCB(phase1_noise=False, reset_mu_tilde=True, log_window=True,
 # phase1_window_cap=True)`, and so on), and `as_run_by_authors()` switches all of a policy's on
 # at once (with $C = 1600$ where the code has it); `tests/test_dp_ncb.py` (and the baselines' test files) check that
 # each option changes what it should and that with every option off the runs are bit-identical to

@@ -442,6 +442,8 @@ class Policy(Declared, abc.ABC):
         -------
         tuple of (float, float, bool)
         """
+        if not self.private:
+            return math.inf, 0.0, True  # no privacy: epsilon = inf, trivially
         return float(self.epsilon), 0.0, True
 
     @classmethod
