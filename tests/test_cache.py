@@ -134,3 +134,23 @@ def test_editing_one_policy_module_invalidates_only_its_results(tmp_path, monkey
     edit("policies/fair_hiring/kernels.py")
     assert cache.cache_key({"x": 1}) != whole
     assert keys() == after_mech
+
+
+def test_the_source_parse_waits_for_numbas_compiler_lock():
+    """Computing a cache key parses package sources; while numba compiles (holding its compiler lock,
+    under which it calls ``ast.parse`` too) the parse waits, so two threads never build AST objects at
+    once (CPython 3.11, gh-106905)."""
+    import threading
+
+    from numba.core.compiler_lock import global_compiler_lock
+
+    path = cache._module_path("privbandits.metrics")
+    parse = cache._direct_imports.__wrapped__  # uncached
+    done = []
+    worker = threading.Thread(target=lambda: done.append(parse("privbandits.metrics", path, 0)))
+    with global_compiler_lock:
+        worker.start()
+        worker.join(timeout=0.5)
+        assert worker.is_alive() and not done  # blocked on the lock
+    worker.join(timeout=30)
+    assert done and "privbandits.simulate" in done[0]

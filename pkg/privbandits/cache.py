@@ -13,13 +13,13 @@ import json
 import os
 import shutil
 import sys
-import threading
 import types
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numba.core.compiler_lock import global_compiler_lock
 
 from ._version import __version__
 
@@ -48,10 +48,12 @@ def cache_dir() -> Path:
 
 _ROOT = Path(__file__).resolve().parent
 _PACKAGE = _ROOT.name
-# CPython 3.11's parser is not thread-safe: two threads in ``ast.parse`` at once can fail with
+# CPython 3.11's parser is not thread-safe: two threads building AST objects at once can fail with
 # "SystemError: AST constructor recursion depth mismatch" (CPython issue gh-106905). The engine runs
-# tasks in threads, and each computes its cache key, so the parse is serialised.
-_PARSE_LOCK = threading.Lock()
+# tasks in threads; each computes its cache key here, and numba, compiling a kernel in another
+# thread, calls ``ast.parse`` too (``numba.misc.firstlinefinder``, under its compiler lock). So the
+# parse takes numba's compiler lock (re-entrant), which serialises it with both.
+_PARSE_LOCK = global_compiler_lock
 
 
 def _module_path(name: str) -> Path | None:
