@@ -42,8 +42,8 @@
 # - Private-UCB, as {cite:t}`mishra2015nearly` print it, is close to round robin at the paper's
 #   scale ({glue:text}`p1_pucb_rr_min:.0f` to {glue:text}`p1_pucb_rr_max:.0f`% of uniform play's
 #   regret) and never erratic (largest best-to-worst spread {glue:text}`p1_private_ucb_max_spread:,.0f`,
-#   not the paper's 30,000); a tail-bound width in place of its relaxation $\Gamma$ cuts its regret by
-#   a factor of up to {glue:text}`p1_pucb_ratio_max:.1f`.
+#   not the paper's 30,000). Its tail-bound reading ($\eps$ per tree, a tail bound of the noise in
+#   place of the relaxation $\Gamma$) has up to {glue:text}`p1_pucb_ratio_max:.1f` times less regret.
 # - The hybrid-counter algorithms pay for privacy at every level (regret against $\eps$ has
 #   log-log slope {glue:text}`p1_slope_dpucb:.2f` for DP-UCB), while DP-UCB-INT's regret is only
 #   {glue:text}`p1_int_excess_1:.0f` above UCB's at $\eps' = 1$.
