@@ -31,6 +31,7 @@ def main() -> None:
     policies = [
         UCB(),
         PrivateUCB(1.0),
+        PrivateUCB(1.0, per_tree_budget="eps", width="tail_bound"),
         DPUCBBound(1.0),
         DPUCBBound(1.0, bonus="printed"),
         DPUCB(1.0),

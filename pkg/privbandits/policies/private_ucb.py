@@ -274,7 +274,8 @@ class PrivateUCB(Policy):
 
     @classmethod
     def calibrated(cls, epsilon, delta, horizon, **kwargs):
-        cls._needs_horizon(horizon)
+        if horizon is None:  # (cls.name is the instances' property)
+            raise ValueError("horizon is required for Private-UCB (its trees have T leaves)")
         policy, params, _ = super().calibrated(epsilon, delta, horizon, **kwargs)
         if policy.per_tree_budget == "eps/k":  # the paper's eps/k per tree: eps/k-DP, within the target
             return policy, params, f"{cls.accounting}: eps/k per tree (the paper's), so eps/k-DP"
