@@ -148,8 +148,9 @@ class DPSE(Policy):
     independent public implementations (``keirp/private-bandits``, ``dp_successive_elimination.py``,
     and a DP best-arm baseline), which agree on all of them. They set ``R_e = max(...) + 1`` and compute
     ``h_e, c_e`` with it; this code pulls ``ceil(max(...))`` times and uses that count (a relative
-    difference below ``1/R_e``). It pulls each arm's ``R_e`` in one block (the first implementation
-    does; the second interleaves the arms), which changes no decision. ``beta = 1/T`` is the regret
+    difference below ``1/R_e``). It pulls each arm's ``R_e`` in one block (the second implementation
+    does; ``keirp/private-bandits`` interleaves the arms round-robin); the order does not change what
+    is released (each arm's mean of ``R_e`` fresh rewards). ``beta = 1/T`` is the regret
     theorem's choice. An epoch cut by the horizon releases nothing.
 
     Privacy: each reward enters exactly one release (fresh samples per epoch, one mean per arm per
