@@ -1,7 +1,7 @@
 """Private UCB: the counter-based private versions of UCB1 of Part I, and their bounds and accounting.
 
 * :class:`PrivateUCB`: Algorithm 1 of ``mishra2015nearly``, a binary-tree counter per arm
-  (``chan2011private``) at ``eps/k`` and the printed relaxation Gamma; the package's former width
+  (``chan2011private``) at ``eps/k`` and the printed relaxation Gamma; the tail-bound width
   (Chan et al.'s tail bound, ``eps`` per tree) is an option.
 * :class:`DPUCBBound`, :class:`DPUCB`, :class:`DPUCBInt`: Algorithms 1-3 of
   ``tossou2016algorithms``, with the hybrid counter of ``chan2011private``.
@@ -104,7 +104,8 @@ def _tree_levels(horizon):  # pragma: no cover - compiled
 @njit(nogil=True, cache=True)
 def _relaxation(t, horizon, k, epsilon_tree, log_inv_gamma):  # pragma: no cover - compiled
     # Gamma of Algorithm 1, line 7, at per-tree epsilon eps0 = eps/k: log2(T)^2 ln(k T log2(T) / gamma) / eps0;
-    # log_inv_gamma = ln(1/gamma), NaN for gamma = t^-4 (ln(1/gamma) = 4 ln t)
+    # log_inv_gamma = ln(1/gamma), NaN for gamma = t^-4 (ln(1/gamma) = 4 ln t); log2 T as printed,
+    # although the trees have floor(log2 T) + 1 levels
     log2_t = np.log2(float(horizon))
     log_inv = 4.0 * np.log(float(t)) if np.isnan(log_inv_gamma) else log_inv_gamma
     return log2_t * log2_t * (np.log(k * float(horizon) * log2_t) + log_inv) / epsilon_tree
@@ -195,6 +196,7 @@ def private_ucb_relaxation(
 
     Read as ``log2(T)^2 ln(k T log2(T) / gamma) / eps0``: ``log T`` counts tree levels (base 2), the
     outer ``log`` is the Laplace tail's (natural); ``eps0 = eps/k`` gives the printed ``k / eps``.
+    ``log2 T`` as printed, although the trees have ``floor(log2 T) + 1`` levels.
 
     Parameters
     ----------
@@ -205,7 +207,8 @@ def private_ucb_relaxation(
     epsilon : float > 0, finite
     per_tree_budget : {"eps/k", "eps"}, keyword-only
     gamma : float in (0, 1) or None, keyword-only
-        The failure probability; None: ``t^-4``, as ``tossou2016algorithms`` (Section 4) ran it.
+        The failure probability; None: ``t^-4`` at round ``t`` (``tossou2016algorithms``, Section 4,
+        ran Private-UCB with failure probability ``t^-4``).
 
     Returns
     -------
@@ -227,9 +230,10 @@ class PrivateUCB(Policy):
     + 1) / eps0)``, ``eps0 = eps/k`` (line 1); each arm once (lines 2-6); then the arm maximising
     ``r_a/n_a + sqrt(2 ln t / n_a) + Gamma/n_a`` (line 10), ``r_a`` the tree's release, Gamma of
     :func:`private_ucb_relaxation` (line 7; Lemma 5: the trees' error bound w.p. ``1 - gamma``). The
-    box takes ``gamma`` as an input and prints ``log`` without a base: ``sqrt(2 ln t / n_a)`` is
-    UCB1's, and the default ``gamma = t^-4`` is ``tossou2016algorithms``'s (Section 4), so Gamma is
-    re-evaluated each round. ``width="tail_bound"``: the tail bound
+    box takes ``gamma`` as an input and computes Gamma once; its value is a choice. The default
+    ``gamma = t^-4`` (the failure probability ``tossou2016algorithms``, Section 4, ran Private-UCB
+    with) makes Gamma change every round; a float ``gamma`` gives the box's constant Gamma. ``log``
+    has no base in the box: ``sqrt(2 ln t / n_a)`` is UCB1's. ``width="tail_bound"``: the tail bound
     (:func:`~privbandits.mechanisms.laplace_sum_tail_bound`) of the release's ``popcount(n_a)``
     p-sums at ``ln(2/gamma)`` in place of Gamma.
 
