@@ -11,6 +11,8 @@ import pytest
 from privbandits import bernoulli_instance, simulate
 from privbandits.mechanisms import (
     HybridCounter,
+    binary_counter_insert,
+    binary_counter_state,
     binary_counter_error_bound,
     laplace_iid_sum_tail_bound,
     laplace_sum_tail_bound,
@@ -59,8 +61,11 @@ def test_reproducible_and_in_range(policy):
 )
 def test_best_arm_dominates_on_an_easy_instance(policy):
     """Gap 0.5, T = 20,000, 20 runs: the best arm gets more than half of the pulls in every run.
-    (Expected suboptimal pulls are at most a few thousand for every algorithm at this epsilon: the
-    margin is large; a failure would mean a broken index.)"""
+    (Expected suboptimal pulls are at most a few thousand for Tossou-Dimitrakakis's algorithms at this
+    epsilon. The printed Private-UCB's Gamma is about 10,793 at T, so the bad arm is pulled while
+    Gamma (1/n_b - 1/n_g) > 0.5: about 7,800 of 20,000 pulls. At n_b = n_g the indices differ by the
+    gap 0.5 less the trees' noise in the means (standard deviation about 0.01), so more than 10,000 bad
+    pulls would need a 50-sigma deviation; a failure would mean a broken index.)"""
     res = simulate(policy, bernoulli_instance([0.25, 0.75]), 20_000, runs=20, seed=11, cache=False, progress=False)
     assert np.all(res.pull_counts()[:, 1] > 10_000)
 
@@ -364,7 +369,7 @@ def test_round_terms_table_holds_the_per_round_logarithms():
 
 
 # ---------------------------------------------------------------------------------------------
-# Issue 26: Private-UCB as printed (mishra2015nearly, Algorithm 1), the former width as an option
+# Issue 26: Private-UCB as printed (mishra2015nearly, Algorithm 1), the tail-bound width as an option
 # ---------------------------------------------------------------------------------------------
 
 
@@ -403,10 +408,66 @@ def test_private_ucb_per_tree_epsilon_is_eps_over_k_in_noise_and_relaxation():
     assert not np.array_equal(a, c)
 
 
+def _private_ucb(table, eps, gamma=None, per_arm=True, tail_bound=False, seed=0):
+    """Algorithm 1 of mishra2015nearly written from the box on a reward table (one tree per arm, one stream)."""
+    rng = np.random.default_rng(seed)
+    horizon, k = table.shape
+    eps0 = eps / k if per_arm else eps
+    scale = horizon.bit_length() / eps0  # floor(log2 T) + 1 levels, Lap(levels / eps0) per node
+    trees, sums, pulls, arms = [binary_counter_state() for _ in range(k)], [0.0] * k, [0] * k, []
+    for t in range(1, horizon + 1):
+        g = t**-4.0 if gamma is None else gamma
+        if t <= k:
+            arm = t - 1
+        else:
+            big_gamma = k * math.log2(horizon) ** 2 * math.log(k * horizon * math.log2(horizon) / g) / eps
+            if not per_arm:
+                big_gamma /= k
+            best, arm = -math.inf, 0
+            for a in range(k):
+                n = pulls[a]
+                extra = big_gamma
+                if tail_bound:
+                    extra = laplace_iid_sum_tail_bound(bin(n).count("1"), scale, math.log(2 / g))
+                index = sums[a] / n + math.sqrt(2 * math.log(t) / n) + extra / n
+                if index > best:
+                    best, arm = index, a
+        pulls[arm] += 1
+        sums[arm] = binary_counter_insert(trees[arm], table[t - 1, arm], scale, rng)
+        arms.append(arm)
+    return np.array(arms)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"gamma": 0.01}, {"per_tree_budget": "eps"}, {"per_tree_budget": "eps", "width": "tail_bound"}],
+    ids=str,
+)
+def test_private_ucb_kernel_is_the_box_written_plainly(options):
+    # the kernel's arm sequence equals the plain reference's, arm for arm, on the same rewards and stream;
+    # eps = 20 on gaps 0.05 and 0.3 makes the index use the data (not round robin)
+    inst = bernoulli_instance([0.2, 0.5, 0.45])
+    horizon, eps = 4_000, 20.0
+    table = inst.reward_table(horizon, np.random.default_rng(5))
+    rec = PrivateUCB(eps, **options).run(inst.with_table(table), horizon, np.random.default_rng(8))
+    ref = _private_ucb(
+        table,
+        eps,
+        gamma=options.get("gamma"),
+        per_arm=options.get("per_tree_budget", "eps/k") == "eps/k",
+        tail_bound=options.get("width") == "tail_bound",
+        seed=8,
+    )
+    np.testing.assert_array_equal(rec["arms"], ref)
+    assert np.ptp(np.bincount(ref, minlength=3)) > horizon / 20  # the data moved the index: not round robin
+
+
 def test_private_ucb_former_setting_reproduces_the_former_default_bit_for_bit():
-    """``per_tree_budget="eps", width="tail_bound"`` is the package's Private-UCB before issue #26: its
-    records hash (``tools/fingerprint.py``'s procedure) to that default's entries of
-    ``tools/fingerprint_reference.json`` at commit 4ba8fde (``PrivateUCB[default]@...``)."""
+    """``per_tree_budget="eps", width="tail_bound"`` is the package's Private-UCB before issue #26.
+
+    Pins that former default's runs: its records hash (``tools/fingerprint.py``'s procedure) to the
+    digests that default had in ``tools/fingerprint_reference.json`` at commit 4ba8fde
+    (``PrivateUCB[default]@...``), copied here; it breaks if the random stream changes."""
     import importlib.util
     from pathlib import Path
 
