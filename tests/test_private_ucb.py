@@ -11,9 +11,9 @@ import pytest
 from privbandits import bernoulli_instance, simulate
 from privbandits.mechanisms import (
     HybridCounter,
+    binary_counter_error_bound,
     binary_counter_insert,
     binary_counter_state,
-    binary_counter_error_bound,
     laplace_iid_sum_tail_bound,
     laplace_sum_tail_bound,
 )
