@@ -185,8 +185,8 @@
 # $1 - \gamma$. The box takes $\gamma$ as an input and computes $\Gamma$ once, before the loop;
 # $\gamma$'s value is a choice. The package's default (`PrivateUCB(eps)`) is $\gamma = t^{-4}$ at
 # round $t$, the failure probability with which {cite:t}`tossou2016algorithms` (Section 4) ran
-# Private-UCB; it makes $\Gamma$ change every round. The choice matters little at $T^{-4}$ and more
-# at larger $\gamma$: with two arms at $\eps = 1$ (100 runs), the fixed $\gamma = T^{-4}$ gives a
+# Private-UCB; it makes $\Gamma$ change every round. Fixing $\gamma = T^{-4}$ changes little, a
+# larger $\gamma$ more: with two arms at $\eps = 1$ (100 runs), the fixed $\gamma = T^{-4}$ gives a
 # mean regret of {glue:text}`p1_pucb_fixed_gamma:,.0f` against {glue:text}`p1_pucb_t4_gamma:,.0f`
 # for $t^{-4}$, and $\gamma = 1/T$ gives {glue:text}`p1_pucb_inv_t_gamma:,.0f`,
 # {glue:text}`p1_pucb_inv_t_gain:.0f`% less. In $\Gamma$, $\log T$ is the tree's depth as printed
@@ -508,6 +508,7 @@ assert all(other_readings[("ε per tree", k)].mean() <= regrets[k]["Private-UCB"
            for k in panels), "eps per tree should not be worse than eps/k per tree"
 glue("p1_pucb_ratio_d", float(pucb_ratio[("10 arms", 0.1)]), display=False)
 assert pucb_ratio[("10 arms", 0.1)] < 1.1, "the prose says hardly any difference in panel (d)"
+assert max(pucb_ratio, key=pucb_ratio.get) == ("2 arms", 1.0), "the prose says the largest ratio is (a)'s"
 
 
 # %% tags=["remove-cell"]
@@ -556,8 +557,8 @@ assert gain_inv_t > 10, "the prose says gamma = 1/T matters more"
 # after $T/2$ pulls. Giving each tree the whole $\eps$ divides $\Gamma$ by $k$ and lowers the regret
 # by at most {glue:text}`p1_pucb_eps_gain:.0f`%. The tail-bound width is what makes the difference:
 # the printed algorithm's regret is up to {glue:text}`p1_pucb_ratio_max:.1f` times the tail-bound
-# reading's ({glue:text}`p1_pucb_ratio_2_1:.1f` with two arms at $\eps' = 1$); in panel (d) there
-# is hardly any difference (a ratio of {glue:text}`p1_pucb_ratio_d:.2f`). So the baseline of Figure 2,
+# reading's (with two arms at $\eps' = 1$); in panel (d) there is hardly any difference (a ratio
+# of {glue:text}`p1_pucb_ratio_d:.2f`). So the baseline of Figure 2,
 # as printed, hardly learns within $10^5$ steps, and the tail-bound reading is a much stronger
 # baseline than the printed algorithm.
 #
