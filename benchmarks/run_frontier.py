@@ -62,12 +62,15 @@ BATCHES, RUNS_PER_BATCH = 10, 10
 GLOBAL = (
     "AdaP-KLUCB",
     "AdaP-UCB",
+    "DP-SE",
     "GDP-NCB",
     "Anytime GDP-NCB",
     "DP-UCB-INT",
     "DP-UCB-INT (pure)",
     "DP-UCB-BOUND",
     "Private-UCB",
+    "Private-UCB (eps per tree)",
+    "Private-UCB (tail bound, eps per tree)",
     "DP-UCB",
 )
 LOCAL = ("LDP-UCB", "LDP-NCB", "Anytime LDP-NCB")
@@ -91,7 +94,7 @@ def policy_for(name: str, eps: float, horizon: int):
     """The calibrated policy, UCB for the row "UCB", or None where the point is not defined."""
     if name == "UCB":
         return UCB() if math.isinf(eps) else None
-    if math.isinf(eps) and name in ("Private-UCB", "DP-UCB-BOUND", "DP-UCB", "DP-UCB-INT", "DP-UCB-INT (pure)"):
+    if math.isinf(eps) and (name.startswith("Private-UCB") or name.startswith("DP-UCB")):
         return None
     if name == "DP-UCB-INT (pure)":  # Corollary 3.1's basic-composition term: pure eps-DP
         return calibrate("DP-UCB-INT", eps, 0.0, horizon).policy
