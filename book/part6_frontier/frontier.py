@@ -498,7 +498,7 @@ show_figure("p6_fig_nash_1e6",
 # %% [markdown]
 # :::{glue:figure} p6_fig_global_1e6
 # :name: p6-fig-global-1e6
-# :alt: Five log-log panels of cumulative regret against epsilon at T = 10^6, one per instance, for the global-DP rows. On every instance regret falls as epsilon grows; AdaP-KLUCB and AdaP-UCB lie lowest among the episodic algorithms, the Part I counters higher, DP-UCB-INT drawn hollow where its runs lock in.
+# :alt: Five log-log panels of cumulative regret against epsilon at T = 10^6, one per instance, for the global-DP rows. Regret falls as epsilon grows for most rows; DP-SE's is nearly flat in epsilon, lowest at small epsilon on several instances; AdaP-KLUCB and AdaP-UCB lie lowest among the other episodic algorithms, the Part I counters higher, the printed Private-UCB highest; DP-UCB-INT drawn hollow where its runs lock in; the private lower bound dashed on the Bernoulli instances.
 # :width: 100%
 #
 # Global DP, $T = 10^6$ (stored run): cumulative regret against $\varepsilon$. Click the figure to
@@ -1108,8 +1108,9 @@ show_table(law_table, formats={"exact loss ln P_D'/P_D": "{:.3f}"})
 # eliminated. That event's exact loss is {glue:text}`p6_se_exact:.3f`; the audit certifies
 # {glue:text}`p6_se_certified:.3f`, and at that event's frequency
 # ({glue:text}`p6_se_p:.3f`) would certify a violation from a loss of {glue:text}`p6_se_detect:.2f`
-# on. The anytime GDP-NCB's exposing pair does catch it: in
-# window $W =$ {glue:text}`p6_any_window` (uniform with probability {glue:text}`p6_any_q:.4f`) the
+# on.
+#
+# The anytime GDP-NCB's exposing pair catches it: in window $W =$ {glue:text}`p6_any_window` (uniform with probability {glue:text}`p6_any_q:.4f`) the
 # exact loss of the event $R =$ {glue:text}`p6_any_exact_r` is {glue:text}`p6_any_exact_loss:.3f`
 # (probability {glue:text}`p6_any_exact_p:.2g` on $D'$), against the claimed
 # $\varepsilon =$ {glue:text}`p6_any_eps`, and the audit, from {glue:text}`p6_any_n:,d` samples of
@@ -1303,11 +1304,11 @@ assert counts.index[0] == "DP-UCB-INT (pure)", "the closing note is written for 
 #
 # At matched, proven pure $\varepsilon$-DP guarantees, {glue:text}`p6_top` (Tossou and
 # Dimitrakakis's algorithm on Corollary 3.1's basic-composition term) has the lowest mean regret at
-# {glue:text}`p6_top_wins` of {glue:text}`p6_n_points` points ({glue:text}`p6_ties` ties), by a
+# {glue:text}`p6_top_wins` of {glue:text}`p6_n_points` points (ties: {glue:text}`p6_ties`), by a
 # median factor {glue:text}`p6_top_median_ratio:.2f` over the runner-up, but its frozen index locks
 # some runs in at {glue:text}`p6_intpure_locked_points` of them. Leaving DP-UCB-INT out (the only
 # rows whose runs lock in), {glue:text}`p6_top_noint` is best at {glue:text}`p6_top_noint_wins`
-# points ({glue:text}`p6_top_noint_ties` ties). Allowing
+# points (ties: {glue:text}`p6_top_noint_ties`). Allowing
 # $\delta = e^{-10}$ changes DP-UCB-INT's calibration at {glue:text}`p6_delta_points` points, where it
 # beats the best pure algorithm at {glue:text}`p6_int_beats`.
 #
@@ -1319,7 +1320,7 @@ assert counts.index[0] == "DP-UCB-INT (pure)", "the closing note is written for 
 # {glue:text}`p6_dpse_kl_median:.1f` times AdaP-KLUCB's: at these horizons constants, not rates,
 # rank the algorithms.
 #
-# Part I's counters (Private-UCB in its three readings, DP-UCB-BOUND, DP-UCB), once their guarantees
+# Part I's counters (Private-UCB printed and with the tail bound, DP-UCB-BOUND, DP-UCB), once their guarantees
 # are matched, sit above the best episodic algorithm at {glue:text}`p6_episodic_better` of the
 # {glue:text}`p6_n_points` points: a counter adds noise to every release of a running sum, while an
 # episodic algorithm releases each reward once. The {glue:text}`p6_counter_wins` exceptions are on
