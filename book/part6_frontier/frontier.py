@@ -860,10 +860,9 @@ assert np.median(ratios("Private-UCB", PUCB_EPS, FIN5)) < 1.1, "so eps/k per tre
 #
 # DP-SE {cite}`sajed2019optimal` matches the private lower bound of Shariff and Sheffet
 # {cite}`shariff2018differentially` in order. Here it is best at {glue:text}`p6_dpse_wins` points;
-# its regret is a median
-# {glue:text}`p6_dpse_kl_median:.1f` times AdaP-KLUCB's (from {glue:text}`p6_dpse_kl_min:.1f` to
-# {glue:text}`p6_dpse_kl_max:.1f`), and below the median of {glue:text}`p6_dpse_beats`. Order-optimal
-# is not constant-optimal: its epochs carry union-bound constants ($32\ln(8|S|e^2/\beta)/
+# its regret is a median {glue:text}`p6_dpse_kl_median:.1f` times AdaP-KLUCB's (from
+# {glue:text}`p6_dpse_kl_min:.1f` to {glue:text}`p6_dpse_kl_max:.1f`), and less than that of each of
+# {glue:text}`p6_dpse_beats` at most points. Order-optimal is not constant-optimal: its epochs carry union-bound constants ($32\ln(8|S|e^2/\beta)/
 # \Delta_e^2$ pulls per arm, $\beta = 1/T$). On the Bernoulli instances at $T = 10^6$, the private
 # lower bound (dashed in the figures) is a median {glue:text}`p6_lb_dpse:.1f` times below DP-SE's
 # regret, {glue:text}`p6_lb_kl:.1f` times below AdaP-KLUCB's and {glue:text}`p6_lb_best:.1f` times
