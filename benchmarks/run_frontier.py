@@ -32,15 +32,21 @@ horizons named by ``--finals`` and ``--finals-horizons`` (``privbandits.frontier
 the same runs replayed with their arms kept; NaN elsewhere), the labels, and the configuration
 (seed, command lines, wall time: of every run that made the file's values, added). Rows are kept
 from an existing file by name, so a new row is added with ``--only NEW``.
+
+``main(argv, grid)`` computes another :class:`Grid` (``tests/test_frontier.py`` runs a small one with
+``--dask local`` and without, and checks that the two files are bit-identical).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -56,23 +62,39 @@ BATCHES, RUNS_PER_BATCH = 10, 10
 GLOBAL = (
     "AdaP-KLUCB",
     "AdaP-UCB",
+    "DP-SE",
     "GDP-NCB",
     "Anytime GDP-NCB",
     "DP-UCB-INT",
     "DP-UCB-INT (pure)",
     "DP-UCB-BOUND",
     "Private-UCB",
+    "Private-UCB (eps per tree)",
+    "Private-UCB (tail bound, eps per tree)",
     "DP-UCB",
 )
 LOCAL = ("LDP-UCB", "LDP-NCB", "Anytime LDP-NCB")
 ALGORITHMS = ("UCB", *GLOBAL, *LOCAL)
 
 
+class Grid(NamedTuple):
+    """What the run computes: the stored grid (:data:`FULL`), or a small one for a test."""
+
+    instances: dict
+    epsilons: tuple[float, ...]
+    horizons: tuple[int, ...]
+    batches: int = BATCHES
+    runs_per_batch: int = RUNS_PER_BATCH
+
+
+FULL = Grid(frontier_instances(), EPSILONS, HORIZONS)
+
+
 def policy_for(name: str, eps: float, horizon: int):
     """The calibrated policy, UCB for the row "UCB", or None where the point is not defined."""
     if name == "UCB":
         return UCB() if math.isinf(eps) else None
-    if math.isinf(eps) and name in ("Private-UCB", "DP-UCB-BOUND", "DP-UCB", "DP-UCB-INT", "DP-UCB-INT (pure)"):
+    if math.isinf(eps) and (name.startswith("Private-UCB") or name.startswith("DP-UCB")):
         return None
     if name == "DP-UCB-INT (pure)":  # Corollary 3.1's basic-composition term: pure eps-DP
         return calibrate("DP-UCB-INT", eps, 0.0, horizon).policy
@@ -80,8 +102,8 @@ def policy_for(name: str, eps: float, horizon: int):
     return calibrate(name, eps, delta, horizon).policy
 
 
-def main() -> None:
-    """Parse the command line and compute the grid, here or on a Dask cluster (``--dask``)."""
+def main(argv: Sequence[str] | None = None, grid: Grid = FULL) -> None:
+    """Parse the command line (``argv``, default ``sys.argv``) and compute ``grid``, here or on Dask."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=None, help="workers (default: the engine's)")
     parser.add_argument("--only", nargs="*", default=None, help="algorithms to (re)compute")
@@ -99,31 +121,39 @@ def main() -> None:
     parser.add_argument(
         "--dask", default=None, metavar="ADDRESS", help="run on a Dask cluster: a scheduler's address, or 'local'"
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    script = sys.argv[0] if argv is None else "benchmarks/run_frontier.py"
+    args.command = " ".join([os.path.basename(sys.executable), script, *(sys.argv[1:] if argv is None else argv)])
     if args.dask is None:
-        compute(args)
+        compute(args, grid)
         return
     from dask.distributed import Client, LocalCluster
     from joblib import parallel_config
 
-    with Client(LocalCluster() if args.dask == "local" else args.dask), parallel_config(backend="dask"):
-        compute(args)
+    with contextlib.ExitStack() as stack:
+        address = args.dask
+        if address == "local":  # one single-threaded worker process per core, closed on the way out
+            address = stack.enter_context(LocalCluster(threads_per_worker=1, dashboard_address=None))
+        stack.enter_context(Client(address))
+        stack.enter_context(parallel_config(backend="dask"))
+        compute(args, grid)
 
 
-def compute(args: argparse.Namespace) -> None:
-    """The grid for the parsed command line, written to the .npz after every algorithm."""
-    inst = frontier_instances()
+def compute(args: argparse.Namespace, grid: Grid = FULL) -> None:
+    """``grid`` for the parsed command line, written to the .npz after every algorithm."""
+    inst = grid.instances
     names = list(inst)
-    shape = (len(ALGORITHMS), len(names), len(EPSILONS), len(HORIZONS))
+    shape = (len(ALGORITHMS), len(names), len(grid.epsilons), len(grid.horizons))
     values = np.full((*shape, len(STATS)), np.nan)
     runs = np.zeros(shape, dtype=np.int64)
-    finals = np.full((*shape, BATCHES * RUNS_PER_BATCH), np.nan)  # per-run final regrets, where computed
-    command = " ".join([os.path.basename(sys.executable), *sys.argv])
+    finals = np.full((*shape, grid.batches * grid.runs_per_batch), np.nan)  # per-run final regrets, where computed
+    command = args.command
     earlier_seconds = 0.0
     if args.out.exists():  # keep what an earlier (partial) run stored, by row name, and add its command and time
         old = np.load(args.out)
-        same_grid = [str(x) for x in old["instances"]] == names and tuple(old["epsilons"]) == EPSILONS
-        if same_grid and tuple(old["horizons"]) == HORIZONS:
+        same_grid = [str(x) for x in old["instances"]] == names and tuple(old["epsilons"]) == grid.epsilons
+        same_grid = same_grid and tuple(old["horizons"]) == grid.horizons
+        if same_grid and ("finals" not in old.files or old["finals"].shape[-1] == finals.shape[-1]):
             for r, alg in enumerate(str(a) for a in old["algorithms"]):
                 if alg in ALGORITHMS:
                     values[ALGORITHMS.index(alg)] = old["values"][r]
@@ -136,56 +166,61 @@ def compute(args: argparse.Namespace) -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     for i, alg in enumerate(ALGORITHMS):
         if args.only is None or alg in args.only:
-            add_values(args, i, alg, inst, values, runs, watch)
+            add_values(args, grid, i, alg, values, runs, watch)
         if args.finals is not None and alg in args.finals:  # after the values: they are checked against them
-            add_finals(args, i, alg, inst, values, finals, watch)
-        save(args.out, values, runs, finals, command, earlier_seconds + watch.seconds)
+            add_finals(args, grid, i, alg, values, finals, watch)
+        save(args.out, grid, values, runs, finals, command, earlier_seconds + watch.seconds)
     print(f"wrote {args.out} in {watch.seconds:.0f} s")
 
 
-def add_values(args, i, alg, inst, values, runs, watch) -> None:
+def add_values(args, grid, i, alg, values, runs, watch) -> None:
     """The frontier points of row ``alg`` (every instance, epsilon and horizon)."""
-    names = list(inst)
-    for j, iname in enumerate(names):
-        for k, eps in enumerate(EPSILONS):
-            policy = policy_for(alg, eps, max(HORIZONS))
+    hz = grid.horizons
+    for j, instance in enumerate(grid.instances.values()):
+        for k, eps in enumerate(grid.epsilons):
+            policy = policy_for(alg, eps, max(hz))
             if policy is None:
                 continue
             # an anytime policy: one set of runs, read at every horizon; else one set per horizon
-            plays = [(policy, HORIZONS)] if policy.anytime else [(policy_for(alg, eps, h), (h,)) for h in HORIZONS]
+            plays = [(policy, hz)] if policy.anytime else [(policy_for(alg, eps, h), (h,)) for h in hz]
             for p, hs in plays:
                 pt = frontier_point(
                     p,
-                    inst[iname],
+                    instance,
                     hs,
-                    batches=BATCHES,
-                    runs_per_batch=RUNS_PER_BATCH,
+                    batches=grid.batches,
+                    runs_per_batch=grid.runs_per_batch,
                     seed=SEED,
                     n_jobs=args.jobs,
                     cache=not args.no_cache,
                 )
                 for r, h in enumerate(pt.horizons):
-                    values[i, j, k, HORIZONS.index(h)] = pt.values[r]
-                    runs[i, j, k, HORIZONS.index(h)] = pt.runs
+                    values[i, j, k, hz.index(h)] = pt.values[r]
+                    runs[i, j, k, hz.index(h)] = pt.runs
         print(f"{alg}: done at {watch.seconds:.0f} s", flush=True)
 
 
-def add_finals(args, i, alg, inst, values, finals, watch) -> None:
+def add_finals(args, grid, i, alg, values, finals, watch) -> None:
     """Per-run final regrets of row ``alg`` at ``--finals-horizons``, checked against the stored means."""
-    names = list(inst)
-    wanted = tuple(args.finals_horizons) if args.finals_horizons else HORIZONS
-    for j, iname in enumerate(names):
-        for k, eps in enumerate(EPSILONS):
-            policy = policy_for(alg, eps, max(HORIZONS))
+    wanted = tuple(args.finals_horizons) if args.finals_horizons else grid.horizons
+    for j, (iname, instance) in enumerate(grid.instances.items()):
+        for k, eps in enumerate(grid.epsilons):
+            policy = policy_for(alg, eps, max(grid.horizons))
             if policy is None:
                 continue
             plays = [(policy, wanted)] if policy.anytime else [(policy_for(alg, eps, h), (h,)) for h in wanted]
             for p, hs in plays:  # an anytime policy: final_regrets runs once, to the largest of hs
                 f = final_regrets(
-                    p, inst[iname], hs, batches=BATCHES, runs_per_batch=RUNS_PER_BATCH, seed=SEED, n_jobs=args.jobs
+                    p,
+                    instance,
+                    hs,
+                    batches=grid.batches,
+                    runs_per_batch=grid.runs_per_batch,
+                    seed=SEED,
+                    n_jobs=args.jobs,
                 )
                 for r, h in enumerate(sorted(hs)):
-                    m = HORIZONS.index(h)
+                    m = grid.horizons.index(h)
                     stored = values[i, j, k, m, 0]
                     mean = f[r].mean() / h
                     # the same runs as the stored point: their mean is its average regret up to rounding
@@ -194,7 +229,7 @@ def add_finals(args, i, alg, inst, values, finals, watch) -> None:
     print(f"{alg}: final regrets done at {watch.seconds:.0f} s", flush=True)
 
 
-def save(out, values, runs, finals, command, wall_seconds) -> None:
+def save(out, grid, values, runs, finals, command, wall_seconds) -> None:
     """Write the grid (every row, computed here or kept) to ``out``."""
     np.savez_compressed(
         out,
@@ -202,9 +237,9 @@ def save(out, values, runs, finals, command, wall_seconds) -> None:
         runs=runs,
         finals=finals,
         algorithms=np.array(ALGORITHMS),
-        instances=np.array(list(frontier_instances())),
-        epsilons=np.array(EPSILONS),
-        horizons=np.array(HORIZONS),
+        instances=np.array(list(grid.instances)),
+        epsilons=np.array(grid.epsilons),
+        horizons=np.array(grid.horizons),
         stats=np.array(STATS),
         seed=SEED,
         delta=DELTA,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -117,3 +118,48 @@ def test_lock_in_needs_linear_regret_and_a_learned_run():
     assert tail_summary(slow, inst, 1000).locked_in == 0.0
     outlier = np.r_[np.full(99, 1.0), 30.0]  # 30 times the median but not linear
     assert tail_summary(outlier, inst, 1000).locked_in == 0.0
+
+
+# --------------------------------------------------------------------------------------------
+# benchmarks/run_frontier.py on a Dask cluster
+# --------------------------------------------------------------------------------------------
+
+
+def test_run_frontier_on_a_local_dask_cluster_is_bit_identical(tmp_path, monkeypatch):
+    # run_frontier.py's own code path (--dask local: a LocalCluster of worker processes, every task
+    # pickled) on a small grid, one anytime row (AdaP-UCB: one set of runs read at both horizons) and
+    # one told the horizon (DP-UCB-BOUND: a set per horizon, none at eps = inf), with their final
+    # regrets; the file must equal the same grid computed here with joblib, array for array.
+    pytest.importorskip("distributed")
+    from privbandits.frontier import frontier_instances
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    monkeypatch.setenv("PRIVBANDITS_PROGRESS", "0")
+    import run_frontier
+
+    inst = frontier_instances()
+    grid = run_frontier.Grid({k: inst[k] for k in ("2 arms (Tossou)",)}, (1.0, float("inf")), (500, 2000), 2, 3)
+    rows = ["AdaP-UCB", "DP-UCB-BOUND"]
+    backends, compute = [], run_frontier.compute
+
+    def compute_and_record(args, grid):
+        from joblib.parallel import get_active_backend
+
+        backends.append(type(get_active_backend()[0]).__name__)
+        compute(args, grid)
+
+    monkeypatch.setattr(run_frontier, "compute", compute_and_record)
+    files = {}
+    for how in ("joblib", "dask"):
+        files[how] = tmp_path / f"{how}.npz"
+        argv = ["--jobs", "2", "--no-cache", "--only", *rows, "--finals", *rows, "--out", str(files[how])]
+        run_frontier.main(argv + (["--dask", "local"] if how == "dask" else []), grid)
+    assert backends[1] == "DaskDistributedBackend" and backends[0] != backends[1]
+    here, there = np.load(files["joblib"]), np.load(files["dask"])
+    done = [run_frontier.ALGORITHMS.index(a) for a in rows]
+    assert np.all(here["runs"][done[0]] == 6) and np.all(here["runs"][done[1], :, 0] == 6)
+    # AdaP-UCB at 2 epsilons, DP-UCB-BOUND at 1 (none at inf); 2 horizons, 6 runs each
+    assert np.isfinite(here["finals"][done]).sum() == 3 * 2 * 6
+    for key in ("values", "runs", "finals", "algorithms", "instances", "epsilons", "horizons"):
+        np.testing.assert_array_equal(here[key], there[key], err_msg=key)
+    assert str(there["command"]).endswith("--dask local")

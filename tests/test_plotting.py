@@ -41,6 +41,9 @@ def test_every_part_vi_algorithm_has_its_own_colour():
         "DP-UCB-INT (pure)",
         "DP-UCB-BOUND",
         "Private-UCB",
+        "Private-UCB (eps per tree)",
+        "Private-UCB (tail bound, eps per tree)",
+        "DP-SE",
         "DP-UCB",
     )
     colours = [plotting.color_for(r) for r in rows]

@@ -6,19 +6,18 @@
 # $\varepsilon'$ and a composed $(\varepsilon', \delta')$ guarantee {cite}`tossou2016algorithms`,
 # DP-NCB's is a pure $\varepsilon$ {cite}`sarkar2026dpncb`, AdaP-UCB's a pure $\varepsilon$ with one
 # Laplace release per episode {cite}`azize2022privacy`. This part puts every global-DP algorithm of
-# the book on one footing: each is *calibrated* so that its proven end-to-end guarantee is the same
-# target $(\varepsilon, \delta)$, then run on the same instances with the same seeds, and each point
-# of the resulting privacy-regret frontier carries a confidence band. A trust column says how far
-# each guarantee is checked, and a decision table, read off the computed numbers, says which
-# algorithm to use where.
+# the book, with DP-SE, the order-optimal pure-DP algorithm, on one footing: each is *calibrated* to
+# the same proven end-to-end guarantee, then run on the same instances and seeds, each point with a
+# confidence band. A trust column says how far each guarantee is checked, and a decision table
+# says which algorithm to use where.
 #
 # :::{admonition} Learning objectives and prerequisites
 # :class: tip
 #
 # After this chapter you can:
 #
-# - calibrate private bandit algorithms to the same end-to-end guarantee, and say why comparing
-#   them at their nominal $\varepsilon$ is not a fair comparison;
+# - calibrate private bandit algorithms to the same end-to-end guarantee, not the same nominal
+#   $\varepsilon$;
 # - read a privacy-regret frontier with confidence bands, and say when a band is not valid;
 # - recognise a heavy-tailed algorithm (runs that lock in) and why its mean regret misleads;
 # - use an empirical audit as a lower bound on the privacy loss, and an exposing pair to refute a
@@ -26,9 +25,8 @@
 # - choose an algorithm for a given $\varepsilon$, number of arms and horizon, and state the risk.
 #
 # **Prerequisites:** Parts I, II and V ({doc}`../part1_private_ucb/private_ucb`,
-# {doc}`../part2_dp_ncb/dp_ncb`, {doc}`../part5_audit/audit`): the algorithms, their accounting, and
-# the audit. Mathematics: sequential and advanced composition, Student-t intervals, the Bernoulli KL
-# divergence.
+# {doc}`../part2_dp_ncb/dp_ncb`, {doc}`../part5_audit/audit`); composition, Student-t intervals, the
+# Bernoulli KL divergence.
 # :::
 #
 # :::{admonition} Key results
@@ -38,12 +36,20 @@
 #   regret at {glue:text}`p6_top_wins` of {glue:text}`p6_n_points` points, but some of its runs lock
 #   in (linear regret) at {glue:text}`p6_intpure_locked_points` of them. Without DP-UCB-INT,
 #   {glue:text}`p6_top_noint` is best at {glue:text}`p6_top_noint_wins` points.
+# - DP-SE, order-optimal for pure $\varepsilon$-DP, is best at {glue:text}`p6_dpse_wins` points, all
+#   at $\varepsilon \le$ {glue:text}`p6_dpse_win_eps:g`, and changes {glue:text}`p6_dpse_dec_changed`
+#   cells of the decision table; overall its regret is a median {glue:text}`p6_dpse_kl_median:.1f`
+#   times AdaP-KLUCB's. The private lower bound lies a median {glue:text}`p6_lb_best:.0f` times below
+#   the best algorithm's regret (Bernoulli instances, $T = 10^6$).
 # - Part I's counter-based algorithms, once their guarantees are matched, have more regret than the
 #   best episodic algorithm at {glue:text}`p6_episodic_better` of the {glue:text}`p6_n_points` points.
+#   Private-UCB as printed plays almost uniformly (a median {glue:text}`p6_pucb_uniform:.0%` of a
+#   uniform player's regret), so its $\varepsilon/k$ per tree costs little over $\varepsilon$ per
+#   tree (median factor {glue:text}`p6_pucb_k_median:.2f` at $T = 10^5$).
 # - The repaired GDP-NCB trails the AdaP algorithms at every point (median factor
-#   {glue:text}`p6_gdp_median:.1f`).
-# - The anytime GDP-NCB is not $\varepsilon$-DP: an audit certifies a loss of
-#   {glue:text}`p6_any_certified:.3f` against the claimed {glue:text}`p6_any_eps`.
+#   {glue:text}`p6_gdp_median:.1f`); the anytime GDP-NCB is not $\varepsilon$-DP: an audit
+#   certifies a loss of {glue:text}`p6_any_certified:.3f` against the claimed
+#   {glue:text}`p6_any_eps`.
 # :::
 #
 # Everything below calls `privbandits.calibration`, `privbandits.frontier` and the policies (see the
@@ -72,6 +78,7 @@ from privbandits.audit import (
 from privbandits.calibration import (
     GLOBAL_ALGORITHMS,
     LOCAL_ALGORITHMS,
+    READINGS,
     calibrate,
     dp_ucb_int_release_loss,
     guarantee,
@@ -86,6 +93,7 @@ from privbandits.frontier import (
     frontier_point,
     is_tie,
     lock_in_threshold,
+    private_lower_bound,
     ranking,
     tail_summary,
 )
@@ -95,13 +103,14 @@ from privbandits.plotting import (
     show_table,
     use_book_style,
 )
-from privbandits.policies.adap_klucb import problem_dependent_lower_bound
 from privbandits.policies.dp_ncb import (
     PAPER_PHASE1_CONSTANT,
     AnytimeDPNCB,
     anytime_window_run_law,
     sparse_vector_budget,
 )
+from privbandits.policies import DPSE
+from privbandits.policies.successive_elimination import dpse_epoch_length
 from privbandits.simulate import simulate
 
 use_book_style()
@@ -120,37 +129,40 @@ def power(h):
 # `calibrate(algorithm, epsilon, delta, horizon)` returns the parameters under which an algorithm's
 # *proven* accounting gives exactly the target, with the book's corrections:
 #
-# - **Private-UCB**: one binary tree per arm calibrated for $T$ items, $\varepsilon$-DP; the target
-#   is its parameter.
+# - **Private-UCB** {cite}`mishra2015nearly`, Algorithm 1 as printed: one binary tree per arm with
+#   $T$ leaves at $\varepsilon/k$, index width $\sqrt{2\ln t/n_a} + \Gamma/n_a$ with the printed
+#   $\Gamma$ (Part I); $\varepsilon/k$-DP, since each reward enters one arm's tree. Two more readings:
+#   $\varepsilon$ per tree (*eps per tree*, $\varepsilon$-DP), and that with the trees' tail bound in
+#   place of $\Gamma$ (*tail bound, eps per tree*, the book's earlier Private-UCB).
 # - **DP-UCB-BOUND, DP-UCB**: the paper's hybrid counter gives the whole $\varepsilon$ to each of its
 #   two parts and is $2\varepsilon$-DP (Part I); with the budget split between the parts
 #   (`hybrid_split=True`) the target is the parameter.
 # - **DP-UCB-INT**: its $\varepsilon'$ is the minimum of Corollary 3.1's two terms: a
 #   basic-composition term, which is a *pure* $\varepsilon'$-DP guarantee, and an
 #   advanced-composition term, which holds only with some $\delta' > 0$. It gets two rows.
-#   *DP-UCB-INT (pure)* is calibrated with $\delta = 0$: the input $\varepsilon$ whose
-#   basic-composition term is the target, a pure $\varepsilon$-DP algorithm like every other row.
+#   *DP-UCB-INT (pure)* is calibrated with $\delta = 0$ on the first term, pure $\varepsilon$-DP.
 #   *DP-UCB-INT* is calibrated at $(\varepsilon, e^{-10})$ (Part I's $\delta$): the largest input
-#   $\varepsilon \le 1$ for which either term meets the target at $T$ (the larger of the two
-#   inversions; Corollary 3.2 inverts only the second). Where the basic-composition term gives the
-#   larger input, the two rows are the same policy and its guarantee is pure, and `guarantee`
-#   reports $\delta = 0$: of the {glue:text}`p6_int_points` (finite $\varepsilon$, $T$) pairs of the
+#   $\varepsilon \le 1$ for which either term meets the target at $T$. Where the first term gives
+#   the larger input, the two rows are the same policy with a pure guarantee: of the {glue:text}`p6_int_points` (finite $\varepsilon$, $T$) pairs of the
 #   frontier, this happens at {glue:text}`p6_int_pure_points` ({glue:md}`p6_int_pure_list:myst`). Only
 #   at the others does $\delta = e^{-10}$ buy anything.
-# - **AdaP-UCB, AdaP-KLUCB**: each reward enters one Laplace release; the target is the parameter.
-# - **GDP-NCB**: only the repaired Phase I of Part V (`phase1_rule="sparse_vector"`) is
-#   $\varepsilon$-DP; the calibration returns it. **Anytime GDP-NCB** runs the printed Phase I in
-#   every window, which Part V shows leaks; it is calibrated at its *claimed* $\varepsilon$ and
-#   marked unproven.
+# - **AdaP-UCB, AdaP-KLUCB, DP-SE**: each reward enters one Laplace release; the target is the
+#   parameter. DP-SE {cite}`sajed2019optimal` is successive elimination on fresh epochs: each
+#   surviving arm is pulled $R_e$ times, its epoch mean released once with
+#   $\mathrm{Lap}(1/(\varepsilon R_e))$, and arms far below the best release are eliminated
+#   (`privbandits.policies.DPSE` states its source and constants; $\beta = 1/T$).
+# - **GDP-NCB**: only Part V's repaired Phase I (`phase1_rule="sparse_vector"`) is
+#   $\varepsilon$-DP. **Anytime GDP-NCB** runs the printed, leaking Phase I in every window; it is
+#   calibrated at its *claimed* $\varepsilon$ and marked unproven.
 #
-# `guarantee(policy, T, delta)` recomputes the end-to-end guarantee from a constructed policy's
-# parameters with each algorithm's own accounting function; `tests/test_frontier.py` checks that
-# every calibration meets its target and is tight to rounding *in that accounting*. At
+# `guarantee(policy, T, delta)` recomputes the guarantee from a policy's parameters with its own
+# accounting; the tests check that every calibration meets its target, tight to rounding. At
 # $\varepsilon = 1$, $T = 10^6$:
 
 # %% tags=["hide-input"]
-ROWS = (GLOBAL_ALGORITHMS[:4] + ("DP-UCB-INT (pure)",) + GLOBAL_ALGORITHMS[4:]
-        + LOCAL_ALGORITHMS)
+ROWS = tuple(r for a in GLOBAL_ALGORITHMS + LOCAL_ALGORITHMS
+             for r in (a, "DP-UCB-INT (pure)")[:1 + (a == "DP-UCB-INT")])
+ROWS = ROWS[:1] + READINGS + ROWS[1:]  # Private-UCB's other two readings
 
 
 def calibrate_row(name, eps, horizon):
@@ -212,15 +224,11 @@ show_table(shown, keys=1)
 # %% [markdown]
 # DP-UCB-INT's target $\varepsilon' = 1$ becomes the input $\varepsilon \approx$
 # {glue:text}`p6_int_input_1:.2g`: its simplified release interval is
-# {glue:text}`p6_int_interval_1:,d` pulls. Its accounting is Corollary 3.1's closed form, which
-# bounds the loss of a release schedule over all pull counts, not the loss of the releases the
-# mechanism makes: composing the per-release $\varepsilon$ of its releases at Lemma B.1's points
-# (`dp_ucb_int_release_loss`: basic composition, or Dwork, Rothblum and Vadhan's advanced
-# composition at the same $\delta$) gives {glue:text}`p6_int_actual_1:.2f` for the target 1 at
-# $T = 10^6$. The calibration is tight to the paper's bound, and leaves that gap unspent; a tighter
-# accounting would give DP-UCB-INT less noise. The gap is that of the $(\varepsilon, \delta)$
-# calibration; the pure one is nearly tight: its releases compose to
-# {glue:text}`p6_intpure_actual_1:.4f` for the target 1 at $T = 10^6$.
+# {glue:text}`p6_int_interval_1:,d` pulls. Corollary 3.1 bounds the loss of a release schedule over
+# all pull counts; composing the releases the mechanism actually makes, at Lemma B.1's points
+# (`dp_ucb_int_release_loss`), gives {glue:text}`p6_int_actual_1:.2f` for the target 1 at
+# $T = 10^6$: a gap a tighter accounting could spend on less noise. The pure calibration is nearly
+# tight ({glue:text}`p6_intpure_actual_1:.4f`).
 #
 # ## The state of the art as a row: AdaP-KLUCB
 #
@@ -238,11 +246,9 @@ show_table(shown, keys=1)
 #    episode's $f$ rewards $+\,\mathrm{Lap}(1/(\varepsilon f))$, older rewards forgotten.
 # :::
 #
-# $d$ is the Bernoulli KL divergence and $f_a$ the length of arm $a$'s last episode: the paper's
-# $f_a = N_a(t_\ell - 1)/2$, except right after the initial pull, where the code takes $f_a = 1$ (the
-# one reward released; the formula would give $1/2$). It is $\varepsilon$-global DP (Lemma 1: each
-# reward enters one release, on disjoint episodes), and for Bernoulli arms their Theorem 8 bounds its
-# regret from above: $R_T \le \sum_a C_1(\alpha)\Delta_a\log T/\min\{\mathrm{kl}(\mu_a,\mu^*),
+# $d$ is the Bernoulli KL divergence and $f_a$ the length of arm $a$'s last episode ($f_a = 1$ right
+# after the initial pull). It is $\varepsilon$-global DP (Lemma 1: each reward enters one release),
+# and for Bernoulli arms their Theorem 8 bounds its regret from above: $R_T \le \sum_a C_1(\alpha)\Delta_a\log T/\min\{\mathrm{kl}(\mu_a,\mu^*),
 # C_2\varepsilon\Delta_a\}$ plus an additive term of order $\alpha/(\alpha - 3)$, an upper bound of
 # the form of their lower bound (Theorem 3)
 #
@@ -261,23 +267,24 @@ show_table(shown, keys=1)
 # levels $\varepsilon \in \{0.1, 0.25, 0.5, 1, 2, 5, \infty\}$, $T \in \{10^5, 10^6\}$.
 #
 # :::{note}
-# The grid comes from a stored run, not from this execution (it takes tens of minutes on 2 cores):
-# `benchmarks/run_frontier.py` writes `results_frontier.npz` next to this chapter.
+# The grid comes from a stored run, not from this execution (it takes hours on 2 cores):
+# `benchmarks/run_frontier.py` writes `results_frontier.npz` next to this chapter; with
+# `--dask ADDRESS` it runs on a Dask cluster, with the same numbers (see the dropdown below).
 # :::
 #
 # Each point is {glue:text}`p6_runs` runs, as 10 batches of 10 with seeds $16, \dots, 25$, with a
-# 95% batch-means band, for every algorithm at both horizons. Algorithms that never read the horizon
-# give $T = 10^5$ as a prefix of the $10^6$ runs. For some rows the file also holds every run's
-# final regret (`frontier.final_regrets`: the same runs replayed with their arms kept, checked
-# against the stored means), for the tails below: {glue:md}`p6_finals_rows:myst`. This execution
-# recomputes the $T = 10^5$ points of the four episodic algorithms and checks them against the
-# stored ones.
+# 95% batch-means band, for every algorithm at both horizons (Private-UCB's eps-per-tree reading
+# at $T = 10^5$ only). Algorithms that never read the horizon give $T = 10^5$ as a prefix of the
+# $10^6$ runs. The file also holds every run's final regret (`frontier.final_regrets`, checked
+# against the stored means) for {glue:md}`p6_finals_rows:myst`. This execution recomputes the
+# $T = 10^5$ points of four episodic algorithms (and three of DP-SE's) and checks them.
 
 # %% tags=["hide-input"]
 stored = np.load("results_frontier.npz")
 VALUES, FINALS = stored["values"], stored["finals"]
 ALGS = [str(a) for a in stored["algorithms"]]
 INSTS = [str(i) for i in stored["instances"]]
+PUCB_EPS, PUCB_VARIANT = READINGS  # Private-UCB: eps per tree; and tail bound too
 
 
 def _at(alg, inst, eps, horizon):
@@ -343,6 +350,11 @@ for alg in EPISODIC:
             worst = max(worst, float(rel.max()))
 
 # %% tags=["remove-cell"]
+for iname, eps in (("2 arms (Tossou)", 0.5), ("50 arms (DP-NCB)", 0.5), ("10 arms (Tossou)", math.inf)):
+    pol = calibrate("DP-SE", eps, 0.0, HORIZONS[0]).policy  # DP-SE's stored row is this package's DP-SE
+    here = frontier_point(pol, INSTANCES[iname], (HORIZONS[0],), batches=10, runs_per_batch=10, seed=int(stored["seed"]))
+    there = point("DP-SE", iname, eps, HORIZONS[0])
+    worst = max(worst, float((np.abs(here.values[0] - there) / np.maximum(np.abs(there), 1e-300)).max()))
 glue("p6_recompute_rel", worst, display=False)
 assert worst < 1e-9, f"the recomputed T = 1e5 points differ from the stored run (relative {worst:.2e})"
 
@@ -380,20 +392,22 @@ assert worst < 1e-9, f"the recomputed T = 1e5 points differ from the stored run 
 #
 # The figures show the cumulative regret $T\cdot R_A(T)$ (average regret times $T$) with its 95%
 # band, one panel per instance. Where that band is not valid the marker is hollow and there is no
-# band (see "Heavy tails" below). On the Bernoulli instances they also show Theorem 3's lower bound
-# (asymptotic, so a reference shape rather than a finite-$T$ floor) and the $K\log T/\varepsilon$
-# term. $\varepsilon = \infty$ is drawn at the right edge. Each algorithm is shifted slightly
-# sideways, so that algorithms with the same regret (AdaP-UCB and AdaP-KLUCB at a few points,
-# DP-UCB-INT and DP-UCB-INT (pure) where they are the same policy) show side by side instead of one
-# under the other.
+# band (see "Heavy tails" below). On the Bernoulli instances the dashed line is the private lower
+# bound, Theorem 3 above (`frontier.private_lower_bound`; Lai and Robbins's at $\varepsilon = \infty$;
+# asymptotic, so a reference for how far each algorithm is from optimal rather than a finite-$T$
+# floor), the dotted one its $K\log T/\varepsilon$ term. $\varepsilon = \infty$ is drawn at the
+# right edge. Each algorithm is shifted slightly sideways, so that equal regrets (AdaP-UCB and
+# AdaP-KLUCB at a few points, the two DP-UCB-INT rows where they are one policy) show side by side.
 
 # %% tags=["hide-input"]
-GLOBAL_ROWS = ("UCB", "AdaP-KLUCB", "AdaP-UCB", "GDP-NCB", "Anytime GDP-NCB",
-               "DP-UCB-INT", "DP-UCB-INT (pure)", "DP-UCB-BOUND",
-               "Private-UCB", "DP-UCB")
+GLOBAL_ROWS = tuple(a for a in (
+    "UCB", "AdaP-KLUCB", "AdaP-UCB", "DP-SE", "GDP-NCB", "Anytime GDP-NCB",
+    "DP-UCB-INT", "DP-UCB-INT (pure)", "DP-UCB-BOUND", "Private-UCB",
+    PUCB_EPS, PUCB_VARIANT, "DP-UCB") if a in ALGS)
 MARKERS = {"UCB": "o", "AdaP-KLUCB": "D", "AdaP-UCB": "s", "GDP-NCB": "^",
            "Anytime GDP-NCB": "v", "DP-UCB-INT": "P", "DP-UCB-INT (pure)": "p",
            "DP-UCB-BOUND": "X", "Private-UCB": "h", "DP-UCB": "*",
+           "DP-SE": ">", PUCB_EPS: "H", PUCB_VARIANT: "8",
            "LDP-UCB": "s", "LDP-NCB": "^", "Anytime LDP-NCB": "v"}
 X = np.array([e if math.isfinite(e) else 20.0 for e in EPSILONS])
 FIGURE_TEXT = {"font.size": 11, "axes.titlesize": 11, "axes.labelsize": 11,
@@ -420,15 +434,14 @@ def draw_row(ax, alg, iname, horizon, column, shift):
 
 
 def draw_bounds(ax, iname, horizon):
-    """Theorem 3's lower bound and the (K-1) log T / eps term (Bernoulli)."""
+    """The private lower bound and the (K-1) log T / eps term (Bernoulli)."""
     inst = INSTANCES[iname]
     if not np.all(inst.kinds == BERNOULLI):
         return
     finite = np.array([e for e in EPSILONS if math.isfinite(e)])
-    means = np.exp(inst.log_means)
-    lb = [problem_dependent_lower_bound(means, horizon, e) for e in finite]
-    ax.plot(finite, lb, color="k", ls="--", lw=1,
-            label="Theorem 3 (Azize and Basu 2022)")
+    lb = [private_lower_bound(inst, [horizon], e)[0] for e in EPSILONS]
+    ax.plot(X, lb, color="k", ls="--", lw=1,
+            label="private lower bound (Azize and Basu 2022, Thm 3)")
     ax.plot(finite, (inst.n_arms - 1) * math.log(horizon) / finite,
             color="k", ls=":", lw=1, label="(K − 1) log T / ε")
 
@@ -485,7 +498,7 @@ show_figure("p6_fig_nash_1e6",
 # %% [markdown]
 # :::{glue:figure} p6_fig_global_1e6
 # :name: p6-fig-global-1e6
-# :alt: Five log-log panels of cumulative regret against epsilon at T = 10^6, one per instance, for the ten global-DP rows. On every instance regret falls as epsilon grows; AdaP-KLUCB and AdaP-UCB lie lowest among the episodic algorithms, the Part I counters higher, DP-UCB-INT drawn hollow where its runs lock in.
+# :alt: Five log-log panels of cumulative regret against epsilon at T = 10^6, one per instance, for the global-DP rows. Regret falls as epsilon grows for most rows; DP-SE's is nearly flat in epsilon, lowest at small epsilon on several instances; AdaP-KLUCB and AdaP-UCB lie lowest among the other episodic algorithms, the Part I counters higher, the printed Private-UCB highest; DP-UCB-INT drawn hollow where its runs lock in; the private lower bound dashed on the Bernoulli instances.
 # :width: 100%
 #
 # Global DP, $T = 10^6$ (stored run): cumulative regret against $\varepsilon$. Click the figure to
@@ -494,7 +507,7 @@ show_figure("p6_fig_nash_1e6",
 #
 # :::{glue:figure} p6_fig_global_1e5
 # :name: p6-fig-global-1e5
-# :alt: The same five panels at T = 10^5: cumulative regret against epsilon for the ten global-DP rows, with the lower bound and the (K-1) log T / epsilon term on the Bernoulli instances.
+# :alt: The same five panels at T = 10^5: cumulative regret against epsilon for the global-DP rows, with the lower bound and the (K-1) log T / epsilon term on the Bernoulli instances.
 # :width: 100%
 #
 # Global DP, $T = 10^5$ (stored run): cumulative regret against $\varepsilon$.
@@ -502,7 +515,7 @@ show_figure("p6_fig_nash_1e6",
 #
 # :::{glue:figure} p6_fig_nash_1e6
 # :name: p6-fig-nash-1e6
-# :alt: Five panels of Nash regret against epsilon at T = 10^6 for the ten global-DP rows, one per instance, log-log axes.
+# :alt: Five panels of Nash regret against epsilon at T = 10^6 for the global-DP rows, one per instance, log-log axes.
 # :width: 100%
 #
 # Global DP, $T = 10^6$ (stored run): Nash regret against $\varepsilon$.
@@ -510,13 +523,11 @@ show_figure("p6_fig_nash_1e6",
 #
 # ### Heavy tails: DP-UCB-INT locks in
 #
-# A band above is a Student-t interval from the spread of 10 batch means, which assumes that the
-# batch means are roughly normal. DP-UCB-INT breaks that assumption: its index is frozen between
-# release points, and the release intervals are long (Lemma B.1's grow with the pull count up to the
-# simplified interval, {glue:text}`p6_int_interval_1:,d` pulls at $\varepsilon = 1$), so when the
-# best arm's noisy index falls low early the arm may not be pulled again for the rest of the run, and
-# the run's regret grows linearly in $T$. A few such runs among 100 make the mean jump and the band
-# explode, even below 0.
+# A band above is a Student-t interval from 10 batch means, which assumes roughly normal batch
+# means. DP-UCB-INT breaks that: its index is frozen between releases, up to
+# {glue:text}`p6_int_interval_1:,d` pulls apart at $\varepsilon = 1$, so when the best arm's noisy
+# index falls low early the arm may never be pulled again, and the run's regret grows linearly in
+# $T$. A few such runs among 100 make the mean jump and the band explode, even below 0.
 #
 # :::{prf:definition} Locked-in run
 # :label: p6-def-locked-in
@@ -527,21 +538,15 @@ show_figure("p6_fig_nash_1e6",
 # :::
 #
 # Where no run has learned, as on the small-gap instance at small $\varepsilon$, the point is slow,
-# not heavy-tailed, and no run is counted. The rule can err both ways: it misses a run stuck on an
-# arm whose gap is close to $\Delta_{\min}$ (the second-best of the 50 arms, say) unless the learned
-# runs stay below $T\Delta_{\min}/4$, and "locked" means linear *up to* $T$: a frozen index may
+# not heavy-tailed, and no run is counted. "Locked" means linear *up to* $T$: a frozen index may
 # still move at a later release. Where the runs at $10^5$ are prefixes of those at $10^6$
-# (DP-UCB-INT at the points where its input does not depend on $T$), the same rule applied at
-# $10^6$ finds {glue:text}`p6_prefix_unlocked` of the {glue:text}`p6_prefix_locked` runs locked in
+# (DP-UCB-INT where its input does not depend on $T$), the same rule at $10^6$ finds {glue:text}`p6_prefix_unlocked` of the {glue:text}`p6_prefix_locked` runs locked in
 # at $10^5$ no longer linear at $10^6$ (on the small-gap instance at $\varepsilon = 1$:
 # {glue:text}`p6_prefix_sg_unlocked` of {glue:text}`p6_prefix_sg_locked`): a lock-in at $10^5$ is
 # often, not always, a lock-in for good.
 #
-# We flag a point, drawn hollow and without a band (nor the band's segments next to it), when its
-# band's lower end is at most 0 or, where the final regrets are stored, some run locked in. At a
-# flagged point the mean over 100 runs and its band say little; the tables give the fraction of runs
-# locked in and the quantiles instead (every stored point with a locked-in run, and every point
-# whose band reaches 0).
+# We flag a point, drawn hollow and without a band, when its band's lower end is at most 0 or some
+# stored run locked in; there the tables give the fraction of runs locked in and the quantiles.
 
 # %% tags=["hide-input"]
 tail_rows, locked_algs = [], set()
@@ -644,28 +649,24 @@ show_table(tails, horizons=["T"], keys=4, max_rows=10, missing="not stored",
 # {glue:text}`p6_int_points_per_row` (instance, $T$, finite $\varepsilon$) points, DP-UCB-INT (pure)
 # at {glue:text}`p6_intpure_locked_points`; {glue:text}`p6_int_locked_large` of DP-UCB-INT's are at
 # $\varepsilon \ge 1$. One lock-in costs about $T\Delta$, so its mean regret is not monotone in
-# $\varepsilon$ (on 2 arms at $T = 10^6$ it rises from $\varepsilon = 1$ to 2 and falls again at 5),
-# and its share of the mean grows linearly with $T$ while the learned runs' regret grows like
-# $\log T$: a ranking by mean regret at $10^5$ or $10^6$ does not carry over to longer horizons for an
-# algorithm that locks in. The rankings below use the means, and state the lock-in risk next to them.
+# $\varepsilon$ (on 2 arms at $T = 10^6$ it rises from $\varepsilon = 1$ to 2 and falls at 5), and
+# its share of the mean grows linearly with $T$: a ranking by mean regret does not carry over to
+# longer horizons for an algorithm that locks in. The rankings below state that risk.
 # "No run locked in" is 0 of 100 runs, which still allows a lock-in rate up to
 # {glue:text}`p6_lock_upper:.1%` (one-sided 95% Clopper-Pearson upper bound).
 #
 # ### Who wins where
 #
-# Every row but one is pure $\varepsilon$-DP; the row DP-UCB-INT is $(\varepsilon, e^{-10})$-DP where
-# advanced composition gives it a larger input $\varepsilon$, and pure elsewhere (it is then DP-UCB-INT
-# (pure)). So there are two rankings. For every (instance, $T$, finite $\varepsilon$): the pure-DP
-# algorithm with the lowest average regret among those whose guarantee is proven (Anytime GDP-NCB is
-# excluded: its claimed guarantee is refuted; DP-UCB-INT (pure) is in), the runner-up, the ratio of
-# their regrets, whether their 95% bands are disjoint (only where both are valid), the winner's
-# locked-in runs, and DP-UCB-INT's regret at $(\varepsilon, e^{-10})$ relative to that winner. Regrets
-# equal to a relative $10^{-9}$ (`frontier.is_tie`: the same runs, rounding apart) are a *tie*,
-# neither a win nor disjoint bands.
+# Every row but DP-UCB-INT is pure $\varepsilon$-DP, so there are two rankings. For every (instance,
+# $T$, finite $\varepsilon$): the proven pure-DP algorithm with the lowest average regret (Anytime
+# GDP-NCB is out: its guarantee is refuted), the runner-up, their ratio, whether their valid 95%
+# bands are disjoint, the winner's locked-in runs, and DP-UCB-INT's regret at $(\varepsilon,
+# e^{-10})$ relative to the winner. Regrets equal to a relative $10^{-9}$ (`frontier.is_tie`) are a
+# *tie*, not a win.
 
 # %%
 NOT_PURE = ("UCB", "Anytime GDP-NCB", "DP-UCB-INT")
-PURE = [a for a in GLOBAL_ROWS if a not in NOT_PURE]
+PURE = [a for a in GLOBAL_ROWS if a not in NOT_PURE and a != PUCB_EPS]
 wins = []
 for iname in INSTS:
     for horizon in HORIZONS:
@@ -763,10 +764,9 @@ show_table(wins.drop(columns="DP-UCB-INT is pure here"), horizons=["T"], keys=3,
 #
 # AdaP-UCB's regret over AdaP-KLUCB's is a median {glue:text}`p6_kl_over_ucb_median:.2f` (range
 # {glue:text}`p6_kl_over_ucb_min:.2f` to {glue:text}`p6_kl_over_ucb_max:.2f`) over all points. At
-# {glue:text}`p6_kl_ucb_equal` points their regrets tie, yet the two do not play the same arms: in
-# the first batch of runs below, their arm sequences differ in every run, from round
-# {glue:text}`p6_tie_first_diff` on at the earliest; only their numbers of pulls of each arm at $T$
-# are the same, and the pseudo-regret $\sum_a \Delta_a N_a(T)$ depends on nothing else.
+# {glue:text}`p6_kl_ucb_equal` points their regrets tie, yet their arm sequences differ in every run
+# of the first batch (from round {glue:text}`p6_tie_first_diff` on at the earliest); only their pull
+# counts at $T$ agree, and the pseudo-regret $\sum_a \Delta_a N_a(T)$ depends on nothing else.
 
 # %%
 def pulls_and_first_difference(iname, eps, horizon, seed):
@@ -803,14 +803,87 @@ glue("p6_tie_checked", Markdown("; ".join(f"{i}, $\\varepsilon = {e:g}$" for i, 
 # {glue:text}`p6_int_beats` (median ratio {glue:text}`p6_int_ratio_median:.2f`, lowest
 # {glue:text}`p6_int_ratio_min:.2f`), and its runs lock in at {glue:text}`p6_int_locked_delta` of
 # them.
+
+# %% tags=["remove-cell"]
+FIN = [(i, e, h) for i in INSTS for h in HORIZONS for e in EPSILONS[:-1]]
+BERN = [i for i in INSTS if np.all(INSTANCES[i].kinds == BERNOULLI)]
+
+
+def ratios(a, b, where=FIN):
+    """Mean regret of row a over row b at each point."""
+    return np.array([point(a, i, e, h)[0] / point(b, i, e, h)[0] for i, e, h in where])
+
+
+def glue_range(key, r):
+    """Glue the median, min and max of ratios r."""
+    for stat, f in (("median", np.median), ("min", np.min), ("max", np.max)):
+        glue(f"{key}_{stat}", float(f(r)), display=False)
+
+
+glue_range("p6_dpse_kl", ratios("DP-SE", "AdaP-KLUCB"))
+glue("p6_dpse_wins", int((wins["best (pure ε-DP)"] == "DP-SE").sum()), display=False)
+dpse_beats = [a for a in PURE if a != "DP-SE" and np.median(ratios("DP-SE", a)) < 1]
+glue("p6_dpse_beats", ", ".join(dpse_beats), display=False)
+# distance from the private lower bound (Bernoulli instances, T = 10^6)
+H6 = [(i, e, HORIZONS[-1]) for i in BERN for e in EPSILONS[:-1]]
+
+
+def over_bound(regret):
+    """Median over H6 of T * regret(i, e) / the private lower bound."""
+    return float(np.median([h * regret(i, e) / private_lower_bound(INSTANCES[i], [h], e)[0] for i, e, h in H6]))
+
+
+glue("p6_lb_dpse", over_bound(lambda i, e: point("DP-SE", i, e, HORIZONS[-1])[0]), display=False)
+glue("p6_lb_kl", over_bound(lambda i, e: point("AdaP-KLUCB", i, e, HORIZONS[-1])[0]), display=False)
+glue("p6_lb_best", over_bound(lambda i, e: min(point(a, i, e, HORIZONS[-1])[0] for a in PURE)), display=False)
+# Private-UCB's readings: the printed eps/k per tree against eps per tree (same Gamma), and Gamma against the tail bound
+FIN5 = [x for x in FIN if x[2] == HORIZONS[0]]  # the eps-per-tree reading is stored at T = 10^5
+assert np.isnan(point(PUCB_EPS, INSTS[0], 1.0, HORIZONS[-1])[0]), "the prose says: stored at 10^5 only"
+glue_range("p6_pucb_k", ratios("Private-UCB", PUCB_EPS, FIN5))
+glue_range("p6_pucb_gamma", ratios(PUCB_EPS, PUCB_VARIANT, FIN5))
+glue_range("p6_pucb_best", np.array([point("Private-UCB", i, e, h)[0] / min(point(a, i, e, h)[0] for a in PURE)
+                                     for i, e, h in FIN]))
+assert np.median(ratios("Private-UCB", PUCB_EPS, FIN5)) > 1, "the printed eps/k per tree costs regret"
+dpse_won = wins[wins["best (pure ε-DP)"] == "DP-SE"]
+glue("p6_dpse_win_eps", float(dpse_won["ε"].max()), display=False)
+assert len(dpse_won) > 0 and dpse_won["ε"].max() <= 0.5, "DP-SE wins at small epsilon only"
+c = calibrate("Private-UCB", 1.0, 0.0, HORIZONS[-1])  # the printed reading: eps/k-DP, within the target
+assert c.epsilon == 1.0 and "eps/k-DP" in c.accounting
+glue("p6_pucb_eps_name", PUCB_EPS, display=False)
+uniform = [point("Private-UCB", i, e, h)[0] / INSTANCES[i].gaps.mean() for i, e, h in FIN]
+glue("p6_pucb_uniform", float(np.median(uniform)), display=False)
+assert np.median(uniform) > 0.9, "printed Private-UCB plays almost uniformly"
+assert np.median(ratios("Private-UCB", PUCB_EPS, FIN5)) < 1.1, "so eps/k per tree costs little more"
+
+# %% [markdown]
+# ### DP-SE, Private-UCB's readings and the lower bound
+#
+# DP-SE {cite}`sajed2019optimal` matches the private lower bound of Shariff and Sheffet
+# {cite}`shariff2018differentially` in order. Here it is best at {glue:text}`p6_dpse_wins` points;
+# its regret is a median {glue:text}`p6_dpse_kl_median:.1f` times AdaP-KLUCB's (from
+# {glue:text}`p6_dpse_kl_min:.1f` to {glue:text}`p6_dpse_kl_max:.1f`), and less than that of each of
+# {glue:text}`p6_dpse_beats` at most points. Order-optimal is not constant-optimal: its epochs carry union-bound constants ($32\ln(8|S|e^2/\beta)/
+# \Delta_e^2$ pulls per arm, $\beta = 1/T$). On the Bernoulli instances at $T = 10^6$, the private
+# lower bound (dashed in the figures) is a median {glue:text}`p6_lb_dpse:.1f` times below DP-SE's
+# regret, {glue:text}`p6_lb_kl:.1f` times below AdaP-KLUCB's and {glue:text}`p6_lb_best:.1f` times
+# below the best pure algorithm's at each point.
+#
+# Private-UCB as printed is $\varepsilon/k$-DP: each reward enters one arm's tree, so $\varepsilon$
+# per tree would already be $\varepsilon$-DP. Its printed $\Gamma$ dominates the index either way,
+# so that reading costs only a factor {glue:text}`p6_pucb_k_median:.2f` in regret (median; {glue:text}`p6_pucb_k_min:.2f` to {glue:text}`p6_pucb_k_max:.2f`) over
+# {glue:text}`p6_pucb_eps_name` at the same guarantee (at $T = 10^5$, where that reading is stored;
+# it is not ranked), whose printed $\Gamma$ costs in turn a median
+# {glue:text}`p6_pucb_gamma_median:.2f` times the regret of the tail-bound width. Printed,
+# Private-UCB's regret is a median {glue:text}`p6_pucb_best_median:.0f` times the best pure
+# algorithm's, and a median {glue:text}`p6_pucb_uniform:.0%` of a uniform player's: $\Gamma/n_a$
+# dwarfs the gaps.
 #
 # ### The local-DP frontier
 #
 # Local DP releases every reward on its own, so its regret is of another order
 # ($\log T/\varepsilon^2$); it gets its own frontier, at the same horizons and runs (stored run).
-# The rows are the book's local-DP regret minimisers, all with Laplace noise; the Bernoulli mechanism
-# of Part III (PrivBern) drives none of them: the Bernoulli variant of LDP-UCB in
-# {cite}`ren2020multi` is not implemented here, so it has no row.
+# The rows are the book's local-DP regret minimisers, all with Laplace noise (the Bernoulli variant
+# of LDP-UCB in {cite}`ren2020multi` is not implemented here).
 
 # %%
 show_figure("p6_fig_local_1e6", frontier_figure(
@@ -849,11 +922,10 @@ glue("p6_local_points", len(local_best), display=False)
 # %% [markdown]
 # ## Trust column
 #
-# For each algorithm: the guarantee its calibration rests on, an audit on Part V's generic pair
-# ($K = 2$, $T = 100$, all rewards 1, arm 0's first reward flipped, calibrated for $\varepsilon = 1$),
-# with $10^5$ samples per dataset and step (as Part V), the smallest privacy loss that audit could
-# certify with an event as frequent as the one it found (`audit.detectable_loss`), and the book's
-# finding.
+# For each algorithm: its guarantee, an audit on Part V's generic pair ($K = 2$, $T = 100$, all
+# rewards 1, arm 0's first reward flipped, $\varepsilon = 1$, $10^5$ samples per dataset and step),
+# the smallest loss that audit could certify with an event as frequent as the one it found
+# (`audit.detectable_loss`: its power), and the book's finding.
 #
 # (p6-anytime-exposing)=
 # ### An exposing pair for the anytime GDP-NCB
@@ -863,16 +935,13 @@ glue("p6_local_points", len(local_best), display=False)
 # exposing pair moves into one window: arm 0 pays 1 and arm 1 pays 0 in every round, and the
 # neighbour sets arm 0's reward in round $W$, the window's first, to 0. No other window reads that
 # reward, so the first run $R$ of arm 0 from round $W$ on (a function of the actions) has an exact
-# law: with probability $1/W^2$ the uniform one, which is the same on both datasets and dilutes the
-# leak, otherwise the law of Part V's leading run at horizon $W$ (`anytime_window_run_law`, checked
-# against simulation in `tests/test_dp_ncb.py`). The leak needs events frequent enough to be
-# counted: the window $W = 8$, $\varepsilon = 0.5$ and Phase I constant $C = 0.075$ put it on events
-# of probability a few in a thousand (a small $C$ only brings the tail closer; the paper prints
-# $C = 1600$, and its privacy argument does not use $C$), and the audit takes $10^6$ samples per
-# dataset and step. Theorem 4 claims $\varepsilon$-DP "for a sufficiently large $T$"; the audit runs
-# the wrapper for $2W - 1 = 15$ rounds, but $R$ (cut at the window's end) depends only on window
-# $W$'s actions, which no later window changes, so its law, and the refutation, are the same at
-# every horizon $T \ge 2W - 1$.
+# law: with probability $1/W^2$ the uniform one, the same on both datasets, otherwise the law of
+# Part V's leading run at horizon $W$ (`anytime_window_run_law`). The window $W = 8$,
+# $\varepsilon = 0.5$ and Phase I constant $C = 0.075$ put the leak on events of probability a few
+# in a thousand (a small $C$ only brings the tail closer; the privacy argument does not use $C$), and
+# the audit takes $10^6$ samples per dataset and step. $R$ depends only on window $W$'s actions,
+# which no later window changes, so the refutation holds at every horizon $T \ge 2W - 1$, as
+# Theorem 4's "sufficiently large $T$" requires.
 
 # %% tags=["hide-input"]
 T_AUD, EPS_AUD, N_AUD, ALPHA = 100, 1.0, 100_000, 0.05
@@ -880,8 +949,8 @@ aud_instance = bernoulli_instance([0.7, 0.3])
 aud_pairs = flip_pairs(np.ones((T_AUD, 2)), [0])
 PART1_SPLIT = "the paper's hybrid counter is 2ε-DP; split here (Part I)"
 FINDINGS = {
-    "Private-UCB": ("Mishra-Thakurta's own constants could not be checked "
-                    "(Part I)"),
+    "Private-UCB": ("the printed ε/k per tree: ε/k-DP, the target with "
+                    "room to spare (each reward enters one tree)"),
     "DP-UCB-BOUND": PART1_SPLIT,
     "DP-UCB": PART1_SPLIT,
     "DP-UCB-INT": ("Corollary 3.1's bound, pure here (its basic-composition "
@@ -890,6 +959,8 @@ FINDINGS = {
                    "tails)"),
     "AdaP-UCB": "none",
     "AdaP-KLUCB": "none (new in this part)",
+    "DP-SE": ("none; at T = 100 its first epoch outlasts the horizon, so "
+              "the audit sees no release and can certify nothing"),
     "GDP-NCB": ("printed Phase I leaks without bound (Part V); "
                 "repaired Phase I used here"),
     "Anytime GDP-NCB": ("every window runs the printed Phase I: not ε-DP "
@@ -909,6 +980,29 @@ exposing_request = dict(
                                      window_law["horizon"], run_from_w),
     pairs=flip_pairs(any_table, [window_law["start"]]), epsilon=EPS_ANY,
     n_samples=N_ANY, alpha=ALPHA, seed=0, depends_on=[any_policy])
+# DP-SE's own pair: arm 1 pays 1; arm 0's first-epoch mean sits 3 noise scales
+# short of the elimination threshold, and the neighbour flips one more 1 to 0.
+se_policy = DPSE(epsilon=EPS_AUD, beta=0.5)  # any beta: privacy does not use it
+R1 = dpse_epoch_length(1, 2, EPS_AUD, se_policy.beta)
+se_thr = 2 * (math.sqrt(math.log(16 / se_policy.beta) / (2 * R1))
+              + math.log(8 / se_policy.beta) / (EPS_AUD * R1))
+se_m = math.floor(se_thr * R1) - 3
+se_table = np.ones((2 * R1 + 1, 2))
+se_table[:se_m, 0] = 0.0
+se_inner = policy_sampler(se_policy, aud_instance, 2 * R1 + 1)
+
+
+def se_sampler(table, rng, n):
+    """The arm played after epoch 1 (1: arm 0 eliminated), in chunks."""
+    sizes = np.diff(np.r_[0:n:5000, n])
+    return np.concatenate([se_inner(table, rng, k)[:, [2 * R1]] for k in sizes])
+
+
+se_request = dict(
+    config={"policy": se_policy.config(), "T": 2 * R1 + 1, "zeros": se_m,
+            "statistic": "arm after epoch 1"},
+    sampler=se_sampler, pairs=flip_pairs(se_table, [se_m]), epsilon=EPS_AUD,
+    n_samples=N_AUD, alpha=ALPHA, seed=5, depends_on=[se_policy])
 
 # %%
 requests, trust_rows = [], []
@@ -924,8 +1018,8 @@ for name in GLOBAL_ALGORITHMS:
         n_samples=N_AUD, alpha=ALPHA, seed=2, depends_on=[cal.policy]))
     trust_rows.append({"algorithm": name, "claim": (eps_claim, delta_claim),
                        "proven": proven, "finding": FINDINGS[name]})
-*audits, exposing = cached_audits([*requests, exposing_request],
-                                  progress=SHOW_PROGRESS)
+*audits, exposing, se_audit = cached_audits(
+    [*requests, exposing_request, se_request], progress=SHOW_PROGRESS)
 
 # %% tags=["remove-cell"]
 for row, r in zip(trust_rows, audits):
@@ -940,6 +1034,23 @@ for row, r in zip(trust_rows, audits):
 trust = pd.DataFrame(trust_rows)[["algorithm", "proven guarantee", "audited lower bound", "samples per dataset",
                                   "detectable loss at the event's p", "finding"]]
 assert calibrate("DP-UCB-INT", EPS_AUD, DELTA, T_AUD).delta == 0, "at T = 100 DP-UCB-INT's basic term binds: pure"
+dpse_r1 = dpse_epoch_length(1, 2, EPS_AUD, 1 / T_AUD)  # beta = 1/T
+assert 2 * dpse_r1 > T_AUD, "DP-SE's first epoch outlasts the audit's horizon: no release"
+assert trust.set_index("algorithm").at["DP-SE", "detectable loss at the event's p"] == np.inf
+glue("p6_dpse_r1", dpse_r1, display=False)
+# DP-SE's own pair: arm 0 is eliminated when L1 - L0 > x (two Lap(b), b = 1/(eps R1)); exact loss of that event
+b_se = 1 / (EPS_AUD * R1)
+x_se = se_thr - se_m / R1
+tail_se = lambda x: 0.5 * math.exp(-x / b_se) * (1 + x / (2 * b_se))  # noqa: E731  P(L1 - L0 > x), x >= 0
+se_exact = math.log(tail_se(x_se - 1 / R1) / tail_se(x_se))  # one more zero: x falls by 1/R1
+assert 0 < se_exact < EPS_AUD and not se_audit.violation and se_audit.epsilon_lower <= se_exact + 0.05
+se_detect = detectable_loss(max(se_audit.p0, se_audit.p1), se_audit.n_samples, EPS_AUD, ALPHA)
+for key, v in {"r1": R1, "m": se_m, "exact": se_exact, "certified": se_audit.epsilon_lower,
+               "p": max(se_audit.p0, se_audit.p1), "detect": se_detect}.items():
+    glue(f"p6_se_{key}", float(v) if isinstance(v, float) else int(v), display=False)
+trust.loc[trust["algorithm"] == "DP-SE", "finding"] = (
+    f"none; generic pair powerless (no release by T = 100); its own pair certifies "
+    f"{se_audit.epsilon_lower:.3f} (exact loss {se_exact:.3f}, detectable from {se_detect:.2f})")
 assert not any(r.violation for r, n in zip(audits, GLOBAL_ALGORITHMS) if n != "Anytime GDP-NCB"), \
     "an algorithm with a proven guarantee was caught on the generic pair"
 assert exposing.violation, "the anytime GDP-NCB must be caught on its exposing pair"
@@ -987,44 +1098,45 @@ show_table(trust, formats={"samples per dataset": "{:,}"})
 show_table(law_table, formats={"exact loss ln P_D'/P_D": "{:.3f}"})
 
 # %% [markdown]
-# The generic pair catches none of them, including the anytime GDP-NCB. Its exposing pair does: in
-# window $W =$ {glue:text}`p6_any_window` (uniform with probability {glue:text}`p6_any_q:.4f`) the
+# The generic pair catches none of them, including the anytime GDP-NCB. For DP-SE it has no power
+# at all: at $T = 100$ its first epoch is {glue:text}`p6_dpse_r1` pulls per arm, so it releases
+# nothing (detectable loss $\infty$). Its own pair reaches a release ($\beta = 1/2$; privacy does
+# not use $\beta$): arm 1 pays 1, arm 0 has {glue:text}`p6_se_m` zeros among its first
+# $R_1 =$ {glue:text}`p6_se_r1` rewards, three noise scales short of the elimination threshold, and
+# the neighbour turns one more 1 into 0; the arm played after epoch 1 says whether arm 0 was
+# eliminated. That event's exact loss is {glue:text}`p6_se_exact:.3f`; the audit certifies
+# {glue:text}`p6_se_certified:.3f`, and at that event's frequency
+# ({glue:text}`p6_se_p:.3f`) would certify a violation from a loss of {glue:text}`p6_se_detect:.2f`
+# on.
+#
+# The anytime GDP-NCB's exposing pair catches it: in window $W =$ {glue:text}`p6_any_window` (uniform with probability {glue:text}`p6_any_q:.4f`) the
 # exact loss of the event $R =$ {glue:text}`p6_any_exact_r` is {glue:text}`p6_any_exact_loss:.3f`
 # (probability {glue:text}`p6_any_exact_p:.2g` on $D'$), against the claimed
 # $\varepsilon =$ {glue:text}`p6_any_eps`, and the audit, from {glue:text}`p6_any_n:,d` samples of
 # the actions per dataset and step, certifies {glue:text}`p6_any_certified:.3f` at 95% confidence.
 # Its event is a set of {glue:text}`p6_any_event_size` values of $R$, likelier on $D'$ (held-out
-# frequency {glue:text}`p6_any_p0:.4f` on $D'$, {glue:text}`p6_any_p1:.4f` on $D$); on an event that
-# frequent the audit certifies a violation only from a loss of {glue:text}`p6_any_detectable:.3f` on,
-# and no event of $R$ loses more than its worst single value, which bounds the certified value from
-# above. The leak is not an artefact of the small $C$: at the frontier's
+# frequency {glue:text}`p6_any_p0:.4f` on $D'$, {glue:text}`p6_any_p1:.4f` on $D$; detectable from
+# a loss of {glue:text}`p6_any_detectable:.3f`). The leak is not an artefact of the small $C$: at the frontier's
 # $C =$ {glue:text}`p6_any_book_c:g` and $\varepsilon =$ {glue:text}`p6_any_book_eps:g`, window
 # $W =$ {glue:text}`p6_any_book_w:,d`'s exact loss reaches {glue:text}`p6_any_book_loss:.3f`
 # $> \varepsilon$, on an event of probability $10^{x}$ with $x =$ {glue:text}`p6_any_book_log10p:.1f`,
 # and at the paper's $C =$ {glue:text}`p6_any_paper_c:,g`, window $W = 2^{20}$'s reaches
 # {glue:text}`p6_any_paper_loss:.3f`, on an event of probability $10^{x}$ with
-# $x =$ {glue:text}`p6_any_paper_log10p:,.0f`: both far beyond any audit, both exact. An audit bounds
-# the loss from below only: a clean audit says the guarantee was not refuted at the detectable loss,
-# not that it holds.
+# $x =$ {glue:text}`p6_any_paper_log10p:,.0f`: both far beyond any audit, both exact. A clean audit
+# says the guarantee was not refuted at the detectable loss, not that it holds.
 #
 # ## Decision table
 #
-# Read off the frontier: for each range of $\varepsilon$, number of arms $K$ and horizon $T$, the
-# proven pure-DP algorithm with the lowest mean regret over the points of that cell (the instances
-# with that $K$; regret normalised by the point's best so that instances weigh equally: a geometric
-# mean of ratios), and its margin over the next one. Three cautions are computed into the table.
+# For each range of $\varepsilon$, number of arms $K$ and horizon $T$: the proven pure-DP algorithm
+# with the lowest score over the cell's points (a geometric mean of regret over the point's best, so
+# that instances weigh equally), and the next one. Three cautions are computed into the table.
 #
-# - *Close calls:* a cell says "either" when the next algorithm's score is within
-#   {glue:text}`p6_dec_margin:.0%` of the first's, or when no point of the cell separates them (no
-#   point where both bands are valid and disjoint): the margin is then within the points' own
-#   uncertainty.
-# - *Lock-in:* the share of runs locked in at the cell's worst point for the recommended algorithm,
-#   where the final regrets are stored (by the rule above), and the algorithm with the lowest score
-#   among those whose stored runs lock in nowhere on the frontier and are stored for the cell (where
-#   none is: not stored).
-# - *One instance per $K$:* every $K$ but 5 is a single instance (and $K = 5$ pools the Beta and
-#   small-gap instances, which can point opposite ways), so the table generalises from one instance per $K$, not from a population
-#   of instances.
+# - *Close calls:* "either" when the next score is within {glue:text}`p6_dec_margin:.0%` of the
+#   first's, or no point of the cell has both bands valid and disjoint.
+# - *Lock-in:* the recommended algorithm's share of locked-in runs at the cell's worst point, and
+#   the best algorithm whose stored runs lock in nowhere ("not stored" where none is stored).
+# - *One instance per $K$:* every $K$ but 5 is a single instance ($K = 5$ pools the Beta and
+#   small-gap instances, which can point opposite ways), not a population of instances.
 
 # %% tags=["hide-input"]
 K_OF = {iname: INSTANCES[iname].n_arms for iname in INSTS}
@@ -1046,20 +1158,20 @@ def separated(a, b, cell, horizon):
                for i, e in cell)
 
 
-def score(alg, cell, horizon):
+def score(alg, cell, horizon, pure):
     """Geometric mean over the cell of regret / the best pure algorithm's."""
     ratios = [point(alg, i, e, horizon)[0]
-              / min(point(a, i, e, horizon)[0] for a in PURE) for i, e in cell]
+              / min(point(a, i, e, horizon)[0] for a in pure) for i, e in cell]
     return float(np.exp(np.mean(np.log(ratios))))
 
 
 # %%
-def decide(horizon, k_label, e_label):
+def decide(horizon, k_label, e_label, pure=PURE):
     """One cell of the decision table."""
     cell = [(i, e) for i in INSTS if K_OF[i] in K_RANGES[k_label]
             for e in EPS_RANGES[e_label]]
-    s = {a: score(a, cell, horizon) for a in PURE + ["DP-UCB-INT"]}
-    order = sorted(PURE, key=s.get)
+    s = {a: score(a, cell, horizon, pure) for a in pure + ["DP-UCB-INT"]}
+    order = sorted(pure, key=s.get)
     first, nxt = order[:2]
     either = (s[nxt] / s[first] < 1 + DEC_MARGIN
               or not separated(first, nxt, cell, horizon))
@@ -1086,7 +1198,7 @@ def decide(horizon, k_label, e_label):
         "DP-UCB-INT / cell best": s["DP-UCB-INT"],
         "DP-UCB-INT runs locked in":
             cell_lock_in("DP-UCB-INT", cell, horizon),
-        "_first": first, "_either": either}
+        "_first": first, "_either": either, "_safe": safe[0] if safe else None}
 
 
 decision = [decide(h, k, e) for h in HORIZONS for k in K_RANGES
@@ -1108,7 +1220,19 @@ glue("p6_dec_locked_max", float(decision.loc[first_locks, "its runs locked in (w
      if first_locks.any() else 0.0, display=False)
 glue("p6_dec_int_cells", int((decision["if δ = e^-10 is acceptable"] == "DP-UCB-INT").sum()), display=False)
 glue("p6_dec_int_either", int(decision["if δ = e^-10 is acceptable"].str.startswith("either").sum()), display=False)
-decision_shown = decision.drop(columns=["_first", "_either"])
+decision_shown = decision.drop(columns=["_first", "_either", "_safe"])
+# the table without DP-SE: which cells does it change (choice, close call, lock-in-free choice)?
+without_dpse = pd.DataFrame([decide(h, k, e, [a for a in PURE if a != "DP-SE"])
+                             for h in HORIZONS for k in K_RANGES for e in EPS_RANGES])
+dec_cols = ["use (pure ε-DP)", "_safe", "if δ = e^-10 is acceptable"]
+dec_changed = int((decision[dec_cols].fillna("-") != without_dpse[dec_cols].fillna("-")).any(axis=1).sum())
+glue("p6_dpse_dec_changed", dec_changed, display=False)
+dpse_use = decision[decision["_first"] == "DP-SE"]
+glue("p6_dpse_dec_use", len(dpse_use), display=False)
+glue("p6_dpse_dec_safe", int((decision["_safe"] == "DP-SE").sum()), display=False)
+glue("p6_dpse_dec_list", Markdown("; ".join(f"$T = {power(r.T)[1:-1]}$, $K = {r.K}$" for r in dpse_use.itertuples())),
+     display=False)
+assert dec_changed > 0 and set(dpse_use["ε"]) == {"≤ 0.25"}, "DP-SE changes the table, at small epsilon only"
 decision_core = decision_shown[["T", "K", "ε", "use (pure ε-DP)", "lowest regret, no run locked in",
                                 "if δ = e^-10 is acceptable"]]
 decision_formats = {c: pct for c in ("its runs locked in (worst point)", "DP-UCB-INT runs locked in")}
@@ -1126,17 +1250,15 @@ show_table(decision_shown, horizons=["T"], keys=3, max_rows=1, digits=3,
 # {glue:text}`p6_dec_top_cells` of the {glue:text}`p6_dec_cells` cells; other clear choices (cells):
 # {glue:text}`p6_dec_others`; {glue:text}`p6_dec_either` cells are close calls ("either"). In
 # {glue:text}`p6_dec_locked_cells` cells the algorithm with the lowest mean regret has locked-in runs
-# (up to {glue:text}`p6_dec_locked_max:.0%` of them at a point): read it with the next column,
-# which names the best algorithm whose stored runs lock in nowhere. A user who cannot afford a run
-# with linear regret, or who runs much longer than $10^6$ rounds, should take that one. Where
-# $(\varepsilon, e^{-10})$-DP is acceptable and buys advanced composition, DP-UCB-INT has less regret
-# than the pure choice by more than the margin in {glue:text}`p6_dec_int_cells` cells (and within it,
-# or with no point separating the two, in {glue:text}`p6_dec_int_either`), at the lock-in risk of its
-# own column.
+# (up to {glue:text}`p6_dec_locked_max:.0%` of them at a point); a user who cannot afford a run with
+# linear regret, or runs much longer than $10^6$ rounds, should take the next column's. Where
+# $(\varepsilon, e^{-10})$-DP is acceptable, DP-UCB-INT beats the pure choice by more than the
+# margin in {glue:text}`p6_dec_int_cells` cells (a close call in {glue:text}`p6_dec_int_either`), at
+# its own lock-in risk.
 
 # %% tags=["remove-cell"]
-PART1 = ("DP-UCB-BOUND", "Private-UCB", "DP-UCB")
-EPISODIC_PROVEN = ("AdaP-KLUCB", "AdaP-UCB", "GDP-NCB")
+PART1 = ("DP-UCB-BOUND", "Private-UCB", PUCB_VARIANT, "DP-UCB")
+EPISODIC_PROVEN = ("AdaP-KLUCB", "AdaP-UCB", "DP-SE", "GDP-NCB")
 NEAR = 0.02  # a counter "beats" the episodic algorithms by less than this, with overlapping bands: a tie
 exceptions, near_ties = [], []
 for i in INSTS:
@@ -1180,34 +1302,36 @@ assert counts.index[0] == "DP-UCB-INT (pure)", "the closing note is written for 
 # ## The frontier's headline
 #
 # At matched, proven pure $\varepsilon$-DP guarantees, {glue:text}`p6_top` (Tossou and
-# Dimitrakakis's algorithm calibrated on Corollary 3.1's basic-composition term alone) has the lowest
-# mean regret of the book's global-DP bandits at {glue:text}`p6_top_wins` of
-# {glue:text}`p6_n_points` (instance, $T$, $\varepsilon$) points (and {glue:text}`p6_ties` are ties:
-# no win), by a median factor {glue:text}`p6_top_median_ratio:.2f` over the runner-up. But its frozen
-# index locks some runs in (linear regret) at {glue:text}`p6_intpure_locked_points` of its
-# {glue:text}`p6_n_points` points, so its mean hides a heavy tail. Leaving DP-UCB-INT out (its two
-# rows are the only ones whose stored runs lock in), {glue:text}`p6_top_noint` is best at
-# {glue:text}`p6_top_noint_wins` points ({glue:text}`p6_top_noint_ties` ties). Allowing
+# Dimitrakakis's algorithm on Corollary 3.1's basic-composition term) has the lowest mean regret at
+# {glue:text}`p6_top_wins` of {glue:text}`p6_n_points` points (ties: {glue:text}`p6_ties`), by a
+# median factor {glue:text}`p6_top_median_ratio:.2f` over the runner-up, but its frozen index locks
+# some runs in at {glue:text}`p6_intpure_locked_points` of them. Leaving DP-UCB-INT out (the only
+# rows whose runs lock in), {glue:text}`p6_top_noint` is best at {glue:text}`p6_top_noint_wins`
+# points (ties: {glue:text}`p6_top_noint_ties`). Allowing
 # $\delta = e^{-10}$ changes DP-UCB-INT's calibration at {glue:text}`p6_delta_points` points, where it
 # beats the best pure algorithm at {glue:text}`p6_int_beats`.
 #
-# The counter-based algorithms of Part I (Private-UCB, DP-UCB-BOUND, DP-UCB), once their guarantees
-# are matched (the hybrid counter split), sit above the best episodic one at
-# {glue:text}`p6_episodic_better` of the {glue:text}`p6_n_points` points: a counter adds noise to
-# every release of a running sum, while the episodic algorithms release $O(K\log T)$ times, each
-# reward once. The {glue:text}`p6_counter_wins` exceptions are all on the small-gap instance, for
-# $\varepsilon \ge$ {glue:text}`p6_counter_min_eps:g`, where DP-UCB's regret is up to
-# {glue:text}`p6_counter_max:.2f` times lower than the best episodic algorithm's: there the sampling
-# noise, not the privacy noise, dominates, and the episodic index, which uses only the arm's last
-# episode (half its samples), pays for forgetting; {glue:text}`p6_counter_ties` more points there are
-# ties (a counter ahead by less than {glue:text}`p6_counter_near:.1%`, with overlapping bands).
+# DP-SE, which matches the private lower bound in order, changes the picture at high privacy only:
+# best at {glue:text}`p6_dpse_wins` points, all at $\varepsilon \le$ {glue:text}`p6_dpse_win_eps:g`,
+# it changes {glue:text}`p6_dpse_dec_changed` of the {glue:text}`p6_dec_cells` decision cells: the
+# choice for $\varepsilon \le 0.25$ at {glue:md}`p6_dpse_dec_list:myst`, and the best lock-in-free
+# algorithm in {glue:text}`p6_dpse_dec_safe`. Elsewhere its regret is a median
+# {glue:text}`p6_dpse_kl_median:.1f` times AdaP-KLUCB's: at these horizons constants, not rates,
+# rank the algorithms.
+#
+# Part I's counters (Private-UCB printed and with the tail bound, DP-UCB-BOUND, DP-UCB), once their guarantees
+# are matched, sit above the best episodic algorithm at {glue:text}`p6_episodic_better` of the
+# {glue:text}`p6_n_points` points: a counter adds noise to every release of a running sum, while an
+# episodic algorithm releases each reward once. The {glue:text}`p6_counter_wins` exceptions are on
+# the small-gap instance, for $\varepsilon \ge$ {glue:text}`p6_counter_min_eps:g` (DP-UCB up to
+# {glue:text}`p6_counter_max:.2f` times lower), where sampling noise dominates and the episodic
+# index, which keeps only the last episode, pays for forgetting; {glue:text}`p6_counter_ties` more
+# are ties (ahead by less than {glue:text}`p6_counter_near:.1%`, bands overlapping).
 #
 # The repaired GDP-NCB trails the better AdaP algorithm at every point, by a median factor
-# {glue:text}`p6_gdp_median:.1f` (at least {glue:text}`p6_gdp_min:.2f`): half of its $\varepsilon$
-# goes to the sparse-vector stopping rule, and each reward enters up to $\lfloor\log_2 T\rfloor$
-# releases, so its releases carry $2\lfloor\log_2 T\rfloor$ times the noise of AdaP-UCB's
-# ({glue:text}`p6_gdp_noise_factor` times at $T = 10^6$): the price of Part V's repair. The anytime
-# GDP-NCB is drawn for completeness only: its guarantee does not hold.
+# {glue:text}`p6_gdp_median:.1f` (at least {glue:text}`p6_gdp_min:.2f`): its releases carry
+# $2\lfloor\log_2 T\rfloor$ times the noise of AdaP-UCB's ({glue:text}`p6_gdp_noise_factor` at
+# $T = 10^6$), the price of Part V's repair.
 #
 # ## Summary
 #
@@ -1220,8 +1344,13 @@ assert counts.index[0] == "DP-UCB-INT (pure)", "the closing note is written for 
 # - Episodic algorithms, which release each reward once, beat counters, which add noise to every
 #   release of a running sum, almost everywhere; the exceptions are small gaps, where sampling noise
 #   dominates.
-# - An audit gives a lower bound on the privacy loss. A clean audit does not prove a guarantee; an
-#   exposing pair with an exact law can refute one.
+# - Order-optimal is not best everywhere at $T \le 10^6$: DP-SE matches the private lower bound's
+#   rate, and wins at small $\varepsilon$, where it enters the decision table, but has more regret
+#   than AdaP-KLUCB elsewhere. Private-UCB as printed plays almost uniformly at these horizons; its
+#   $\varepsilon/k$ per tree (more privacy than claimed) adds little to that.
+# - An audit gives a lower bound on the privacy loss, with a power it must state (DP-SE's generic
+#   audit has none; its own pair certifies most of an exact loss). A clean audit does not prove a
+#   guarantee; an exposing pair with an exact law can refute one.
 # - The decision table names an algorithm per ($\varepsilon$, $K$, $T$) cell together with its
 #   lock-in risk and the best alternative that never locks in.
 #
