@@ -101,7 +101,7 @@ def main(argv=None) -> None:
             args.out.parent.mkdir(parents=True, exist_ok=True)
             np.savez_compressed(args.out, **arrays)
             finals = ", ".join(f"{k}: {arrays[f'{k}_final'].mean():,.1f}" for k, _ in chosen)
-            print(f"{group} {prefix} T={horizon}: {clock.seconds:.0f} s for {len(chosen)} settings; {finals}", flush=True)
+            print(f"{group} {prefix} T={horizon}: {clock.seconds:.0f} s, {len(chosen)} settings; {finals}", flush=True)
             del out
 
 

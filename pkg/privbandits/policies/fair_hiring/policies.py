@@ -41,6 +41,7 @@ TREE_SHIFTS = ("once", "per_node")
 _POSITIVE = Real()
 #: The authors' experiment code (DP-GMFBandits, commit 73ab664), cited in the departures below
 _CODE = "DP-GMFBandits policies.py"
+_DATA = "DP-GMFBandits data.py lines 100-108"
 #: Their index lag, shared by Fair-Greedy and Private-Fair-Greedy
 _LAG = Departure(
     "index_lag",
@@ -269,9 +270,7 @@ class PrivateFairGreedy(HiringPolicy):
         ),
         _LAG,
         Departure("clip_rewards", False, "rewards not clipped", f"{_CODE} lines 342-344", "clip", "as run - no clip"),
-        Departure(
-            "l_tilde_rule", "data", "L~ from the data", "DP-GMFBandits data.py lines 100-108", "ldata", "as run - L~ data"
-        ),
+        Departure("l_tilde_rule", "data", "L~ from the data", _DATA, "ldata", "as run - L~ data"),
     )
     _kernel: ClassVar[Any] = staticmethod(private_fair_greedy_kernel)
 
