@@ -2,12 +2,13 @@
 
 Usage (from the repository root; see benchmarks/README.md for the time it takes):
 
-    python benchmarks/run_fair_hiring_authors.py [--groups a5 p50 a50] [--runs5 40] [--runs50 10] [--resume]
+    python benchmarks/run_fair_hiring_authors.py [--groups a5 p50 s5 a50] [--runs5 40] [--runs50 10] [--resume]
 
 Each policy's ``ablations()`` (printed, printed plus each departure, as run, as run minus each) on the
 chapter's environment (UCI Adult, ``noise_sd = 0.1``), Private-Fair-Greedy at the paper's
 (15, 0.1, 0.9, 0.9). Groups: ``a5`` every ablation at T = 5,000 (the code's default horizon),
-``p50`` printed and as run at T = 50,000 (the paper's), ``a50`` the other ablations at T = 50,000.
+``p50`` printed and as run at T = 50,000 (the paper's), ``a50`` the other ablations at T = 50,000,
+``s5`` Figures A.1-A.4's settings as run at T = 5,000.
 Per setting ``<key>_final`` (fair regret at T per trial), ``<key>_regret`` (regret at T),
 ``<key>_share`` (hires per group), ``<key>_curve`` (cumulative fair regret on ``t_<T>``) and
 ``<key>_seconds``. The file ``book/part4_fair_hiring/results_authors.npz`` is rewritten after each
@@ -40,9 +41,21 @@ def grid(horizon: int) -> np.ndarray:
     return np.unique(np.round(np.logspace(1, np.log10(horizon), 100)).astype(np.int64))
 
 
+#: Figures A.1-A.4's values other than the default (paper_scale.py's sweeps)
+SWEEPS = {"epsilon": (1.0, 5.0, 50.0), "delta": (0.001, 0.01), "alpha_eps": (0.5, 0.7), "alpha_delta": (0.5, 0.7)}
+
+
 def settings(group: str):
     """(prefix, horizon, [(key, policy), ...]) of one group."""
-    horizon = 5_000 if group == "a5" else 50_000
+    horizon = 5_000 if group in ("a5", "s5") else 50_000
+    if group == "s5":  # Figures A.1-A.4 as run (the default is a5's "authors")
+        chosen = [
+            (f"sw_{name}_{v:g}", PrivateFairGreedy.as_run_by_authors(**{**PFG_ARGS, name: v}))
+            for name, values in SWEEPS.items()
+            for v in values
+        ]
+        yield "pfg", horizon, chosen
+        return
     for prefix, cls, kwargs in POLICIES:
         chosen = [(a.key, a.policy) for a in cls.ablations(**kwargs)]
         if group == "p50":
