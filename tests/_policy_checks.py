@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbandits.environments import BanditInstance, bernoulli_instance
+from privbandits.environments import BanditInstance, HiringEnvironment, bernoulli_instance
 
 
 def random_instance(k: int = 10, seed: int = 1) -> BanditInstance:
@@ -32,3 +32,52 @@ def check_figure_1a_nash_regret_is_finite(policy, horizon: int = 1000) -> None:
     res = simulate(policy, inst, horizon, runs=5, seed=0, cache=False, progress=False, n_jobs=1)
     nr = nash_regret(res)
     assert np.isfinite(nr) and 0 <= nr <= 1, nr
+
+
+def synthetic_hiring_env(seed=0, d=5, k=3, n=400):
+    """Hiring pools of ``k`` groups shifted along theta*: reward-greedy is unfair, rank-greedy fair."""
+    rng = np.random.default_rng(seed)
+    theta = rng.normal(size=d)
+    theta /= np.linalg.norm(theta)
+    # groups with shifted reward distributions: reward-greedy is unfair, rank-greedy is fair
+    pools = []
+    for g in range(k):
+        x = rng.normal(size=(n, d)) * 0.2 + 0.3 * g * theta
+        x /= np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1.0)
+        pools.append(x)
+    return HiringEnvironment(tuple(pools), theta, noise_sd=0.05)
+
+
+def one_hot_hiring_env(seed=6, k=3, n=300):
+    """Census-like pools: one-hot blocks plus a scaled numeric column, many repeated rows."""
+    rng = np.random.default_rng(seed)
+    pools = []
+    for g in range(k):
+        a, b = rng.integers(0, 4, n), rng.integers(0, 3, n)
+        x = np.zeros((n, 4 + 3 + k + 1))
+        x[np.arange(n), a] = 0.4
+        x[np.arange(n), 4 + b] = 0.4
+        x[:, 7 + g] = 0.4
+        x[:, -1] = rng.integers(0, 5, n) / 10
+        pools.append(x)
+    theta = rng.normal(size=pools[0].shape[1]) / 3
+    return HiringEnvironment(tuple(pools), theta, noise_sd=0.1)
+
+
+def small_hiring_env():
+    """Two small Gaussian pools in four dimensions, for the calibration and L-tilde checks."""
+    rng = np.random.default_rng(0)
+    theta = rng.normal(size=4)
+    theta /= np.linalg.norm(theta)
+    pools = tuple(rng.normal(size=(50, 4)) * 0.4 + 0.2 * g for g in range(2))
+    return HiringEnvironment(pools, theta, noise_sd=0.1)
+
+
+PART2_INSTANCE = bernoulli_instance(np.random.default_rng(2026).uniform(0.005, 1, 10))
+
+
+def part2_runs(policy, horizon=20000, runs=3, seed=5, instance=PART2_INSTANCE):
+    """``simulate`` without cache or progress, for the tests of the Part II authors' options."""
+    from privbandits.simulate import simulate
+
+    return simulate(policy, instance, horizon, runs=runs, seed=seed, progress=False, cache=False)

@@ -2,26 +2,32 @@
 
 The baselines have their own files (``test_adap_ucb.py``, ``test_ldp_ucb.py``); the tests of Part V's
 repair of GDP-NCB's Phase I (the sparse-vector rule, its accounting and the leak of the printed rule)
-follow the Part II tests below.
+follow the Part II tests below, then the authors' experiment code as options.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import math
 
 import numpy as np
 import pytest
+from _policy_checks import PART2_INSTANCE as INST
 from _policy_checks import check_figure_1a_nash_regret_is_finite, check_reproducible, random_instance
+from _policy_checks import part2_runs as _arms
 from scipy import stats
 
 from privbandits.audit import action_statistic_sampler, audit, flip_pairs, leading_run
 from privbandits.environments import bernoulli_instance
+from privbandits.policies import LDPUCB, AdaPUCB
 from privbandits.policies.dp_ncb import (
     GDPNCB,
     LDPNCB,
     NCB,
     AnytimeDPNCB,
+    _ldp_index,
+    _ncb_index,
     anytime_window_run_law,
     gdp_index,
     leading_run_law,
@@ -385,3 +391,141 @@ def test_leak_does_not_need_a_small_constant():
     law = leading_run_law(10**6, EPS, 1600.0)
     assert np.isfinite(law["loss"][-1]) and law["loss"][-1] > 1000 * EPS
     assert law["log_p1"][-1] < -(10**6) * math.log(2) * 0.99
+
+
+# --------------------------------------------------------------------------------------------------
+# The authors' experiment code as options (Part II). Every departure of the DP-NCB authors' public
+# code (``NP-Hardest/DP-NCB``) from the printed algorithms is a flag, off by default. These tests
+# check that (1) with every flag off the runs are bit-identical to the package before the flags
+# existed (digests recorded from that version), and (2) each flag changes what it should and nothing
+# else. All deterministic (fixed seeds). The flags of the baselines are tested in test_adap_ucb.py and
+# test_ldp_ucb.py.
+
+
+def _digest(arms):
+    return hashlib.sha256(np.ascontiguousarray(arms, dtype=np.int64).tobytes()).hexdigest()[:16]
+
+
+# digests of simulate(policy, INST, 20000, runs=3, seed=5).arms, recorded before the flags existed
+BEFORE = [
+    (NCB(), "ff618c6d2b5d8539"),
+    (GDPNCB(), "496e3b5a6c0fddfe"),
+    (LDPNCB(), "0cdc36515cb8e390"),
+    (GDPNCB(phase1_cap_sqrt=True), "5918ae3aab384e51"),
+    (LDPNCB(epsilon=2.0), "7125de3c10a9c8b2"),
+    (AnytimeDPNCB(), "4dc9213dfd6c2152"),
+    (AnytimeDPNCB(base="ldp"), "fceb16bcbf66cbe3"),
+    (GDPNCB(phase1_rule="sparse_vector"), "64888a0882d19c70"),
+    (AdaPUCB(), "15c1110549fafcb2"),
+    (LDPUCB(), "020283df2706dc4e"),
+]
+
+
+@pytest.mark.parametrize(("policy", "digest"), BEFORE, ids=lambda x: getattr(x, "name", x))
+def test_flags_off_runs_are_bit_identical_to_before(policy, digest):
+    assert _digest(_arms(policy).arms) == digest
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: NCB(authors_bonus=1),
+        lambda: GDPNCB(phase1_noise="no"),
+        lambda: GDPNCB(phase1_window_cap=True, phase1_cap_sqrt=True),
+        lambda: GDPNCB(phase1_rule="sparse_vector", log_window=True),
+        lambda: LDPNCB(log_window=None),
+        lambda: AdaPUCB(noiseless_init=0),
+        lambda: AdaPUCB(clip_private_mean=1.0),
+        lambda: LDPUCB(clip_rewards="yes"),
+    ],
+)
+def test_bad_flags_raise(make):
+    with pytest.raises(ValueError):
+        make()
+
+
+def test_window_cap_stops_phase1_at_the_authors_window():
+    horizon = 20000  # W = int(sqrt T) + 1 = 142; C = 1600 keeps the test from firing first
+    w = int(math.sqrt(horizon)) + 1
+    gdp = _arms(GDPNCB(phase1_constant=1600.0, phase1_window_cap=True), horizon)
+    ldp = _arms(LDPNCB(phase1_constant=1600.0, phase1_window_cap=True), horizon)
+    assert np.all(gdp.records["phase1_end"] == w)  # GDPNCB.py: t < W
+    assert np.all(ldp.records["phase1_end"] == w + 1)  # LDPNCB.py: t <= W
+
+
+def test_gdp_without_phase1_noise_draws_phase1_like_ncb():
+    """No Phase I noise: Phase I consumes only the arm and reward draws, exactly like NCB's Phase I."""
+    horizon = 20000
+    w = int(math.sqrt(horizon)) + 1
+    ncb = _arms(NCB(phase1_constant=1e9), horizon).arms[:, :w]  # never stops: uniform throughout
+    quiet = _arms(GDPNCB(phase1_constant=1600.0, phase1_window_cap=True, phase1_noise=False), horizon).arms
+    noisy = _arms(GDPNCB(phase1_constant=1600.0, phase1_window_cap=True), horizon).arms
+    assert np.array_equal(quiet[:, :w], ncb)
+    assert not np.array_equal(noisy[:, :w], ncb)  # the Phase I noise draws shift the stream
+
+
+def test_gdp_reset_starts_phase2_at_the_least_explored_arm():
+    """mu_tilde = 0 for every arm: Eq. (4) is then decreasing in n, so Phase II opens on argmin N_1."""
+    res = _arms(GDPNCB(phase1_constant=1600.0, phase1_window_cap=True, reset_mu_tilde=True), 20000)
+    k = INST.n_arms
+    for arms, p1 in zip(res.arms, res.records["phase1_end"]):
+        counts = np.bincount(arms[:p1], minlength=k)
+        assert arms[p1] == int(np.argmin(counts))
+    base = _arms(GDPNCB(phase1_constant=1600.0, phase1_window_cap=True), 20000)
+    assert np.array_equal(base.arms[:, : base.records["phase1_end"][0]], res.arms[:, : res.records["phase1_end"][0]])
+    assert not np.array_equal(base.arms, res.arms)
+
+
+@pytest.mark.parametrize("cls", [GDPNCB, LDPNCB])
+def test_log_window_changes_phase2_only(cls):
+    kw = {"phase1_constant": 1600.0, "phase1_window_cap": True, "epsilon": 1.0}
+    base, logw = _arms(cls(**kw)), _arms(cls(**kw, log_window=True))
+    p1 = int(base.records["phase1_end"][0])
+    assert np.array_equal(base.records["phase1_end"], logw.records["phase1_end"])
+    assert np.array_equal(base.arms[:, :p1], logw.arms[:, :p1])
+    assert not np.array_equal(base.arms, logw.arms)
+
+
+def test_index_formulas_of_the_departures():
+    mean, n, log_t, log_w, c, alpha, eps = 0.5, 10.0, math.log(10**6), math.log(1001), 3.0, 3.1, 0.2
+    assert _ncb_index(mean, n, log_t, c, False) == pytest.approx(mean + 4 * math.sqrt(mean * log_t / n), rel=1e-14)
+    assert _ncb_index(mean, n, log_t, c, True) == pytest.approx(
+        mean + 2 * c * math.sqrt(2 * mean * log_t / n), rel=1e-14
+    )
+    printed = _ldp_index(mean, n, log_t, log_t, eps, c, alpha)
+    authors = _ldp_index(mean, n, log_t, log_w, eps, c, alpha)
+    last = 4 * c * (2 * alpha) ** 0.25 / (math.sqrt(eps) * n**0.75)
+    assert printed - authors == pytest.approx(last * (log_t**0.75 - log_w**0.75), rel=1e-12)
+
+
+def test_ldp_noise_as_location_shifts_phase1_rewards_by_one_over_eps():
+    """At eps = 1 the scale is the same (1), so the draws are identical and Phase I arms coincide;
+    the +1 shift in every Phase I reward then changes Phase II."""
+    kw = {"phase1_constant": 1600.0, "phase1_window_cap": True, "epsilon": 1.0}
+    base, loc = _arms(LDPNCB(**kw)), _arms(LDPNCB(**kw, phase1_noise_as_location=True))
+    p1 = int(base.records["phase1_end"][0])
+    assert np.array_equal(base.arms[:, :p1], loc.arms[:, :p1])
+    assert not np.array_equal(base.arms, loc.arms)
+
+
+def test_ncb_authors_bonus_changes_phase2_only():
+    base, bonus = _arms(NCB()), _arms(NCB(authors_bonus=True))
+    assert np.array_equal(base.records["phase1_end"], bonus.records["phase1_end"])
+    p1 = int(base.records["phase1_end"].min())
+    assert np.array_equal(base.arms[:, :p1], bonus.arms[:, :p1])
+    assert not np.array_equal(base.arms, bonus.arms)
+
+
+@pytest.mark.parametrize("cls", [NCB, GDPNCB, LDPNCB, AdaPUCB, LDPUCB])
+def test_as_run_by_authors_sets_every_flag(cls):
+    policy = cls.as_run_by_authors()
+    flags = {
+        NCB: ["authors_bonus"],
+        GDPNCB: ["reset_mu_tilde", "log_window", "phase1_window_cap"],
+        LDPNCB: ["phase1_noise_as_location", "log_window", "phase1_window_cap"],
+        AdaPUCB: ["authors_index", "noiseless_init", "episode_doubles_last", "clip_private_mean"],
+        LDPUCB: ["clip_rewards", "forced_first"],
+    }[cls]
+    assert all(getattr(policy, f) is True for f in flags)
+    if cls is GDPNCB:
+        assert policy.phase1_noise is False and policy.phase1_constant == 1600.0

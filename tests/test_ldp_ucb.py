@@ -6,7 +6,9 @@ import math
 
 import numpy as np
 import pytest
+from _policy_checks import PART2_INSTANCE as INST
 from _policy_checks import check_reproducible
+from _policy_checks import part2_runs as _arms
 
 from privbandits.environments import bernoulli_instance
 from privbandits.policies import LDPUCB
@@ -34,3 +36,20 @@ def test_ldp_ucb_forces_4_log_t_pulls_per_arm():
     np.testing.assert_array_equal(rec["arms"][:3], [0, 1, 2])  # the first k rounds: each arm once
     with pytest.raises(ValueError, match="explore"):
         LDPUCB(explore=-1.0)
+
+
+# --------------------------------------------------------------------------------------------------
+# The DP-NCB authors' code as options of LDP-UCB (off by default); deterministic (fixed seeds).
+
+
+def test_ldp_ucb_clipping_changes_nothing_without_noise_and_something_with_it():
+    assert np.array_equal(_arms(LDPUCB(epsilon=math.inf)).arms, _arms(LDPUCB(epsilon=math.inf, clip_rewards=True)).arms)
+    assert not np.array_equal(_arms(LDPUCB()).arms, _arms(LDPUCB(clip_rewards=True)).arms)
+
+
+def test_ldp_ucb_forced_first_pulls_the_lowest_numbered_arm():
+    k = INST.n_arms
+    base, first = _arms(LDPUCB(), 200), _arms(LDPUCB(forced_first=True), 200)
+    assert np.all(first.arms[:, :k] == np.arange(k)) and np.all(base.arms[:, :k] == np.arange(k))
+    # round k + 1: every arm has one pull and 1 <= 4 log(k + 2): arm 0 again, where round-robin takes arm 1
+    assert np.all(first.arms[:, k + 1] == 0) and np.all(base.arms[:, k + 1] == 1)

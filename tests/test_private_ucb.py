@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -26,6 +27,8 @@ from privbandits.policies.private_ucb import (
     dp_ucb_int_privacy,
     dp_ucb_int_release_counts,
     lambert_pull_threshold,
+    private_ucb_noise_scale,
+    private_ucb_relaxation,
     regret_bound_dp_ucb,
     regret_bound_dp_ucb_bound,
     regret_bound_dp_ucb_int,
@@ -358,3 +361,109 @@ def test_round_terms_table_holds_the_per_round_logarithms():
         assert table[0, t] == math.log(t)
         assert table[1, t] == math.log(2.0 / float(t) ** -4.0)
         assert table[2, t] == _bonus_log_term(t) == math.log(4.0 * float(t) ** 4)
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 26: Private-UCB as printed (mishra2015nearly, Algorithm 1), the former width as an option
+# ---------------------------------------------------------------------------------------------
+
+
+def test_private_ucb_tree_noise_scale_hand_computed():
+    # T = 1,000: 2^9 = 512 <= T < 1,024, so floor(log2 T) + 1 = 10 levels; eps0 = eps/k = 1/2 -> 10 / 0.5
+    assert private_ucb_noise_scale(1_000, 2, 1.0) == 20.0
+    assert private_ucb_noise_scale(1_000, 2, 1.0, per_tree_budget="eps") == 10.0
+    # T = 100,000: 2^16 = 65,536 <= T, 17 levels; eps0 = 0.1 / 10 = 0.01 -> 17 / 0.01 = 1,700
+    assert private_ucb_noise_scale(100_000, 10, 0.1) == pytest.approx(1_700.0, rel=1e-14)
+    assert private_ucb_noise_scale(1_024, 3, 1.0, per_tree_budget="eps") == 11.0  # 2^10 = T: 11 levels
+
+
+def test_private_ucb_relaxation_hand_computed():
+    # T = 1,024 (log2 T = 10), k = 2, eps = 1: Gamma = k log2(T)^2 ln(k T log2 T / gamma) / eps
+    # = 2 * 100 * ln(20,480 / gamma); ln 20,480 = 11 ln 2 + ln 10 = 9.927204079153444.
+    # gamma = t^-4 at t = 1,024: ln(1/gamma) = 40 ln 2 = 27.725887222397812 -> 200 * 37.65309130155126
+    assert private_ucb_relaxation(1_024, 1_024, 2, 1.0) == pytest.approx(7_530.618260310252, rel=1e-13)
+    # gamma = 0.05: ln(20,480 / 0.05) = ln 409,600 = 12 ln 2 + 2 ln 10 = 12.922936352707435 -> 2,584.587...
+    assert private_ucb_relaxation(5, 1_024, 2, 1.0, gamma=0.05) == pytest.approx(2_584.5872705414868, rel=1e-13)
+    # eps per tree: eps0 = eps, Gamma k times smaller
+    assert private_ucb_relaxation(1_024, 1_024, 2, 1.0, per_tree_budget="eps") == pytest.approx(3_765.309130155126)
+    # the box's formula typed directly, at T = 100,000, k = 10, eps = 0.1, t = 777
+    big_t, k, eps, t = 100_000, 10, 0.1, 777
+    box = k * math.log2(big_t) ** 2 * math.log(k * big_t * math.log2(big_t) / t**-4.0) / eps
+    assert private_ucb_relaxation(t, big_t, k, eps) == pytest.approx(box, rel=1e-12)
+
+
+def test_private_ucb_per_tree_epsilon_is_eps_over_k_in_noise_and_relaxation():
+    """Printed Private-UCB at eps = 1 on 2 arms has eps0 = 1/2 in both its tree noise and Gamma: it is
+    the run of ``per_tree_budget="eps"`` at eps = 1/2, bit for bit (1.0 / 2 = 0.5 exactly)."""
+    inst = bernoulli_instance([0.4, 0.6])
+    a = PrivateUCB(1.0).run(inst, 5_000, np.random.default_rng(3))["arms"]
+    b = PrivateUCB(0.5, per_tree_budget="eps").run(inst, 5_000, np.random.default_rng(3))["arms"]
+    c = PrivateUCB(1.0, per_tree_budget="eps").run(inst, 5_000, np.random.default_rng(3))["arms"]
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
+def test_private_ucb_former_setting_reproduces_the_former_default_bit_for_bit():
+    """``per_tree_budget="eps", width="tail_bound"`` is the package's Private-UCB before issue #26: its
+    records hash (``tools/fingerprint.py``'s procedure) to that default's entries of
+    ``tools/fingerprint_reference.json`` at commit 4ba8fde (``PrivateUCB[default]@...``)."""
+    import importlib.util
+    from pathlib import Path
+
+    from privbandits.environments import mixed_instance
+    from privbandits.simulate import simulate_mean_rewards
+
+    path = Path(__file__).resolve().parent.parent / "tools" / "fingerprint.py"
+    spec = importlib.util.spec_from_file_location("fingerprint", path)
+    fp = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fp)
+    policy = PrivateUCB(1.0, per_tree_budget="eps", width="tail_bound")
+    opts = {"cache": False, "n_jobs": 1, "progress": False}
+    bern = bernoulli_instance([0.8, 0.65, 0.4, 0.2], name="fingerprint")
+    mixed = mixed_instance([0.7, 0.55, 0.3], name="fingerprint-mixed")
+    assert fp.digest(simulate(policy, bern, fp.HORIZON, fp.RUNS, fp.SEED, **opts).records) == "8d1faf77c576bf72"
+    assert fp.digest(simulate(policy, mixed, fp.HORIZON, fp.RUNS, fp.SEED, **opts).records) == "81572b4334f55a45"
+    mean = simulate_mean_rewards(policy, bern, fp.HORIZON, fp.RUNS, fp.SEED, **opts)
+    fields = {f.name: getattr(mean, f.name) for f in dataclasses.fields(mean)}
+    assert fp.digest(fp._arrays_of(fields)) == "b5a763dba5669230"
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: PrivateUCB(1.0, per_tree_budget="eps/2"), "per_tree_budget"),
+        (lambda: PrivateUCB(1.0, width="tight"), "width"),
+        (lambda: PrivateUCB(1.0, gamma=0.0), "gamma"),
+        (lambda: PrivateUCB(1.0, gamma=1.0), "gamma"),
+        (lambda: private_ucb_relaxation(0, 100, 2, 1.0), "t"),
+        (lambda: private_ucb_relaxation(5, 1, 2, 1.0), "horizon"),
+        (lambda: private_ucb_relaxation(5, 100, 2, 1.0, gamma=2.0), "gamma"),
+        (lambda: private_ucb_relaxation(5, 100, 2, 1.0, per_tree_budget="k"), "per_tree_budget"),
+        (lambda: private_ucb_noise_scale(100, 0, 1.0), "n_arms"),
+        (lambda: private_ucb_noise_scale(100, 2, -1.0), "epsilon"),
+    ],
+)
+def test_private_ucb_bad_options(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+@pytest.mark.parametrize(
+    "algorithm, budget, width",
+    [
+        ("Private-UCB", "eps/k", "printed"),
+        ("Private-UCB (eps per tree)", "eps", "printed"),
+        ("Private-UCB (tail bound, eps per tree)", "eps", "tail_bound"),
+    ],
+)
+def test_private_ucb_calibration_and_guarantee(algorithm, budget, width):
+    from privbandits.calibration import calibrate, guarantee
+
+    cal = calibrate(algorithm, 0.5, 0.0, 10**5)
+    assert cal.policy.name == algorithm
+    assert (cal.policy.epsilon, cal.policy.per_tree_budget, cal.policy.width) == (0.5, budget, width)
+    assert cal.params == {"epsilon": 0.5}  # the printed reading keeps the paper's eps/k per tree
+    assert (cal.epsilon, cal.delta, cal.proven) == (0.5, 0.0, True) == guarantee(cal.policy, 10**5)
+    assert ("eps/k-DP" if budget == "eps/k" else "eps-DP") in cal.accounting
+    with pytest.raises(ValueError, match="horizon"):
+        calibrate(algorithm, 0.5)

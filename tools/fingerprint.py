@@ -65,6 +65,8 @@ CHOICES = {
     "rank_method": ("histogram", "brute"),
     "calibration": ("printed", "tight"),
     "l_tilde_rule": ("sum", "norm", "data"),
+    "per_tree_budget": ("eps/k", "eps"),
+    "width": ("printed", "tail_bound"),
 }
 #: further settings that change what a run does (beyond defaults, flags and choices)
 EXTRA = {
@@ -78,6 +80,8 @@ EXTRA = {
     ],
     "GDPNCB": [{"epsilon": float("inf")}],
     "DPUCBInt": [{"simplified_intervals": True, "v": 1.5}],
+    # the package's Private-UCB before issue #26 (its former default)
+    "PrivateUCB": [{"per_tree_budget": "eps", "width": "tail_bound"}],
 }
 
 

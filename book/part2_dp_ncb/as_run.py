@@ -51,7 +51,7 @@
 # Every departure is an option of the package's policies, off by default, with the file and line
 # in its docstring (`GDPNCB(phase1_noise=False, reset_mu_tilde=True, log_window=True,
 # phase1_window_cap=True)`, and so on), and `as_run_by_authors()` switches all of a policy's on
-# at once (with $C = 1600$ where the code has it); `tests/test_dp_ncb_authors.py` checks that
+# at once (with $C = 1600$ where the code has it); `tests/test_dp_ncb.py` (and the baselines' test files) check that
 # each option changes what it should and that with every option off the runs are bit-identical to
 # the printed algorithms'. The $\mu^* = 1$ of AdaP-UCB's curve is a property of the metric, not the
 # policy: we add $1 - \mu^*$ to the running Nash regret explicitly.

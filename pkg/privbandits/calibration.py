@@ -35,6 +35,7 @@ __all__ = [
     "Calibration",
     "GLOBAL_ALGORITHMS",
     "LOCAL_ALGORITHMS",
+    "READINGS",
     "REGISTRY",
     "calibrate",
     "guarantee",
@@ -58,6 +59,7 @@ _GLOBAL: dict[str, tuple[type[Policy], dict[str, Any]]] = {
     "DP-UCB-INT": (DPUCBInt, {}),
     "AdaP-UCB": (AdaPUCB, {}),
     "AdaP-KLUCB": (AdaPKLUCB, {}),
+    "DP-SE": (_policy_class(".policies.successive_elimination:DPSE"), {}),
     "GDP-NCB": (GDPNCB, {}),
     "Anytime GDP-NCB": (AnytimeDPNCB, {"base": "gdp"}),
 }
@@ -67,11 +69,18 @@ _LOCAL: dict[str, tuple[type[Policy], dict[str, Any]]] = {
     "LDP-NCB": (LDPNCB, {}),
     "Anytime LDP-NCB": (AnytimeDPNCB, {"base": "ldp"}),
 }
-REGISTRY = {**_GLOBAL, **_LOCAL}
+#: other readings of a global algorithm above (Part I), calibrated but not in :data:`GLOBAL_ALGORITHMS`
+_READINGS: dict[str, tuple[type[Policy], dict[str, Any]]] = {
+    "Private-UCB (eps per tree)": (PrivateUCB, {"per_tree_budget": "eps"}),
+    "Private-UCB (tail bound, eps per tree)": (PrivateUCB, {"per_tree_budget": "eps", "width": "tail_bound"}),
+}
+REGISTRY = {**_GLOBAL, **_LOCAL, **_READINGS}
 #: The global-DP algorithms :func:`calibrate` knows, by their policies' names.
 GLOBAL_ALGORITHMS = tuple(_GLOBAL)
 #: The local-DP algorithms (their epsilon is per reward, released at once, so no composition).
 LOCAL_ALGORITHMS = tuple(_LOCAL)
+#: Other readings of a global algorithm (Private-UCB's, Part I), by their policies' names.
+READINGS = tuple(_READINGS)
 _DELTA = Real(0.0, 1.0, "[)")
 
 

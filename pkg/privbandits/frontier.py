@@ -14,8 +14,8 @@ from typing import NamedTuple
 import numpy as np
 from scipy import stats
 
-from ._validation import check_int
-from .environments import BanditInstance
+from ._validation import check_epsilon, check_int
+from .environments import BERNOULLI, BanditInstance
 from .metrics import average_regret, nash_regret
 from .policies import Policy
 from .simulate import SimulationResult, simulate, simulate_mean_rewards
@@ -37,6 +37,7 @@ __all__ = [
     "ranking",
     "pooled",
     "frontier_instances",
+    "private_lower_bound",
 ]
 
 #: The columns of :attr:`FrontierPoint.values`.
@@ -349,3 +350,36 @@ def frontier_instances() -> dict[str, BanditInstance]:
         "Beta, 5 arms": beta_instance(2 * beta_means / (1 - beta_means), np.full(5, 2.0), name="Beta, 5 arms"),
         "small gap, 5 arms": bernoulli_instance([0.5] + [0.475] * 4, name="small gap, 5 arms"),
     }
+
+
+def private_lower_bound(instance: BanditInstance, horizons: Sequence[int], epsilon: float) -> np.ndarray:
+    """The eps-global-DP regret lower bound drawn on the frontier: Theorem 3 of ``azize2022privacy``.
+
+    ``log T * sum_{a: Delta_a > 0} Delta_a / min(d(mu_a, mu*), 6 eps Delta_a)`` for Bernoulli arms
+    (:func:`~privbandits.policies.adap_klucb.problem_dependent_lower_bound`), in cumulative regret
+    (divide by ``T`` for average regret). The theorem is asymptotic: this is its rate times ``log T``.
+    It refines ``shariff2018differentially``'s ``Omega(sum_a log T / Delta_a + K log T / eps)``, whose
+    constant could not be read here; Theorem 3 states its constant.
+
+    Parameters
+    ----------
+    instance : BanditInstance
+        Bernoulli arms only (the theorem's KL and TV are those of Bernoulli laws).
+    horizons : sequence of int >= 2
+    epsilon : float > 0
+        ``inf``: the Lai-Robbins bound.
+
+    Returns
+    -------
+    numpy.ndarray
+        One value per horizon.
+    """
+    from .policies.adap_klucb import problem_dependent_lower_bound
+
+    if not isinstance(instance, BanditInstance):
+        raise ValueError(f"instance must be a BanditInstance, got {type(instance).__name__}")
+    if np.any(instance.kinds != BERNOULLI):
+        raise ValueError(f"instance must have Bernoulli arms only (Theorem 3's Bernoulli form), got {instance.name!r}")
+    epsilon = check_epsilon(epsilon, allow_inf=True)
+    horizons = [check_int("horizons", h, minimum=2) for h in np.atleast_1d(horizons).tolist()]
+    return np.array([problem_dependent_lower_bound(instance.means, h, epsilon) for h in horizons])

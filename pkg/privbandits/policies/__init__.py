@@ -10,6 +10,7 @@ module                                algorithms
                                       :class:`.AnytimeDPNCB` (Parts II and V)
 :mod:`.adap_ucb`, :mod:`.ldp_ucb`     :class:`.AdaPUCB`, :class:`.LDPUCB` (Part II's baselines)
 :mod:`.adap_klucb`                    :class:`.AdaPKLUCB` (Part VI)
+:mod:`.successive_elimination`        :class:`.DPSE` (Part VI)
 :mod:`.thresholding`                  :class:`.FixedBudgetThresholding`,
                                       :class:`.FixedConfidenceThresholding` (Part III)
 :mod:`.fair_hiring`                   :class:`.OFUL`, :class:`.FairGreedy`, :class:`.PrivateFairGreedy`
@@ -27,6 +28,7 @@ from .dp_ncb import GDPNCB, LDPNCB, NCB, AnytimeDPNCB, NCBFamily
 from .fair_hiring import OFUL, FairGreedy, HiringEnvironment, PrivateFairGreedy
 from .ldp_ucb import LDPUCB
 from .private_ucb import DPUCB, DPUCBBound, DPUCBInt, PrivateUCB
+from .successive_elimination import DPSE
 from .thresholding import FixedBudgetThresholding, FixedConfidenceThresholding
 from .ucb import UCB
 
@@ -46,6 +48,7 @@ __all__ = [
     "AnytimeDPNCB",
     "AdaPUCB",
     "AdaPKLUCB",
+    "DPSE",
     "LDPUCB",
     "FixedBudgetThresholding",
     "FixedConfidenceThresholding",

@@ -1,8 +1,8 @@
 """Private UCB: the counter-based private versions of UCB1 of Part I, and their bounds and accounting.
 
-* :class:`PrivateUCB` (``mishra2015nearly``): a binary-tree counter per arm (``chan2011private``)
-  and an index width from Chan et al.'s Corollary 2.9 at ``gamma = t^-4``, as
-  ``tossou2016algorithms`` (Section 4) runs it.
+* :class:`PrivateUCB`: Algorithm 1 of ``mishra2015nearly``, a binary-tree counter per arm
+  (``chan2011private``) at ``eps/k`` and the printed relaxation Gamma; the package's former width
+  (Chan et al.'s tail bound, ``eps`` per tree) is an option.
 * :class:`DPUCBBound`, :class:`DPUCB`, :class:`DPUCBInt`: Algorithms 1-3 of
   ``tossou2016algorithms``, with the hybrid counter of ``chan2011private``.
 
@@ -29,6 +29,10 @@ from .base import Bool, Choice, Policy, Real, param
 
 __all__ = [
     "PrivateUCB",
+    "PER_TREE_BUDGETS",
+    "PRIVATE_UCB_WIDTHS",
+    "private_ucb_noise_scale",
+    "private_ucb_relaxation",
     "BONUS_FORMS",
     "DPUCBBound",
     "DPUCB",
@@ -85,68 +89,196 @@ def _round_terms(horizon: int) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 
 
+PER_TREE_BUDGETS = ("eps/k", "eps")
+PRIVATE_UCB_WIDTHS = ("printed", "tail_bound")
+
+
 @njit(nogil=True, cache=True)
-def _private_ucb_kernel(rng, kinds, params, table, horizon, epsilon, round_terms):  # pragma: no cover - compiled
-    k = kinds.shape[0]
+def _tree_levels(horizon):  # pragma: no cover - compiled
     levels = 0
     while (horizon >> levels) > 0:
         levels += 1  # floor(log2 T) + 1
-    scale = levels / epsilon
-    states = np.zeros((k, _BIN_SIZE))  # one binary tree per arm
+    return levels
+
+
+@njit(nogil=True, cache=True)
+def _relaxation(t, horizon, k, epsilon_tree, log_inv_gamma):  # pragma: no cover - compiled
+    # Gamma of Algorithm 1, line 7, at per-tree epsilon eps0 = eps/k: log2(T)^2 ln(k T log2(T) / gamma) / eps0;
+    # log_inv_gamma = ln(1/gamma), NaN for gamma = t^-4 (ln(1/gamma) = 4 ln t)
+    log2_t = np.log2(float(horizon))
+    log_inv = 4.0 * np.log(float(t)) if np.isnan(log_inv_gamma) else log_inv_gamma
+    return log2_t * log2_t * (np.log(k * float(horizon) * log2_t) + log_inv) / epsilon_tree
+
+
+@njit(nogil=True, cache=True)
+def _private_ucb_kernel(
+    rng, kinds, params, table, horizon, epsilon, per_arm, printed, log_inv_gamma, round_terms
+):  # pragma: no cover - compiled
+    k = kinds.shape[0]
+    epsilon_tree = epsilon / k if per_arm else epsilon  # Algorithm 1, line 1: eps0 = eps/k
+    scale = _tree_levels(horizon) / epsilon_tree
+    states = np.zeros((k, _BIN_SIZE))  # one binary tree with T leaves per arm
     private_sums = np.zeros(k)
     pulls = np.zeros(k, dtype=np.int64)
     arms = np.empty(horizon, dtype=np.int64)
     for t in range(1, horizon + 1):
-        if t <= k:  # play each arm once
+        if t <= k:  # lines 2-6: play each arm once
             arm = t - 1
         else:
             log_t = round_terms[0, t]
-            log_term = round_terms[1, t]  # ln(2 / gamma), gamma = t^-4
+            relax = log_term = 0.0
+            if printed:
+                relax = _relaxation(t, horizon, k, epsilon_tree, log_inv_gamma)
+            elif np.isnan(log_inv_gamma):
+                log_term = round_terms[1, t]  # ln(2 / gamma), gamma = t^-4
+            else:
+                log_term = np.log(2.0) + log_inv_gamma
             best = -np.inf
             arm = 0
-            for a in range(k):
+            for a in range(k):  # line 10
                 n = pulls[a]
-                terms = 0
-                m = n
-                while m > 0:  # popcount(n): the noisy p-sums in the current release
-                    terms += m & 1
-                    m >>= 1
-                width = np.sqrt(2.0 * log_t / n) + laplace_iid_sum_tail_bound(terms, scale, log_term) / n
+                if printed:
+                    width = np.sqrt(2.0 * log_t / n) + relax / n
+                else:
+                    terms = 0
+                    m = n
+                    while m > 0:  # popcount(n): the noisy p-sums in the current release
+                        terms += m & 1
+                        m >>= 1
+                    width = np.sqrt(2.0 * log_t / n) + laplace_iid_sum_tail_bound(terms, scale, log_term) / n
                 index = private_sums[a] / n + width
                 if index > best:
                     best = index
                     arm = a
         reward = draw_reward(rng, kinds, params, table, t - 1, arm)
         pulls[arm] += 1
-        private_sums[arm] = binary_counter_insert(states[arm], reward, scale, rng)
+        private_sums[arm] = binary_counter_insert(states[arm], reward, scale, rng)  # lines 4, 12
         arms[t - 1] = arm
     return arms
 
 
+_PER_TREE = Choice(PER_TREE_BUDGETS)
+_WIDTH = Choice(PRIVATE_UCB_WIDTHS)
+_GAMMA = Real(0.0, 1.0, "()", optional=True)
+
+
+def _epsilon_tree(n_arms: int, epsilon: float, per_tree_budget: str) -> float:
+    """The per-tree epsilon: ``epsilon / n_arms`` (``"eps/k"``) or ``epsilon``."""
+    return epsilon / n_arms if _PER_TREE.check("per_tree_budget", per_tree_budget) == "eps/k" else epsilon
+
+
+def private_ucb_noise_scale(horizon: int, n_arms: int, epsilon: float, *, per_tree_budget: str = "eps/k") -> float:
+    """Laplace scale of each node of :class:`PrivateUCB`'s trees: ``(floor(log2 T) + 1) / eps0``.
+
+    Parameters
+    ----------
+    horizon : int >= 1
+        ``T``, the leaves of each tree.
+    n_arms : int >= 1
+    epsilon : float > 0, finite
+    per_tree_budget : {"eps/k", "eps"}, keyword-only
+        ``eps0 = epsilon / n_arms`` (Algorithm 1, line 1) or ``epsilon``.
+
+    Returns
+    -------
+    float
+    """
+    horizon = check_int("horizon", horizon, minimum=1)
+    n_arms = check_int("n_arms", n_arms, minimum=1)
+    return float(_tree_levels(horizon)) / _epsilon_tree(n_arms, check_epsilon(epsilon), per_tree_budget)
+
+
+def private_ucb_relaxation(
+    t: int, horizon: int, n_arms: int, epsilon: float, *, per_tree_budget: str = "eps/k", gamma: float | None = None
+) -> float:
+    """Gamma of ``mishra2015nearly``, Algorithm 1, line 7: ``k log^2 T log(k T log T / gamma) / eps``.
+
+    Read as ``log2(T)^2 ln(k T log2(T) / gamma) / eps0``: ``log T`` counts tree levels (base 2), the
+    outer ``log`` is the Laplace tail's (natural); ``eps0 = eps/k`` gives the printed ``k / eps``.
+
+    Parameters
+    ----------
+    t : int in [1, horizon]
+        The round (used only when ``gamma`` is None).
+    horizon : int >= 2
+    n_arms : int >= 1
+    epsilon : float > 0, finite
+    per_tree_budget : {"eps/k", "eps"}, keyword-only
+    gamma : float in (0, 1) or None, keyword-only
+        The failure probability; None: ``t^-4``, as ``tossou2016algorithms`` (Section 4) ran it.
+
+    Returns
+    -------
+    float
+    """
+    horizon = check_int("horizon", horizon, minimum=2)
+    t = check_int("t", t, minimum=1, maximum=horizon)
+    n_arms = check_int("n_arms", n_arms, minimum=1)
+    gamma = _GAMMA.check("gamma", gamma)
+    eps0 = _epsilon_tree(n_arms, check_epsilon(epsilon), per_tree_budget)
+    return float(_relaxation(t, horizon, n_arms, eps0, math.nan if gamma is None else -math.log(gamma)))
+
+
 @dataclasses.dataclass(frozen=True)
 class PrivateUCB(Policy):
-    """Private-UCB (``mishra2015nearly``) as ``tossou2016algorithms`` (Section 4) runs it: epsilon-DP (global).
+    """Private-UCB: Algorithm 1 ("Differentially Private UCB Sampling") of ``mishra2015nearly``.
 
-    Index ``s_a/n_a + sqrt(2 ln t / n_a) + B_a(t)/n_a``, ``B_a(t)`` of
-    :func:`~privbandits.mechanisms.laplace_sum_tail_bound` at ``gamma = t^-4``.
+    One binary tree (``chan2011private``) with ``T`` leaves per arm, each node ``Lap((floor(log2 T)
+    + 1) / eps0)``, ``eps0 = eps/k`` (line 1); each arm once (lines 2-6); then the arm maximising
+    ``r_a/n_a + sqrt(2 ln t / n_a) + Gamma/n_a`` (line 10), ``r_a`` the tree's release, Gamma of
+    :func:`private_ucb_relaxation` (line 7; Lemma 5: the trees' error bound w.p. ``1 - gamma``). The
+    box takes ``gamma`` as an input and prints ``log`` without a base: ``sqrt(2 ln t / n_a)`` is
+    UCB1's, and the default ``gamma = t^-4`` is ``tossou2016algorithms``'s (Section 4), so Gamma is
+    re-evaluated each round. ``width="tail_bound"``: the tail bound
+    (:func:`~privbandits.mechanisms.laplace_sum_tail_bound`) of the release's ``popcount(n_a)``
+    p-sums at ``ln(2/gamma)`` in place of Gamma.
+
+    Privacy: a reward enters one arm's tree only, so the trees compose in parallel: the run is
+    ``eps0``-DP (global), i.e. ``eps/k`` with ``"eps/k"`` (eps-DP with room to spare; :meth:`guarantee`
+    reports eps, as it does not know ``k``) and eps with ``"eps"``.
 
     Parameters
     ----------
     epsilon : float > 0, finite
+    per_tree_budget : {"eps/k", "eps"}
+        Each tree's epsilon: the printed ``eps/k``, or ``eps``.
+    width : {"printed", "tail_bound"}
+        Gamma of line 7, or the tail bound of the tree's Laplace sums.
+    gamma : float in (0, 1) or None
+        The failure probability; None: ``t^-4`` at round ``t``.
     """
 
     epsilon: float = param(spec=Real())
+    per_tree_budget: str = param("eps/k", _PER_TREE)
+    width: str = param("printed", _WIDTH)
+    gamma: float | None = param(None, _GAMMA)
 
-    name = "Private-UCB"
     private = True
-    accounting = "binary tree calibrated for T items per arm (chan2011private)"
+    accounting = "one binary tree per arm (chan2011private), parallel composition over the arms"
     _kernel = staticmethod(_private_ucb_kernel)
-    binding = ("epsilon", lambda policy, horizon: _round_terms(horizon))
+    binding = (
+        "epsilon",
+        lambda p, h: p.per_tree_budget == "eps/k",
+        lambda p, h: p.width == "printed",
+        lambda p, h: math.nan if p.gamma is None else -math.log(p.gamma),
+        lambda p, h: _round_terms(h),
+    )
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        """``"Private-UCB"`` (the printed box), else its options in parentheses, as the registry names them."""
+        options = (["tail bound"] if self.width == "tail_bound" else []) + (
+            ["eps per tree"] if self.per_tree_budget == "eps" else []
+        )
+        return f"Private-UCB ({', '.join(options)})" if options else "Private-UCB"
 
     @classmethod
     def calibrated(cls, epsilon, delta, horizon, **kwargs):
         cls._needs_horizon(horizon)
-        return super().calibrated(epsilon, delta, horizon, **kwargs)
+        policy, params, _ = super().calibrated(epsilon, delta, horizon, **kwargs)
+        if policy.per_tree_budget == "eps/k":  # the paper's eps/k per tree: eps/k-DP, within the target
+            return policy, params, f"{cls.accounting}: eps/k per tree (the paper's), so eps/k-DP"
+        return policy, params, f"{cls.accounting}: eps per tree, so eps-DP"
 
 
 # --------------------------------------------------------------------------------------------

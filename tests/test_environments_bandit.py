@@ -1,4 +1,4 @@
-"""Tests of privbandits.environments."""
+"""Tests of privbandits.environments.bandit: the stochastic bandit instances."""
 
 from __future__ import annotations
 
@@ -79,40 +79,3 @@ def test_table_instance():
 def test_bad_input(call, name):
     with pytest.raises(ValueError, match=name):
         call()
-
-
-# --- the hiring environment ----------------------------------------------------------------------
-
-
-def _hiring(noise_sd=0.1, shift=0.0):
-    rng = np.random.default_rng(3)
-    pools = tuple(rng.normal(size=(30, 4)) + shift for _ in range(3))
-    return env.HiringEnvironment(pools, rng.normal(size=4), noise_sd=noise_sd)
-
-
-def test_hiring_environment_joins_the_family_and_keeps_its_old_paths():
-    from privbandits.policies import fair_hiring
-    from privbandits.policies.fair_hiring import environment as old
-
-    assert fair_hiring.HiringEnvironment is old.HiringEnvironment is env.HiringEnvironment
-    assert fair_hiring.ScoreTree is env.ScoreTree and fair_hiring.HiringArrays is env.HiringArrays
-    assert old.check_l_tilde_rule("norm") == "norm"
-
-
-def test_hiring_spec_identifies_the_data_and_the_noise():
-    a = _hiring()
-    assert a.spec() == _hiring().spec()  # equal data: equal spec (and cache key)
-    assert a.spec() != _hiring(noise_sd=0.2).spec()
-    assert a.spec() != _hiring(shift=1e-9).spec()
-    arrays = a.arrays()
-    assert arrays.offsets.tolist() == [0, 30, 60, 90] and arrays.pool.shape == (90, 4)
-
-
-def test_hiring_bad_input():
-    rng = np.random.default_rng(0)
-    with pytest.raises(ValueError, match="noise_sd"):
-        env.HiringEnvironment((rng.normal(size=(3, 2)),) * 2, np.ones(2), noise_sd=0.0)
-    with pytest.raises(ValueError, match="pools"):
-        env.HiringEnvironment((rng.normal(size=(3, 2)),), np.ones(2))
-    with pytest.raises(ValueError, match="l_tilde_rule"):
-        _hiring().l_tilde("max")
