@@ -2,7 +2,7 @@
 
 Usage (from the repository root; see benchmarks/README.md for the time it takes):
 
-    python benchmarks/run_fair_hiring_authors.py [--groups a5 p50 s5 a50] [--runs5 40] [--runs50 10] [--resume]
+    python benchmarks/run_fair_hiring_authors.py [--groups a5 p50 s5 a50] [--policies oful fg pfg] [--resume]
 
 Each policy's ``ablations()`` (printed, printed plus each departure, as run, as run minus each) on the
 chapter's environment (UCI Adult, ``noise_sd = 0.1``), Private-Fair-Greedy at the paper's
@@ -70,6 +70,7 @@ def main(argv=None) -> None:
     ap.add_argument("--groups", nargs="+", default=["a5", "p50"])
     ap.add_argument("--runs5", type=int, default=40, help="trials at T = 5,000")
     ap.add_argument("--runs50", type=int, default=10, help="trials at T = 50,000 (the paper's 10)")
+    ap.add_argument("--policies", nargs="+", default=[p for p, _, _ in POLICIES], help="oful fg pfg")
     ap.add_argument("--jobs", type=int, default=None, help="workers (default: the engine's)")
     ap.add_argument("--resume", action="store_true", help="keep the settings already in the output file")
     ap.add_argument("--out", type=Path, default=OUT)
@@ -85,6 +86,8 @@ def main(argv=None) -> None:
     command = "python benchmarks/run_fair_hiring_authors.py " + " ".join(sys.argv[1:] if argv is None else argv)
     for group in args.groups:
         for prefix, horizon, chosen in settings(group):
+            if prefix not in args.policies:
+                continue
             chosen = [(f"{prefix}_{key}_{horizon}", p) for key, p in chosen]
             chosen = [(k, p) for k, p in chosen if f"{k}_final" not in arrays]
             if not chosen:
