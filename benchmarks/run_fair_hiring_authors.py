@@ -84,6 +84,8 @@ def main(argv=None) -> None:
     except (OSError, subprocess.CalledProcessError):
         commit = "unknown"
     command = "python benchmarks/run_fair_hiring_authors.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    if "command" in arrays:  # --resume: the file was made by the earlier commands, then this one
+        command = f"{arrays['command']}; then {command}"
     for group in args.groups:
         for prefix, horizon, chosen in settings(group):
             if prefix not in args.policies:
