@@ -2,13 +2,13 @@
 
 Usage (from the repository root; see benchmarks/README.md for the time it takes):
 
-    python benchmarks/run_fair_hiring_authors.py [--groups a5 p50 s5 a50] [--policies oful fg pfg] [--resume]
+    python benchmarks/run_fair_hiring_authors.py [--groups a5 p50 s5 s50 a50] [--policies oful fg pfg] [--resume]
 
 Each policy's ``ablations()`` (printed, printed plus each departure, as run, as run minus each) on the
 chapter's environment (UCI Adult, ``noise_sd = 0.1``), Private-Fair-Greedy at the paper's
 (15, 0.1, 0.9, 0.9). Groups: ``a5`` every ablation at T = 5,000 (the code's default horizon),
 ``p50`` printed and as run at T = 50,000 (the paper's), ``a50`` the other ablations at T = 50,000,
-``s5`` Figures A.1-A.4's settings as run at T = 5,000.
+``s5`` Figures A.1-A.4's settings as run at T = 5,000, ``s50`` A.3 and A.4's as run at T = 50,000.
 Per setting ``<key>_final`` (fair regret at T per trial), ``<key>_regret`` (regret at T),
 ``<key>_share`` (hires per group), ``<key>_curve`` (cumulative fair regret on ``t_<T>``) and
 ``<key>_seconds``. The file ``book/part4_fair_hiring/results_authors.npz`` is rewritten after each
@@ -48,11 +48,12 @@ SWEEPS = {"epsilon": (1.0, 5.0, 50.0), "delta": (0.001, 0.01), "alpha_eps": (0.5
 def settings(group: str):
     """(prefix, horizon, [(key, policy), ...]) of one group."""
     horizon = 5_000 if group in ("a5", "s5") else 50_000
-    if group == "s5":  # Figures A.1-A.4 as run (the default is a5's "authors")
+    if group in ("s5", "s50"):  # Figures A.1-A.4 as run (the default is "authors"); s50: A.3 and A.4
         chosen = [
             (f"sw_{name}_{v:g}", PrivateFairGreedy.as_run_by_authors(**{**PFG_ARGS, name: v}))
             for name, values in SWEEPS.items()
             for v in values
+            if group == "s5" or name.startswith("alpha")
         ]
         yield "pfg", horizon, chosen
         return
