@@ -1,4 +1,4 @@
-"""Tests of privbandits.policies.fair_hiring.kernels: the rank step, the pools' score tree and the authors' departures."""
+"""Tests of privbandits.policies.fair_hiring.kernels: the rank step, the score tree, the authors' departures."""
 
 import math
 
