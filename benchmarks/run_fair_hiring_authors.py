@@ -11,7 +11,7 @@ chapter's environment (UCI Adult, ``noise_sd = 0.1``), Private-Fair-Greedy at th
 ``s5`` Figures A.1-A.4's settings as run at T = 5,000, ``s50`` A.3 and A.4's as run at T = 50,000.
 Per setting ``<key>_final`` (fair regret at T per trial), ``<key>_regret`` (regret at T),
 ``<key>_share`` (hires per group), ``<key>_curve`` (cumulative fair regret on ``t_<T>``) and
-``<key>_seconds``. The file ``book/part4_fair_hiring/results_authors.npz`` is rewritten after each
+``<key>_seconds``. The file ``book/part4_fair_hiring/results_hiring_authors.npz`` is rewritten after each
 policy and horizon (``--resume`` skips what is stored).
 """
 
@@ -30,7 +30,7 @@ from privbandits.policies.fair_hiring import OFUL, FairGreedy, HiringEnvironment
 
 from _timing import Stopwatch
 
-OUT = Path(__file__).resolve().parents[1] / "book" / "part4_fair_hiring" / "results_authors.npz"
+OUT = Path(__file__).resolve().parents[1] / "book" / "part4_fair_hiring" / "results_hiring_authors.npz"
 SEED = 2025  # the chapter's
 PFG_ARGS = dict(epsilon=15.0, delta=0.1, alpha_eps=0.9, alpha_delta=0.9)
 POLICIES = (("oful", OFUL, {}), ("fg", FairGreedy, {}), ("pfg", PrivateFairGreedy, PFG_ARGS))

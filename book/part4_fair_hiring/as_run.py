@@ -85,8 +85,9 @@ assert FairGreedy.as_run_by_authors().reg == OFUL.as_run_by_authors().reg == 0.0
 # %% [markdown]
 # ## The stored run
 #
-# **The numbers of this page come from a stored run**, `results_authors.npz` next to this page, made
-# by `python benchmarks/run_fair_hiring_authors.py` (its running time is in `benchmarks/README.md`):
+# **The numbers of this page come from a stored run**, `results_hiring_authors.npz` next to this
+# page, made by `python benchmarks/run_fair_hiring_authors.py` (its running time is in
+# `benchmarks/README.md`):
 # 10 trials with seed 2025, the paper's count, on this part's environment. It holds every entry of
 # each policy's `ablations()` at $T = 5{,}000$ (the horizon of the code's `adult.py`), the printed
 # and the as-run policies at the paper's $T = 50{,}000$, Private-Fair-Greedy's whole `ablations()`
@@ -98,7 +99,7 @@ assert FairGreedy.as_run_by_authors().reg == OFUL.as_run_by_authors().reg == 0.0
 # it against the file.
 
 # %%
-stored = np.load("results_authors.npz")
+stored = np.load("results_hiring_authors.npz")
 print("made by:", str(stored["command"]))
 check = simulate_hiring(as_run_pfg, env, 5_000, int(stored["pfg_authors_5000_runs"]),
                         seed=int(stored["seed"]))
