@@ -1,6 +1,7 @@
 """Tests of privbandits.policies.fair_hiring.policies: OFUL, Fair-Greedy, Private-Fair-Greedy, run_together,
 simulate_hiring and relative_ranks."""
 
+import dataclasses
 import math
 
 import numpy as np
@@ -15,6 +16,7 @@ from privbandits.policies.fair_hiring import (
     relative_ranks,
     run_together,
     simulate_hiring,
+    tree_sigma,
 )
 
 
@@ -98,3 +100,66 @@ def test_parameters_validated():
     with pytest.raises(ValueError, match="alpha_eps"):
         PrivateFairGreedy(alpha_eps=1.5)
     assert approx_dp_to_zcdp(1.5, 0.01) > 0 and math.isfinite(approx_dp_to_zcdp(1.5, 0.01))
+
+
+# --- the authors' departures (DP-GMFBandits, commit 73ab664) ---------------------------------------
+
+
+@pytest.mark.parametrize("cls", [OFUL, FairGreedy, PrivateFairGreedy])
+def test_departures_switch_on_alone_and_off_alone(cls):
+    printed, as_run = cls(), cls.as_run_by_authors()
+    assert printed != as_run
+    defaults = {f.name: f.default for f in dataclasses.fields(cls)}
+    for d in cls.departures:
+        assert d.value != defaults[d.field], d  # the printed algorithm is the field's default
+        assert getattr(as_run, d.field) == d.value
+        assert "DP-GMFBandits" in d.source and "line" in d.source
+    ablations = {a.key: a.policy for a in cls.ablations()}
+    assert ablations["printed"] == printed and ablations["authors"] == as_run
+    for d in cls.departures:
+        plus, minus = ablations[f"+{d.key}"], ablations[f"-{d.key}"]
+        assert plus == dataclasses.replace(printed, **{d.field: d.value})
+        assert minus == dataclasses.replace(as_run, **{d.field: defaults[d.field]})
+
+
+@pytest.mark.parametrize(
+    "cls, field, bad",
+    [
+        (OFUL, "radius", "abbasi"),
+        (OFUL, "bonus_scale", 0.0),
+        (OFUL, "bonus_scale", -1.0),
+        (FairGreedy, "index_lag", 1),
+        (FairGreedy, "theta_jitter", -1e-8),
+        (FairGreedy, "theta_jitter", math.nan),
+        (PrivateFairGreedy, "tree_budget", "regression"),
+        (PrivateFairGreedy, "tree_shift", "twice"),
+        (PrivateFairGreedy, "index_lag", "yes"),
+        (PrivateFairGreedy, "clip_rewards", 0),
+    ],
+)
+def test_departure_options_are_validated(cls, field, bad):
+    with pytest.raises(ValueError, match=field):
+        cls(**{field: bad})
+
+
+def test_tree_noise_from_the_total_budget_is_the_codes():
+    """BinaryMechanism._gaussian_noise (policies.py lines 254-269) with epsilon, delta = (15, 0.1), T/2 leaves."""
+    env, horizon = synthetic_hiring_env(), 50_000
+    share = PrivateFairGreedy().calibration_values(env, horizon)
+    total = PrivateFairGreedy(tree_budget="total").calibration_values(env, horizon)
+    ltil = share["l_tilde"]
+    m = int(np.ceil(np.log2(horizon / 2))) + 1  # the code's logT + 1 with T/2
+    assert total["sigma_noise"] == pytest.approx(4 * ltil**2 * np.sqrt(m) * np.log(4 / 0.1) / 15.0, rel=1e-12)
+    assert share["sigma_noise"] == pytest.approx(tree_sigma(13.5, 0.09, horizon, ltil), rel=1e-12)
+    # the rank step keeps its share either way
+    assert total["rho_rank"] == share["rho_rank"] and total["eps_rank"] == pytest.approx(1.5)
+    per_node = PrivateFairGreedy(tree_shift="per_node").calibration_values(env, horizon)
+    d = env.theta_star.shape[0]
+    code_gamma = share["sigma_noise"] * np.sqrt(2 * m) * (4 * np.sqrt(d) + 2 * np.log(2 * (horizon / 2) * horizon))
+    assert per_node["gamma"] == pytest.approx(code_gamma, rel=1e-12)
+
+
+def test_rewards_unclipped_as_run():
+    env = synthetic_hiring_env()
+    assert PrivateFairGreedy(clip_rewards=False).kernel_params(env, 100).y_clip == math.inf
+    assert PrivateFairGreedy().kernel_params(env, 100).y_clip == env.y_clip()

@@ -440,7 +440,8 @@ show_table(sweep_table, formats={"parameter": NAMES.get}, digits=3,
 #
 # (p4-authors-runs)=
 # **What the paper's figures ran.** The authors' public code (DP-GMFBandits, commit `73ab664`)
-# differs from the paper in two ways that matter for the level of these curves.
+# departs from the paper in several ways ({doc}`as_run` lists them all and measures what each
+# moves); two of them set the level of these curves.
 #
 # - It passes the **total** $(\eps, \delta)$ to the regression tree, not
 #   $(\eps_{\rm reg}, \delta_{\rm reg})$: `PrivateFairGreedy.__init__` calls

@@ -44,11 +44,17 @@ class OFULParams(NamedTuple):
         Confidence level of the ellipsoid (Theorem 2 of ``abbasi2011improved``).
     theta_norm : float
         ``S``, bound on ``||theta*||``.
+    code_radius : bool
+        The authors' radius ``sqrt(2 log(det V_{t-1} / det(reg I)) log t)`` instead of Theorem 2's.
+    scale : float
+        Factor on the bonus (1: the paper).
     """
 
     reg: float  #: ridge parameter lambda
     delta: float  #: confidence level of the ellipsoid (Theorem 2 of abbasi2011improved)
     theta_norm: float  #: S, bound on ||theta*||
+    code_radius: bool  #: the authors' radius sqrt(2 log(det V / det reg I) log t) instead of Theorem 2's
+    scale: float  #: the bonus is multiplied by scale (1: the paper)
 
 
 class GreedyParams(NamedTuple):
@@ -66,6 +72,13 @@ class GreedyParams(NamedTuple):
         Private-Fair-Greedy only: the noise per tree-node entry (> 0 for all settings or for none),
         Gamma (the Gram shift is 2 Gamma I), ``rho_rank`` of the rank noise, and the clip of the
         rewards entering the tree.
+    lag : bool
+        Use ``t~ = floor((t - 2) / 2)`` (one hire fewer on odd t, and the window before it).
+    shift_per_node : bool
+        Private: the shift 2 Gamma I on every tree node summed (``popcount(t~)`` times), not once.
+    jitter : float
+        Fair-Greedy: theta-hat + ``jitter / (d sqrt(t))`` times d standard normals each round (> 0 for
+        all settings or for none).
     """
 
     reg: float  #: ridge parameter of the exact regression (Fair-Greedy)
@@ -75,6 +88,9 @@ class GreedyParams(NamedTuple):
     shift: float  #: Gamma; the private Gram matrix is shifted by 2 Gamma I (private)
     rank_rho: float  #: rho_rank of the rank noise sigma_t = sqrt(T / (2 N_t^2 rho_rank)) (private)
     y_clip: float  #: observed rewards enter the tree clipped to [-y_clip, y_clip] (private)
+    lag: bool  #: t~ = floor((t - 2) / 2) instead of floor((t - 1) / 2)
+    shift_per_node: bool  #: private: 2 Gamma I on every node of the prefix sum
+    jitter: float  #: Fair-Greedy: theta-hat + jitter / (d sqrt(t)) N(0, I) each round
 
 
 class Run(NamedTuple):
@@ -149,12 +165,15 @@ class Draws(NamedTuple):
     node : numpy.ndarray
         ``(B // 2 + 1, p (p + 1) / 2)``: the standard normals of the tree nodes closed in the block
         (``(B // 2 + 1, 0)`` without tree noise).
+    jitter : numpy.ndarray
+        ``(B, d)``: the standard normals of theta-hat's jitter (``(B, 0)`` without jitter).
     """
 
     first: np.ndarray  #: (2,) the block's first round (0-based) and its first tree node's number
     rank: np.ndarray  #: (B, K) the rank step's numbers of each round
     reward: np.ndarray  #: (B,) the reward noise's standard normal of each round
     node: np.ndarray  #: (B // 2 + 1, p (p + 1) / 2) the standard normals of the block's tree nodes
+    jitter: np.ndarray  #: (B, d) the standard normals of theta-hat's jitter (or (B, 0))
 
 
 #: Rounds per block of :func:`_draw_block` (the settings are played one block at a time)
@@ -191,12 +210,13 @@ def _new_window(env, n_set):  # pragma: no cover - compiled
 
 
 @njit(nogil=True, cache=True)
-def _new_draws(env, node_size):  # pragma: no cover - compiled
+def _new_draws(env, node_size, jitter_size=0):  # pragma: no cover - compiled
     return Draws(
         np.zeros(2, dtype=np.int64),
         np.zeros((BLOCK, env.offsets.shape[0] - 1)),
         np.zeros(BLOCK),
         np.zeros((BLOCK // 2 + 1, node_size)),
+        np.zeros((BLOCK, jitter_size)),
     )
 
 
@@ -252,7 +272,8 @@ def _draw_block(rng, env, run, fixed, t0, t1, rank_step, private, tree_noise, dr
     # Round t: line 3, one candidate per group (drawn into ``run.cand``, or given by ``fixed`` in
     # audits); with ``tree_noise``, the standard normals of the tree node closed in round t (line 5:
     # one per odd t >= 3); with ``rank_step``, K uniforms while the window is empty (t = 1), then, if
-    # ``private``, the K standard normals of eq. (1) (line 6); the reward noise's standard normal (line 8).
+    # ``private``, the K standard normals of eq. (1) (line 6); theta-hat's jitter, if any (d standard
+    # normals); the reward noise's standard normal (line 8).
     offsets = env.offsets
     draws.first[0] = t0 - 1
     draws.first[1] = (t0 - 2) // 2 if t0 > 1 else 0  # tree nodes closed before round t0
@@ -271,6 +292,9 @@ def _draw_block(rng, env, run, fixed, t0, t1, rank_step, private, tree_noise, dr
             n_nodes += 1
         if rank_step:
             _draw_rank_noise(rng, (t - 1) - t_tilde, private, draws.rank[i - draws.first[0]])
+        jitter = draws.jitter[i - draws.first[0]]
+        for j in range(jitter.shape[0]):
+            jitter[j] = rng.standard_normal()
         draws.reward[i - draws.first[0]] = rng.standard_normal()
 
 
@@ -330,7 +354,7 @@ def _add_row_private(env, run, s, n_reg, y_clip, sigma, noise, leaf, exact, nois
 
 @njit(nogil=True, cache=True)
 def _private_theta(noisy, t_tilde, shift, prefix, m, rhs, theta):  # pragma: no cover - compiled
-    """Line 5 (private): theta-hat from the tree's noisy prefix sum, Gram matrix shifted by 2 Gamma I."""
+    """Line 5 (private): theta-hat from the tree's noisy prefix sum, Gram matrix shifted by ``2 shift I``."""
     # Line 5 (private): theta-hat from the tree's noisy prefix sum (packed), Gram matrix shifted by
     # 2 Gamma I (``m``, ``rhs``: (d, d) and (d,) buffers).
     d = theta.shape[0]
@@ -345,6 +369,16 @@ def _private_theta(noisy, t_tilde, shift, prefix, m, rhs, theta):  # pragma: no 
         rhs[a] = prefix[e]
         e += 1
     theta[:] = np.linalg.solve(m, rhs)
+
+
+@njit(nogil=True, cache=True)
+def _popcount(n):  # pragma: no cover - compiled
+    """Number of 1 bits of ``n`` (the tree nodes summed into the prefix sum of n leaves)."""
+    c = 0
+    while n > 0:
+        c += n & 1
+        n >>= 1
+    return c
 
 
 @njit(nogil=True, cache=True)
@@ -449,6 +483,7 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
     for s in range(n_set):
         vinv[s] = np.eye(d) / p.reg[s]
     b = np.zeros((n_set, d))
+    logdet = np.zeros(n_set)  # log(det V / det(reg I)), by the determinant lemma (code_radius)
     theta = np.zeros(d)  # theta = V^-1 X^T y, entry j computed when a candidate needs it
     theta_round = np.zeros(d, dtype=np.int64)  # the round theta[j] was computed in (0: never)
     u = np.zeros(d)
@@ -460,10 +495,13 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
             theta_round[:] = 0
             for t in range(t0, t1):
                 i = t - 1
-                beta = (
-                    math.sqrt(noise_sd**2 * (d * math.log((1.0 + (t - 1) / reg) / p.delta[s])))
-                    + math.sqrt(reg) * p.theta_norm[s]
-                )
+                if p.code_radius[s]:  # the authors' sqrt(2 log(det V / det(reg I))) sqrt(log t)
+                    beta = p.scale[s] * math.sqrt(2.0 * logdet[s]) * math.sqrt(math.log(t))
+                else:
+                    beta = p.scale[s] * (
+                        math.sqrt(noise_sd**2 * (d * math.log((1.0 + (t - 1) / reg) / p.delta[s])))
+                        + math.sqrt(reg) * p.theta_norm[s]
+                    )
                 best = -1e300
                 kt = 0
                 for k in range(k_groups):
@@ -503,6 +541,7 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
                 for a in cols:
                     b[s, a] += x[a] * y
                     den += x[a] * u[a]
+                logdet[s] += math.log(den)
                 for a in range(d):
                     for c in range(d):
                         v[a, c] -= u[a] * u[c] / den
@@ -559,7 +598,9 @@ def _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, private):  # pr
     d = env.pool.shape[1]
     tree_noise = private and p.sigma_tree[0] > 0.0
     size = packed_size(d + 1) if private else 0  # the tree's matrices are symmetric: upper triangles
-    draws = _new_draws(env, size if tree_noise else 0)
+    jitter = not private and p.jitter[0] > 0.0
+    draws = _new_draws(env, size if tree_noise else 0, d if jitter else 0)
+    jittered = np.zeros(d)
     # exact ridge (Fair-Greedy): V = reg I + X^T X and X^T y
     n_exact = 0 if private else n_set
     gram = np.zeros((n_exact, d, d))
@@ -585,6 +626,8 @@ def _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, private):  # pr
             for t in range(t0, t1):
                 i = t - 1
                 t_tilde = (t - 1) // 2  # line 4
+                if p.lag[s] and t > 1:  # the authors' index: floor((t - 2) / 2), one less on odd t
+                    t_tilde = (t - 2) // 2
                 while n_reg[s] < t_tilde:  # line 5 (private: the tree's new leaf, with the block's node noise)
                     if private:
                         noise = draws.node[n_reg[s] - draws.first[1]]
@@ -600,11 +643,22 @@ def _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, private):  # pr
                     if not private:
                         theta[s] = np.linalg.solve(gram[s], b[s])
                     elif t_tilde > 0:
-                        _private_theta(noisy[s], t_tilde, p.shift[s], prefix, m, rhs, theta[s])
+                        shift = p.shift[s]
+                        if p.shift_per_node[s]:  # 2 Gamma I on each of the prefix sum's nodes
+                            shift *= _popcount(t_tilde)
+                        _private_theta(noisy[s], t_tilde, shift, prefix, m, rhs, theta[s])
                     theta_version[s] = t_tilde
-                    _score_pool(env.score_tree, theta[s], window.work, window.products, window.scores[s])
+                    if not jitter:
+                        _score_pool(env.score_tree, theta[s], window.work, window.products, window.scores[s])
                 _slide_window(env, run, window, s, t, t_tilde)
                 b_i = i - draws.first[0]
+                used = theta[s]
+                if jitter:  # the authors' Fair-Greedy: theta-hat + jitter / (d sqrt(t)) z, scored every round
+                    scale = p.jitter[s] / (d * math.sqrt(t))
+                    for j in range(d):
+                        jittered[j] = theta[s, j] + scale * draws.jitter[b_i, j]
+                    _score_pool(env.score_tree, jittered, window.work, window.products, window.scores[s])
+                    used = jittered
                 kt = _rank_and_pick(
                     env,
                     run,
@@ -617,7 +671,7 @@ def _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, private):  # pr
                     i,
                     t,
                     t_tilde,
-                    theta[s],
+                    used,
                     trace,
                     draws.rank[b_i],
                 )

@@ -15,8 +15,8 @@ import numpy as np
 
 from ..._validation import check_int
 from ...mechanisms import approx_dp_to_zcdp
-from ..base import Bool, Choice, ContextualPolicy, Int, Real, Records, param
-from .calibration import CALIBRATIONS, split_budget, tight_noise_scale, tree_gamma, tree_sigma
+from ..base import Bool, Choice, ContextualPolicy, Departure, Int, Real, Records, param
+from .calibration import CALIBRATIONS, split_budget, tight_noise_scale, tree_gamma, tree_levels, tree_sigma
 from .environment import L_TILDE_RULES, HiringEnvironment
 from .kernels import GreedyParams, OFULParams, fair_greedy_kernel, oful_kernel, private_fair_greedy_kernel
 
@@ -32,7 +32,25 @@ __all__ = [
 
 #: How the rank step counts the window: ``"histogram"`` (fast) or ``"brute"`` (reference); both exact
 RANK_METHODS = ("histogram", "brute")
+#: OFUL's confidence radius: Theorem 2 of ``abbasi2011improved``, or the authors' code's
+OFUL_RADII = ("theorem2", "code")
+#: The regression tree's budget: the regression's share (Algorithm 1, line 1) or the total (the code's)
+TREE_BUDGETS = ("share", "total")
+#: The Gram shift: 2 Gamma I once (Section 4.1), or the code's 2 Gamma' I on every node summed
+TREE_SHIFTS = ("once", "per_node")
 _POSITIVE = Real()
+#: The authors' experiment code (DP-GMFBandits, commit 73ab664), cited in the departures below
+_CODE = "DP-GMFBandits policies.py"
+_DATA = "DP-GMFBandits data.py lines 100-108"
+#: Their index lag, shared by Fair-Greedy and Private-Fair-Greedy
+_LAG = Departure(
+    "index_lag",
+    True,
+    "index lag: t~ = floor((t - 2)/2)",
+    f"{_CODE} lines 145-159, 434, 460-475 (t0 updated after the round)",
+    "lag",
+    "as run - lag",
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,17 +115,37 @@ class OFUL(HiringPolicy):
         Confidence level of the ellipsoid.
     theta_norm : float > 0
         ``S``, bound on ``||theta*||``.
+    radius : {"theorem2", "code"}
+        Theorem 2's radius, or the authors' ``sqrt(2 log(det V / det(reg I)) log t)``.
+    bonus_scale : float > 0
+        Factor on the bonus (the code's ``expl_coeff``).
     """
 
     reg: float = param(1.0, _POSITIVE)
     delta: float = param(0.05, Real(0.0, 1.0))
     theta_norm: float = param(1.0, _POSITIVE)  #: S, bound on ||theta*||
+    radius: str = param("theorem2", Choice(OFUL_RADII))
+    bonus_scale: float = param(1.0, _POSITIVE)
 
     name = "OFUL"
+    departures = (
+        Departure("reg", 0.01, "lambda = 0.01", "DP-GMFBandits adult.py lines 16, 178", "reg", "as run - lambda"),
+        Departure(
+            "radius",
+            "code",
+            "radius sqrt(2 log(det V/det lambda I) log t)",
+            f"{_CODE} lines 67-69, 168-185",
+            "radius",
+            "as run - radius",
+        ),
+        Departure("bonus_scale", 0.01, "bonus x 0.01", "DP-GMFBandits adult.py lines 18, 178", "ec", "as run - ec"),
+    )
     _kernel: ClassVar[Any] = staticmethod(oful_kernel)
 
     def kernel_params(self, env: HiringEnvironment, horizon: int) -> OFULParams:
-        return OFULParams(float(self.reg), float(self.delta), float(self.theta_norm))
+        return OFULParams(
+            float(self.reg), float(self.delta), float(self.theta_norm), self.radius == "code", float(self.bonus_scale)
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -121,18 +159,42 @@ class FairGreedy(HiringPolicy):
         How the rank step counts the window (both exact; ``"brute"`` is the reference).
     rank_refresh : int >= 1
         Recompute theta-hat only when ``t~ % rank_refresh == 0`` (1: the paper).
+    index_lag : bool
+        The authors' ``t~ = floor((t - 2) / 2)``: on odd t, theta-hat of one hire fewer and the window before.
+    theta_jitter : float >= 0
+        The authors' jitter: theta-hat + ``theta_jitter / (d sqrt(t))`` times a standard normal vector.
     """
 
     reg: float = param(1.0, _POSITIVE)
     rank_method: str = param("histogram", Choice(RANK_METHODS))
     rank_refresh: int = param(1, Int(1))  #: recompute theta-hat only when t~ % rank_refresh == 0 (1 = the paper)
+    index_lag: bool = param(False, Bool())
+    theta_jitter: float = param(0.0, Real(0.0, ends="[)"))
 
     name = "Fair-Greedy"
+    departures = (
+        Departure("reg", 0.01, "lambda = 0.01", "DP-GMFBandits adult.py lines 16, 194", "reg", "as run - lambda"),
+        _LAG,
+        Departure(
+            "theta_jitter",
+            1e-8,
+            "theta-hat + 1e-8/(d sqrt t) N(0, I)",
+            f"{_CODE} lines 129-131, adult.py line 71",
+            "jitter",
+            "as run - jitter",
+        ),
+    )
     _kernel: ClassVar[Any] = staticmethod(fair_greedy_kernel)
 
     def kernel_params(self, env: HiringEnvironment, horizon: int) -> GreedyParams:
         # no noise: the private fields are neutral
-        return GreedyParams(float(self.reg), self.rank_method == "brute", int(self.rank_refresh), 0.0, 0.0, 1.0, 1.0)
+        brute, refresh = self.rank_method == "brute", int(self.rank_refresh)
+        jitter = float(self.theta_jitter)
+        return GreedyParams(float(self.reg), brute, refresh, 0.0, 0.0, 1.0, 1.0, bool(self.index_lag), False, jitter)
+
+    def stream(self, env: HiringEnvironment, horizon: int) -> tuple:
+        # the jitter draws d normals a round
+        return (self._kernel.__name__, self.theta_jitter > 0)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -161,6 +223,15 @@ class PrivateFairGreedy(HiringPolicy):
         The noise of Sections 4.1-4.2 as printed, or scaled to spend exactly (epsilon, delta).
     l_tilde_rule : {"sum", "norm", "data"}
         See :meth:`HiringEnvironment.l_tilde`.
+    tree_budget : {"share", "total"}
+        The tree's noise from ``(eps_reg, delta_reg)``, or from the total ``(epsilon, delta)`` (the code's).
+    tree_shift : {"once", "per_node"}
+        ``2 Gamma I`` once, or the code's ``2 Gamma' I`` on every node summed, ``Gamma'`` with
+        ``ln(T^2)`` for ``ln(2T)`` and ``sqrt(d)`` for ``sqrt(d + 1)``.
+    index_lag : bool
+        As for :class:`FairGreedy`.
+    clip_rewards : bool
+        Clip the rewards entering the tree to ``[-y_clip, y_clip]`` (the code does not).
     """
 
     epsilon: float = param(15.0, _POSITIVE)
@@ -173,9 +244,34 @@ class PrivateFairGreedy(HiringPolicy):
     rank_refresh: int = param(1, Int(1))
     calibration: str = param("printed", Choice(CALIBRATIONS))
     l_tilde_rule: str = param("sum", Choice(L_TILDE_RULES))
+    tree_budget: str = param("share", Choice(TREE_BUDGETS))
+    tree_shift: str = param("once", Choice(TREE_SHIFTS))
+    index_lag: bool = param(False, Bool())
+    clip_rewards: bool = param(True, Bool())
 
     name = "Private-Fair-Greedy"
     private = True
+    departures = (
+        Departure(
+            "tree_budget",
+            "total",
+            "tree noise from the total (eps, delta)",
+            f"{_CODE} lines 358-367, 416-418",
+            "budget",
+            "as run - total budget",
+        ),
+        Departure(
+            "tree_shift",
+            "per_node",
+            "2 Gamma' I on every node",
+            f"{_CODE} lines 262-269, 359; adult.py line 151",
+            "shift",
+            "as run - shift per node",
+        ),
+        _LAG,
+        Departure("clip_rewards", False, "rewards not clipped", f"{_CODE} lines 342-344", "clip", "as run - no clip"),
+        Departure("l_tilde_rule", "data", "L~ from the data", _DATA, "ldata", "as run - L~ data"),
+    )
     _kernel: ClassVar[Any] = staticmethod(private_fair_greedy_kernel)
 
     @property
@@ -208,7 +304,14 @@ class PrivateFairGreedy(HiringPolicy):
             else tight_noise_scale(self.epsilon, self.delta, self.alpha_eps, self.alpha_delta)
         )
         d = env.theta_star.shape[0]
-        sigma = c * tree_sigma(eps_reg, delta_reg, horizon, l_tilde)
+        if self.tree_budget == "total":
+            sigma = c * tree_sigma(self.epsilon, self.delta, horizon, l_tilde)
+        else:
+            sigma = c * tree_sigma(eps_reg, delta_reg, horizon, l_tilde)
+        if self.tree_shift == "per_node":  # the code's Gamma: T/2 leaves, alpha_regression = 1/T, sqrt(d)
+            gamma = sigma * math.sqrt(2 * tree_levels(horizon)) * (4 * math.sqrt(d) + 2 * math.log(horizon**2))
+        else:
+            gamma = tree_gamma(sigma, horizon, d + 1)
         return {
             "eps_reg": eps_reg,
             "delta_reg": delta_reg,
@@ -217,7 +320,7 @@ class PrivateFairGreedy(HiringPolicy):
             "l_tilde": l_tilde,
             "noise_scale": c,
             "sigma_noise": sigma,
-            "gamma": tree_gamma(sigma, horizon, d + 1),
+            "gamma": gamma,
             "rho_rank": approx_dp_to_zcdp(eps_rank, delta_rank) / c**2,
         }
 
@@ -225,9 +328,12 @@ class PrivateFairGreedy(HiringPolicy):
         # the noise of calibration_values; with noise=False none, and a shift of 1e-12
         brute, refresh = self.rank_method == "brute", int(self.rank_refresh)
         c = self.calibration_values(env, horizon)
+        y_clip = env.y_clip() if self.clip_rewards else math.inf
+        lag, per_node = bool(self.index_lag), self.tree_shift == "per_node"
         if not self.noise:
-            return GreedyParams(1.0, brute, refresh, 0.0, 1e-12, math.inf, env.y_clip())
-        return GreedyParams(1.0, brute, refresh, c["sigma_noise"], c["gamma"], c["rho_rank"], env.y_clip())
+            return GreedyParams(1.0, brute, refresh, 0.0, 1e-12, math.inf, y_clip, lag, per_node, 0.0)
+        sigma, gamma, rho = c["sigma_noise"], c["gamma"], c["rho_rank"]
+        return GreedyParams(1.0, brute, refresh, sigma, gamma, rho, y_clip, lag, per_node, 0.0)
 
     def stream(self, env: HiringEnvironment, horizon: int) -> tuple:
         # the tree draws its node noise only when it has noise
