@@ -150,7 +150,9 @@ def power(h):
 #   parameter. DP-SE {cite}`sajed2019optimal` is successive elimination on fresh epochs: each
 #   surviving arm is pulled $R_e$ times, its epoch mean released once with
 #   $\mathrm{Lap}(1/(\varepsilon R_e))$, and arms far below the best release are eliminated
-#   (`privbandits.policies.DPSE` states its source and constants; $\beta = 1/T$).
+#   ($\beta = 1/T$). The paper's algorithm box was not available to us: the constants are those of
+#   two independent public implementations, which agree on all of them (`privbandits.policies.DPSE`
+#   names them).
 # - **GDP-NCB**: only Part V's repaired Phase I (`phase1_rule="sparse_vector"`) is
 #   $\varepsilon$-DP. **Anytime GDP-NCB** runs the printed, leaking Phase I in every window; it is
 #   calibrated at its *claimed* $\varepsilon$ and marked unproven.
