@@ -63,9 +63,10 @@
 # {doc}`the paper-scale page <paper_scale>`, {doc}`the long run <beyond>` and {doc}`the as-run page <as_run>`.
 # :::
 #
-# The part has three pages. This one states the problem, the algorithm and its privacy accounting,
+# The part has four pages. This one states the problem, the algorithm and its privacy accounting,
 # and makes the rank step fast. The second, {doc}`paper_scale`, checks the paper's claims at its
-# scale, $T = 50{,}000$. The third, {doc}`beyond`, reads a stored run of $T = 500{,}000$ rounds.
+# scale, $T = 50{,}000$. The third, {doc}`as_run`, reruns the paper's figures as the authors' code
+# ran them. The fourth, {doc}`beyond`, reads a stored run of $T = 500{,}000$ rounds.
 #
 # ## The algorithm
 #
