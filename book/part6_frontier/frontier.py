@@ -259,9 +259,9 @@ show_table(shown, keys=1)
 # $\min\{\mathrm{kl}(\mu_a,\mu^*), C_2\varepsilon\Delta_a\}$ plus an additive term of order $\alpha/(\alpha - 3)$, an upper bound of
 # the form of their lower bound (Theorem 3)
 #
-# $$\begin{aligned}\liminf_{T\to\infty}\frac{R_T}{\log T} &\ge \sum_{a:\Delta_a>0}
+# $$\begin{aligned}&\liminf_{T\to\infty}\frac{R_T}{\log T}\\ &\quad\ge \sum_{a:\Delta_a>0}
 # \frac{\Delta_a}{\min\{\mathrm{kl}(\mu_a,\mu^*),\ 6\varepsilon\Delta_a\}}\\
-# &= \frac{K-1}{6\varepsilon}\ \text{for small } \varepsilon,\end{aligned}$$
+# &\quad= \frac{K-1}{6\varepsilon}\ \text{for small } \varepsilon,\end{aligned}$$
 #
 # a rate $(K-1)\log T/(6\varepsilon)$ (dotted in the figures). The
 # implementation is `privbandits.policies.AdaPKLUCB` (tests: `tests/test_frontier.py`).
