@@ -34,18 +34,20 @@
 #
 # - At matched, proven pure $\varepsilon$-DP guarantees, {glue:text}`p6_top` has the lowest mean
 #   regret at {glue:text}`p6_top_wins` of {glue:text}`p6_n_points` points, but some of its runs lock
-#   in (linear regret) at {glue:text}`p6_intpure_locked_points` of them. Without DP-UCB-INT,
+#   in (linear regret) at {glue:text}`p6_top_locked` of them ({glue:text}`p6_intpure_locked_points`
+#   of all {glue:text}`p6_n_points`). Without DP-UCB-INT,
 #   {glue:text}`p6_top_noint` is best at {glue:text}`p6_top_noint_wins` points.
 # - DP-SE, order-optimal for pure $\varepsilon$-DP, is best at {glue:text}`p6_dpse_wins` points, all
 #   at $\varepsilon \le$ {glue:text}`p6_dpse_win_eps:g`, and changes {glue:text}`p6_dpse_dec_changed`
 #   cells of the decision table; overall its regret is a median {glue:text}`p6_dpse_kl_median:.1f`
 #   times AdaP-KLUCB's. The private lower bound lies a median {glue:text}`p6_lb_best:.0f` times below
 #   the best algorithm's regret (Bernoulli instances, $T = 10^6$).
-# - Part I's counter-based algorithms, once their guarantees are matched, have more regret than the
-#   best episodic algorithm at {glue:text}`p6_episodic_better` of the {glue:text}`p6_n_points` points.
-#   Private-UCB as printed plays almost uniformly (a median {glue:text}`p6_pucb_uniform:.0%` of a
-#   uniform player's regret), so its $\varepsilon/k$ per tree costs little over $\varepsilon$ per
-#   tree (median factor {glue:text}`p6_pucb_k_median:.2f` at $T = 10^5$).
+# - Part I's counter-based algorithms, at the target guarantee (printed Private-UCB: the stricter
+#   $\varepsilon/k$), have more regret than the best episodic algorithm at
+#   {glue:text}`p6_episodic_better` of the {glue:text}`p6_n_points` points. Printed Private-UCB has a
+#   median {glue:text}`p6_pucb_uniform:.0%` of a uniform player's regret (down to
+#   {glue:text}`p6_pucb_uniform_min:.0%`), so its $\varepsilon/k$ per tree costs little over
+#   $\varepsilon$ per tree (median factor {glue:text}`p6_pucb_k_median:.2f` at $T = 10^5$).
 # - The repaired GDP-NCB trails the AdaP algorithms at every point (median factor
 #   {glue:text}`p6_gdp_median:.1f`); the anytime GDP-NCB is not $\varepsilon$-DP: an audit
 #   certifies a loss of {glue:text}`p6_any_certified:.3f` against the claimed
@@ -133,7 +135,7 @@ def power(h):
 #   $T$ leaves at $\varepsilon/k$, index width $\sqrt{2\ln t/n_a} + \Gamma/n_a$ with the printed
 #   $\Gamma$ (Part I); $\varepsilon/k$-DP, since each reward enters one arm's tree. Two more readings:
 #   $\varepsilon$ per tree (*eps per tree*, $\varepsilon$-DP), and that with the trees' tail bound in
-#   place of $\Gamma$ (*tail bound, eps per tree*, the book's earlier Private-UCB).
+#   place of $\Gamma$ (*tail bound, eps per tree*).
 # - **DP-UCB-BOUND, DP-UCB**: the paper's hybrid counter gives the whole $\varepsilon$ to each of its
 #   two parts and is $2\varepsilon$-DP (Part I); with the budget split between the parts
 #   (`hybrid_split=True`) the target is the parameter.
@@ -148,8 +150,8 @@ def power(h):
 #   at the others does $\delta = e^{-10}$ buy anything.
 # - **AdaP-UCB, AdaP-KLUCB, DP-SE**: each reward enters one Laplace release; the target is the
 #   parameter. DP-SE {cite}`sajed2019optimal` is successive elimination on fresh epochs: each
-#   surviving arm is pulled $R_e$ times, its epoch mean released once with
-#   $\mathrm{Lap}(1/(\varepsilon R_e))$, and arms far below the best release are eliminated
+#   surviving arm is pulled $R_\ell$ times in epoch $\ell$, its epoch mean released once with
+#   $\mathrm{Lap}(1/(\varepsilon R_\ell))$, and arms far below the best release are eliminated
 #   ($\beta = 1/T$). The paper's algorithm box was not available to us: the constants are those of
 #   two independent public implementations, which agree on all of them (`privbandits.policies.DPSE`
 #   names them).
@@ -158,8 +160,8 @@ def power(h):
 #   calibrated at its *claimed* $\varepsilon$ and marked unproven.
 #
 # `guarantee(policy, T, delta)` recomputes the guarantee from a policy's parameters with its own
-# accounting; the tests check that every calibration meets its target, tight to rounding. At
-# $\varepsilon = 1$, $T = 10^6$:
+# accounting; the tests check that every calibration meets its target, tight to rounding, except
+# printed Private-UCB, which is $\varepsilon/k$-DP on $k$ arms. At $\varepsilon = 1$, $T = 10^6$:
 
 # %% tags=["hide-input"]
 ROWS = tuple(r for a in GLOBAL_ALGORITHMS + LOCAL_ALGORITHMS
@@ -219,6 +221,8 @@ glue("p6_int_pure_list", Markdown("; ".join(f"$\\varepsilon = {e:g}$, $T = 10^{{
                                             for e, h in int_pure_pairs)), display=False)
 shown = calibrations.assign(parameters=calibrations["parameters"].map(_params),
                             **{"guarantee (ε, δ)": calibrations["guarantee (ε, δ)"].map(_pair)})
+assert "eps/k-DP" in calibrate("Private-UCB", 1.0, 0.0, HORIZONS[-1]).accounting, "printed: eps/k-DP"
+shown.loc[shown["algorithm"] == "Private-UCB", "guarantee (ε, δ)"] = "(1/k, 0) on k arms: stricter"
 
 # %%
 show_table(shown, keys=1)
@@ -239,33 +243,34 @@ show_table(shown, keys=1)
 #
 # **Input:** $\varepsilon$, $K$ arms, $\alpha > 3$.
 #
-# 3. Choose each arm once ($t = K$); release each reward plus $\mathrm{Lap}(1/\varepsilon)$.
-# 4. **for** $\ell = 1, 2, \dots$ **do**
-# 5. $\quad t_\ell = t + 1$
-# 6. $\quad A_\ell = \arg\max_a \max\{q\in[0,1] : d(\breve\mu_a, q) \le \alpha\log t_\ell / f_a\}$,
-#    $\breve\mu_a = \mathrm{Clip}_{0,1}\big(\tilde\mu_a + \alpha\log t_\ell/(\varepsilon f_a)\big)$
-# 7. $\quad$ play $A_\ell$ until its number of pulls doubles; $\tilde\mu_{A_\ell}$ = mean of this
+# 1. Choose each arm once ($t = K$); release each reward plus $\mathrm{Lap}(1/\varepsilon)$.
+# 2. **for** $\ell = 1, 2, \dots$ **do**
+# 3. $\quad t_\ell = t + 1$
+# 4. $\quad A_\ell = \arg\max_a U_a$, with $\breve\mu_a = \mathrm{Clip}_{0,1}\big(\tilde\mu_a$
+#    $+\,\alpha\log t_\ell/(\varepsilon f_a)\big)$ and $U_a = \max\{q\in[0,1] :$
+#    $d(\breve\mu_a, q) \le \alpha\log t_\ell / f_a\}$
+# 5. $\quad$ play $A_\ell$ until its number of pulls doubles; $\tilde\mu_{A_\ell}$ = mean of this
 #    episode's $f$ rewards $+\,\mathrm{Lap}(1/(\varepsilon f))$, older rewards forgotten.
 # :::
 #
 # $d$ is the Bernoulli KL divergence and $f_a$ the length of arm $a$'s last episode ($f_a = 1$ right
 # after the initial pull). It is $\varepsilon$-global DP (Lemma 1: each reward enters one release),
-# and for Bernoulli arms their Theorem 8 bounds its regret from above: $R_T \le \sum_a C_1(\alpha)\Delta_a\log T/\min\{\mathrm{kl}(\mu_a,\mu^*),
-# C_2\varepsilon\Delta_a\}$ plus an additive term of order $\alpha/(\alpha - 3)$, an upper bound of
+# and for Bernoulli arms their Theorem 8 bounds its regret from above: $R_T \le \sum_a C_1(\alpha)\Delta_a\log T/$
+# $\min\{\mathrm{kl}(\mu_a,\mu^*), C_2\varepsilon\Delta_a\}$ plus an additive term of order $\alpha/(\alpha - 3)$, an upper bound of
 # the form of their lower bound (Theorem 3)
 #
-# $$\liminf_{T\to\infty}\frac{R_T}{\log T} \ge \sum_{a:\Delta_a>0}
-# \frac{\Delta_a}{\min\{\mathrm{kl}(\mu_a,\mu^*),\ 6\varepsilon\Delta_a\}},$$
+# $$\begin{aligned}&\liminf_{T\to\infty}\frac{R_T}{\log T}\\ &\quad\ge \sum_{a:\Delta_a>0}
+# \frac{\Delta_a}{\min\{\mathrm{kl}(\mu_a,\mu^*),\ 6\varepsilon\Delta_a\}}\\
+# &\quad= \frac{K-1}{6\varepsilon}\ \text{for small } \varepsilon,\end{aligned}$$
 #
-# which for small $\varepsilon$ is $(K-1)\log T/(6\varepsilon)$: the $K\log T/\varepsilon$ term. The
+# a rate $(K-1)\log T/(6\varepsilon)$ (dotted in the figures). The
 # implementation is `privbandits.policies.AdaPKLUCB` (tests: `tests/test_frontier.py`).
 #
 # ## The frontier
 #
 # Instances: Tossou and Dimitrakakis's two scenarios (Part I), DP-NCB's 50 arms (Part II), five arms
 # with the means $\{0.75, 0.625, 0.5, 0.375, 0.25\}$ of Azize and Basu's Figure 2 but Beta rewards
-# (the book's choice, to have one non-Bernoulli instance; their Figure 2 uses Bernoulli arms with
-# those means), and a small-gap instance (five Bernoulli arms: 0.5 and four at 0.475). Privacy
+# (the book's choice: one non-Bernoulli instance), and a small-gap instance (five Bernoulli arms: 0.5 and four at 0.475). Privacy
 # levels $\varepsilon \in \{0.1, 0.25, 0.5, 1, 2, 5, \infty\}$, $T \in \{10^5, 10^6\}$.
 #
 # :::{note}
@@ -358,11 +363,12 @@ for iname, eps in (("2 arms (Tossou)", 0.5), ("50 arms (DP-NCB)", 0.5), ("10 arm
     there = point("DP-SE", iname, eps, HORIZONS[0])
     worst = max(worst, float((np.abs(here.values[0] - there) / np.maximum(np.abs(there), 1e-300)).max()))
 glue("p6_recompute_rel", worst, display=False)
+glue("p6_recompute_text", Markdown("0" if worst == 0 else f"{worst:.1g} (rounding of the summation order: an anytime "
+                                   "algorithm's stored $10^5$ point is a prefix of its $10^6$ runs)"), display=False)
 assert worst < 1e-9, f"the recomputed T = 1e5 points differ from the stored run (relative {worst:.2e})"
 
 # %% [markdown]
-# Largest relative difference: {glue:text}`p6_recompute_rel:.1g` (rounding of the summation order:
-# an anytime algorithm's stored $10^5$ point is a prefix of its $10^6$ runs).
+# Largest relative difference: {glue:md}`p6_recompute_text:myst`.
 #
 # :::{admonition} Redoing or widening the sweep
 # :class: dropdown
@@ -372,8 +378,7 @@ assert worst < 1e-9, f"the recomputed T = 1e5 points differ from the stored run 
 # `--finals ROW ... [--finals-horizons H ...]` stores the named rows' per-run final regrets). Past
 # one machine, `--dask tcp://<scheduler>:8786` (or `--dask local` for a `LocalCluster`) runs every
 # simulation on a Dask cluster through the engine's joblib backend, with the same seeds and the same
-# numbers, bit for bit (README, "Running on a cluster"). From Python, any point of the frontier runs
-# on a cluster by wrapping the call:
+# numbers, bit for bit (README, "Running on a cluster"). From Python:
 #
 # ```python
 # from dask.distributed import Client
@@ -392,14 +397,12 @@ assert worst < 1e-9, f"the recomputed T = 1e5 points differ from the stored run 
 #
 # ### Cumulative regret against $\varepsilon$
 #
-# The figures show the cumulative regret $T\cdot R_A(T)$ (average regret times $T$) with its 95%
+# The figures show the cumulative regret $T\cdot R_A(T)$ with its 95%
 # band, one panel per instance. Where that band is not valid the marker is hollow and there is no
 # band (see "Heavy tails" below). On the Bernoulli instances the dashed line is the private lower
 # bound, Theorem 3 above (`frontier.private_lower_bound`; Lai and Robbins's at $\varepsilon = \infty$;
-# asymptotic, so a reference for how far each algorithm is from optimal rather than a finite-$T$
-# floor), the dotted one its $K\log T/\varepsilon$ term. $\varepsilon = \infty$ is drawn at the
-# right edge. Each algorithm is shifted slightly sideways, so that equal regrets (AdaP-UCB and
-# AdaP-KLUCB at a few points, the two DP-UCB-INT rows where they are one policy) show side by side.
+# asymptotic: a reference, not a finite-$T$ floor), the dotted one its small-$\varepsilon$ form $(K-1)\log T/(6\varepsilon)$. $\varepsilon = \infty$ is drawn at the
+# right edge. Each algorithm is shifted slightly sideways, so that equal regrets show side by side.
 
 # %% tags=["hide-input"]
 GLOBAL_ROWS = tuple(a for a in (
@@ -436,7 +439,7 @@ def draw_row(ax, alg, iname, horizon, column, shift):
 
 
 def draw_bounds(ax, iname, horizon):
-    """The private lower bound and the (K-1) log T / eps term (Bernoulli)."""
+    """The private lower bound and its small-eps form (K-1) log T / (6 eps) (Bernoulli)."""
     inst = INSTANCES[iname]
     if not np.all(inst.kinds == BERNOULLI):
         return
@@ -444,8 +447,8 @@ def draw_bounds(ax, iname, horizon):
     lb = [private_lower_bound(inst, [horizon], e)[0] for e in EPSILONS]
     ax.plot(X, lb, color="k", ls="--", lw=1,
             label="private lower bound (Azize and Basu 2022, Thm 3)")
-    ax.plot(finite, (inst.n_arms - 1) * math.log(horizon) / finite,
-            color="k", ls=":", lw=1, label="(K − 1) log T / ε")
+    ax.plot(finite, (inst.n_arms - 1) * math.log(horizon) / (6 * finite),
+            color="k", ls=":", lw=1, label="(K − 1) log T / (6ε)")
 
 
 def frontier_figure(horizon, column, rows, lower_bounds=True):
@@ -509,7 +512,7 @@ show_figure("p6_fig_nash_1e6",
 #
 # :::{glue:figure} p6_fig_global_1e5
 # :name: p6-fig-global-1e5
-# :alt: The same five panels at T = 10^5: cumulative regret against epsilon for the global-DP rows, with the lower bound and the (K-1) log T / epsilon term on the Bernoulli instances.
+# :alt: The same five panels at T = 10^5: cumulative regret against epsilon for the global-DP rows, with the lower bound and its small-epsilon form (K-1) log T / (6 epsilon) on the Bernoulli instances.
 # :width: 100%
 #
 # Global DP, $T = 10^5$ (stored run): cumulative regret against $\varepsilon$.
@@ -710,6 +713,10 @@ glue("p6_ties", int(wins["tie"].sum()), display=False)
 glue("p6_tie_list", Markdown(", ".join(
     f"{r[4]} ({r.instance}, $T = 10^{{{round(math.log10(r.T))}}}$, $\\varepsilon = {r.ε:g}$)"
     for r in wins[wins["tie"]].itertuples()) or "none"), display=False)
+zero_band = [r for r in wins.to_dict("records") if r["bands disjoint"] and any(
+    point(a, r["instance"], r["ε"], r["T"])[1] == point(a, r["instance"], r["ε"], r["T"])[2]
+    for a in (r["best (pure ε-DP)"], r["runner-up"]))]
+glue("p6_zero_band", len(zero_band), display=False)
 glue("p6_other_winners", ", ".join(f"{a} {int(c)}" for a, c in counts.iloc[1:].items()) or "none", display=False)
 # DP-UCB-INT (pure) against the best of the other pure algorithms
 others_pure = [a for a in PURE if a != "DP-UCB-INT (pure)"]
@@ -758,10 +765,10 @@ show_table(wins.drop(columns="DP-UCB-INT is pure here"), horizons=["T"], keys=3,
 # {glue:text}`p6_top_locked` of them; its runner-up's regret is a median
 # {glue:text}`p6_top_median_ratio:.2f` times (at most {glue:text}`p6_top_max_ratio:.1f` times) its
 # own. Other winners (points won): {glue:text}`p6_other_winners`. Ties: {glue:text}`p6_ties`
-# ({glue:md}`p6_tie_list:myst`). Over all {glue:text}`p6_n_points` points, DP-UCB-INT (pure)'s regret is
+# ({glue:md}`p6_tie_list:myst`). At {glue:text}`p6_zero_band` points with disjoint bands, one of
+# the two bands has zero width: that row's 10 batch means are all equal. Over all {glue:text}`p6_n_points` points, DP-UCB-INT (pure)'s regret is
 # a median {glue:text}`p6_intpure_ratio_median:.2f` times the best of the other pure algorithms'.
-# Calibrated on Corollary 3.1's basic-composition term alone it is a pure-DP algorithm, and a strong
-# one at these horizons: its releases are rare and their noise, $\mathrm{Lap}(n^{v/2-1})$ at pull
+# Its releases are rare and their noise, $\mathrm{Lap}(n^{v/2-1})$ at pull
 # count $n$, shrinks as the arm is pulled. Its risk is the lock-in above.
 #
 # AdaP-UCB's regret over AdaP-KLUCB's is a median {glue:text}`p6_kl_over_ucb_median:.2f` (range
@@ -837,6 +844,10 @@ def over_bound(regret):
 
 glue("p6_lb_dpse", over_bound(lambda i, e: point("DP-SE", i, e, HORIZONS[-1])[0]), display=False)
 glue("p6_lb_kl", over_bound(lambda i, e: point("AdaP-KLUCB", i, e, HORIZONS[-1])[0]), display=False)
+for i in BERN:  # the dotted line: the bound's small-eps form, exactly, once 6 eps Delta_a < kl for every arm
+    inst, eps_small = INSTANCES[i], 1e-4
+    limit = (inst.n_arms - 1) * math.log(HORIZONS[-1]) / (6 * eps_small)
+    assert math.isclose(private_lower_bound(inst, [HORIZONS[-1]], eps_small)[0], limit, rel_tol=1e-9), i
 glue("p6_lb_best", over_bound(lambda i, e: min(point(a, i, e, HORIZONS[-1])[0] for a in PURE)), display=False)
 # Private-UCB's readings: the printed eps/k per tree against eps per tree (same Gamma), and Gamma against the tail bound
 FIN5 = [x for x in FIN if x[2] == HORIZONS[0]]  # the eps-per-tree reading is stored at T = 10^5
@@ -854,7 +865,17 @@ assert c.epsilon == 1.0 and "eps/k-DP" in c.accounting
 glue("p6_pucb_eps_name", PUCB_EPS, display=False)
 uniform = [point("Private-UCB", i, e, h)[0] / INSTANCES[i].gaps.mean() for i, e, h in FIN]
 glue("p6_pucb_uniform", float(np.median(uniform)), display=False)
-assert np.median(uniform) > 0.9, "printed Private-UCB plays almost uniformly"
+assert np.median(uniform) > 0.9, "printed Private-UCB: a median close to uniform play"
+learns = [x for x, u in zip(FIN, uniform) if u < 0.9]
+glue("p6_pucb_uniform_min", float(min(uniform)), display=False)
+at_min = FIN[int(np.argmin(uniform))]
+glue("p6_pucb_uniform_min_at", Markdown(f"{at_min[0]}, $\\varepsilon = {at_min[1]:g}$, $T = {power(at_min[2])[1:-1]}$"),
+     display=False)
+glue("p6_pucb_learns", len(learns), display=False)
+learn_where = pd.Series([i for i, _, _ in learns]).value_counts()
+glue("p6_pucb_learns_where", ", ".join(f"{i} {c}" for i, c in learn_where.items()), display=False)
+assert learn_where.index[0] == "2 arms (Tossou)" and min(e for _, e, _ in learns) < 1, "it learns on 2 arms most"
+glue("p6_pucb_learns_eps", float(min(e for _, e, _ in learns)), display=False)
 assert np.median(ratios("Private-UCB", PUCB_EPS, FIN5)) < 1.1, "so eps/k per tree costs little more"
 
 # %% [markdown]
@@ -864,8 +885,14 @@ assert np.median(ratios("Private-UCB", PUCB_EPS, FIN5)) < 1.1, "so eps/k per tre
 # {cite}`shariff2018differentially` in order. Here it is best at {glue:text}`p6_dpse_wins` points;
 # its regret is a median {glue:text}`p6_dpse_kl_median:.1f` times AdaP-KLUCB's (from
 # {glue:text}`p6_dpse_kl_min:.1f` to {glue:text}`p6_dpse_kl_max:.1f`), and less than that of each of
-# {glue:text}`p6_dpse_beats` at most points. Order-optimal is not constant-optimal: its epochs carry union-bound constants ($32\ln(8|S|e^2/\beta)/
-# \Delta_e^2$ pulls per arm, $\beta = 1/T$). On the Bernoulli instances at $T = 10^6$, the private
+# {glue:text}`p6_dpse_beats` at most points. Order-optimal is not constant-optimal: its epochs carry
+# union-bound constants. Epoch $\ell$, with $|S|$ arms left, $\Delta_\ell = 2^{-\ell}$ and
+# $\beta = 1/T$, pulls each arm
+#
+# $$\begin{aligned}R_\ell = \Big\lceil\max\Big\{&\frac{32\ln(8|S|\ell^2/\beta)}{\Delta_\ell^2},\\
+# &\frac{8\ln(4|S|\ell^2/\beta)}{\varepsilon\Delta_\ell}\Big\}\Big\rceil\end{aligned}$$
+#
+# times (`dpse_epoch_length`). On the Bernoulli instances at $T = 10^6$, the private
 # lower bound (dashed in the figures) is a median {glue:text}`p6_lb_dpse:.1f` times below DP-SE's
 # regret, {glue:text}`p6_lb_kl:.1f` times below AdaP-KLUCB's and {glue:text}`p6_lb_best:.1f` times
 # below the best pure algorithm's at each point.
@@ -878,7 +905,9 @@ assert np.median(ratios("Private-UCB", PUCB_EPS, FIN5)) < 1.1, "so eps/k per tre
 # {glue:text}`p6_pucb_gamma_median:.2f` times the regret of the tail-bound width. Printed,
 # Private-UCB's regret is a median {glue:text}`p6_pucb_best_median:.0f` times the best pure
 # algorithm's, and a median {glue:text}`p6_pucb_uniform:.0%` of a uniform player's: $\Gamma/n_a$
-# dwarfs the gaps.
+# dwarfs the gaps. It learns (below 90% of uniform) at {glue:text}`p6_pucb_learns` of the
+# {glue:text}`p6_n_points` points ({glue:text}`p6_pucb_learns_where`), down to
+# {glue:text}`p6_pucb_uniform_min:.0%` ({glue:md}`p6_pucb_uniform_min_at:myst`).
 #
 # ### The local-DP frontier
 #
@@ -932,7 +961,7 @@ glue("p6_local_points", len(local_best), display=False)
 # (p6-anytime-exposing)=
 # ### An exposing pair for the anytime GDP-NCB
 #
-# Algorithm 3 runs a fresh GDP-NCB, told the horizon $W$, in each window $W = 1, 2, 4, \dots$
+# Sarkar et al.'s Algorithm 3 {cite}`sarkar2026dpncb` runs a fresh GDP-NCB, told the horizon $W$, in each window $W = 1, 2, 4, \dots$
 # (rounds $W$ to $2W - 1$), or, with probability $1/W^2$, plays uniformly at random. Part V's
 # exposing pair moves into one window: arm 0 pays 1 and arm 1 pays 0 in every round, and the
 # neighbour sets arm 0's reward in round $W$, the window's first, to 0. No other window reads that
@@ -943,7 +972,7 @@ glue("p6_local_points", len(local_best), display=False)
 # in a thousand (a small $C$ only brings the tail closer; the privacy argument does not use $C$), and
 # the audit takes $10^6$ samples per dataset and step. $R$ depends only on window $W$'s actions,
 # which no later window changes, so the refutation holds at every horizon $T \ge 2W - 1$, as
-# Theorem 4's "sufficiently large $T$" requires.
+# their Theorem 4's "sufficiently large $T$" requires.
 
 # %% tags=["hide-input"]
 T_AUD, EPS_AUD, N_AUD, ALPHA = 100, 1.0, 100_000, 0.05
@@ -1029,6 +1058,9 @@ for row, r in zip(trust_rows, audits):
     eps_claim, delta_claim = row.pop("claim")
     row["proven guarantee"] = ((f"({eps_claim:.3g}, {delta_claim:.1e})-DP" if delta_claim else f"{eps_claim:.3g}-DP")
                                + ("" if row.pop("proven") else " (claimed, refuted)"))
+    if row["algorithm"] == "Private-UCB":  # printed: eps/k per tree, eps/k-DP, stricter than the target
+        assert "eps/k-DP" in calibrate("Private-UCB", EPS_AUD, 0.0, T_AUD).accounting
+        row["proven guarantee"] = f"ε/k = {eps_claim / aud_instance.n_arms:.3g}-DP (k = {aud_instance.n_arms})"
     row["audited lower bound"] = round(r.epsilon_lower, 3)
     row["samples per dataset"] = r.n_samples
     row["detectable loss at the event's p"] = (round(detectable_loss(p, r.n_samples, r.claimed_epsilon, ALPHA), 3)
@@ -1082,7 +1114,10 @@ for key, (window, constant) in {"book": (BOOK_W, book_c), "paper": (2**20, PAPER
     at = int(np.argmax(deep["loss"]))
     assert deep["loss"][at] > BOOK_EPS, f"at C = {constant:g} the window-{window} event must exceed eps"
     glue(f"p6_any_{key}_loss", float(deep["loss"][at]), display=False)
-    glue(f"p6_any_{key}_log10p", float(deep["log_p_run1"][at] / math.log(10)), display=False)
+    log10p = float(deep["log_p_run1"][at] / math.log(10))
+    glue(f"p6_any_{key}_log10p", log10p, display=False)
+    shown_p = f"{log10p:.1f}" if key == "book" else f"{log10p:,.0f}".replace(",", "{,}")
+    glue(f"p6_any_{key}_p", Markdown(f"$10^{{{shown_p}}}$"), display=False)
 glue("p6_any_book_c", float(book_c), display=False)
 glue("p6_any_book_eps", BOOK_EPS, display=False)
 glue("p6_any_book_w", BOOK_W, display=False)
@@ -1101,7 +1136,7 @@ show_table(law_table, formats={"exact loss ln P_D'/P_D": "{:.3f}"})
 
 # %% [markdown]
 # The generic pair catches none of them, including the anytime GDP-NCB. For DP-SE it has no power
-# at all: at $T = 100$ its first epoch is {glue:text}`p6_dpse_r1` pulls per arm, so it releases
+# at all: at $T = 100$ its first epoch is $R_1 =$ {glue:text}`p6_dpse_r1` pulls per arm ($|S| = 2$), so it releases
 # nothing (detectable loss $\infty$). Its own pair reaches a release ($\beta = 1/2$; privacy does
 # not use $\beta$): arm 1 pays 1, arm 0 has {glue:text}`p6_se_m` zeros among its first
 # $R_1 =$ {glue:text}`p6_se_r1` rewards, three noise scales short of the elimination threshold, and
@@ -1121,10 +1156,9 @@ show_table(law_table, formats={"exact loss ln P_D'/P_D": "{:.3f}"})
 # a loss of {glue:text}`p6_any_detectable:.3f`). The leak is not an artefact of the small $C$: at the frontier's
 # $C =$ {glue:text}`p6_any_book_c:g` and $\varepsilon =$ {glue:text}`p6_any_book_eps:g`, window
 # $W =$ {glue:text}`p6_any_book_w:,d`'s exact loss reaches {glue:text}`p6_any_book_loss:.3f`
-# $> \varepsilon$, on an event of probability $10^{x}$ with $x =$ {glue:text}`p6_any_book_log10p:.1f`,
+# $> \varepsilon$, on an event of probability {glue:md}`p6_any_book_p:myst`,
 # and at the paper's $C =$ {glue:text}`p6_any_paper_c:,g`, window $W = 2^{20}$'s reaches
-# {glue:text}`p6_any_paper_loss:.3f`, on an event of probability $10^{x}$ with
-# $x =$ {glue:text}`p6_any_paper_log10p:,.0f`: both far beyond any audit, both exact. A clean audit
+# {glue:text}`p6_any_paper_loss:.3f`, on an event of probability {glue:md}`p6_any_paper_p:myst`: both far beyond any audit, both exact. A clean audit
 # says the guarantee was not refuted at the detectable loss, not that it holds.
 #
 # ## Decision table
@@ -1194,7 +1228,7 @@ def decide(horizon, k_label, e_label, pure=PURE):
         "its regret / cell best": s[first], "next": nxt,
         "next / cell best": s[nxt],
         "its runs locked in (worst point)": cell_lock_in(first, cell, horizon),
-        "lowest regret, no run locked in":
+        "best that never locks in anywhere":
             f"{safe[0]} ({s[safe[0]]:.2f})" if safe else "not stored",
         "if δ = e^-10 is acceptable": with_delta,
         "DP-UCB-INT / cell best": s["DP-UCB-INT"],
@@ -1235,7 +1269,10 @@ glue("p6_dpse_dec_safe", int((decision["_safe"] == "DP-SE").sum()), display=Fals
 glue("p6_dpse_dec_list", Markdown("; ".join(f"$T = {power(r.T)[1:-1]}$, $K = {r.K}$" for r in dpse_use.itertuples())),
      display=False)
 assert dec_changed > 0 and set(dpse_use["ε"]) == {"≤ 0.25"}, "DP-SE changes the table, at small epsilon only"
-decision_core = decision_shown[["T", "K", "ε", "use (pure ε-DP)", "lowest regret, no run locked in",
+changed_mask = (decision[dec_cols].fillna("-") != without_dpse[dec_cols].fillna("-")).any(axis=1)
+assert changed_mask.equals(decision["_safe"] == "DP-SE"), "the changed cells are those where DP-SE is lock-in-free best"
+assert changed_mask[decision["_first"] == "DP-SE"].all(), "where DP-SE is recommended, the cell changed"
+decision_core = decision_shown[["T", "K", "ε", "use (pure ε-DP)", "best that never locks in anywhere",
                                 "if δ = e^-10 is acceptable"]]
 decision_formats = {c: pct for c in ("its runs locked in (worst point)", "DP-UCB-INT runs locked in")}
 
@@ -1275,6 +1312,7 @@ for i in INSTS:
 glue("p6_episodic_better", n_points - len(exceptions) - len(near_ties), display=False)
 glue("p6_counter_wins", len(exceptions), display=False)
 glue("p6_counter_ties", len(near_ties), display=False)
+glue("p6_counter_ties_verb", "is a tie" if len(near_ties) == 1 else "are ties", display=False)
 glue("p6_counter_near", NEAR, display=False)
 glue("p6_counter_max", float(max((x[3] for x in exceptions), default=1.0)), display=False)
 glue("p6_counter_min_eps", float(min((x[2] for x in exceptions), default=float("nan"))), display=False)
@@ -1298,16 +1336,17 @@ without_counts = pd.Series([b[0] for b in best_without if len(b) == 1]).value_co
 glue("p6_top_noint", without_counts.index[0], display=False)
 glue("p6_top_noint_wins", int(without_counts.iloc[0]), display=False)
 glue("p6_top_noint_ties", int(sum(len(b) > 1 for b in best_without)), display=False)
+assert int((is_top & (wins["best's runs locked in"] > 0)).sum()) < int_locked_points[top], "wins: a subset"
 assert counts.index[0] == "DP-UCB-INT (pure)", "the closing note is written for DP-UCB-INT (pure) as the pure-DP winner"
 
 # %% [markdown]
 # ## The frontier's headline
 #
-# At matched, proven pure $\varepsilon$-DP guarantees, {glue:text}`p6_top` (Tossou and
-# Dimitrakakis's algorithm on Corollary 3.1's basic-composition term) has the lowest mean regret at
+# At matched, proven pure $\varepsilon$-DP guarantees, {glue:text}`p6_top` has the lowest mean regret at
 # {glue:text}`p6_top_wins` of {glue:text}`p6_n_points` points (ties: {glue:text}`p6_ties`), by a
 # median factor {glue:text}`p6_top_median_ratio:.2f` over the runner-up, but its frozen index locks
-# some runs in at {glue:text}`p6_intpure_locked_points` of them. Leaving DP-UCB-INT out (the only
+# some runs in at {glue:text}`p6_top_locked` of them ({glue:text}`p6_intpure_locked_points` of all
+# {glue:text}`p6_n_points`). Leaving DP-UCB-INT out (the only
 # rows whose runs lock in), {glue:text}`p6_top_noint` is best at {glue:text}`p6_top_noint_wins`
 # points (ties: {glue:text}`p6_top_noint_ties`). Allowing
 # $\delta = e^{-10}$ changes DP-UCB-INT's calibration at {glue:text}`p6_delta_points` points, where it
@@ -1315,20 +1354,21 @@ assert counts.index[0] == "DP-UCB-INT (pure)", "the closing note is written for 
 #
 # DP-SE, which matches the private lower bound in order, changes the picture at high privacy only:
 # best at {glue:text}`p6_dpse_wins` points, all at $\varepsilon \le$ {glue:text}`p6_dpse_win_eps:g`,
-# it changes {glue:text}`p6_dpse_dec_changed` of the {glue:text}`p6_dec_cells` decision cells: the
-# choice for $\varepsilon \le 0.25$ at {glue:md}`p6_dpse_dec_list:myst`, and the best lock-in-free
-# algorithm in {glue:text}`p6_dpse_dec_safe`. Elsewhere its regret is a median
+# it changes {glue:text}`p6_dpse_dec_changed` of the {glue:text}`p6_dec_cells` decision cells: it
+# becomes the lock-in-free alternative in all {glue:text}`p6_dpse_dec_safe`, and in
+# {glue:text}`p6_dpse_dec_use` of them also the recommendation ($\varepsilon \le 0.25$ at
+# {glue:md}`p6_dpse_dec_list:myst`). Overall its regret is a median
 # {glue:text}`p6_dpse_kl_median:.1f` times AdaP-KLUCB's: at these horizons constants, not rates,
 # rank the algorithms.
 #
-# Part I's counters (Private-UCB printed and with the tail bound, DP-UCB-BOUND, DP-UCB), once their guarantees
-# are matched, sit above the best episodic algorithm at {glue:text}`p6_episodic_better` of the
+# Part I's counters (Private-UCB printed and with the tail bound, DP-UCB-BOUND, DP-UCB), at the target
+# guarantee (printed Private-UCB: the stricter $\varepsilon/k$), sit above the best episodic algorithm at {glue:text}`p6_episodic_better` of the
 # {glue:text}`p6_n_points` points: a counter adds noise to every release of a running sum, while an
 # episodic algorithm releases each reward once. The {glue:text}`p6_counter_wins` exceptions are on
 # the small-gap instance, for $\varepsilon \ge$ {glue:text}`p6_counter_min_eps:g` (DP-UCB up to
 # {glue:text}`p6_counter_max:.2f` times lower), where sampling noise dominates and the episodic
 # index, which keeps only the last episode, pays for forgetting; {glue:text}`p6_counter_ties` more
-# are ties (ahead by less than {glue:text}`p6_counter_near:.1%`, bands overlapping).
+# {glue:text}`p6_counter_ties_verb` (ahead by less than {glue:text}`p6_counter_near:.1%`, bands overlapping).
 #
 # The repaired GDP-NCB trails the better AdaP algorithm at every point, by a median factor
 # {glue:text}`p6_gdp_median:.1f` (at least {glue:text}`p6_gdp_min:.2f`): its releases carry
@@ -1348,8 +1388,10 @@ assert counts.index[0] == "DP-UCB-INT (pure)", "the closing note is written for 
 #   dominates.
 # - Order-optimal is not best everywhere at $T \le 10^6$: DP-SE matches the private lower bound's
 #   rate, and wins at small $\varepsilon$, where it enters the decision table, but has more regret
-#   than AdaP-KLUCB elsewhere. Private-UCB as printed plays almost uniformly at these horizons; its
-#   $\varepsilon/k$ per tree (more privacy than claimed) adds little to that.
+#   than AdaP-KLUCB elsewhere. Private-UCB as printed has a median
+#   {glue:text}`p6_pucb_uniform:.0%` of a uniform player's regret (it learns at
+#   {glue:text}`p6_pucb_learns` points, mostly on 2 arms); its $\varepsilon/k$ per tree (more privacy
+#   than claimed) adds little to that.
 # - An audit gives a lower bound on the privacy loss, with a power it must state (DP-SE's generic
 #   audit has none; its own pair certifies most of an exact loss). A clean audit does not prove a
 #   guarantee; an exposing pair with an exact law can refute one.
