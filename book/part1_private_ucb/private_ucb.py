@@ -474,10 +474,13 @@ glue("p1_lockstep_spread", float(np.ptp(lockstep)), display=False)
 # the printed $\Gamma$, and each tree at $\eps$ with the tail-bound width.
 
 # %%
-READINGS = {"ε per tree": {"per_tree_budget": "eps"},
-            "tail bound, ε per tree": {"per_tree_budget": "eps", "width": "tail_bound"}}
-other_readings = {(reading, key): final_regret(simulate(  # final regret of each run
-    PrivateUCB(key[1], **options), SCENARIOS[key[0]], HORIZON, RUNS, seed=SEED))
+READINGS = {
+    "ε per tree": {"per_tree_budget": "eps"},
+    "tail bound, ε per tree": {"per_tree_budget": "eps", "width": "tail_bound"},
+}
+other_readings = {  # the final regret of each run
+    (reading, key): final_regret(simulate(
+        PrivateUCB(key[1], **options), SCENARIOS[key[0]], HORIZON, RUNS, seed=SEED))
     for reading, options in READINGS.items() for key in panels}
 
 # %% tags=["remove-input"]

@@ -60,7 +60,8 @@ from IPython.display import display
 from matplotlib.lines import Line2D
 
 from privbandits.data import load_census_hiring
-from privbandits.plotting import color_for, plot_runs, show_table, use_book_style
+from privbandits.plotting import (
+    color_for, plot_runs, show_table, use_book_style)
 from privbandits.policies.fair_hiring import (
     OFUL, FairGreedy, HiringEnvironment, PrivateFairGreedy, simulate_hiring)
 
@@ -69,8 +70,19 @@ data = load_census_hiring()
 env = HiringEnvironment.from_census(data, noise_sd=0.1)  # as on every page
 K = data.n_groups
 PFG_ARGS = dict(epsilon=15.0, delta=0.1, alpha_eps=0.9, alpha_delta=0.9)
-for cls, kwargs in ((OFUL, {}), (FairGreedy, {}), (PrivateFairGreedy, PFG_ARGS)):
-    print(cls.name, "as run:", cls.as_run_by_authors(**kwargs))
+
+
+def shown(value):
+    """A parameter's value as a reader writes it (0.00000001, not 1e-08)."""
+    return np.format_float_positional(value) if isinstance(value, float) else repr(value)
+
+
+for cls, kwargs in ((OFUL, {}), (FairGreedy, {}),
+                    (PrivateFairGreedy, PFG_ARGS)):
+    as_run = cls.as_run_by_authors(**kwargs)  # every departure switched on
+    print(f"{cls.name} as run:")
+    for d in cls.departures:
+        print(f"    {d.field} = {shown(getattr(as_run, d.field))}")
 
 # %% tags=["remove-cell"]
 import math
@@ -112,9 +124,9 @@ glue("p4ar_parity_share", 100 / K, display=False)
 
 # %%
 stored = np.load("results_hiring_authors.npz")
-print("made by:", str(stored["command"]))
-check = simulate_hiring(as_run_pfg, env, 5_000, int(stored["pfg_authors_5000_runs"]),
-                        seed=int(stored["seed"]))
+print("made by:", *str(stored["command"]).split("; then "), sep="\n    ")
+check = simulate_hiring(as_run_pfg, env, 5_000,
+                        int(stored["pfg_authors_5000_runs"]), seed=int(stored["seed"]))
 assert np.array_equal(np.cumsum(check["fair_regret"], axis=1)[:, -1],
                       stored["pfg_authors_5000_final"]), "stale stored run"
 

@@ -178,7 +178,7 @@ class FairGreedy(HiringPolicy):
         Departure(
             "theta_jitter",
             1e-8,
-            "theta-hat + 1e-8/(d sqrt t) N(0, I)",
+            "theta-hat + 10^-8/(d sqrt t) N(0, I)",
             f"{_CODE} lines 129-131, adult.py line 71",
             "jitter",
             "as run - jitter",
