@@ -476,11 +476,13 @@ glue("p1_lockstep_spread", float(np.ptp(lockstep)), display=False)
 # %%
 READINGS = {
     "ε per tree": {"per_tree_budget": "eps"},
-    "tail bound, ε per tree": {"per_tree_budget": "eps", "width": "tail_bound"},
+    "tail bound, ε per tree": {"per_tree_budget": "eps",
+                               "width": "tail_bound"},
 }
 other_readings = {  # the final regret of each run
     (reading, key): final_regret(simulate(
-        PrivateUCB(key[1], **options), SCENARIOS[key[0]], HORIZON, RUNS, seed=SEED))
+        PrivateUCB(key[1], **options), SCENARIOS[key[0]], HORIZON, RUNS,
+        seed=SEED))
     for reading, options in READINGS.items() for key in panels}
 
 # %% tags=["remove-input"]

@@ -74,7 +74,9 @@ PFG_ARGS = dict(epsilon=15.0, delta=0.1, alpha_eps=0.9, alpha_delta=0.9)
 
 def shown(value):
     """A parameter's value as a reader writes it (0.00000001, not 1e-08)."""
-    return np.format_float_positional(value) if isinstance(value, float) else repr(value)
+    if isinstance(value, float):
+        return np.format_float_positional(value)
+    return repr(value)
 
 
 for cls, kwargs in ((OFUL, {}), (FairGreedy, {}),
@@ -126,7 +128,8 @@ glue("p4ar_parity_share", 100 / K, display=False)
 stored = np.load("results_hiring_authors.npz")
 print("made by:", *str(stored["command"]).split("; then "), sep="\n    ")
 check = simulate_hiring(as_run_pfg, env, 5_000,
-                        int(stored["pfg_authors_5000_runs"]), seed=int(stored["seed"]))
+                        int(stored["pfg_authors_5000_runs"]),
+                        seed=int(stored["seed"]))
 assert np.array_equal(np.cumsum(check["fair_regret"], axis=1)[:, -1],
                       stored["pfg_authors_5000_final"]), "stale stored run"
 

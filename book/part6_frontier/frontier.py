@@ -152,9 +152,8 @@ def power(h):
 #   parameter. DP-SE {cite}`sajed2019optimal` is successive elimination on fresh epochs: each
 #   surviving arm is pulled $R_\ell$ times in epoch $\ell$, its epoch mean released once with
 #   $\mathrm{Lap}(1/(\varepsilon R_\ell))$, and arms far below the best release are eliminated
-#   ($\beta = 1/T$). The paper's algorithm box was not available to us: the constants are those of
-#   two independent public implementations, which agree on all of them (`privbandits.policies.DPSE`
-#   names them).
+#   ($\beta = 1/T$). Its constants come from two public implementations that agree
+#   (`privbandits.policies.DPSE` names them; the paper's box was not available).
 # - **GDP-NCB**: only Part V's repaired Phase I (`phase1_rule="sparse_vector"`) is
 #   $\varepsilon$-DP. **Anytime GDP-NCB** runs the printed, leaking Phase I in every window; it is
 #   calibrated at its *claimed* $\varepsilon$ and marked unproven.
@@ -885,8 +884,7 @@ assert np.median(ratios("Private-UCB", PUCB_EPS, FIN5)) < 1.1, "so eps/k per tre
 # {cite}`shariff2018differentially` in order. Here it is best at {glue:text}`p6_dpse_wins` points;
 # its regret is a median {glue:text}`p6_dpse_kl_median:.1f` times AdaP-KLUCB's (from
 # {glue:text}`p6_dpse_kl_min:.1f` to {glue:text}`p6_dpse_kl_max:.1f`), and less than that of each of
-# {glue:text}`p6_dpse_beats` at most points. Order-optimal is not constant-optimal: its epochs carry
-# union-bound constants. Epoch $\ell$, with $|S|$ arms left, $\Delta_\ell = 2^{-\ell}$ and
+# {glue:text}`p6_dpse_beats` at most points. Its epochs carry union-bound constants. Epoch $\ell$, with $|S|$ arms left, $\Delta_\ell = 2^{-\ell}$ and
 # $\beta = 1/T$, pulls each arm
 #
 # $$\begin{aligned}R_\ell = \Big\lceil\max\Big\{&\frac{32\ln(8|S|\ell^2/\beta)}{\Delta_\ell^2},\\
@@ -895,7 +893,7 @@ assert np.median(ratios("Private-UCB", PUCB_EPS, FIN5)) < 1.1, "so eps/k per tre
 # times (`dpse_epoch_length`). On the Bernoulli instances at $T = 10^6$, the private
 # lower bound (dashed in the figures) is a median {glue:text}`p6_lb_dpse:.1f` times below DP-SE's
 # regret, {glue:text}`p6_lb_kl:.1f` times below AdaP-KLUCB's and {glue:text}`p6_lb_best:.1f` times
-# below the best pure algorithm's at each point.
+# below the best pure algorithm's.
 #
 # Private-UCB as printed is $\varepsilon/k$-DP: each reward enters one arm's tree, so $\varepsilon$
 # per tree would already be $\varepsilon$-DP. Its printed $\Gamma$ dominates the index either way,
@@ -1346,13 +1344,13 @@ assert counts.index[0] == "DP-UCB-INT (pure)", "the closing note is written for 
 # {glue:text}`p6_top_wins` of {glue:text}`p6_n_points` points (ties: {glue:text}`p6_ties`), by a
 # median factor {glue:text}`p6_top_median_ratio:.2f` over the runner-up, but its frozen index locks
 # some runs in at {glue:text}`p6_top_locked` of them ({glue:text}`p6_intpure_locked_points` of all
-# {glue:text}`p6_n_points`). Leaving DP-UCB-INT out (the only
-# rows whose runs lock in), {glue:text}`p6_top_noint` is best at {glue:text}`p6_top_noint_wins`
+# {glue:text}`p6_n_points`). Without DP-UCB-INT (the only
+# rows that lock in), {glue:text}`p6_top_noint` is best at {glue:text}`p6_top_noint_wins`
 # points (ties: {glue:text}`p6_top_noint_ties`). Allowing
 # $\delta = e^{-10}$ changes DP-UCB-INT's calibration at {glue:text}`p6_delta_points` points, where it
 # beats the best pure algorithm at {glue:text}`p6_int_beats`.
 #
-# DP-SE, which matches the private lower bound in order, changes the picture at high privacy only:
+# DP-SE changes the picture at high privacy only:
 # best at {glue:text}`p6_dpse_wins` points, all at $\varepsilon \le$ {glue:text}`p6_dpse_win_eps:g`,
 # it changes {glue:text}`p6_dpse_dec_changed` of the {glue:text}`p6_dec_cells` decision cells: it
 # becomes the lock-in-free alternative in all {glue:text}`p6_dpse_dec_safe`, and in
@@ -1363,11 +1361,10 @@ assert counts.index[0] == "DP-UCB-INT (pure)", "the closing note is written for 
 #
 # Part I's counters (Private-UCB printed and with the tail bound, DP-UCB-BOUND, DP-UCB), at the target
 # guarantee (printed Private-UCB: the stricter $\varepsilon/k$), sit above the best episodic algorithm at {glue:text}`p6_episodic_better` of the
-# {glue:text}`p6_n_points` points: a counter adds noise to every release of a running sum, while an
-# episodic algorithm releases each reward once. The {glue:text}`p6_counter_wins` exceptions are on
+# {glue:text}`p6_n_points` points. The {glue:text}`p6_counter_wins` exceptions are on
 # the small-gap instance, for $\varepsilon \ge$ {glue:text}`p6_counter_min_eps:g` (DP-UCB up to
-# {glue:text}`p6_counter_max:.2f` times lower), where sampling noise dominates and the episodic
-# index, which keeps only the last episode, pays for forgetting; {glue:text}`p6_counter_ties` more
+# {glue:text}`p6_counter_max:.2f` times lower), where the episodic index, which keeps only the last
+# episode, pays for forgetting; {glue:text}`p6_counter_ties` more
 # {glue:text}`p6_counter_ties_verb` (ahead by less than {glue:text}`p6_counter_near:.1%`, bands overlapping).
 #
 # The repaired GDP-NCB trails the better AdaP algorithm at every point, by a median factor
@@ -1380,18 +1377,18 @@ assert counts.index[0] == "DP-UCB-INT (pure)", "the closing note is written for 
 # - A fair comparison of private algorithms fixes the *proven* end-to-end guarantee, not the
 #   nominal parameter: calibration undoes the factor 2 of the hybrid counter, chooses between
 #   DP-UCB-INT's two accounting terms, and replaces GDP-NCB's leaking Phase I.
-# - Mean regret with a t-band is a good summary only when the runs are not heavy-tailed. DP-UCB-INT's
-#   frozen index locks some runs in; its mean is then driven by a few linear runs, and a ranking by
-#   mean does not carry over to longer horizons.
+# - Mean regret with a t-band summarises only runs that are not heavy-tailed: DP-UCB-INT's frozen
+#   index locks some runs in, so a few linear runs drive its mean, and its rank does not carry over
+#   to longer horizons.
 # - Episodic algorithms, which release each reward once, beat counters, which add noise to every
 #   release of a running sum, almost everywhere; the exceptions are small gaps, where sampling noise
 #   dominates.
 # - Order-optimal is not best everywhere at $T \le 10^6$: DP-SE matches the private lower bound's
-#   rate, and wins at small $\varepsilon$, where it enters the decision table, but has more regret
-#   than AdaP-KLUCB elsewhere. Private-UCB as printed has a median
+#   rate and wins at small $\varepsilon$ (it enters the decision table there), but trails AdaP-KLUCB
+#   elsewhere. Private-UCB as printed has a median
 #   {glue:text}`p6_pucb_uniform:.0%` of a uniform player's regret (it learns at
-#   {glue:text}`p6_pucb_learns` points, mostly on 2 arms); its $\varepsilon/k$ per tree (more privacy
-#   than claimed) adds little to that.
+#   {glue:text}`p6_pucb_learns` points, mostly on 2 arms); its $\varepsilon/k$ per tree adds little to
+#   that.
 # - An audit gives a lower bound on the privacy loss, with a power it must state (DP-SE's generic
 #   audit has none; its own pair certifies most of an exact loss). A clean audit does not prove a
 #   guarantee; an exposing pair with an exact law can refute one.
