@@ -19,7 +19,6 @@ detects a stored file made by a different version of the algorithms.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 from pathlib import Path
 
@@ -32,7 +31,7 @@ from privbandits.metrics import average_regret, nash_regret
 from privbandits.policies.dp_ncb import GDPNCB, NCB
 from privbandits.simulate import simulate_mean_rewards
 
-from _timing import Stopwatch
+from _timing import Stopwatch, git_commit
 
 OUT = Path(__file__).resolve().parents[1] / "book" / "part2_dp_ncb" / "results_1e7.npz"
 KEYS = {"NCB": "ncb", "GDP-NCB": "gdp_ncb"}
@@ -70,16 +69,7 @@ def main(argv=None) -> None:
             k = KEYS[policy.name]
             arrays[f"{k}_nash"], arrays[f"{k}_avg"], arrays[f"{k}_phase1"] = (np.array(col) for col in zip(*rows))
     wall = clock.seconds
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=Path(__file__).resolve().parent,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        commit = "unknown"
+    commit = git_commit()
     arrays.update(
         {
             "runs": np.int64(args.runs),

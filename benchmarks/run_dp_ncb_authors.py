@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import subprocess
 import sys
 from pathlib import Path
 
@@ -40,7 +39,7 @@ from privbandits.policies import LDPUCB, AdaPUCB
 from privbandits.policies.dp_ncb import GDPNCB, LDPNCB, NCB, PAPER_PHASE1_CONSTANT
 from privbandits.simulate import simulate_mean_rewards
 
-from _timing import Stopwatch
+from _timing import Stopwatch, git_commit
 
 OUT = Path(__file__).resolve().parents[1] / "book" / "part2_dp_ncb" / "results_authors.npz"
 EPS = 0.2
@@ -130,12 +129,7 @@ def main(argv=None) -> None:
     arrays: dict[str, np.ndarray] = {}
     if args.resume and args.out.exists():
         arrays = dict(np.load(args.out))
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True, cwd=Path(__file__).parent
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        commit = "unknown"
+    commit = git_commit()
     command = "python benchmarks/run_dp_ncb_authors.py " + " ".join(sys.argv[1:] if argv is None else argv)
     for group, key, policy, t_max, instance_name in settings():
         instance = by_name[instance_name]

@@ -18,7 +18,6 @@ policy and horizon (``--resume`` skips what is stored).
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 from pathlib import Path
 
@@ -28,7 +27,7 @@ from privbandits import cache
 from privbandits.data import load_census_hiring
 from privbandits.policies.fair_hiring import OFUL, FairGreedy, HiringEnvironment, PrivateFairGreedy, simulate_hiring
 
-from _timing import Stopwatch
+from _timing import Stopwatch, git_commit
 
 OUT = Path(__file__).resolve().parents[1] / "book" / "part4_fair_hiring" / "results_hiring_authors.npz"
 SEED = 2025  # the chapter's
@@ -78,12 +77,7 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     env = HiringEnvironment.from_census(load_census_hiring(), noise_sd=0.1)
     arrays: dict[str, np.ndarray] = dict(np.load(args.out)) if args.resume and args.out.exists() else {}
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True, cwd=Path(__file__).parent
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        commit = "unknown"
+    commit = git_commit()
     command = "python benchmarks/run_fair_hiring_authors.py " + " ".join(sys.argv[1:] if argv is None else argv)
     if "command" in arrays:  # --resume: the file was made by the earlier commands, then this one
         command = f"{arrays['command']}; then {command}"
