@@ -173,17 +173,21 @@ def compute(args: argparse.Namespace, grid: Grid = FULL) -> None:
     print(f"wrote {args.out} in {watch.seconds:.0f} s")
 
 
+def plays(alg: str, eps: float, horizons: tuple, calibrate_at: int) -> list:
+    """``(policy, horizons)`` to run for row ``alg`` at ``eps``: an anytime policy (calibrated at
+    ``calibrate_at``) once, read at every horizon; else one policy per horizon; none off the grid."""
+    policy = policy_for(alg, eps, calibrate_at)
+    if policy is None:
+        return []
+    return [(policy, horizons)] if policy.anytime else [(policy_for(alg, eps, h), (h,)) for h in horizons]
+
+
 def add_values(args, grid, i, alg, values, runs, watch) -> None:
     """The frontier points of row ``alg`` (every instance, epsilon and horizon)."""
     hz = grid.horizons
     for j, instance in enumerate(grid.instances.values()):
         for k, eps in enumerate(grid.epsilons):
-            policy = policy_for(alg, eps, max(hz))
-            if policy is None:
-                continue
-            # an anytime policy: one set of runs, read at every horizon; else one set per horizon
-            plays = [(policy, hz)] if policy.anytime else [(policy_for(alg, eps, h), (h,)) for h in hz]
-            for p, hs in plays:
+            for p, hs in plays(alg, eps, hz, max(hz)):
                 pt = frontier_point(
                     p,
                     instance,
@@ -205,11 +209,7 @@ def add_finals(args, grid, i, alg, values, finals, watch) -> None:
     wanted = tuple(args.finals_horizons) if args.finals_horizons else grid.horizons
     for j, (iname, instance) in enumerate(grid.instances.items()):
         for k, eps in enumerate(grid.epsilons):
-            policy = policy_for(alg, eps, max(grid.horizons))
-            if policy is None:
-                continue
-            plays = [(policy, wanted)] if policy.anytime else [(policy_for(alg, eps, h), (h,)) for h in wanted]
-            for p, hs in plays:  # an anytime policy: final_regrets runs once, to the largest of hs
+            for p, hs in plays(alg, eps, wanted, max(grid.horizons)):  # anytime: once, to the largest of hs
                 f = final_regrets(
                     p,
                     instance,
