@@ -1,6 +1,7 @@
 """Tests of :mod:`privbandits.cache`: keys follow the configuration and the source of the modules a
 result depends on (an edit to one policy module changes its results' keys and no other policy's);
-stored arrays round-trip; a truncated file reads as a miss."""
+stored arrays round-trip, compressed; a truncated or damaged file reads as a miss; a failed write warns
+and leaves no partial file."""
 
 from __future__ import annotations
 
@@ -33,6 +34,46 @@ def test_store_load_and_clear():
     assert cache.load(key) is None
     assert cache.clear_cache() == 1 and not cache.cache_dir().exists()
     assert cache.clear_cache() == 0
+
+
+def test_stored_files_are_compressed_and_exact():
+    """A played-arm sequence (one arm most of the time) is stored at a fraction of its raw size and
+    read back bit for bit, dtype included."""
+    rng = np.random.default_rng(0)
+    arms = np.where(rng.random((20, 50_000)) < 0.95, 3, rng.integers(0, 10, (20, 50_000))).astype(np.int16)
+    noise = rng.standard_normal(1_000)  # incompressible floats round-trip exactly too
+    key = cache.cache_key({"compressed": True})
+    cache.store(key, {"arms": arms, "noise": noise})
+    assert cache._path(key).stat().st_size < arms.nbytes / 4
+    loaded = cache.load(key)
+    assert loaded["arms"].dtype == np.int16 and loaded["noise"].dtype == np.float64
+    np.testing.assert_array_equal(loaded["arms"], arms)
+    np.testing.assert_array_equal(loaded["noise"], noise)
+    # a damaged compressed member (bytes flipped inside the archive, headers intact) is a miss
+    data = bytearray(cache._path(key).read_bytes())
+    middle = len(data) // 3
+    data[middle : middle + 64] = bytes(64)
+    cache._path(key).write_bytes(bytes(data))
+    assert cache.load(key) is None
+
+
+def test_a_failed_write_warns_and_leaves_no_partial_file(monkeypatch):
+    """A full disk while storing (here: the writer raises ENOSPC midway) must not fail the caller's
+    computation: it warns, naming the cache folder, and removes the partial file."""
+    import errno
+
+    real_write = cache.np.lib.format.write_array
+
+    def write_then_fail(member, array, **kwargs):
+        real_write(member, array[: len(array) // 2], **kwargs)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(cache.np.lib.format, "write_array", write_then_fail)
+    key = cache.cache_key({"disk": "full"})
+    with pytest.warns(RuntimeWarning, match="not cached.*No space left on device"):
+        cache.store(key, {"a": np.arange(10_000)})
+    assert cache.load(key) is None
+    assert not [path for path in cache.cache_dir().rglob("*") if path.is_file()]
 
 
 def test_belongs_to_package():
@@ -97,9 +138,10 @@ def test_cache_keys_from_many_threads_parse_one_file_at_a_time(monkeypatch):
 
 
 def test_editing_one_policy_module_invalidates_only_its_results(tmp_path, monkeypatch):
-    """Keys are computed against a copy of the package; editing the copy's ``private_ucb.py``
-    changes DP-UCB-BOUND's simulation key and leaves NCB's and GDP-NCB's unchanged; editing
-    ``dp_ncb.py`` does the opposite; editing ``mechanisms.py`` (imported by both) changes both."""
+    """Keys are computed against a copy of the package; editing the copy's ``private_ucb.py`` (its
+    code; comments and docstrings do not count) changes DP-UCB-BOUND's simulation key and leaves
+    NCB's and GDP-NCB's unchanged; editing ``dp_ncb.py`` does the opposite; editing
+    ``mechanisms.py`` (imported by both) changes both."""
     root = Path(cache.__file__).resolve().parent
     copy = tmp_path / "privbandits"
     shutil.copytree(root, copy, ignore=shutil.ignore_patterns("__pycache__"))
@@ -113,11 +155,16 @@ def test_editing_one_policy_module_invalidates_only_its_results(tmp_path, monkey
             for name, p in policies.items()
         }
 
-    def edit(relative):
+    def edit(relative, text="\n_EDITED = True\n"):
         path = copy / relative
-        path.write_text(path.read_text() + "\n# an edit\n")
+        path.write_text(path.read_text() + text)
 
     before = keys()
+    # documentation is not code: a comment, a reworded docstring or a blank line keeps every key
+    edit("policies/private_ucb.py", "\n# a comment\n\n")
+    docstring = copy / "policies/private_ucb.py"
+    docstring.write_text(docstring.read_text().replace('"""', '"""Reworded. ', 1))
+    assert keys() == before
     edit("policies/private_ucb.py")
     after_ucb = keys()
     assert after_ucb["bound"] != before["bound"]

@@ -84,7 +84,8 @@ def test_parallel_map_keeps_order():
 
 
 def test_simulate_cache_survives_an_unrelated_edit(tmp_path, monkeypatch):
-    """End to end: a cached NCB simulation is found again after an edit to Part IV's kernels."""
+    """End to end: a cached NCB simulation is found again after an edit to Part IV's kernels, and
+    after a comment added to NCB's module; an edit to NCB's code recomputes it."""
     root = Path(cache.__file__).resolve().parent
     copy = tmp_path / "privbandits"
     shutil.copytree(root, copy, ignore=shutil.ignore_patterns("__pycache__"))
@@ -92,13 +93,16 @@ def test_simulate_cache_survives_an_unrelated_edit(tmp_path, monkeypatch):
     inst = bernoulli_instance([0.3, 0.6])
     simulate(NCB(), inst, 200, runs=3, seed=0)
     kernels = copy / "policies" / "fair_hiring" / "kernels.py"
-    kernels.write_text(kernels.read_text() + "\n# an edit\n")
+    kernels.write_text(kernels.read_text() + "\n_EDITED = True\n")
     simulate(NCB(), inst, 200, runs=3, seed=0)
     assert len(list(cache.cache_dir().rglob("*.npz"))) == 1, "the edit must not invalidate NCB's result"
     ncb = copy / "policies" / "dp_ncb.py"
-    ncb.write_text(ncb.read_text() + "\n# an edit\n")
+    ncb.write_text(ncb.read_text() + "\n# a comment is not code\n")
     simulate(NCB(), inst, 200, runs=3, seed=0)
-    assert len(list(cache.cache_dir().rglob("*.npz"))) == 2, "an edit to NCB's module must"
+    assert len(list(cache.cache_dir().rglob("*.npz"))) == 1, "a comment in NCB's module must not"
+    ncb.write_text(ncb.read_text() + "\n_EDITED = True\n")
+    simulate(NCB(), inst, 200, runs=3, seed=0)
+    assert len(list(cache.cache_dir().rglob("*.npz"))) == 2, "an edit to NCB's code must"
 
 
 @pytest.fixture(scope="module")
