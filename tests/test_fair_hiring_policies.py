@@ -163,3 +163,52 @@ def test_rewards_unclipped_as_run():
     env = synthetic_hiring_env()
     assert PrivateFairGreedy(clip_rewards=False).kernel_params(env, 100).y_clip == math.inf
     assert PrivateFairGreedy().kernel_params(env, 100).y_clip == env.y_clip()
+
+
+def _gdp_delta(epsilon, mu):
+    """delta(epsilon) of a mu-GDP mechanism (Dong, Roth and Su, Corollary 2.13), by hand."""
+    from scipy.stats import norm
+
+    return norm.cdf(-epsilon / mu + mu / 2) - math.exp(epsilon) * norm.cdf(-epsilon / mu - mu / 2)
+
+
+@pytest.mark.parametrize(
+    "kwargs, tree_eps, tree_delta",
+    [({}, 13.5, 0.09), ({"tree_budget": "total"}, 15.0, 0.1), ({"epsilon": 2.0, "delta": 0.01}, 1.8, 0.009)],
+)
+def test_guarantee_composes_the_tree_and_the_rank_step_exactly(kwargs, tree_eps, tree_delta):
+    """The tree is mu_reg-GDP with mu_reg = eps_tree / (4 ln(4 / delta_tree)), the rank step
+    sqrt(2 rho_rank)-GDP; together sqrt(mu_reg^2 + mu_rank^2)-GDP, whose delta at the returned
+    epsilon is the stated delta (checked with the GDP curve written out here)."""
+    policy = PrivateFairGreedy(**kwargs)
+    epsilon, delta, proven = policy.guarantee(5_000)
+    assert delta == policy.delta and proven
+    mu_reg = tree_eps / (4 * math.log(4 / tree_delta))
+    eps_rank, delta_rank = policy.epsilon * 0.1, policy.delta * 0.1
+    mu = math.hypot(mu_reg, math.sqrt(2 * approx_dp_to_zcdp(eps_rank, delta_rank)))
+    assert _gdp_delta(epsilon, mu) == pytest.approx(delta, rel=1e-6)
+    assert epsilon < policy.epsilon  # the printed calibration over-delivers
+    # at a stated delta; independent of the horizon
+    eps_at, delta_at, _ = policy.guarantee(50_000, delta=1e-3)
+    assert delta_at == 1e-3 and eps_at > epsilon
+    assert _gdp_delta(eps_at, mu) == pytest.approx(1e-3, rel=1e-6)
+
+
+def test_guarantee_of_the_tight_calibration_is_its_target():
+    epsilon, delta, proven = PrivateFairGreedy(calibration="tight").guarantee(5_000)
+    assert epsilon == pytest.approx(15.0, rel=1e-9) and delta == 0.1 and proven
+
+
+@pytest.mark.parametrize("kwargs", [{"l_tilde_rule": "data"}, {"clip_rewards": False}, {"l_tilde": 1.0}])
+def test_guarantee_not_proven_where_the_leaf_bound_can_fail(kwargs):
+    assert not PrivateFairGreedy(**kwargs).guarantee(5_000)[2]
+    assert not PrivateFairGreedy.as_run_by_authors().guarantee(5_000)[2]
+
+
+def test_guarantee_of_non_private_settings():
+    for policy in (OFUL(), FairGreedy(), PrivateFairGreedy(noise=False)):
+        assert policy.guarantee(100) == (math.inf, 0.0, True)
+    with pytest.raises(ValueError, match="delta"):
+        PrivateFairGreedy().guarantee(100, delta=1.5)
+    with pytest.raises(ValueError, match="horizon"):
+        PrivateFairGreedy().guarantee(0)

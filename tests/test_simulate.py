@@ -73,35 +73,17 @@ def test_bad_policy_or_instance():
 
 
 def _every_arm_recording_policy():
-    from privbandits.policies import (
-        DPUCB,
-        GDPNCB,
-        LDPNCB,
-        LDPUCB,
-        NCB,
-        AdaPUCB,
-        AnytimeDPNCB,
-        DPUCBBound,
-        DPUCBInt,
-        FixedBudgetThresholding,
-        PrivateUCB,
-    )
+    """Every algorithm of the registry (``calibration.REGISTRY``, so a new one is covered when it is
+    registered) at epsilon = 1, plus the non-private baselines and the readings kept outside it."""
+    from privbandits.calibration import REGISTRY
+    from privbandits.policies import GDPNCB, NCB, DPUCBBound, FixedBudgetThresholding
 
-    return [
+    registered = [cls(epsilon=1.0, **fixed) for cls, fixed in REGISTRY.values()]
+    return registered + [
         UCB(),
-        PrivateUCB(epsilon=1.0),
-        DPUCBBound(epsilon=1.0),
-        DPUCBBound(epsilon=1.0, bonus="printed"),
-        DPUCB(epsilon=1.0),
-        DPUCBInt(epsilon=1.0),
-        AdaPUCB(epsilon=1.0),
-        LDPUCB(epsilon=1.0),
         NCB(),
-        GDPNCB(epsilon=1.0),
+        DPUCBBound(epsilon=1.0, bonus="printed"),
         GDPNCB(epsilon=1.0, phase1_rule="sparse_vector"),
-        LDPNCB(epsilon=1.0),
-        AnytimeDPNCB(epsilon=1.0),
-        AnytimeDPNCB(base="ldp", epsilon=1.0),
         FixedBudgetThresholding(tau=0.5, epsilon=1.0, checkpoints=(20, 60)),
     ]
 

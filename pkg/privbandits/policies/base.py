@@ -634,6 +634,25 @@ class ContextualPolicy(Declared, abc.ABC):
         """
         return {"policy": type(self).__qualname__, **dataclasses.asdict(self)}
 
+    def guarantee(self, horizon: int, delta: float = 0.0) -> tuple[float, float, bool]:
+        """End-to-end ``(epsilon, delta, proven)`` of a trial of ``horizon`` rounds, as :meth:`Policy.guarantee`.
+
+        A non-private policy returns ``(inf, 0, True)``; a private one states its own.
+
+        Parameters
+        ----------
+        horizon : int
+        delta : float
+            Where a composed guarantee is stated (``0``: the policy's own delta).
+
+        Returns
+        -------
+        tuple of (float, float, bool)
+        """
+        if not self.private:
+            return math.inf, 0.0, True
+        raise NotImplementedError(f"{type(self).__name__} is private but states no guarantee")
+
     @abc.abstractmethod
     def run(self, env: Any, horizon: int, rng: np.random.Generator, **kwargs: Any) -> Records:
         """Play one trial of ``horizon`` rounds on a contextual environment (e.g. a ``HiringEnvironment``).

@@ -13,10 +13,19 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..._validation import check_int
-from ...mechanisms import approx_dp_to_zcdp
+from ..._validation import check_delta, check_int
+from ...mechanisms import approx_dp_to_zcdp, gaussian_composition_epsilon
 from ..base import Bool, Choice, ContextualPolicy, Departure, Int, Real, Records, param
-from .calibration import CALIBRATIONS, split_budget, tight_noise_scale, tree_gamma, tree_levels, tree_sigma
+from .calibration import (
+    CALIBRATIONS,
+    rank_mu,
+    split_budget,
+    tight_noise_scale,
+    tree_gamma,
+    tree_levels,
+    tree_mu,
+    tree_sigma,
+)
 from .environment import L_TILDE_RULES, HiringEnvironment
 from .kernels import GreedyParams, OFULParams, fair_greedy_kernel, oful_kernel, private_fair_greedy_kernel
 
@@ -278,6 +287,49 @@ class PrivateFairGreedy(HiringPolicy):
     def label(self) -> str:
         """The name with epsilon, e.g. ``"Private-Fair-Greedy (ε=15)"``."""
         return f"{self.name} (ε={self.epsilon:g})"
+
+    def guarantee(self, horizon: int, delta: float = 0.0) -> tuple[float, float, bool]:
+        """The exact ``(epsilon, delta)``-JDP of a trial: the tree and the rank step composed as Gaussian mechanisms.
+
+        The tree is ``mu_reg``-GDP (:func:`~privbandits.policies.fair_hiring.calibration.tree_mu`, of
+        the regression's share, or of the total budget with ``tree_budget="total"``) and the rank step
+        ``mu_rank``-GDP (:func:`~privbandits.policies.fair_hiring.calibration.rank_mu`), both divided by
+        the noise scale of ``calibration``; their composition is exactly (``balle2018improving``)
+        ``(epsilon, delta)``-DP for the returned epsilon. Neither depends on the horizon (the tree's
+        noise grows with its depth, the rank noise with ``T``). ``proven`` is ``False`` where the
+        tree's sensitivity bound can fail: ``l_tilde_rule="data"``, a given ``l_tilde`` (not checked
+        against the data) or ``clip_rewards=False``. Without noise: ``(inf, 0, True)``.
+
+        Parameters
+        ----------
+        horizon : int
+        delta : float
+            The total delta to state epsilon at; ``0``: the policy's ``delta``.
+
+        Returns
+        -------
+        tuple of (float, float, bool)
+        """
+        check_int("horizon", horizon, minimum=1)
+        if not self.noise:
+            return math.inf, 0.0, True
+        delta = self.delta if delta == 0 else check_delta(delta)
+        eps_reg, delta_reg, eps_rank, delta_rank = split_budget(
+            self.epsilon, self.delta, self.alpha_eps, self.alpha_delta
+        )
+        c = (
+            1.0
+            if self.calibration == "printed"
+            else tight_noise_scale(self.epsilon, self.delta, self.alpha_eps, self.alpha_delta)
+        )
+        if self.tree_budget == "total":
+            mu_reg = tree_mu(self.epsilon, self.delta) / c
+        else:
+            mu_reg = tree_mu(eps_reg, delta_reg) / c
+        mu_rank = rank_mu(eps_rank, delta_rank) / c
+        epsilon = gaussian_composition_epsilon([1 / mu_reg, 1 / mu_rank], delta)
+        proven = self.l_tilde is None and self.l_tilde_rule != "data" and self.clip_rewards
+        return epsilon, delta, proven
 
     def calibration_values(self, env: HiringEnvironment, horizon: int) -> dict[str, float]:
         """Budget split, L-tilde and the noise actually used (Algorithm 1 line 1, Sections 4.1-4.2).
