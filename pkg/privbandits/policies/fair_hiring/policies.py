@@ -288,6 +288,12 @@ class PrivateFairGreedy(HiringPolicy):
         """The name with epsilon, e.g. ``"Private-Fair-Greedy (ε=15)"``."""
         return f"{self.name} (ε={self.epsilon:g})"
 
+    def _noise_scale(self) -> float:
+        """The factor on the printed noise: 1, or :func:`tight_noise_scale` with ``calibration="tight"``."""
+        if self.calibration == "printed":
+            return 1.0
+        return tight_noise_scale(self.epsilon, self.delta, self.alpha_eps, self.alpha_delta)
+
     def guarantee(self, horizon: int, delta: float = 0.0) -> tuple[float, float, bool]:
         """The exact ``(epsilon, delta)``-JDP of a trial: the tree and the rank step composed as Gaussian mechanisms.
 
@@ -317,11 +323,7 @@ class PrivateFairGreedy(HiringPolicy):
         eps_reg, delta_reg, eps_rank, delta_rank = split_budget(
             self.epsilon, self.delta, self.alpha_eps, self.alpha_delta
         )
-        c = (
-            1.0
-            if self.calibration == "printed"
-            else tight_noise_scale(self.epsilon, self.delta, self.alpha_eps, self.alpha_delta)
-        )
+        c = self._noise_scale()
         if self.tree_budget == "total":
             mu_reg = tree_mu(self.epsilon, self.delta) / c
         else:
@@ -350,11 +352,7 @@ class PrivateFairGreedy(HiringPolicy):
             self.epsilon, self.delta, self.alpha_eps, self.alpha_delta
         )
         l_tilde = env.l_tilde(self.l_tilde_rule) if self.l_tilde is None else self.l_tilde
-        c = (
-            1.0
-            if self.calibration == "printed"
-            else tight_noise_scale(self.epsilon, self.delta, self.alpha_eps, self.alpha_delta)
-        )
+        c = self._noise_scale()
         d = env.theta_star.shape[0]
         if self.tree_budget == "total":
             sigma = c * tree_sigma(self.epsilon, self.delta, horizon, l_tilde)
