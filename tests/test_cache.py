@@ -57,6 +57,68 @@ def test_stored_files_are_compressed_and_exact():
     assert cache.load(key) is None
 
 
+@pytest.mark.parametrize("error", ["BadZipFile", "zlib.error", "EOFError", "ValueError", "OSError"])
+def test_every_kind_of_damaged_file_reads_as_a_miss(monkeypatch, error):
+    """What ``np.load`` raises on a damaged archive: a bad CRC or header (``zipfile.BadZipFile``), a
+    bad deflate stream (``zlib.error``), a file cut short (``EOFError``, ``ValueError``, ``OSError``)."""
+    import zipfile
+    import zlib
+
+    kinds = {"BadZipFile": zipfile.BadZipFile, "zlib.error": zlib.error, "EOFError": EOFError}
+    exception = {**kinds, "ValueError": ValueError, "OSError": OSError}[error]
+    key = cache.cache_key({"damaged": error})
+    cache.store(key, {"a": np.arange(3)})
+
+    def damaged(*args, **kwargs):
+        raise exception("damaged")
+
+    monkeypatch.setattr(cache.np, "load", damaged)
+    assert cache.load(key) is None
+
+
+def test_an_interrupted_write_leaves_no_partial_file_and_is_not_hidden(monkeypatch):
+    """A write stopped by something other than the disk (here Ctrl-C) removes its temporary file and
+    lets the interruption through; two threads storing at once each write their own temporary file."""
+    import threading
+
+    names = []
+    real_write = cache._write_npz
+
+    def interrupted(path, arrays):
+        names.append(path.name)
+        real_write(path, arrays)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cache, "_write_npz", interrupted)
+    key = cache.cache_key({"interrupted": True})
+    with pytest.raises(KeyboardInterrupt):
+        cache.store(key, {"a": np.arange(10)})
+    assert not [path for path in cache.cache_dir().rglob("*") if path.is_file()]
+    other = threading.Thread(target=lambda: pytest.raises(KeyboardInterrupt, cache.store, key, {"a": np.arange(3)}))
+    other.start()
+    other.join()
+    assert len(names) == 2 and names[0] != names[1], "each thread needs its own temporary file"
+
+
+def test_an_edit_that_keeps_size_and_time_changes_the_key(tmp_path, monkeypatch):
+    """``cp -p``, ``rsync -t`` or ``tar x`` can replace a module by one of the same size and time; the key
+    follows the content (a constant changed here), not the file's size and time."""
+    import os
+
+    root = Path(cache.__file__).resolve().parent
+    copy = tmp_path / "privbandits"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(cache, "_ROOT", copy)
+    module = copy / "policies" / "ucb.py"
+    module.write_text(module.read_text() + "\n_EDITED = 1\n")
+    before = cache.cache_key({"x": 1}, ["privbandits.policies.ucb"])
+    stat = module.stat()
+    module.write_text(module.read_text().replace("_EDITED = 1", "_EDITED = 2"))
+    os.utime(module, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert module.stat().st_size == stat.st_size and module.stat().st_mtime_ns == stat.st_mtime_ns
+    assert cache.cache_key({"x": 1}, ["privbandits.policies.ucb"]) != before
+
+
 def test_a_failed_write_warns_and_leaves_no_partial_file(monkeypatch):
     """A full disk while storing (here: the writer raises ENOSPC midway) must not fail the caller's
     computation: it warns, naming the cache folder, and removes the partial file."""
@@ -194,7 +256,7 @@ def test_the_source_parse_waits_for_numbas_compiler_lock():
     path = cache._module_path("privbandits.metrics")
     parse = cache._direct_imports.__wrapped__  # uncached
     done = []
-    worker = threading.Thread(target=lambda: done.append(parse("privbandits.metrics", path, 0)))
+    worker = threading.Thread(target=lambda: done.append(parse("privbandits.metrics", path, path.read_bytes())))
     with global_compiler_lock:
         worker.start()
         worker.join(timeout=0.5)

@@ -15,8 +15,9 @@
 #   keeps its share (lines 380-390). At the nominal $(15, 0.1)$ the paper's own accounting then
 #   spends ({glue:text}`p4ar_spent_eps:.1f`, {glue:text}`p4ar_spent_delta:.2f`). Composed exactly
 #   (`PrivateFairGreedy.guarantee`), the as-run noise is ({glue:text}`p4ar_exact_eps:.2f`, 0.1)-JDP,
-#   against {glue:text}`p4ar_exact_printed:.2f` printed, provided every leaf stays within $\tilde L$,
-#   which the last two departures below no longer ensure.
+#   against {glue:text}`p4ar_exact_printed:.2f` for the algorithm as printed, provided every leaf
+#   stays within $\tilde L$, which the unclipped rewards and the data rule for $\tilde L$ (below) no
+#   longer ensure.
 #   *Shift on every node:* the regression at round $t$ sums the tree's first
 #   $\tilde t = \lfloor (t-1)/2 \rfloor$ leaves, one per hire so far (line 4 of Algorithm 1). In the
 #   code each node's noise carries its own $2\Gamma' I$ (lines 262-269), so that prefix sum is shifted

@@ -79,12 +79,15 @@ def _module_path(name: str) -> Path | None:
 
 
 @functools.cache
-def _direct_imports(name: str, path: Path, mtime_ns: int) -> tuple[str, ...]:
-    """Package modules that module ``name`` (file ``path`` as of ``mtime_ns``) imports anywhere in its source."""
+def _direct_imports(name: str, path: Path, source: bytes) -> tuple[str, ...]:
+    """Package modules that module ``name`` (file ``path`` holding ``source``) imports anywhere in its source.
+
+    Memoised on the content itself, as :func:`_code_digest` is, so an edit is seen even when it keeps
+    the file's size and modification time."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     with _PARSE_LOCK:
-        tree = ast.parse(path.read_bytes())
+        tree = ast.parse(source)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             candidates = [alias.name for alias in node.names]
@@ -166,7 +169,7 @@ def module_closure(depends_on: Iterable[Any]) -> tuple[str, ...]:
             continue
         seen.add(name)
         path = _module_path(name)
-        todo.extend(_direct_imports(name, path, path.stat().st_mtime_ns))
+        todo.extend(_direct_imports(name, path, path.read_bytes()))
     return tuple(sorted(seen))
 
 
@@ -189,17 +192,16 @@ def source_hash(depends_on: Iterable[Any] | None = None) -> str:
     digest = hashlib.sha256()
     for path in paths:
         digest.update(str(path.relative_to(_ROOT)).encode())
-        stat = path.stat()
-        digest.update(_code_digest(path, stat.st_mtime_ns, stat.st_size))
+        digest.update(_code_digest(path.read_bytes()))
     return digest.hexdigest()
 
 
 @functools.cache
-def _code_digest(path: Path, mtime_ns: int, size: int) -> bytes:
-    """SHA-256 of the code of ``path`` (as of ``mtime_ns`` and ``size``): its syntax tree without docstrings, so that
-    an edit to comments, docstrings or layout keeps cached results and any other edit drops them."""
+def _code_digest(source: bytes) -> bytes:
+    """SHA-256 of the code in ``source``: its syntax tree without docstrings, so that an edit to
+    comments, docstrings or layout keeps cached results and any other edit drops them."""
     with _PARSE_LOCK:
-        tree = ast.parse(path.read_bytes())
+        tree = ast.parse(source)  # a tree of its own: docstrings are cut from it below
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             body = node.body
@@ -271,8 +273,10 @@ def store(key: str, arrays: dict[str, np.ndarray]) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         _write_npz(tmp, arrays)
         os.replace(tmp, path)
-    except OSError as error:
-        tmp.unlink(missing_ok=True)
+    except BaseException as error:
+        tmp.unlink(missing_ok=True)  # never leave a partial file, whatever stopped the write
+        if not isinstance(error, OSError):
+            raise
         warnings.warn(
             f"privbandits: result not cached ({error}); the cache is {cache_dir()}, "
             "set PRIVBANDITS_CACHE_DIR to move it or run 'python -m privbandits.cache clear'",

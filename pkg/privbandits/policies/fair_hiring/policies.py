@@ -295,16 +295,20 @@ class PrivateFairGreedy(HiringPolicy):
         return tight_noise_scale(self.epsilon, self.delta, self.alpha_eps, self.alpha_delta)
 
     def guarantee(self, horizon: int, delta: float = 0.0) -> tuple[float, float, bool]:
-        """The exact ``(epsilon, delta)``-JDP of a trial: the tree and the rank step composed as Gaussian mechanisms.
+        """``(epsilon, delta)``-JDP of a trial: the tree and the rank step composed exactly as Gaussian mechanisms.
 
-        The tree is ``mu_reg``-GDP (:func:`~privbandits.policies.fair_hiring.calibration.tree_mu`, of
+        The composition is exact for the worst-case sensitivities and the ``T`` rank releases the paper
+        counts (Part IV's window argument counts fewer and gives a smaller epsilon). The tree is
+        ``mu_reg``-GDP (:func:`~privbandits.policies.fair_hiring.calibration.tree_mu`, of
         the regression's share, or of the total budget with ``tree_budget="total"``) and the rank step
         ``mu_rank``-GDP (:func:`~privbandits.policies.fair_hiring.calibration.rank_mu`), both divided by
         the noise scale of ``calibration``; their composition is exactly (``balle2018improving``)
         ``(epsilon, delta)``-DP for the returned epsilon. Neither depends on the horizon (the tree's
         noise grows with its depth, the rank noise with ``T``). ``proven`` is ``False`` where the
         tree's sensitivity bound can fail: ``l_tilde_rule="data"``, a given ``l_tilde`` (not checked
-        against the data) or ``clip_rewards=False``. Without noise: ``(inf, 0, True)``.
+        against the data) or ``clip_rewards=False``. It does not account for reading the data to set
+        ``L-tilde`` (every rule does; see :meth:`HiringEnvironment.l_tilde`). Without noise:
+        ``(inf, 0, True)``.
 
         Parameters
         ----------
