@@ -12,6 +12,7 @@ re-exported here.
 from ...environments.hiring import HiringArrays, HiringEnvironment, ScoreTree
 from .calibration import (
     budget_table,
+    noise_scale,
     privacy_guarantee,
     rank_mu,
     rank_sigma,
@@ -45,6 +46,7 @@ __all__ = [
     "rank_sigma",
     "split_budget",
     "tight_noise_scale",
+    "noise_scale",
     "privacy_guarantee",
     "relative_ranks",
     "private_ridge_prefix",

@@ -21,6 +21,7 @@ from ..base import Choice
 
 __all__ = [
     "CALIBRATIONS",
+    "TREE_BUDGETS",
     "tree_levels",
     "tree_sigma",
     "tree_gamma",
@@ -30,12 +31,15 @@ __all__ = [
     "rank_sigma",
     "split_budget",
     "tight_noise_scale",
+    "noise_scale",
     "privacy_guarantee",
     "budget_table",
 ]
 
 #: ``"printed"`` (the noise of Sections 4.1-4.2 as printed) or ``"tight"`` (scaled to spend exactly the target)
 CALIBRATIONS = ("printed", "tight")
+#: The regression tree's budget: the regression's share (Algorithm 1, line 1) or the total (the authors' code's)
+TREE_BUDGETS = ("share", "total")
 
 
 def tree_levels(horizon: int) -> int:
@@ -224,6 +228,24 @@ def tight_noise_scale(epsilon: float, delta: float, alpha_eps: float, alpha_delt
     return gaussian_noise_multiplier(epsilon, delta) / s
 
 
+def noise_scale(epsilon: float, delta: float, alpha_eps: float, alpha_delta: float, calibration: str) -> float:
+    """The factor on the printed noise of both steps: 1 (``"printed"``) or :func:`tight_noise_scale` (``"tight"``).
+
+    Parameters
+    ----------
+    epsilon, delta, alpha_eps, alpha_delta : float
+        As for :func:`privacy_guarantee`.
+    calibration : {"printed", "tight"}
+
+    Returns
+    -------
+    float
+    """
+    if check_calibration(calibration) == "printed":
+        return 1.0
+    return tight_noise_scale(epsilon, delta, alpha_eps, alpha_delta)
+
+
 def privacy_guarantee(
     epsilon: float,
     delta: float,
@@ -231,6 +253,7 @@ def privacy_guarantee(
     alpha_delta: float,
     *,
     calibration: str = "printed",
+    tree_budget: str = "share",
     accountant: str = "analytic",
 ) -> dict[str, float]:
     """What the calibrated noise actually guarantees, tight and loose.
@@ -243,6 +266,9 @@ def privacy_guarantee(
         The shares given to the regression (:func:`split_budget`).
     calibration : {"printed", "tight"}, keyword-only
         The noise of Sections 4.1-4.2 as printed, or scaled by :func:`tight_noise_scale`.
+    tree_budget : {"share", "total"}, keyword-only
+        The tree's noise from the regression's share, or from the whole ``(epsilon, delta)`` (the
+        authors' code; the rank step keeps its share either way).
     accountant : str, keyword-only
         The accountant of :func:`~privbandits.mechanisms.gaussian_composition_epsilon`.
 
@@ -250,13 +276,14 @@ def privacy_guarantee(
     -------
     dict of str to float
         ``noise_scale``, ``mu_reg``, ``mu_rank``; ``eps_reg_tight``, ``eps_rank_tight`` (each part
-        exactly, at its own delta); ``eps_total_tight`` (exact composition at the total delta);
-        ``eps_total_loose`` (each part's zCDP converted at its delta, ``bun2016concentrated``
-        Proposition 1.3, and added).
+        exactly, at its own delta: the tree's is ``delta`` with ``tree_budget="total"``);
+        ``eps_total_tight`` (exact composition at the total delta); ``eps_total_loose`` (each part's
+        zCDP converted at its delta, ``bun2016concentrated`` Proposition 1.3, and added).
     """
-    check_calibration(calibration)
     eps_reg, delta_reg, eps_rank, delta_rank = split_budget(epsilon, delta, alpha_eps, alpha_delta)
-    c = 1.0 if calibration == "printed" else tight_noise_scale(epsilon, delta, alpha_eps, alpha_delta)
+    c = noise_scale(epsilon, delta, alpha_eps, alpha_delta, calibration)
+    if Choice(TREE_BUDGETS).check("tree_budget", tree_budget) == "total":
+        eps_reg, delta_reg = epsilon, delta
     mu_reg, mu_rank = tree_mu(eps_reg, delta_reg) / c, rank_mu(eps_rank, delta_rank) / c
     loose = zcdp_to_approx_dp(mu_reg**2 / 2, delta_reg) + zcdp_to_approx_dp(mu_rank**2 / 2, delta_rank)
     return {

@@ -18,12 +18,12 @@ from ...mechanisms import approx_dp_to_zcdp, gaussian_composition_epsilon
 from ..base import Bool, Choice, ContextualPolicy, Departure, Int, Real, Records, param
 from .calibration import (
     CALIBRATIONS,
-    rank_mu,
+    TREE_BUDGETS,
+    noise_scale,
+    privacy_guarantee,
     split_budget,
-    tight_noise_scale,
     tree_gamma,
     tree_levels,
-    tree_mu,
     tree_sigma,
 )
 from .environment import L_TILDE_RULES, HiringEnvironment
@@ -43,8 +43,6 @@ __all__ = [
 RANK_METHODS = ("histogram", "brute")
 #: OFUL's confidence radius: Theorem 2 of ``abbasi2011improved``, or the authors' code's
 OFUL_RADII = ("theorem2", "code")
-#: The regression tree's budget: the regression's share (Algorithm 1, line 1) or the total (the code's)
-TREE_BUDGETS = ("share", "total")
 #: The Gram shift: 2 Gamma I once (Section 4.1), or the code's 2 Gamma' I on every node summed
 TREE_SHIFTS = ("once", "per_node")
 _POSITIVE = Real()
@@ -288,12 +286,6 @@ class PrivateFairGreedy(HiringPolicy):
         """The name with epsilon, e.g. ``"Private-Fair-Greedy (ε=15)"``."""
         return f"{self.name} (ε={self.epsilon:g})"
 
-    def _noise_scale(self) -> float:
-        """The factor on the printed noise: 1, or :func:`tight_noise_scale` with ``calibration="tight"``."""
-        if self.calibration == "printed":
-            return 1.0
-        return tight_noise_scale(self.epsilon, self.delta, self.alpha_eps, self.alpha_delta)
-
     def guarantee(self, horizon: int, delta: float = 0.0) -> tuple[float, float, bool]:
         """``(epsilon, delta)``-JDP of a trial: the tree and the rank step composed exactly as Gaussian mechanisms.
 
@@ -302,7 +294,8 @@ class PrivateFairGreedy(HiringPolicy):
         ``mu_reg``-GDP (:func:`~privbandits.policies.fair_hiring.calibration.tree_mu`, of
         the regression's share, or of the total budget with ``tree_budget="total"``) and the rank step
         ``mu_rank``-GDP (:func:`~privbandits.policies.fair_hiring.calibration.rank_mu`), both divided by
-        the noise scale of ``calibration``; their composition is exactly (``balle2018improving``)
+        the noise scale of ``calibration`` (:func:`~privbandits.policies.fair_hiring.calibration.privacy_guarantee`
+        computes both); their composition is exactly (``balle2018improving``)
         ``(epsilon, delta)``-DP for the returned epsilon. Neither depends on the horizon (the tree's
         noise grows with its depth, the rank noise with ``T``). ``proven`` is ``False`` where the
         tree's sensitivity bound can fail: ``l_tilde_rule="data"``, a given ``l_tilde`` (not checked
@@ -324,16 +317,18 @@ class PrivateFairGreedy(HiringPolicy):
         if not self.noise:
             return math.inf, 0.0, True
         delta = self.delta if delta == 0 else check_delta(delta)
-        eps_reg, delta_reg, eps_rank, delta_rank = split_budget(
-            self.epsilon, self.delta, self.alpha_eps, self.alpha_delta
+        exact = privacy_guarantee(
+            self.epsilon,
+            self.delta,
+            self.alpha_eps,
+            self.alpha_delta,
+            calibration=self.calibration,
+            tree_budget=self.tree_budget,
         )
-        c = self._noise_scale()
-        if self.tree_budget == "total":
-            mu_reg = tree_mu(self.epsilon, self.delta) / c
+        if delta == self.delta:
+            epsilon = exact["eps_total_tight"]
         else:
-            mu_reg = tree_mu(eps_reg, delta_reg) / c
-        mu_rank = rank_mu(eps_rank, delta_rank) / c
-        epsilon = gaussian_composition_epsilon([1 / mu_reg, 1 / mu_rank], delta)
+            epsilon = gaussian_composition_epsilon([1 / exact["mu_reg"], 1 / exact["mu_rank"]], delta)
         proven = self.l_tilde is None and self.l_tilde_rule != "data" and self.clip_rewards
         return epsilon, delta, proven
 
@@ -356,7 +351,7 @@ class PrivateFairGreedy(HiringPolicy):
             self.epsilon, self.delta, self.alpha_eps, self.alpha_delta
         )
         l_tilde = env.l_tilde(self.l_tilde_rule) if self.l_tilde is None else self.l_tilde
-        c = self._noise_scale()
+        c = noise_scale(self.epsilon, self.delta, self.alpha_eps, self.alpha_delta, self.calibration)
         d = env.theta_star.shape[0]
         if self.tree_budget == "total":
             sigma = c * tree_sigma(self.epsilon, self.delta, horizon, l_tilde)
