@@ -484,9 +484,13 @@ def _hybrid_prefix_sums_runs(stream, epsilon_log, epsilon_tree, rng, runs):  # p
     return out
 
 
-def _levels(horizon: int) -> int:
-    """Number of p-sums an item of a stream of length ``horizon`` lies in: floor(log2 n) + 1."""
-    return int(horizon).bit_length()
+@njit(nogil=True, cache=True)
+def _levels(horizon):  # pragma: no cover - compiled
+    """Number of p-sums an item of a stream of length ``horizon`` lies in: floor(log2 n) + 1 (callable from Python)."""
+    levels = 0
+    while (horizon >> levels) > 0:
+        levels += 1
+    return levels
 
 
 def binary_tree_prefix_sums(
@@ -661,9 +665,14 @@ def laplace_iid_sum_tail_bound(n_terms, scale, log_term):  # pragma: no cover - 
     return scale * max(np.sqrt(n_terms), np.sqrt(log_term)) * np.sqrt(8.0 * log_term)
 
 
-def _popcount(x: int) -> int:
-    """Number of set bits of ``x``."""
-    return bin(x).count("1")
+@njit(nogil=True, cache=True)
+def _popcount(n):  # pragma: no cover - compiled
+    """Number of set bits of ``n``: the p-sums in the binary tree's release after ``n`` items (callable from Python)."""
+    count = 0
+    while n > 0:
+        count += n & 1
+        n >>= 1
+    return count
 
 
 def binary_counter_error_bound(t: int, epsilon: float, horizon: int, gamma: float) -> float:

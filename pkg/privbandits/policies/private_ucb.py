@@ -24,7 +24,15 @@ from scipy.special import gammaincc, lambertw, zeta
 
 from .._validation import check_delta, check_epsilon, check_int
 from ..environments import draw_reward
-from ..mechanisms import _BIN_SIZE, _HYB_SIZE, binary_counter_insert, hybrid_counter_insert, laplace_iid_sum_tail_bound
+from ..mechanisms import (
+    _BIN_SIZE,
+    _HYB_SIZE,
+    _levels,
+    _popcount,
+    binary_counter_insert,
+    hybrid_counter_insert,
+    laplace_iid_sum_tail_bound,
+)
 from .base import Bool, Choice, Policy, Real, param
 
 __all__ = [
@@ -94,14 +102,6 @@ PRIVATE_UCB_WIDTHS = ("printed", "tail_bound")
 
 
 @njit(nogil=True, cache=True)
-def _tree_levels(horizon):  # pragma: no cover - compiled
-    levels = 0
-    while (horizon >> levels) > 0:
-        levels += 1  # floor(log2 T) + 1
-    return levels
-
-
-@njit(nogil=True, cache=True)
 def _relaxation(t, horizon, k, epsilon_tree, log_inv_gamma):  # pragma: no cover - compiled
     # Gamma of Algorithm 1, line 7, at per-tree epsilon eps0 = eps/k: log2(T)^2 ln(k T log2(T) / gamma) / eps0;
     # log_inv_gamma = ln(1/gamma), NaN for gamma = t^-4 (ln(1/gamma) = 4 ln t); log2 T as printed,
@@ -117,7 +117,7 @@ def _private_ucb_kernel(
 ):  # pragma: no cover - compiled
     k = kinds.shape[0]
     epsilon_tree = epsilon / k if per_arm else epsilon  # Algorithm 1, line 1: eps0 = eps/k
-    scale = _tree_levels(horizon) / epsilon_tree
+    scale = _levels(horizon) / epsilon_tree
     states = np.zeros((k, _BIN_SIZE))  # one binary tree with T leaves per arm
     private_sums = np.zeros(k)
     pulls = np.zeros(k, dtype=np.int64)
@@ -141,11 +141,7 @@ def _private_ucb_kernel(
                 if printed:
                     width = np.sqrt(2.0 * log_t / n) + relax / n
                 else:
-                    terms = 0
-                    m = n
-                    while m > 0:  # popcount(n): the noisy p-sums in the current release
-                        terms += m & 1
-                        m >>= 1
+                    terms = _popcount(n)  # the noisy p-sums in the current release
                     width = np.sqrt(2.0 * log_t / n) + laplace_iid_sum_tail_bound(terms, scale, log_term) / n
                 index = private_sums[a] / n + width
                 if index > best:
@@ -186,7 +182,7 @@ def private_ucb_noise_scale(horizon: int, n_arms: int, epsilon: float, *, per_tr
     """
     horizon = check_int("horizon", horizon, minimum=1)
     n_arms = check_int("n_arms", n_arms, minimum=1)
-    return float(_tree_levels(horizon)) / _epsilon_tree(n_arms, check_epsilon(epsilon), per_tree_budget)
+    return float(_levels(horizon)) / _epsilon_tree(n_arms, check_epsilon(epsilon), per_tree_budget)
 
 
 def private_ucb_relaxation(

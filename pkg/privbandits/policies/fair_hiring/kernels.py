@@ -30,6 +30,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ...mechanisms import _popcount
 from .tree import draw_node_noise, packed_size, tree_insert, tree_prefix
 
 
@@ -369,16 +370,6 @@ def _private_theta(noisy, t_tilde, shift, prefix, m, rhs, theta):  # pragma: no 
         rhs[a] = prefix[e]
         e += 1
     theta[:] = np.linalg.solve(m, rhs)
-
-
-@njit(nogil=True, cache=True)
-def _popcount(n):  # pragma: no cover - compiled
-    """Number of 1 bits of ``n`` (the tree nodes summed into the prefix sum of n leaves)."""
-    c = 0
-    while n > 0:
-        c += n & 1
-        n >>= 1
-    return c
 
 
 @njit(nogil=True, cache=True)
