@@ -173,6 +173,12 @@ def compute(args: argparse.Namespace, grid: Grid = FULL) -> None:
     print(f"wrote {args.out} in {watch.seconds:.0f} s")
 
 
+def point_runs(args, grid) -> dict:
+    """The runs of every point: its batches, their seed and the workers; the values and the final
+    regrets must be made with the same runs (the finals are checked against the stored means)."""
+    return {"batches": grid.batches, "runs_per_batch": grid.runs_per_batch, "seed": SEED, "n_jobs": args.jobs}
+
+
 def plays(alg: str, eps: float, horizons: tuple, calibrate_at: int) -> list:
     """``(policy, horizons)`` to run for row ``alg`` at ``eps``: an anytime policy (calibrated at
     ``calibrate_at``) once, read at every horizon; else one policy per horizon; none off the grid."""
@@ -192,10 +198,7 @@ def add_values(args, grid, i, alg, values, runs, watch) -> None:
                     p,
                     instance,
                     hs,
-                    batches=grid.batches,
-                    runs_per_batch=grid.runs_per_batch,
-                    seed=SEED,
-                    n_jobs=args.jobs,
+                    **point_runs(args, grid),
                     cache=not args.no_cache,
                 )
                 for r, h in enumerate(pt.horizons):
@@ -214,10 +217,7 @@ def add_finals(args, grid, i, alg, values, finals, watch) -> None:
                     p,
                     instance,
                     hs,
-                    batches=grid.batches,
-                    runs_per_batch=grid.runs_per_batch,
-                    seed=SEED,
-                    n_jobs=args.jobs,
+                    **point_runs(args, grid),
                 )
                 for r, h in enumerate(sorted(hs)):
                     m = grid.horizons.index(h)
