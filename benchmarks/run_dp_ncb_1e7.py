@@ -25,13 +25,16 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from privbandits import cache
 from privbandits.environments import bernoulli_instance
 from privbandits.metrics import average_regret, nash_regret
 from privbandits.policies.dp_ncb import GDPNCB, NCB
+from privbandits.provenance import provenance
 from privbandits.simulate import simulate_mean_rewards
 
 from _timing import Stopwatch, git_commit
+
+#: the package modules the stored result depends on (its code digest, privbandits.provenance)
+DEPENDS_ON = ("privbandits.policies.dp_ncb", "privbandits.simulate", "privbandits.metrics")
 
 OUT = Path(__file__).resolve().parents[1] / "book" / "part2_dp_ncb" / "results_1e7.npz"
 KEYS = {"NCB": "ncb", "GDP-NCB": "gdp_ncb"}
@@ -73,14 +76,14 @@ def main(argv=None) -> None:
     arrays.update(
         {
             "runs": np.int64(args.runs),
-            "seed": np.int64(args.seed),
             "epsilon": np.float64(args.epsilon),
             "instance_seed": np.int64(2026),
             "wall_seconds": np.float64(wall),
-            "source_hash": np.array(cache.source_hash()),
-            "commit": np.array(commit),
-            "command": np.array(
-                "python benchmarks/run_dp_ncb_1e7.py " + " ".join(sys.argv[1:] if argv is None else argv)
+            **provenance(
+                DEPENDS_ON,
+                "python benchmarks/run_dp_ncb_1e7.py " + " ".join(sys.argv[1:] if argv is None else argv),
+                args.seed,
+                commit,
             ),
         }
     )

@@ -32,14 +32,23 @@ from pathlib import Path
 
 import numpy as np
 
-from privbandits import cache
 from privbandits.environments import bernoulli_instance, mixed_instance
 from privbandits.metrics import running_average_regret, running_nash_regret
 from privbandits.policies import LDPUCB, AdaPUCB
 from privbandits.policies.dp_ncb import GDPNCB, LDPNCB, NCB, PAPER_PHASE1_CONSTANT
+from privbandits.provenance import check_digest, provenance
 from privbandits.simulate import simulate_mean_rewards
 
 from _timing import Stopwatch, git_commit
+
+#: the package modules the stored result depends on (its code digest, privbandits.provenance)
+DEPENDS_ON = (
+    "privbandits.policies.dp_ncb",
+    "privbandits.policies.adap_ucb",
+    "privbandits.policies.ldp_ucb",
+    "privbandits.simulate",
+    "privbandits.metrics",
+)
 
 OUT = Path(__file__).resolve().parents[1] / "book" / "part2_dp_ncb" / "results_authors.npz"
 EPS = 0.2
@@ -129,6 +138,7 @@ def main(argv=None) -> None:
     arrays: dict[str, np.ndarray] = {}
     if args.resume and args.out.exists():
         arrays = dict(np.load(args.out))
+        check_digest(arrays, str(args.out))  # settings kept from a file of other code would be stale
     commit = git_commit()
     command = "python benchmarks/run_dp_ncb_authors.py " + " ".join(sys.argv[1:] if argv is None else argv)
     for group, key, policy, t_max, instance_name in settings():
@@ -150,12 +160,9 @@ def main(argv=None) -> None:
         arrays.update(
             {
                 "runs": np.int64(args.runs),
-                "seed": np.int64(args.seed),
                 "epsilon": np.float64(EPS),
                 "instance_seed": np.int64(2026),
-                "source_hash": np.array(cache.source_hash()),
-                "commit": np.array(commit),
-                "command": np.array(command),
+                **provenance(DEPENDS_ON, command, args.seed, commit),
             }
         )
         args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -29,8 +29,12 @@ import numpy as np
 from privbandits import engine
 from privbandits.data import load_census_hiring
 from privbandits.policies.fair_hiring import OFUL, FairGreedy, HiringEnvironment, PrivateFairGreedy
+from privbandits.provenance import provenance
 
-from _timing import Stopwatch
+from _timing import Stopwatch, git_commit
+
+#: the package modules the stored result depends on (its code digest, privbandits.provenance)
+DEPENDS_ON = ("privbandits.policies.fair_hiring", "privbandits.data.census", "privbandits.engine")
 
 OUT = Path(__file__).resolve().parents[1] / "book" / "part4_fair_hiring" / "results_500k.npz"
 KEYS = {"OFUL": "oful", "Fair-Greedy": "fair_greedy", "Private-Fair-Greedy": "private_fair_greedy"}
@@ -98,12 +102,14 @@ def main(argv=None) -> None:
         "t": points,
         "horizon": np.int64(args.horizon),
         "runs": np.int64(args.runs),
-        "seed": np.int64(args.seed),
         "rank_refresh": np.int64(args.rank_refresh),
         "wall_seconds": np.float64(wall),
         "group_names": np.array(data.group_names),
-        "command": np.array(
-            "python benchmarks/run_fair_hiring_500k.py " + " ".join(sys.argv[1:] if argv is None else argv)
+        **provenance(
+            DEPENDS_ON,
+            "python benchmarks/run_fair_hiring_500k.py " + " ".join(sys.argv[1:] if argv is None else argv),
+            args.seed,
+            git_commit(),
         ),
     }
     for p in policies:

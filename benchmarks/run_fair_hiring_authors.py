@@ -23,11 +23,14 @@ from pathlib import Path
 
 import numpy as np
 
-from privbandits import cache
 from privbandits.data import load_census_hiring
 from privbandits.policies.fair_hiring import OFUL, FairGreedy, HiringEnvironment, PrivateFairGreedy, simulate_hiring
+from privbandits.provenance import check_digest, provenance
 
 from _timing import Stopwatch, git_commit
+
+#: the package modules the stored result depends on (its code digest, privbandits.provenance)
+DEPENDS_ON = ("privbandits.policies.fair_hiring", "privbandits.data.census")
 
 OUT = Path(__file__).resolve().parents[1] / "book" / "part4_fair_hiring" / "results_hiring_authors.npz"
 SEED = 2025  # the chapter's
@@ -80,6 +83,7 @@ def main(argv=None) -> None:
     commit = git_commit()
     command = "python benchmarks/run_fair_hiring_authors.py " + " ".join(sys.argv[1:] if argv is None else argv)
     if "command" in arrays:  # --resume: the file was made by the earlier commands, then this one
+        check_digest(arrays, str(args.out))  # settings kept from a file of other code would be stale
         command = f"{arrays['command']}; then {command}"
     for group in args.groups:
         for prefix, horizon, chosen in settings(group):
@@ -105,10 +109,7 @@ def main(argv=None) -> None:
             arrays[f"t_{horizon}"] = t
             arrays.update(
                 {
-                    "seed": np.int64(SEED),
-                    "source_hash": np.array(cache.source_hash()),
-                    "commit": np.array(commit),
-                    "command": np.array(command),
+                    **provenance(DEPENDS_ON, command, SEED, commit),
                 }
             )
             args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -53,8 +53,12 @@ import numpy as np
 from privbandits.calibration import calibrate
 from privbandits.frontier import DELTA, EPSILONS, HORIZONS, STATS, final_regrets, frontier_instances, frontier_point
 from privbandits.policies import UCB
+from privbandits.provenance import check_digest, provenance
 
-from _timing import Stopwatch
+from _timing import Stopwatch, git_commit
+
+#: the package modules the stored result depends on (its code digest, privbandits.provenance)
+DEPENDS_ON = ("privbandits.calibration", "privbandits.frontier")
 
 OUT = Path(__file__).resolve().parents[1] / "book" / "part6_frontier" / "results_frontier.npz"
 SEED = 16
@@ -154,6 +158,7 @@ def compute(args: argparse.Namespace, grid: Grid = FULL) -> None:
         same_grid = [str(x) for x in old["instances"]] == names and tuple(old["epsilons"]) == grid.epsilons
         same_grid = same_grid and tuple(old["horizons"]) == grid.horizons
         if same_grid and ("finals" not in old.files or old["finals"].shape[-1] == finals.shape[-1]):
+            check_digest(old, str(args.out))  # rows kept from a file of other code would be stale
             for r, alg in enumerate(str(a) for a in old["algorithms"]):
                 if alg in ALGORITHMS:
                     values[ALGORITHMS.index(alg)] = old["values"][r]
@@ -241,10 +246,9 @@ def save(out, grid, values, runs, finals, command, wall_seconds) -> None:
         epsilons=np.array(grid.epsilons),
         horizons=np.array(grid.horizons),
         stats=np.array(STATS),
-        seed=SEED,
         delta=DELTA,
-        command=command,
         wall_seconds=wall_seconds,
+        **provenance(DEPENDS_ON, command, SEED, git_commit()),
     )
 
 

@@ -19,6 +19,15 @@ HARMLESS = {
     "PYTHONUNBUFFERED": "when log lines are flushed",
     "DEBIAN_FRONTEND": "apt-get asks no question while installing the browser",
 }
+# variable -> what it makes this machine do, in the step that replays the stored-run checks "as on
+# another processor" (README, "What reproduces how"). They change what is computed, on purpose, so
+# they may be set only as prefixes of that step's one command, never exported, never elsewhere.
+ANOTHER_MACHINE = {
+    "OPENBLAS_CORETYPE": "OpenBLAS's kernels of another processor",
+    "NUMBA_CPU_NAME": "numba's code for a generic x86-64",
+    "NUMBA_CACHE_DIR": "a kernel cache of its own for that code",
+    "NPY_DISABLE_CPU_FEATURES": "numpy's widest SIMD loops switched off",
+}
 # `export NAME=`, or `NAME=value command` at the start of a command (after `env` or `$sudo env`)
 ASSIGNMENT = re.compile(r"(?:^|\s|\benv\s+)(?:export\s+)?([A-Z][A-Z0-9_]*)=")
 
@@ -37,8 +46,17 @@ def test_assignment_pattern_finds_exports_and_prefixes():
     assert _assigned(script) == {"A_B", "X", "DEBIAN_FRONTEND"}
 
 
+def _function(script: str, name: str) -> str:
+    """The body of shell function ``name`` (from ``name() {`` to the first line that is ``}``)."""
+    match = re.search(rf"^{name}\(\) {{.*?^}}$", script, flags=re.MULTILINE | re.DOTALL)
+    assert match, f"no function {name} in .ci/run"
+    return match.group(0)
+
+
 def test_ci_sets_no_variable_that_changes_the_build_or_the_tests():
-    extra = _assigned(CI_RUN.read_text()) - set(HARMLESS)
+    script = CI_RUN.read_text()
+    step = _function(script, "another_machine")
+    extra = _assigned(script.replace(step, "")) - set(HARMLESS)
     assert not extra, (
         f".ci/run sets {sorted(extra)}: CI must run the README's commands with the README's environment "
         "(if CI needs it, the README does too: change the README)"
@@ -52,3 +70,14 @@ def test_ci_runs_the_readme_commands():
     assert "jupyter-book build . -W --keep-going" in readme and "jupyter-book build . -W --keep-going" in ci
     assert "python -m pytest -n auto --dist worksteal --nbmake book tests" in readme
     assert re.search(r"python -m pytest .*-n auto --dist worksteal --nbmake book tests", ci)
+
+
+def test_another_processor_is_played_only_in_its_own_step_after_the_readme_commands():
+    script = CI_RUN.read_text()
+    step = _function(script, "another_machine")
+    assert _assigned(step) == set(ANOTHER_MACHINE) | {"PRIVBANDITS_CACHE_DIR"}
+    assert "export" not in step.split("#", 1)[0] and not re.search(r"^\s*export\s", step, flags=re.MULTILINE)
+    assert "tools/stored_runs.py machine" in step, "the step must check that the variables took effect"
+    assert "tests/test_fingerprint.py" in step and "--nbmake" in step
+    order = [script.index(f'step "{name}"') for name in ("build the book", "tests (README command 2, cold)")]
+    assert order == sorted(order) and script.index("another_machine\n", script.index('step "tests of')) > order[-1]

@@ -16,7 +16,8 @@
 #
 # (its running time is in `benchmarks/README.md`). That script saves
 # the cumulative regrets at about 200 log-spaced rounds to `results_500k.npz`, next to this page.
-# The cell below only loads that file. The slope of $\log R(t)$ against $\log t$ over the last decade,
+# The cell below loads that file, and stops if the code of this part has changed since the file was
+# made (the file records its digest); it recomputes nothing. The slope of $\log R(t)$ against $\log t$ over the last decade,
 # $t \in [T/10, T]$, tells linear growth (slope 1) from sublinear growth (slope $< 1$).
 
 # %%
@@ -27,12 +28,14 @@ import pandas as pd
 from privbandits.data import load_census_hiring
 from privbandits.plotting import (color_for, plot_runs, show_table,
                                   use_book_style)
+from privbandits.provenance import check_digest
 
 use_book_style()
 data = load_census_hiring()  # for the reference rates below
 K = data.n_groups
 
 stored = np.load("results_500k.npz")
+check_digest(stored, "results_500k.npz")  # made by this code
 t_pts = stored["t"]
 print(f"Stored run: T = {int(stored['horizon']):,}, "
       f"{int(stored['runs'])} trials, "

@@ -5,7 +5,8 @@ Modules by concept: :mod:`~privbandits.mechanisms` (privacy mechanisms and count
 accounting, registered in :mod:`~privbandits.calibration`), :mod:`~privbandits.simulate` (seeded,
 parallel, cached runs), :mod:`~privbandits.metrics`, :mod:`~privbandits.audit` (Part V),
 :mod:`~privbandits.frontier` (Part VI), :mod:`~privbandits.data`, :mod:`~privbandits.plotting`,
-:mod:`~privbandits.cache`.
+:mod:`~privbandits.cache`, :mod:`~privbandits.provenance` (stored runs: what made them, and the checks
+a chapter makes against them).
 """
 
 from . import _compile_cache
