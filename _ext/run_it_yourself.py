@@ -237,7 +237,8 @@ class BookSources(_RunDirective):
                 nodes.Text("Download "),
                 self._link(SOURCES),
                 nodes.Text(
-                    ", the sources this site was built from (this copy names no public repository), and unpack it with "
+                    ", the sources this site was built from (the package, the chapters, the tests and the "
+                    "benchmarks, every file the book is made of), and unpack it with "
                 ),
                 nodes.literal(text=f"tar xzf {SOURCES}"),
                 nodes.Text("; the sources are in its folder "),

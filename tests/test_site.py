@@ -8,7 +8,8 @@ over http from a thread, in Debian's ``chromium``. For every page of ``_toc.yml`
   ``$$``, ``\\begin{``) is left in the text outside code;
 * every ``<img>`` loads (made eager first, so lazy images count too);
 * no console error, no uncaught exception, no failed or >= 400 request, nothing left pending;
-* no request leaves the site (a script or style from a CDN), online or not.
+* no request leaves the site (a script or style from a CDN), online or not;
+* one search box shows (the header's search button: ``_config.yml`` drops the sidebar's field).
 
 Without a browser, every built ``.html`` file is read as text: no notebook widget (a progress bar
 drawn as an ipywidget, whose page myst-nb makes load ``require.js`` and the widget manager from
@@ -236,6 +237,8 @@ FACTS_JS = r"""(() => {
     images: Array.from(document.images)
       .map(i => ({src: i.currentSrc || i.src, complete: i.complete, width: i.naturalWidth})),
     search_links: Array.from(document.querySelectorAll('#search-results ul.search li a')).map(a => a.href),
+    search_boxes: Array.from(document.querySelectorAll('.search-button__button'))
+      .filter(b => b.getClientRects().length > 0).length,
     texts: Array.from(texts.values()).filter(t => t.trim()),
   };
 })()"""
@@ -528,6 +531,14 @@ def test_images_load(visited, page):
     facts = visited(page)
     broken = [image["src"] for image in facts["images"] if not (image["complete"] and image["width"] > 0)]
     assert not broken, f"{_source_page(facts)}: images that did not load: {_few(broken)}"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_one_search_box(visited, page):
+    # the theme shows a search field in the sidebar and a search button in the article's header, both
+    # opening one dialog; _config.yml's html_sidebars leaves the field out
+    facts = visited(page)
+    assert facts["search_boxes"] == 1, f"{_source_page(facts)}: {facts['search_boxes']} search boxes shown"
 
 
 @pytest.mark.parametrize("page", PAGES)

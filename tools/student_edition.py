@@ -232,6 +232,8 @@ def write_stripped_tree(dest: Path, root: Path = ROOT) -> dict[str, list[str]]:
         shutil.copytree(root / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     for name in ("pyproject.toml", "README.md", "requirements-run.txt", "requirements-data.txt"):
         shutil.copy2(root / name, dest / name)
+    (dest / "benchmarks").mkdir()  # book/benchmarks.md serves the benchmark notes
+    shutil.copy2(root / "benchmarks" / "README.md", dest / "benchmarks" / "README.md")
     removed: dict[str, list[str]] = {}
     book = root / "book"
     with tempfile.TemporaryDirectory(prefix="student_labs_") as labs_tmp:

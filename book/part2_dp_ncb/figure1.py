@@ -189,12 +189,15 @@ glue("p2_b_ldpcap_1e6", float(res_cap["LDP-NCB"]["nash"][-1]), display=False)
 glue("p2_b_ldpucb_1e3", float(res_b["LDP-UCB"]["nash"][0]), display=False)
 glue("p2_b_uniform", uniform_nr, display=False)
 glue("p2_b_round_robin", round_robin_nr, display=False)
-assert np.all(np.isclose(res_b["LDP-NCB"]["nash"], uniform_nr, rtol=0.02)), "LDP-NCB at the uniform value"
+ldp_dev = 100 * float(np.max(np.abs(res_b["LDP-NCB"]["nash"] / uniform_nr - 1)))  # largest, over the horizons
+glue("p2_b_ldp_dev", ldp_dev, display=False)
+assert ldp_dev < 1, "the prose says LDP-NCB is at the uniform value (within a glued percentage under 1%)"
 assert abs(res_b["LDP-UCB"]["nash"][0] - round_robin_nr) < 0.02, "LDP-UCB at T = 1000: a round-robin"
 
 # %% [markdown]
 # Two remarks on these numbers. At every horizon LDP-NCB's Nash regret
-# ({glue:text}`p2_b_ldp_1e6:.3f` at $T = 10^6$) is within 2% of that of uniform exploration,
+# ({glue:text}`p2_b_ldp_1e6:.3f` at $T = 10^6$) is within {glue:text}`p2_b_ldp_dev:.2f`% of that of
+# uniform exploration,
 # $\mu^* - \frac1k\sum_i\mu_i = $ {glue:text}`p2_b_uniform:.3f`: it never leaves Phase I (see the
 # verdict). At $T = 10^3$, LDP-UCB is *above* that value
 # ({glue:text}`p2_b_ldpucb_1e3:.3f`): at that horizon it spends all its rounds on its forced pulls,
@@ -537,7 +540,8 @@ assert K * n_ldp > 10**6, "finding (b): LDP-NCB's Phase I outlasts T = 10^6"
 #   GDP-NCB ({glue:text}`p2_b_gdp_1e6:.3f`) stays *above* AdaP-UCB ({glue:text}`p2_b_adap_1e6:.3f`)
 #   up to $T = 10^6$: its privacy terms exceed 1 until $n \approx$ {glue:text}`p2_n_gdp:,.0f` pulls per
 #   arm, so with $k = 50$ and per-arm doubling it is still exploring at $10^6$. LDP-NCB never leaves
-#   Phase I ({glue:text}`p2_b_ldp_1e6:.3f`, within 2% of uniform exploration): its test needs
+#   Phase I ({glue:text}`p2_b_ldp_1e6:.3f`, within {glue:text}`p2_b_ldp_dev:.2f`% of uniform
+#   exploration at every horizon): its test needs
 #   $n\mu \gtrsim \frac1\eps\sqrt{8n\alpha\log T}$ plus a $1/\eps^2$ term (no 1600 there),
 #   {glue:text}`p2_n_ldp:,d` pulls of the best arm at $\eps = 0.2$ even without noise, i.e. about
 #   {glue:text}`p2_rounds_ldp:,d` uniform rounds. Capping Phase I at about $\sqrt T$ rounds (as the authors'

@@ -14,7 +14,7 @@
 #
 # `python benchmarks/run_fair_hiring_500k.py` (defaults: `--horizon 500000 --runs 10 --rank-refresh 16 --seed 2025`)
 #
-# (its running time is in `benchmarks/README.md`). That script saves
+# (its running time is in [`benchmarks/README.md`](../benchmarks.md)). That script saves
 # the cumulative regrets at about 200 log-spaced rounds to `results_500k.npz`, next to this page.
 # The cell below loads that file, and stops if the code of this part has changed since the file was
 # made (the file records its digest); it recomputes nothing. The slope of $\log R(t)$ against $\log t$ over the last decade,
@@ -139,7 +139,7 @@ show_table(rate_table.reset_index(names="per-round fair regret"), transpose=True
 #   step on the first two seeds
 #   (`python benchmarks/run_fair_hiring_500k.py --runs 2 --rank-refresh 1 --out <file>`) gave the same
 #   final values, slopes and late rates as the $R = 16$ run to within a few tenths of a percent. That
-#   run is not stored, so this page does not print its numbers; `benchmarks/README.md` records them.
+#   run is not stored, so this page does not print its numbers; [`benchmarks/README.md`](../benchmarks.md) records them.
 # - Both Fair-Greedy variants hire every group within {glue:text}`p4_parity_500k_pp:.2f` percentage
 #   points of 25%. OFUL's shares ({glue:text}`p4_oful_500k_shares`, in the order of the groups above)
 #   match those of hiring by the true reward ({glue:text}`p4_greedy_shares`).

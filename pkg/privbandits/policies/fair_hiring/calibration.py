@@ -83,9 +83,11 @@ def tree_sigma(epsilon_reg: float, delta_reg: float, horizon: int, l_tilde: floa
 
 
 def tree_gamma(sigma_noise: float, horizon: int, dim: int) -> float:
-    """Gamma = sigma_noise sqrt(2m) (4 sqrt(d) + 2 ln(2T)), the Section 4.1 bound on the tree noise's norm.
+    """Gamma = sigma_noise sqrt(2m) (4 sqrt(dim) + 2 ln(2T)), the Section 4.1 bound on the tree noise's norm.
 
-    The noisy Gram matrix is shifted by 2 Gamma I so that it stays positive definite.
+    The noisy Gram matrix is shifted by 2 Gamma I so that it stays positive definite. Section 4.1 of
+    ``an2025privatefairgreedy`` prints ``4 sqrt(d)``; the package passes ``dim = d + 1``, the size of
+    the noise matrices (one row per entry of ``[x y]``), a correction of the printed bound.
 
     Parameters
     ----------
@@ -94,7 +96,7 @@ def tree_gamma(sigma_noise: float, horizon: int, dim: int) -> float:
     horizon : int
         The horizon ``T``.
     dim : int
-        The context dimension ``d``.
+        The dimension of the noise matrices (``d + 1`` for contexts of dimension ``d``).
 
     Returns
     -------

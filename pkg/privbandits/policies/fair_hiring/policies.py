@@ -234,7 +234,8 @@ class PrivateFairGreedy(HiringPolicy):
         The tree's noise from ``(eps_reg, delta_reg)``, or from the total ``(epsilon, delta)`` (the code's).
     tree_shift : {"once", "per_node"}
         ``2 Gamma I`` once, or the code's ``2 Gamma' I`` on every node summed, ``Gamma'`` with
-        ``ln(T^2)`` for ``ln(2T)`` and ``sqrt(d)`` for ``sqrt(d + 1)``.
+        ``ln(T^2)`` for ``ln(2T)`` (its only departure from Section 4.1) and the printed ``sqrt(d)``
+        where the package's ``Gamma`` has ``sqrt(d + 1)``.
     index_lag : bool
         As for :class:`FairGreedy`.
     clip_rewards : bool
@@ -290,7 +291,11 @@ class PrivateFairGreedy(HiringPolicy):
         """``(epsilon, delta)``-JDP of a trial: the tree and the rank step composed exactly as Gaussian mechanisms.
 
         The composition is exact for the worst-case sensitivities and the ``T`` rank releases the paper
-        counts (Part IV's window argument counts fewer and gives a smaller epsilon). The tree is
+        counts (Part IV's window argument counts fewer and gives a smaller epsilon). Neighbours are the
+        paper's (Section 3): histories that differ in one candidate of one group in one round, which
+        enters that group's rank releases only, so the rank step counts once, not once per group
+        (histories differing in a whole round would multiply ``mu_rank`` by the square root of the
+        number of groups). The tree is
         ``mu_reg``-GDP (:func:`~privbandits.policies.fair_hiring.calibration.tree_mu`, of
         the regression's share, or of the total budget with ``tree_budget="total"``) and the rank step
         ``mu_rank``-GDP (:func:`~privbandits.policies.fair_hiring.calibration.rank_mu`), both divided by
@@ -357,7 +362,7 @@ class PrivateFairGreedy(HiringPolicy):
             sigma = c * tree_sigma(self.epsilon, self.delta, horizon, l_tilde)
         else:
             sigma = c * tree_sigma(eps_reg, delta_reg, horizon, l_tilde)
-        if self.tree_shift == "per_node":  # the code's Gamma: T/2 leaves, alpha_regression = 1/T, sqrt(d)
+        if self.tree_shift == "per_node":  # the code's Gamma: T/2 leaves, alpha_regression = 1/T, the printed sqrt(d)
             gamma = sigma * math.sqrt(2 * tree_levels(horizon)) * (4 * math.sqrt(d) + 2 * math.log(horizon**2))
         else:
             gamma = tree_gamma(sigma, horizon, d + 1)
