@@ -55,10 +55,13 @@ class GaussianTS(Policy):
     Privacy, as claimed (only the abstracts could be read here): ``tossou2018differential`` state
     that this algorithm is differentially private with a loss of ``O(ln^2 T)`` after ``T`` rounds
     (their Theorem 1) and that inflating the posterior variance reaches any target eps at an extra
-    regret of ``O(ln^2 T / eps)`` (Theorem 2); ``ou2024thompson`` give per-round guarantees (Gaussian
-    DP) that depend on the problem's parameters, composed over ``T`` rounds. Neither is an
-    instance-free pure eps-DP guarantee with explicit constants, so :meth:`guarantee` reports none
-    (``epsilon = inf``) and ``calibrate`` does not know this policy.
+    regret of ``O(ln^2 T / eps)`` (Theorem 2); ``ou2024thompson`` state per-round guarantees that
+    depend on the problem's parameters, composed over ``T`` rounds (in Gaussian DP, by a third-party
+    summary), and tunable ones for the variant that pre-pulls every arm ``b`` times and scales the
+    sampling variance by ``c``. Neither, as far as could be read, is an instance-free pure eps-DP
+    guarantee with explicit constants, so :meth:`guarantee` reports none (``epsilon = inf``) and
+    ``calibrate`` does not know this policy. Part V's auditor bounds its loss from below
+    (``benchmarks/run_audit_thompson.py``).
 
     Parameters
     ----------
@@ -68,7 +71,7 @@ class GaussianTS(Policy):
 
     scale: float = param(1.0, Real(0.0, math.inf, "()"))
 
-    name = "TS (Gaussian)"
+    name = "Gaussian TS"
     anytime = True
     _kernel = staticmethod(_gaussian_ts_kernel)
     binding = ("scale",)
