@@ -187,7 +187,10 @@ class DPTS(Policy):
     13-15), and ``B_j`` is the current epoch's sum so far from a ``2^(r+1)``-bounded binary mechanism
     at ``eps/2``, ``Lap((r + 1) / (eps/2))`` on each p-sum (line 17; the epoch's last observation
     goes to ``C_j`` instead, so the tree holds at most ``2^(r+1) - 1`` items, ``r + 1`` levels,
-    ``chan2011private``, Theorem 3.5). Logarithms are base 2 as in the paper. At ``epsilon = inf``
+    ``chan2011private``, Theorem 3.5). "Invoke" is read as the online mechanism: one tree per arm and
+    epoch, each p-sum's noise drawn once and reused (re-running it with fresh noise every round
+    would release each reward up to ``2^(r+1)`` times, and Theorem 1's proof would not apply).
+    Logarithms are base 2 as in the paper. At ``epsilon = inf``
     it is Beta Thompson sampling (Agrawal and Goyal's Algorithm 1, ``agrawal2013further``) on the
     rewards themselves; rewards in [0, 1] that are not Bernoulli enter the posterior by their value,
     as the paper's line 8 writes it.
