@@ -1,6 +1,6 @@
 """Part V's auditor on the Thompson-sampling policies of issue 35: certified lower bounds on their privacy loss.
 
-Run:  PRIVBANDITS_N_JOBS=1 python benchmarks/run_audit_thompson.py [--quick]
+Run:  PRIVBANDITS_N_JOBS=1 python benchmarks/run_audit_thompson.py [--quick] [--sweep]
 
 Part V's bandit protocol (``book/part5_audit/audit.py``): K = 2, T = 100, the reward table is the
 dataset and neighbouring tables differ in one reward; the output audited is the whole arm sequence.
@@ -41,7 +41,11 @@ def tables() -> dict[str, np.ndarray]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="a tenth of the samples")
+    parser.add_argument("--sweep", action="store_true", help="Gaussian TS only: horizons and sampling scales")
     args = parser.parse_args()
+    if args.sweep:
+        sweep(10_000 if args.quick else 100_000)
+        return
     n = 10_000 if args.quick else 100_000
     instance = bernoulli_instance([0.7, 0.3])  # its means are not used: the table replaces the draws
     policies = [(DPTS(epsilon=1.0), 1.0), (LazyDPTS(epsilon=1.0), 1.0), (GaussianTS(), 1.0)]
@@ -74,6 +78,21 @@ def main() -> None:
         f"The largest bound the round-0 confirmation can give ({n:,} samples, an event of probability 1 and 0): "
         f"{ceiling:.3f}"
     )
+
+
+def sweep(n: int) -> None:
+    """Gaussian TS on the "ones" table, round-0 flip only (level alpha): the horizon and the scale varied."""
+    instance = bernoulli_instance([0.7, 0.3])
+    print("| algorithm | T | best lower bound (95%) | event p0, p1 | seconds |")
+    print("| --- | --- | --- | --- | --- |")
+    for horizon, scale in ((10, 1.0), (30, 1.0), (100, 1.0), (300, 1.0), (100, 2.0), (100, 4.0)):
+        policy = GaussianTS(scale=scale)
+        start = time.perf_counter()
+        sampler = policy_sampler(policy, instance, horizon)
+        pairs = flip_pairs(np.ones((horizon, K)), [0])
+        r = audit(sampler, pairs, epsilon=1.0, n_samples=n, alpha=ALPHA, seed=4, n_jobs=1)
+        label, seconds = f"{policy.name} (scale {scale:g})", time.perf_counter() - start
+        print(f"| {label} | {horizon} | {r.epsilon_lower:.3f} | {r.p0:.4f}, {r.p1:.4f} | {seconds:.0f} |", flush=True)
 
 
 if __name__ == "__main__":

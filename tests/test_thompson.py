@@ -61,3 +61,14 @@ def test_not_private_here_and_not_calibrated():
     # The claimed guarantees are not proven instance-free pure-DP ones: none is reported, none calibrated.
     assert GaussianTS().guarantee(10**4) == (math.inf, 0.0, True)
     assert GaussianTS not in {cls for cls, _ in REGISTRY.values()}
+
+
+def test_part_v_auditor_certifies_a_loss_above_one():
+    """Unchanged Thompson sampling on Part V's round-0 flip of an all-ones table (K = 2, T = 30, 2 x 10^4
+    samples per dataset and phase): the auditor certifies a loss above 1 (a bound that holds with
+    probability 1 - 10^-3), so the unchanged algorithm is not 1-DP for one reward at this horizon."""
+    from privbandits.audit import audit, flip_pairs, policy_sampler
+
+    sampler = policy_sampler(GaussianTS(), bernoulli_instance([0.7, 0.3]), 30)
+    result = audit(sampler, flip_pairs(np.ones((30, 2)), [0]), epsilon=1.0, n_samples=20_000, alpha=1e-3, n_jobs=1)
+    assert result.epsilon_lower > 1.0, result.verdict
