@@ -45,6 +45,9 @@ def test_every_part_vi_algorithm_has_its_own_colour():
         "Private-UCB (tail bound, eps per tree)",
         "DP-SE",
         "DP-UCB",
+        "DP-TS",
+        "Lazy-DP-TS",
+        "Gaussian TS",
     )
     colours = [plotting.color_for(r) for r in rows]
     assert len(set(colours)) == len(rows), "two algorithms of one Part VI figure share a colour"

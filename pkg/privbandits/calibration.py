@@ -35,6 +35,7 @@ __all__ = [
     "Calibration",
     "GLOBAL_ALGORITHMS",
     "LOCAL_ALGORITHMS",
+    "PENDING_ALGORITHMS",
     "READINGS",
     "REGISTRY",
     "calibrate",
@@ -63,6 +64,12 @@ _GLOBAL: dict[str, tuple[type[Policy], dict[str, Any]]] = {
     "GDP-NCB": (GDPNCB, {}),
     "Anytime GDP-NCB": (AnytimeDPNCB, {"base": "gdp"}),
 }
+#: global eps-DP algorithms with a proven, instance-free guarantee that calibrate knows but that Part VI's
+#: stored frontier run does not hold yet (issue 35): kept out of GLOBAL_ALGORITHMS, which the page iterates
+_PENDING: dict[str, tuple[type[Policy], dict[str, Any]]] = {
+    "DP-TS": (_policy_class(".policies.dp_ts:DPTS"), {}),
+    "Lazy-DP-TS": (_policy_class(".policies.dp_ts:LazyDPTS"), {}),
+}
 #: local DP: the epsilon is per reward, released at once, so no composition
 _LOCAL: dict[str, tuple[type[Policy], dict[str, Any]]] = {
     "LDP-UCB": (LDPUCB, {}),
@@ -74,13 +81,15 @@ _READINGS: dict[str, tuple[type[Policy], dict[str, Any]]] = {
     "Private-UCB (eps per tree)": (PrivateUCB, {"per_tree_budget": "eps"}),
     "Private-UCB (tail bound, eps per tree)": (PrivateUCB, {"per_tree_budget": "eps", "width": "tail_bound"}),
 }
-REGISTRY = {**_GLOBAL, **_LOCAL, **_READINGS}
+REGISTRY = {**_GLOBAL, **_LOCAL, **_READINGS, **_PENDING}
 #: The global-DP algorithms :func:`calibrate` knows, by their policies' names.
 GLOBAL_ALGORITHMS = tuple(_GLOBAL)
 #: The local-DP algorithms (their epsilon is per reward, released at once, so no composition).
 LOCAL_ALGORITHMS = tuple(_LOCAL)
 #: Other readings of a global algorithm (Private-UCB's, Part I), by their policies' names.
 READINGS = tuple(_READINGS)
+#: Global algorithms calibrated at the target epsilon but not yet in Part VI's stored run.
+PENDING_ALGORITHMS = tuple(_PENDING)
 _DELTA = Real(0.0, 1.0, "[)")
 
 

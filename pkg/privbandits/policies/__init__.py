@@ -3,7 +3,8 @@
 :mod:`.ucb` (UCB1, the non-private reference); :mod:`.private_ucb` (Part I: Private-UCB, DP-UCB-BOUND,
 DP-UCB, DP-UCB-INT); :mod:`.dp_ncb` (Parts II and V: NCB, GDP-NCB, LDP-NCB, the anytime wrapper);
 :mod:`.adap_ucb`, :mod:`.ldp_ucb` (Part II's baselines); :mod:`.adap_klucb`,
-:mod:`.successive_elimination` (Part VI: AdaP-KLUCB, DP-SE); :mod:`.thresholding` (Part III);
+:mod:`.successive_elimination`, :mod:`.dp_ts` (Part VI: AdaP-KLUCB, DP-SE, DP-TS, Lazy-DP-TS);
+:mod:`.thompson` (Gaussian Thompson sampling, whose privacy Part V audits); :mod:`.thresholding` (Part III);
 :mod:`.fair_hiring` (Part IV, contextual: OFUL, Fair-Greedy, Private-Fair-Greedy).
 """
 
@@ -11,10 +12,12 @@ from .adap_klucb import AdaPKLUCB
 from .adap_ucb import AdaPUCB
 from .base import ContextualPolicy, Policy, Records
 from .dp_ncb import GDPNCB, LDPNCB, NCB, AnytimeDPNCB, NCBFamily
+from .dp_ts import DPTS, LazyDPTS
 from .fair_hiring import OFUL, FairGreedy, HiringEnvironment, PrivateFairGreedy
 from .ldp_ucb import LDPUCB
 from .private_ucb import DPUCB, DPUCBBound, DPUCBInt, PrivateUCB
 from .successive_elimination import DPSE
+from .thompson import GaussianTS
 from .thresholding import FixedBudgetThresholding, FixedConfidenceThresholding
 from .ucb import UCB
 
@@ -35,6 +38,9 @@ __all__ = [
     "AdaPUCB",
     "AdaPKLUCB",
     "DPSE",
+    "DPTS",
+    "LazyDPTS",
+    "GaussianTS",
     "LDPUCB",
     "FixedBudgetThresholding",
     "FixedConfidenceThresholding",
