@@ -99,10 +99,10 @@ def power(h):
 # - **Pure and approximate DP.** $\varepsilon$-DP (*pure*) bounds the privacy loss of every outcome
 #   by $\varepsilon$; $(\varepsilon, \delta)$-DP allows more with probability $\delta$ (here
 #   $e^{-10}$). DP-UCB-INT has a proof of each kind: *DP-UCB-INT (pure)* is tuned to the pure one.
-# - **Eps per tree, tail bound.** Private-UCB adds noise to each arm's sum of rewards with a binary
-#   tree of counters; the paper gives each tree $\varepsilon/k$. Since a reward enters one tree,
-#   $\varepsilon$ per tree is already $\varepsilon$-DP (*eps per tree*). *Tail bound*: the index
-#   widened by a high-probability bound on the tree's noise instead of the paper's $\Gamma$.
+# - **Eps per tree, tail bound.** Private-UCB noises each arm's sum with a tree of counters, each
+#   tree at $\varepsilon/k$; as a reward enters one tree, $\varepsilon$ per tree is already
+#   $\varepsilon$-DP (*eps per tree*). *Tail bound*: the index widened by a bound on the tree's
+#   noise instead of the paper's $\Gamma$.
 # - **Episodic, counter.** An episodic algorithm releases each reward once, in a noisy episode mean;
 #   a counter adds noise to every release of a running sum.
 # - **Lock-in.** A run *locks in* when the best arm's noisy index falls low and stays frozen: the
@@ -116,9 +116,8 @@ def power(h):
 # `calibrate(algorithm, epsilon, delta, horizon)` returns the parameters under which an algorithm's
 # *proven* accounting gives exactly the target, with the book's corrections:
 #
-# - **Private-UCB** {cite}`mishra2015nearly` as printed: a tree per arm at $\varepsilon/k$, width
-#   $\sqrt{2\ln t/n_a} + \Gamma/n_a$ (Part I); $\varepsilon/k$-DP. Two more readings: *eps per
-#   tree*, and *tail bound, eps per tree*.
+# - **Private-UCB** {cite}`mishra2015nearly` as printed: width $\sqrt{2\ln t/n_a} + \Gamma/n_a$
+#   (Part I), $\varepsilon/k$-DP; two more readings (see the words above).
 # - **DP-UCB-BOUND, DP-UCB**: the hybrid counter as printed is $2\varepsilon$-DP (Part I); with the
 #   budget split between its parts (`hybrid_split=True`) the target is the parameter.
 # - **DP-UCB-INT**: Corollary 3.1 is the minimum of a basic-composition term (pure) and an
@@ -915,11 +914,10 @@ dpse_pucb_numbers = pd.DataFrame([
 # times (`dpse_epoch_length`). Private-UCB as printed gives each arm's tree $\varepsilon/k$, but its
 # width $\Gamma/n_a$ dwarfs the gaps whatever the budget.
 #
-# **Verdict.** Order-optimal is not best at $T \le 10^6$: DP-SE wins only at small $\varepsilon$,
-# and elsewhere its constants cost it a factor of a few against AdaP-KLUCB; at these horizons
-# constants, not rates, rank the algorithms. The best algorithms still sit an order of magnitude
-# above the private lower bound. The printed Private-UCB plays almost like a uniform player, and
-# neither $\varepsilon$ per tree nor the tail bound rescues it by much.
+# **Verdict.** DP-SE wins only at small $\varepsilon$; elsewhere its constants cost it a factor of
+# a few against AdaP-KLUCB. The best algorithms sit an order of magnitude above the private lower
+# bound. The printed Private-UCB plays almost like a uniform player, and neither $\varepsilon$ per
+# tree nor the tail bound rescues it by much.
 
 # %% tags=["remove-cell"]
 show_table(dpse_pucb_numbers, caption="DP-SE, Private-UCB and the lower bound, in numbers")
