@@ -21,7 +21,7 @@
 #    {glue:text}`p6_rule_kl_ahead_025` of {glue:text}`p6_rule_points_025` points, and over all points
 #    DP-SE's regret is a median {glue:text}`p6_dpse_kl_median:.1f` times AdaP-KLUCB's.
 # 3. **Switch to DP-UCB, its budget split between its two counters, when the arms' means are very
-#    close (gaps of 0.025 here) and $\varepsilon \ge 1$.** There it beats every episodic algorithm
+#    close (gaps of {glue:text}`p6_rule_gap:.3f` here) and $\varepsilon \ge 1$.** There it beats every episodic algorithm
 #    at {glue:text}`p6_counter_wins` points, by up to {glue:text}`p6_counter_max:.2f` times. *Risk:*
 #    one instance is the evidence; on all the others it loses.
 # 4. **Use DP-UCB-INT only if a run with linear regret is acceptable.** Its pure version has the
@@ -1218,6 +1218,11 @@ assert not calibrate("Anytime GDP-NCB", 1.0, 0.0, HORIZONS[-1]).proven, "never: 
 assert all(calibrate(a, 1.0, 0.0, HORIZONS[-1]).params["hybrid_split"] for a in ("DP-UCB", "DP-UCB-BOUND"))
 assert top == "DP-UCB-INT (pure)" == use_counts.index[0], "rule 4 names DP-UCB-INT (pure) as the mean-regret winner"
 assert "AdaP-KLUCB" not in locked_algs and "DP-SE" not in locked_algs and "DP-UCB" not in locked_algs
+assert all(min(PART1, key=lambda a: point(a, i, e, h)[0]) == "DP-UCB" for i, h, e, _ in exceptions), \
+    "rule 3: the counter that beats the episodic algorithms is DP-UCB"
+close_means = [i for i in INSTS if INSTANCES[i].gaps.max() <= 0.05]
+assert close_means == ["small gap, 5 arms"], "rule 3 reads one instance"
+glue("p6_rule_gap", float(INSTANCES[close_means[0]].gaps.max()), display=False)
 r = rule_check["rule / that best"]
 glue("p6_rule_ratio_median", float(r.median()), display=False)
 glue("p6_rule_ratio_max", float(r.max()), display=False)
