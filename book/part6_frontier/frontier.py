@@ -12,7 +12,7 @@
 # 1. **Use AdaP-KLUCB.** It is proven $\varepsilon$-DP and none of its runs got stuck on a wrong
 #    arm. Of the algorithms that never got stuck, it has the least regret in
 #    {glue:text}`p6_rule_kl_cells` of the {glue:text}`p6_dec_cells` cells of the decision table
-#    (every cell with 50 arms). *Risk:* 0 stuck runs of 100 still allows a rate up to
+#    (every cell with 50 arms). *Risk:* 0 stuck runs of {glue:text}`p6_runs` still allows a rate up to
 #    {glue:text}`p6_lock_upper:.1%`.
 # 2. **Switch to DP-SE when $\varepsilon$ is very small (0.1 here) and $K \le 10$.** Its regret
 #    barely grows as $\varepsilon$ shrinks: of the algorithms that never got stuck, it has the least
