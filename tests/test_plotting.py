@@ -57,6 +57,37 @@ def test_every_part_vi_algorithm_has_its_own_colour():
     assert all(r in plotting.ALGORITHM_COLORS for r in rows)
 
 
+def _cielab(colour: str) -> np.ndarray:
+    """A hex sRGB colour in CIELAB (D65 white)."""
+    c = np.array([int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)])
+    c = np.where(c > 0.04045, ((c + 0.055) / 1.055) ** 2.4, c / 12.92)
+    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]) @ c
+    f = np.array([t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in xyz / [0.95047, 1.0, 1.08883]])
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def test_part_vi_global_rows_are_told_apart():
+    """The 13 rows of Part VI's global frontier figures: every two colours at least 25 apart in CIELAB."""
+    rows = (
+        "UCB",
+        "AdaP-KLUCB",
+        "AdaP-UCB",
+        "DP-SE",
+        "GDP-NCB",
+        "Anytime GDP-NCB",
+        "DP-UCB-INT",
+        "DP-UCB-INT (pure)",
+        "DP-UCB-BOUND",
+        "Private-UCB",
+        "Private-UCB (eps per tree)",
+        "Private-UCB (tail bound, eps per tree)",
+        "DP-UCB",
+    )
+    lab = {r: _cielab(plotting.color_for(r)) for r in rows}
+    close = [(a, b) for i, a in enumerate(rows) for b in rows[i + 1 :] if np.linalg.norm(lab[a] - lab[b]) < 25]
+    assert not close, f"colours too alike: {close}"
+
+
 @pytest.mark.parametrize(
     ("value", "text"),
     [

@@ -1,91 +1,69 @@
 # %% [markdown]
 # # Which private bandit should you use? The privacy-regret frontier at matched guarantees
 #
-# Each paper of this book compares its algorithm with a few baselines, on its own instances and in
-# its own privacy currency: Tossou and Dimitrakakis's $\varepsilon'$ is the smaller of a pure
-# $\varepsilon'$ and a composed $(\varepsilon', \delta')$ guarantee {cite}`tossou2016algorithms`,
-# DP-NCB's is a pure $\varepsilon$ {cite}`sarkar2026dpncb`, AdaP-UCB's a pure $\varepsilon$ with one
-# Laplace release per episode {cite}`azize2022privacy`. This part puts every global-DP algorithm of
-# the book, with DP-SE, the order-optimal pure-DP algorithm, on one footing: each is *calibrated* to
-# the same proven end-to-end guarantee, then run on the same instances and seeds, each point with a
-# confidence band. A trust column says how far each guarantee is checked, and a decision table
-# says which algorithm to use where.
+# **The question.** You must run a bandit algorithm on people's data under
+# $\varepsilon$-differential privacy. Which of the book's private algorithms should you use, for
+# your number of arms $K$, your $\varepsilon$, your horizon $T$ and your rewards, and what can go
+# wrong with it?
 #
-# :::{admonition} Learning objectives and prerequisites
-# :class: tip
+# **The answer.** Held to the same proven guarantee and run on the same five instances up to
+# $T = 10^6$, the algorithms give this rule (evidence: this page's tables and {doc}`trust`):
 #
-# After this chapter you can:
+# 1. **Use AdaP-KLUCB.** It is proven $\varepsilon$-DP and none of its runs got stuck on a wrong
+#    arm. Of the algorithms that never got stuck, it has the least regret in
+#    {glue:text}`p6_rule_kl_cells` of the {glue:text}`p6_dec_cells` cells of the decision table
+#    (every cell with 50 arms). *Risk:* 0 stuck runs of {glue:text}`p6_runs` still allows a rate up to
+#    {glue:text}`p6_lock_upper:.1%`.
+# 2. **Switch to DP-SE when $\varepsilon$ is very small (0.1 here) and $K \le 10$.** Its regret
+#    barely grows as $\varepsilon$ shrinks: of the algorithms that never got stuck, it has the least
+#    regret at {glue:text}`p6_rule_dpse_best` of those {glue:text}`p6_rule_dpse_points` points.
+#    *Risk:* large constants. By $\varepsilon = 0.25$ AdaP-KLUCB is ahead again at
+#    {glue:text}`p6_rule_kl_ahead_025` of {glue:text}`p6_rule_points_025` points, and over all points
+#    DP-SE's regret is a median {glue:text}`p6_dpse_kl_median:.1f` times AdaP-KLUCB's.
+# 3. **Switch to DP-UCB, its budget split between its two counters, when the arms' means are very
+#    close (gaps of {glue:text}`p6_rule_gap:.3f` here) and $\varepsilon \ge 1$.** There it beats every episodic algorithm
+#    at {glue:text}`p6_counter_wins` points, by up to {glue:text}`p6_counter_max:.2f` times. *Risk:*
+#    one instance is the evidence; on all the others it loses.
+# 4. **Use DP-UCB-INT only if a run with linear regret is acceptable.** Its pure version has the
+#    lowest *mean* regret in {glue:text}`p6_dec_top_cells` of the {glue:text}`p6_dec_cells` cells,
+#    but its index freezes between rare releases and up to {glue:text}`p6_dec_locked_max:.0%` of its
+#    runs at a point lock in: they stop playing the best arm, at a cost that grows with $T$.
+# 5. **Never use** the anytime GDP-NCB: its $\varepsilon$-DP claim is false (an audit certifies a
+#    loss of {glue:text}`trust.ipynb::p6_any_certified:.3f` against the claimed
+#    {glue:text}`trust.ipynb::p6_any_eps`). Nor the printed Private-UCB (its regret is a median
+#    {glue:text}`p6_pucb_uniform:.0%` of a player who picks arms at random), nor DP-UCB and
+#    DP-UCB-BOUND as printed (their counter is $2\varepsilon$-DP: split the budget, as here).
 #
-# - calibrate private bandit algorithms to the same end-to-end guarantee, not the same nominal
-#   $\varepsilon$;
-# - read a privacy-regret frontier with confidence bands, and say when a band is not valid;
-# - recognise a heavy-tailed algorithm (runs that lock in) and why its mean regret misleads;
-# - use an empirical audit as a lower bound on the privacy loss, and an exposing pair to refute a
-#   claimed guarantee;
-# - choose an algorithm for a given $\varepsilon$, number of arms and horizon, and state the risk.
+# Over all {glue:text}`p6_n_points` points, the algorithm the rule picks has a median
+# {glue:text}`p6_rule_ratio_median:.2f` and at most {glue:text}`p6_rule_ratio_max:.2f` times the
+# regret of the best algorithm that never got stuck there. The rule holds for non-Bernoulli rewards
+# too: on the Beta-reward instance that ratio is at most {glue:text}`p6_rule_beta_max:.2f`. For
+# *local* DP, where each user privatises their own reward, use LDP-UCB (lowest regret at
+# {glue:text}`p6_local_top_wins` of {glue:text}`p6_local_points` points).
 #
-# **Prerequisites:** Parts I, II and V ({doc}`../part1_private_ucb/private_ucb`,
-# {doc}`../part2_dp_ncb/dp_ncb`, {doc}`../part5_audit/audit`); composition, Student-t intervals, the
-# Bernoulli KL divergence.
-# :::
-#
-# :::{admonition} Key results
-# :class: important
-#
-# - At matched, proven pure $\varepsilon$-DP guarantees, {glue:text}`p6_top` has the lowest mean
-#   regret at {glue:text}`p6_top_wins` of {glue:text}`p6_n_points` points, but some of its runs lock
-#   in (linear regret) at {glue:text}`p6_top_locked` of them ({glue:text}`p6_intpure_locked_points`
-#   of all {glue:text}`p6_n_points`). Without DP-UCB-INT,
-#   {glue:text}`p6_top_noint` is best at {glue:text}`p6_top_noint_wins` points.
-# - DP-SE, order-optimal for pure $\varepsilon$-DP, is best at {glue:text}`p6_dpse_wins` points, all
-#   at $\varepsilon \le$ {glue:text}`p6_dpse_win_eps:g`, and changes {glue:text}`p6_dpse_dec_changed`
-#   cells of the decision table; overall its regret is a median {glue:text}`p6_dpse_kl_median:.1f`
-#   times AdaP-KLUCB's. The private lower bound lies a median {glue:text}`p6_lb_best:.0f` times below
-#   the best algorithm's regret (Bernoulli instances, $T = 10^6$).
-# - Part I's counter-based algorithms, at the target guarantee (printed Private-UCB: the stricter
-#   $\varepsilon/k$), have more regret than the best episodic algorithm at
-#   {glue:text}`p6_episodic_better` of the {glue:text}`p6_n_points` points. Printed Private-UCB has a
-#   median {glue:text}`p6_pucb_uniform:.0%` of a uniform player's regret (down to
-#   {glue:text}`p6_pucb_uniform_min:.0%`), so its $\varepsilon/k$ per tree costs little over
-#   $\varepsilon$ per tree (median factor {glue:text}`p6_pucb_k_median:.2f` at $T = 10^5$).
-# - The repaired GDP-NCB trails the AdaP algorithms at every point (median factor
-#   {glue:text}`p6_gdp_median:.1f`); the anytime GDP-NCB is not $\varepsilon$-DP: an audit
-#   certifies a loss of {glue:text}`p6_any_certified:.3f` against the claimed
-#   {glue:text}`p6_any_eps`.
-# :::
-#
-# Everything below calls `privbandits.calibration`, `privbandits.frontier` and the policies (see the
-# {ref}`package reference <api-reference>`).
+# Prerequisites: Parts I, II and V ({doc}`../part1_private_ucb/private_ucb`,
+# {doc}`../part2_dp_ncb/dp_ncb`, {doc}`../part5_audit/audit`); the code is in the
+# {ref}`package reference <api-reference>`.
 
 # %% tags=["hide-input"]
-import functools
 import math
-import os
 
 import matplotlib.pyplot as plt
+from matplotlib.ticker import FuncFormatter, LogLocator
 import numpy as np
 import pandas as pd
 from IPython.display import Markdown
 from myst_nb import glue
 
-from privbandits.audit import (
-    action_statistic_sampler,
-    cached_audits,
-    clopper_pearson,
-    detectable_loss,
-    flip_pairs,
-    leading_run,
-    policy_sampler,
-)
+from privbandits.audit import clopper_pearson
 from privbandits.calibration import (
     GLOBAL_ALGORITHMS,
     LOCAL_ALGORITHMS,
     READINGS,
     calibrate,
     dp_ucb_int_release_loss,
-    guarantee,
 )
-from privbandits.environments import BERNOULLI, bernoulli_instance
+from privbandits.environments import BERNOULLI
 from privbandits.frontier import (
     DELTA,
     EPSILONS,
@@ -99,25 +77,12 @@ from privbandits.frontier import (
     ranking,
     tail_summary,
 )
-from privbandits.plotting import (
-    PAGE_WIDTH,
-    color_for,
-    show_table,
-    use_book_style,
-)
-from privbandits.policies.dp_ncb import (
-    PAPER_PHASE1_CONSTANT,
-    AnytimeDPNCB,
-    anytime_window_run_law,
-    sparse_vector_budget,
-)
-from privbandits.policies import DPSE
-from privbandits.policies.successive_elimination import dpse_epoch_length
+from privbandits.plotting import PAGE_WIDTH, color_for, show_table, use_book_style
+from privbandits.policies.dp_ncb import sparse_vector_budget
 from privbandits.provenance import check_close, check_digest
 from privbandits.simulate import simulate
 
 use_book_style()
-SHOW_PROGRESS = os.environ.get("PRIVBANDITS_PROGRESS", "1") != "0"
 INSTANCES = frontier_instances()
 
 
@@ -127,41 +92,48 @@ def power(h):
 
 
 # %% [markdown]
+# ## Words used on this page
+#
+# - **Matched guarantees.** Each algorithm is tuned so that its *proven* end-to-end guarantee is the
+#   target $\varepsilon$: equal parameters named $\varepsilon$ are not equal guarantees.
+# - **Pure and approximate DP.** $\varepsilon$-DP (*pure*) bounds the privacy loss of every outcome
+#   by $\varepsilon$; $(\varepsilon, \delta)$-DP allows more with probability $\delta$ (here
+#   $e^{-10}$). DP-UCB-INT has a proof of each kind: *DP-UCB-INT (pure)* is tuned to the pure one.
+# - **Eps per tree, tail bound.** Private-UCB noises each arm's sum with a tree of counters, each
+#   tree at $\varepsilon/k$; as a reward enters one tree, $\varepsilon$ per tree is already
+#   $\varepsilon$-DP (*eps per tree*). *Tail bound*: the index widened by a bound on the tree's
+#   noise instead of the paper's $\Gamma$.
+# - **Episodic, counter.** An episodic algorithm releases each reward once, in a noisy episode mean;
+#   a counter adds noise to every release of a running sum.
+# - **Lock-in.** A run *locks in* when the best arm's noisy index falls low and stays frozen: the
+#   arm is not played again, and regret grows linearly in $T$.
+# - **Band not valid.** A point's 95% band comes from 10 batch means and assumes they are roughly
+#   normal; a few locked-in runs break that. Such points are drawn hollow, without a band.
+
+# %% [markdown]
 # ## Matched guarantees
 #
 # `calibrate(algorithm, epsilon, delta, horizon)` returns the parameters under which an algorithm's
 # *proven* accounting gives exactly the target, with the book's corrections:
 #
-# - **Private-UCB** {cite}`mishra2015nearly`, Algorithm 1 as printed: one binary tree per arm with
-#   $T$ leaves at $\varepsilon/k$, index width $\sqrt{2\ln t/n_a} + \Gamma/n_a$ with the printed
-#   $\Gamma$ (Part I); $\varepsilon/k$-DP, since each reward enters one arm's tree. Two more readings:
-#   $\varepsilon$ per tree (*eps per tree*, $\varepsilon$-DP), and that with the trees' tail bound in
-#   place of $\Gamma$ (*tail bound, eps per tree*).
-# - **DP-UCB-BOUND, DP-UCB**: the paper's hybrid counter gives the whole $\varepsilon$ to each of its
-#   two parts and is $2\varepsilon$-DP (Part I); with the budget split between the parts
-#   (`hybrid_split=True`) the target is the parameter.
-# - **DP-UCB-INT**: its $\varepsilon'$ is the minimum of Corollary 3.1's two terms: a
-#   basic-composition term, which is a *pure* $\varepsilon'$-DP guarantee, and an
-#   advanced-composition term, which holds only with some $\delta' > 0$. It gets two rows.
-#   *DP-UCB-INT (pure)* is calibrated with $\delta = 0$ on the first term, pure $\varepsilon$-DP.
-#   *DP-UCB-INT* is calibrated at $(\varepsilon, e^{-10})$ (Part I's $\delta$): the largest input
-#   $\varepsilon \le 1$ for which either term meets the target at $T$. Where the first term gives
-#   the larger input, the two rows are the same policy with a pure guarantee: of the {glue:text}`p6_int_points` (finite $\varepsilon$, $T$) pairs of the
-#   frontier, this happens at {glue:text}`p6_int_pure_points` ({glue:md}`p6_int_pure_list:myst`). Only
-#   at the others does $\delta = e^{-10}$ buy anything.
+# - **Private-UCB** {cite}`mishra2015nearly` as printed: width $\sqrt{2\ln t/n_a} + \Gamma/n_a$
+#   (Part I), $\varepsilon/k$-DP; two more readings (see the words above).
+# - **DP-UCB-BOUND, DP-UCB**: the hybrid counter as printed is $2\varepsilon$-DP (Part I); with the
+#   budget split between its parts (`hybrid_split=True`) the target is the parameter.
+# - **DP-UCB-INT**: Corollary 3.1 is the minimum of a basic-composition term (pure) and an
+#   advanced-composition term (needs $\delta > 0$). *DP-UCB-INT (pure)* uses the first;
+#   *DP-UCB-INT*, at $(\varepsilon, e^{-10})$, either. At {glue:text}`p6_int_pure_points` of the
+#   {glue:text}`p6_int_points` ($\varepsilon$, $T$) pairs ({glue:md}`p6_int_pure_list:myst`) the two
+#   are the same pure policy.
 # - **AdaP-UCB, AdaP-KLUCB, DP-SE**: each reward enters one Laplace release; the target is the
-#   parameter. DP-SE {cite}`sajed2019optimal` is successive elimination on fresh epochs: each
-#   surviving arm is pulled $R_\ell$ times in epoch $\ell$, its epoch mean released once with
-#   $\mathrm{Lap}(1/(\varepsilon R_\ell))$, and arms far below the best release are eliminated
-#   ($\beta = 1/T$). Its constants come from two public implementations that agree
-#   (`privbandits.policies.DPSE` names them; the paper's box was not available).
-# - **GDP-NCB**: only Part V's repaired Phase I (`phase1_rule="sparse_vector"`) is
-#   $\varepsilon$-DP. **Anytime GDP-NCB** runs the printed, leaking Phase I in every window; it is
-#   calibrated at its *claimed* $\varepsilon$ and marked unproven.
+#   parameter. DP-SE {cite}`sajed2019optimal` is successive elimination on fresh epochs, each epoch
+#   mean released once with $\mathrm{Lap}(1/(\varepsilon R_\ell))$ ($\beta = 1/T$; its constants
+#   from two public implementations that agree, named in `privbandits.policies.DPSE`).
+# - **GDP-NCB**: only Part V's repaired Phase I is $\varepsilon$-DP. **Anytime GDP-NCB** runs the
+#   printed, leaking Phase I in every window: calibrated at its *claimed* $\varepsilon$, unproven.
 #
-# `guarantee(policy, T, delta)` recomputes the guarantee from a policy's parameters with its own
-# accounting; the tests check that every calibration meets its target, tight to rounding, except
-# printed Private-UCB, which is $\varepsilon/k$-DP on $k$ arms. At $\varepsilon = 1$, $T = 10^6$:
+# `guarantee(policy, T, delta)` recomputes each guarantee from the parameters; the tests check every
+# calibration meets its target. At $\varepsilon = 1$, $T = 10^6$:
 
 # %% tags=["hide-input"]
 ROWS = tuple(r for a in GLOBAL_ALGORITHMS + LOCAL_ALGORITHMS
@@ -230,11 +202,10 @@ show_table(shown, keys=1)
 # %% [markdown]
 # DP-UCB-INT's target $\varepsilon' = 1$ becomes the input $\varepsilon \approx$
 # {glue:text}`p6_int_input_1:.2g`: its simplified release interval is
-# {glue:text}`p6_int_interval_1:,d` pulls. Corollary 3.1 bounds the loss of a release schedule over
-# all pull counts; composing the releases the mechanism actually makes, at Lemma B.1's points
-# (`dp_ucb_int_release_loss`), gives {glue:text}`p6_int_actual_1:.2f` for the target 1 at
-# $T = 10^6$: a gap a tighter accounting could spend on less noise. The pure calibration is nearly
-# tight ({glue:text}`p6_intpure_actual_1:.4f`).
+# {glue:text}`p6_int_interval_1:,d` pulls. Composing the releases it actually makes
+# (`dp_ucb_int_release_loss`) gives a loss of only {glue:text}`p6_int_actual_1:.2f` for the target
+# 1 at $T = 10^6$: a tighter accounting could spend the gap on less noise. The pure calibration is
+# nearly tight ({glue:text}`p6_intpure_actual_1:.4f`).
 #
 # ## The state of the art as a row: AdaP-KLUCB
 #
@@ -253,18 +224,16 @@ show_table(shown, keys=1)
 #    episode's $f$ rewards $+\,\mathrm{Lap}(1/(\varepsilon f))$, older rewards forgotten.
 # :::
 #
-# $d$ is the Bernoulli KL divergence and $f_a$ the length of arm $a$'s last episode ($f_a = 1$ right
-# after the initial pull). It is $\varepsilon$-global DP (Lemma 1: each reward enters one release),
-# and for Bernoulli arms their Theorem 8 bounds its regret from above: $R_T \le \sum_a C_1(\alpha)\Delta_a\log T/$
-# $\min\{\mathrm{kl}(\mu_a,\mu^*), C_2\varepsilon\Delta_a\}$ plus an additive term of order $\alpha/(\alpha - 3)$, an upper bound of
-# the form of their lower bound (Theorem 3)
+# $d$ is the Bernoulli KL divergence, $f_a$ the length of arm $a$'s last episode. It is
+# $\varepsilon$-DP (Lemma 1: each reward enters one release), and for Bernoulli arms their Theorem 8
+# bounds its regret by $\sum_a C_1(\alpha)\Delta_a\log T/\min\{\mathrm{kl}(\mu_a,\mu^*),
+# C_2\varepsilon\Delta_a\}$ plus a constant, the form of their lower bound (Theorem 3)
 #
 # $$\begin{aligned}&\liminf_{T\to\infty}\frac{R_T}{\log T}\\ &\quad\ge \sum_{a:\Delta_a>0}
 # \frac{\Delta_a}{\min\{\mathrm{kl}(\mu_a,\mu^*),\ 6\varepsilon\Delta_a\}}\\
 # &\quad= \frac{K-1}{6\varepsilon}\ \text{for small } \varepsilon,\end{aligned}$$
 #
-# a rate $(K-1)\log T/(6\varepsilon)$ (dotted in the figures). The
-# implementation is `privbandits.policies.AdaPKLUCB` (tests: `tests/test_frontier.py`).
+# (dotted in the figures: the small-$\varepsilon$ form). Code: `privbandits.policies.AdaPKLUCB`.
 #
 # ## The frontier
 #
@@ -275,16 +244,13 @@ show_table(shown, keys=1)
 #
 # :::{note}
 # The grid comes from a stored run, not from this execution (it takes hours on 2 cores):
-# `benchmarks/run_frontier.py` writes `results_frontier.npz` next to this chapter; with
-# `--dask ADDRESS` it runs on a Dask cluster, with the same numbers (see the dropdown below).
+# `benchmarks/run_frontier.py` writes `results_frontier.npz` next to this chapter.
 # :::
 #
-# Each point is {glue:text}`p6_runs` runs, as 10 batches of 10 with seeds $16, \dots, 25$, with a
-# 95% batch-means band, for every algorithm at both horizons (Private-UCB's eps-per-tree reading
-# at $T = 10^5$ only). Algorithms that never read the horizon give $T = 10^5$ as a prefix of the
-# $10^6$ runs. The file also holds every run's final regret (`frontier.final_regrets`, checked
-# against the stored means) for {glue:md}`p6_finals_rows:myst`. This execution recomputes the
-# $T = 10^5$ points of four episodic algorithms (and three of DP-SE's) and checks them.
+# Each point is {glue:text}`p6_runs` runs (10 batches of 10, seeds $16, \dots, 25$) with a 95%
+# batch-means band, at both horizons (Private-UCB's eps-per-tree reading at $10^5$ only). The file
+# also holds every run's final regret for {glue:md}`p6_finals_rows:myst`. This execution recomputes
+# the $T = 10^5$ points of four episodic algorithms (and three of DP-SE's) and checks them.
 
 # %% tags=["hide-input"]
 stored = np.load("results_frontier.npz")
@@ -363,21 +329,16 @@ for iname, eps in (("2 arms (Tossou)", 0.5), ("50 arms (DP-NCB)", 0.5), ("10 arm
 glue("p6_recompute_rtol", Markdown(f"$10^{{{round(math.log10(RTOL))}}}$"), display=False)
 
 # %% [markdown]
-# Every recomputed point equals the stored one to a relative {glue:md}`p6_recompute_rtol:myst`, the
-# check's tolerance: bit for bit on the machine that made the file, up to rounding in the last digits
-# on another processor, whose vector units and BLAS library sum in another order. The file also
-# records the code digest of the modules that made it, and the page stops if that code has changed
-# since.
+# Every recomputed point equals the stored one to a relative {glue:md}`p6_recompute_rtol:myst`
+# (bit for bit on the machine that made the file; another processor rounds the last digits
+# differently), and the page stops if the code that made the file has changed since.
 #
 # :::{admonition} Redoing or widening the sweep
 # :class: dropdown
 #
-# `python benchmarks/run_frontier.py --jobs 2 --no-cache` remakes the whole grid (`--only DP-UCB ...`
-# some rows; the file keeps the others, by name, and adds up the commands and times;
-# `--finals ROW ... [--finals-horizons H ...]` stores the named rows' per-run final regrets). Past
-# one machine, `--dask tcp://<scheduler>:8786` (or `--dask local` for a `LocalCluster`) runs every
-# simulation on a Dask cluster through the engine's joblib backend, with the same seeds and the same
-# numbers, bit for bit (README, "Running on a cluster"). From Python:
+# `python benchmarks/run_frontier.py --jobs 2 --no-cache` remakes the grid (`--only DP-UCB ...` some
+# rows; `--finals ROW ...` stores per-run final regrets); `--dask tcp://<scheduler>:8786` runs it
+# on a Dask cluster with the same numbers, bit for bit (README, "Running on a cluster"). From Python:
 #
 # ```python
 # from dask.distributed import Client
@@ -396,12 +357,11 @@ glue("p6_recompute_rtol", Markdown(f"$10^{{{round(math.log10(RTOL))}}}$"), displ
 #
 # ### Cumulative regret against $\varepsilon$
 #
-# The figures show the cumulative regret $T\cdot R_A(T)$ with its 95%
-# band, one panel per instance. Where that band is not valid the marker is hollow and there is no
-# band (see "Heavy tails" below). On the Bernoulli instances the dashed line is the private lower
-# bound, Theorem 3 above (`frontier.private_lower_bound`; Lai and Robbins's at $\varepsilon = \infty$;
-# asymptotic: a reference, not a finite-$T$ floor), the dotted one its small-$\varepsilon$ form $(K-1)\log T/(6\varepsilon)$. $\varepsilon = \infty$ is drawn at the
-# right edge. Each algorithm is shifted slightly sideways, so that equal regrets show side by side.
+# The figures show the cumulative regret $T\cdot R_A(T)$ with its 95% band, one panel per instance;
+# hollow markers have no valid band (see "Heavy tails"). On the Bernoulli instances the dashed line
+# is the private lower bound above (`frontier.private_lower_bound`; asymptotic: a reference, not a
+# floor at finite $T$), the dotted one its small-$\varepsilon$ form. $\varepsilon = \infty$ is at the
+# right edge; the algorithms are shifted slightly sideways so that equal regrets show side by side.
 
 # %% tags=["hide-input"]
 GLOBAL_ROWS = tuple(a for a in (
@@ -450,6 +410,25 @@ def draw_bounds(ax, iname, horizon):
             color="k", ls=":", lw=1, label="(K − 1) log T / (6ε)")
 
 
+def tick_text(v):
+    """A tick as a reader writes it: 0.005, 20, 5,000, 50k, 2M."""
+    if v >= 1e6:
+        return f"{v / 1e6:g}M"
+    if v >= 1e4:
+        return f"{v / 1e3:g}k"
+    return f"{v:,.0f}" if v >= 1 else f"{v:g}"
+
+
+def label_log_axis(ax):
+    """Label a log y axis on every panel: steps 1-2-5 (or 1 to 9) where it spans few decades."""
+    lo, hi = ax.get_ylim()
+    decades = math.log10(hi / lo)
+    subs = (1.0,) if decades >= 2.5 else (1.0, 2.0, 5.0) if decades >= 0.8 else tuple(range(1, 10))
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=subs, numticks=20))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: tick_text(v)))
+    ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+
+
 def frontier_figure(horizon, column, rows, lower_bounds=True):
     """A 3 x 2 grid: a panel per instance (statistic `column`), the legend."""
     with plt.rc_context(FIGURE_TEXT):
@@ -462,9 +441,11 @@ def frontier_figure(horizon, column, rows, lower_bounds=True):
                 draw_bounds(ax, iname, horizon)
             ax.set_xscale("log")
             ax.set_yscale("log")
-            ax.set_xticks(X, [f"{e:g}" if math.isfinite(e) else "∞"
+            ax.set_xticks(X, [("\n" if e == 0.25 else "") + f"{e:g}"  # a line lower:
+                              if math.isfinite(e) else "∞"  # 0.25 and 0.5 apart
                               for e in EPSILONS])
             ax.minorticks_off()
+            label_log_axis(ax)
             ax.set_title(iname)
         for ax in axes[-1]:
             ax.set_xlabel("ε")
@@ -499,58 +480,62 @@ show_figure("p6_fig_global_1e5", frontier_figure(HORIZONS[0], 0, GLOBAL_ROWS))
 show_figure("p6_fig_nash_1e6",
             frontier_figure(HORIZONS[-1], 3, GLOBAL_ROWS, lower_bounds=False))
 
+# %% tags=["remove-cell"]
+from scipy.stats import spearmanr  # noqa: E402  the Nash caption: nearly the order of cumulative regret
+
+NASH_PURE = [a for a in GLOBAL_ROWS if a not in ("UCB", "Anytime GDP-NCB", "DP-UCB-INT", PUCB_EPS)]
+nash_order = [spearmanr([point(a, i, e, HORIZONS[-1])[0] for a in NASH_PURE],
+                        [point(a, i, e, HORIZONS[-1])[3] for a in NASH_PURE]).correlation
+              for i in INSTS for e in EPSILONS[:-1]]
+assert np.median(nash_order) > 0.95 and min(nash_order) > 0.8, "Nash regret ranks nearly as cumulative regret"
+
 # %% [markdown]
 # :::{glue:figure} p6_fig_global_1e6
 # :name: p6-fig-global-1e6
-# :alt: Five log-log panels of cumulative regret against epsilon at T = 10^6, one per instance, for the global-DP rows. Regret falls as epsilon grows for most rows; DP-SE's is nearly flat in epsilon, lowest at small epsilon on several instances; AdaP-KLUCB and AdaP-UCB lie lowest among the other episodic algorithms, the Part I counters higher, the printed Private-UCB highest; DP-UCB-INT drawn hollow where its runs lock in; the private lower bound dashed on the Bernoulli instances.
+# :alt: Five log-log panels of cumulative regret against epsilon at T = 10^6, one per instance, thirteen global-DP algorithms each. AdaP-KLUCB (violet diamonds) lies lowest, or close to it, of the algorithms that never lock in; DP-SE (olive triangles) is nearly flat in epsilon and lowest at epsilon 0.1 on the 2- and 10-arm panels; the Part I counters lie higher and printed Private-UCB (grey) highest, near uniform play. DP-UCB-INT (pink) zigzags and is drawn hollow where its runs lock in. On the small-gap panel all curves lie within a factor of about 5 and DP-UCB (green stars) is lowest for epsilon of 1 and more. The dashed private lower bound lies far below every curve on the Bernoulli panels.
 # :width: 100%
 #
-# Global DP, $T = 10^6$ (stored run): cumulative regret against $\varepsilon$. Click the figure to
-# open it full size.
+# Global DP, $T = 10^6$ (stored run): cumulative regret against $\varepsilon$, one panel per
+# instance. See AdaP-KLUCB lowest, or close to it, of the algorithms that never lock in, DP-SE flat and best at
+# $\varepsilon = 0.1$ with few arms, DP-UCB best on the small-gap panel at $\varepsilon \ge 1$, and
+# DP-UCB-INT hollow (lock-in) where it looks best. Click the figure to open it full size.
 # :::
 #
 # :::{glue:figure} p6_fig_global_1e5
 # :name: p6-fig-global-1e5
-# :alt: The same five panels at T = 10^5: cumulative regret against epsilon for the global-DP rows, with the lower bound and its small-epsilon form (K-1) log T / (6 epsilon) on the Bernoulli instances.
+# :alt: The same five panels at T = 10^5: cumulative regret against epsilon for the thirteen global-DP algorithms, with the same order as at 10^6, the Private-UCB eps-per-tree reading (green hexagons) close to the printed Private-UCB, and the lower bound dashed on the Bernoulli panels.
 # :width: 100%
 #
-# Global DP, $T = 10^5$ (stored run): cumulative regret against $\varepsilon$.
+# Global DP, $T = 10^5$ (stored run). The order is that of $T = 10^6$; see how little the printed
+# Private-UCB gains from $\varepsilon$ per tree (the two top curves).
 # :::
 #
 # :::{glue:figure} p6_fig_nash_1e6
 # :name: p6-fig-nash-1e6
-# :alt: Five panels of Nash regret against epsilon at T = 10^6 for the global-DP rows, one per instance, log-log axes.
+# :alt: Five log-log panels of Nash regret against epsilon at T = 10^6 for the thirteen global-DP algorithms; the order of the algorithms on each panel is nearly that of cumulative regret.
 # :width: 100%
 #
-# Global DP, $T = 10^6$ (stored run): Nash regret against $\varepsilon$.
+# Global DP, $T = 10^6$ (stored run): Nash regret against $\varepsilon$. See that the ranking by
+# this fairness-aware regret is nearly the ranking by cumulative regret.
 # :::
 #
 # ### Heavy tails: DP-UCB-INT locks in
 #
-# A band above is a Student-t interval from 10 batch means, which assumes roughly normal batch
-# means. DP-UCB-INT breaks that: its index is frozen between releases, up to
-# {glue:text}`p6_int_interval_1:,d` pulls apart at $\varepsilon = 1$, so when the best arm's noisy
-# index falls low early the arm may never be pulled again, and the run's regret grows linearly in
-# $T$. A few such runs among 100 make the mean jump and the band explode, even below 0.
+# DP-UCB-INT's index is frozen between releases, up to {glue:text}`p6_int_interval_1:,d` pulls
+# apart at $\varepsilon = 1$: when the best arm's noisy index falls low early, the arm may never be
+# pulled again. A few such runs among 100 make the mean jump and the band explode, even below 0.
 #
 # :::{prf:definition} Locked-in run
 # :label: p6-def-locked-in
 #
-# A run is *locked in* (`frontier.tail_summary`) when its cumulative regret at $T$ is linear, at
-# least $T\Delta_{\min}/2$, at a point where some run has learned, with regret below
-# $T\Delta_{\min}/4$: the runs split into a learned group and a linear one.
+# A run is *locked in* (`frontier.tail_summary`) when its regret at $T$ is at least
+# $T\Delta_{\min}/2$ at a point where some run has learned (regret below $T\Delta_{\min}/4$).
 # :::
 #
-# Where no run has learned, as on the small-gap instance at small $\varepsilon$, the point is slow,
-# not heavy-tailed, and no run is counted. "Locked" means linear *up to* $T$: a frozen index may
-# still move at a later release. Where the runs at $10^5$ are prefixes of those at $10^6$
-# (DP-UCB-INT where its input does not depend on $T$), the same rule at $10^6$ finds {glue:text}`p6_prefix_unlocked` of the {glue:text}`p6_prefix_locked` runs locked in
-# at $10^5$ no longer linear at $10^6$ (on the small-gap instance at $\varepsilon = 1$:
-# {glue:text}`p6_prefix_sg_unlocked` of {glue:text}`p6_prefix_sg_locked`): a lock-in at $10^5$ is
-# often, not always, a lock-in for good.
-#
-# We flag a point, drawn hollow and without a band, when its band's lower end is at most 0 or some
-# stored run locked in; there the tables give the fraction of runs locked in and the quantiles.
+# Where no run has learned (small gaps, small $\varepsilon$) the point is slow, not heavy-tailed.
+# "Locked" means linear *up to* $T$: a frozen index may still move at a later release, so a lock-in
+# at $10^5$ is often, not always, one for good (table below). A point is flagged, hollow and
+# without a band, when its band's lower end is at most 0 or some stored run locked in.
 
 # %% tags=["hide-input"]
 tail_rows, locked_algs = [], set()
@@ -622,6 +607,22 @@ glue("p6_prefix_locked", prefix_locked, display=False)
 glue("p6_prefix_unlocked", prefix_unlocked, display=False)
 glue("p6_prefix_sg_locked", sg_locked, display=False)
 glue("p6_prefix_sg_unlocked", sg_unlocked, display=False)
+ex_point = HORIZONS[-1] * point("DP-UCB-INT", "2 arms (Tossou)", 2.0, HORIZONS[-1])
+tail_numbers = pd.DataFrame([
+    ("rows with a locked-in run somewhere", ", ".join(sorted(locked_algs, key=ALGS.index))),
+    ("rows whose stored runs never lock in", ", ".join(clean) if clean else "none"),
+    ("example: DP-UCB-INT at (2, e^-10), 2 arms, T = 10^6: mean (band's lower end)",
+     f"{ex_point[0]:,.0f} ({ex_point[1]:,.0f})"),
+    ("… median; runs locked in; worst run", f"{ex_t.median:,.0f}; {ex_t.locked_in:.0%}; {ex_t.maximum:,.0f}"),
+    ("points with locked-in runs: DP-UCB-INT; DP-UCB-INT (pure) (of each row's)",
+     f"{int_locked_points['DP-UCB-INT']}; {int_locked_points['DP-UCB-INT (pure)']} "
+     f"(of {len(INSTS) * len(HORIZONS) * (len(EPSILONS) - 1)})"),
+    ("… of DP-UCB-INT's at ε ≥ 1", int(sum(tail("DP-UCB-INT", i, e, h).locked_in > 0 for i in INSTS for h in HORIZONS
+                                           for e in EPSILONS[:-1] if e >= 1))),
+    ("locked in at 10^5 and no longer linear at 10^6 (small gap, ε = 1)",
+     f"{prefix_unlocked} of {prefix_locked} ({sg_unlocked} of {sg_locked})"),
+    ("0 of 100 runs locked in: lock-in rate up to (95% Clopper-Pearson)", f"{clopper_pearson(0, 100, 0.05)[1]:.1%}"),
+], columns=["what", "value"]).astype({"value": str})
 tail_summary_table = tails.groupby("algorithm", sort=False).agg(
     **{"flagged points": ("T", "size"),
        "with locked-in runs": ("runs locked in", lambda s: int((s > 0).sum())),
@@ -644,29 +645,20 @@ show_table(tails, horizons=["T"], keys=4, max_rows=10, missing="not stored",
            caption="Every flagged point")
 
 # %% [markdown]
-# Rows with a locked-in run somewhere: {glue:text}`p6_locked_algs`; rows whose stored runs (at the
-# horizons listed above) never lock in: {glue:text}`p6_clean_algs`. For example, DP-UCB-INT at
-# $(2, e^{-10})$ on Tossou's 2 arms at $T = 10^6$: mean {glue:text}`p6_ex_mean:,.0f` with a band
-# from {glue:text}`p6_ex_lo:,.0f`, but median {glue:text}`p6_ex_median:,.0f`;
-# {glue:text}`p6_ex_locked:.0%` of the runs locked in, the worst at {glue:text}`p6_ex_max:,.0f`.
-# DP-UCB-INT has locked-in runs at {glue:text}`p6_int_locked_points` of its
-# {glue:text}`p6_int_points_per_row` (instance, $T$, finite $\varepsilon$) points, DP-UCB-INT (pure)
-# at {glue:text}`p6_intpure_locked_points`; {glue:text}`p6_int_locked_large` of DP-UCB-INT's are at
-# $\varepsilon \ge 1$. One lock-in costs about $T\Delta$, so its mean regret is not monotone in
-# $\varepsilon$ (on 2 arms at $T = 10^6$ it rises from $\varepsilon = 1$ to 2 and falls at 5), and
-# its share of the mean grows linearly with $T$: a ranking by mean regret does not carry over to
-# longer horizons for an algorithm that locks in. The rankings below state that risk.
-# "No run locked in" is 0 of 100 runs, which still allows a lock-in rate up to
-# {glue:text}`p6_lock_upper:.1%` (one-sided 95% Clopper-Pearson upper bound).
-#
+# **Verdict.** Only DP-UCB-INT's runs lock in, and then a single run costs about $T\Delta$: its
+# mean regret is not even monotone in $\varepsilon$, and a lock-in's share of the mean grows
+# linearly with $T$, so its ranking by mean regret does not carry over to longer horizons. Every
+# other algorithm's stored runs never lock in, which, from 100 runs, still allows a small rate. The
+# numbers:
+
+# %% tags=["remove-input"]
+show_table(tail_numbers, caption="Lock-in, in numbers")
+
+# %% [markdown]
 # ### Who wins where
 #
-# Every row but DP-UCB-INT is pure $\varepsilon$-DP, so there are two rankings. For every (instance,
-# $T$, finite $\varepsilon$): the proven pure-DP algorithm with the lowest average regret (Anytime
-# GDP-NCB is out: its guarantee is refuted), the runner-up, their ratio, whether their valid 95%
-# bands are disjoint, the winner's locked-in runs, and DP-UCB-INT's regret at $(\varepsilon,
-# e^{-10})$ relative to the winner. Regrets equal to a relative $10^{-9}$ (`frontier.is_tie`) are a
-# *tie*, not a win.
+# At every point: the proven pure-DP algorithm with the lowest mean regret, the runner-up, and
+# DP-UCB-INT at $(\varepsilon, e^{-10})$ (regrets equal to a relative $10^{-9}$ are a *tie*).
 
 # %%
 NOT_PURE = ("UCB", "Anytime GDP-NCB", "DP-UCB-INT")
@@ -742,6 +734,26 @@ glue("p6_kl_over_ucb_max", float(np.max(kl_vs_ucb)), display=False)
 glue("p6_kl_ucb_equal", int(sum(is_tie(r, 1.0) for r in kl_vs_ucb)), display=False)
 tied_points = [(i, e, h) for i in INSTS for h in HORIZONS for e in EPSILONS[:-1]
                if is_tie(point("AdaP-UCB", i, e, h)[0], point("AdaP-KLUCB", i, e, h)[0])]
+wins_numbers = pd.DataFrame([
+    (f"points where {top} has the lowest mean regret", f"{int(counts.iloc[0])} of {n_points}"),
+    ("… with both bands valid and disjoint", int((is_top & wins["bands disjoint"]).sum())),
+    ("… with some of its runs locked in", int((is_top & (wins["best's runs locked in"] > 0)).sum())),
+    ("runner-up's regret / its regret: median (largest)",
+     f"{wins.loc[is_top, 'ratio'].median():.2f} ({wins.loc[is_top, 'ratio'].max():.1f})"),
+    ("other winners (points)", ", ".join(f"{a} {int(c)}" for a, c in counts.iloc[1:].items()) or "none"),
+    ("ties", f"{int(wins['tie'].sum())}: " + ", ".join(
+        f"{r[4]} ({r.instance}, T = {r.T:,}, ε = {r.ε:g})" for r in wins[wins["tie"]].itertuples())),
+    ("disjoint bands of which one has zero width (its 10 batch means equal)", len(zero_band)),
+    (f"{top}'s regret / the best other pure algorithm's, median over all points",
+     f"{np.median(pure_int_vs):.2f}"),
+    ("AdaP-UCB's regret / AdaP-KLUCB's: median (range)",
+     f"{np.median(kl_vs_ucb):.2f} ({np.min(kl_vs_ucb):.2f} to {np.max(kl_vs_ucb):.2f})"),
+    ("points where δ = e^-10 changes DP-UCB-INT's calibration", f"{len(where_delta)} of {n_points}"),
+    ("… where it beats the best pure algorithm", int(sum(r < 1 and not is_tie(r, 1.0) for r in int_ratio))),
+    ("… its regret / the best pure one's: median (lowest)", f"{int_ratio.median():.2f} ({int_ratio.min():.2f})"),
+    ("… where its runs lock in", int(sum(tail("DP-UCB-INT", r.instance, r.ε, r.T).locked_in > 0
+                                         for r in where_delta.itertuples()))),
+], columns=["what", "value"]).astype({"value": str})
 win_summary = wins[~wins["tie"]].groupby("best (pure ε-DP)").agg(
     **{"points won": ("T", "size"), "bands disjoint": ("bands disjoint", "sum"),
        "median ratio to runner-up": ("ratio", "median"),
@@ -758,23 +770,17 @@ show_table(wins.drop(columns="DP-UCB-INT is pure here"), horizons=["T"], keys=3,
                     "DP-UCB-INT (ε, e^-10) / best": "{:.2f}"})
 
 # %% [markdown]
-# Among the pure $\varepsilon$-DP algorithms, {glue:text}`p6_top` has the lowest regret at
-# {glue:text}`p6_top_wins` of the {glue:text}`p6_n_points` points, with disjoint (valid) bands at
-# {glue:text}`p6_top_disjoint` of them, and some of its runs locked in at
-# {glue:text}`p6_top_locked` of them; its runner-up's regret is a median
-# {glue:text}`p6_top_median_ratio:.2f` times (at most {glue:text}`p6_top_max_ratio:.1f` times) its
-# own. Other winners (points won): {glue:text}`p6_other_winners`. Ties: {glue:text}`p6_ties`
-# ({glue:md}`p6_tie_list:myst`). At {glue:text}`p6_zero_band` points with disjoint bands, one of
-# the two bands has zero width: that row's 10 batch means are all equal. Over all {glue:text}`p6_n_points` points, DP-UCB-INT (pure)'s regret is
-# a median {glue:text}`p6_intpure_ratio_median:.2f` times the best of the other pure algorithms'.
-# Its releases are rare and their noise, $\mathrm{Lap}(n^{v/2-1})$ at pull
-# count $n$, shrinks as the arm is pulled. Its risk is the lock-in above.
-#
-# AdaP-UCB's regret over AdaP-KLUCB's is a median {glue:text}`p6_kl_over_ucb_median:.2f` (range
-# {glue:text}`p6_kl_over_ucb_min:.2f` to {glue:text}`p6_kl_over_ucb_max:.2f`) over all points. At
-# {glue:text}`p6_kl_ucb_equal` points their regrets tie, yet their arm sequences differ in every run
-# of the first batch (from round {glue:text}`p6_tie_first_diff` on at the earliest); only their pull
-# counts at $T$ agree, and the pseudo-regret $\sum_a \Delta_a N_a(T)$ depends on nothing else.
+# **Verdict.** By mean regret, {glue:text}`p6_top` wins most points, but its rare releases freeze
+# its index and some of its runs lock in at several of the points it wins: its mean is a bet, not a
+# guarantee. AdaP-KLUCB and AdaP-UCB are close, the KL index a little better. The numbers:
+
+# %% tags=["remove-input"]
+show_table(wins_numbers, caption="Who wins where, in numbers")
+
+# %% [markdown]
+# At {glue:text}`p6_kl_ucb_equal` points the AdaP algorithms tie, yet their arm sequences differ
+# in every run (from round {glue:text}`p6_tie_first_diff` on at the earliest): only the pull counts
+# agree, and pseudo-regret depends on nothing else. Replayed at {glue:md}`p6_tie_checked:myst`:
 
 # %%
 def pulls_and_first_difference(iname, eps, horizon, seed):
@@ -800,17 +806,6 @@ assert all(same for same, _ in tie_checks.values()), "tied: the same pulls of ea
 assert all(None not in first for _, first in tie_checks.values()), "tied, yet the arm sequences differ in every run"
 glue("p6_tie_first_diff", min(min(first) for _, first in tie_checks.values()), display=False)
 glue("p6_tie_checked", Markdown("; ".join(f"{i}, $\\varepsilon = {e:g}$" for i, e, _ in tie_checks)), display=False)
-
-# %% [markdown]
-# (Checked at the tied points at $T = 10^5$: {glue:md}`p6_tie_checked:myst`.)
-#
-# With $\delta = e^{-10}$ allowed, DP-UCB-INT's calibration differs from the pure one at
-# {glue:text}`p6_delta_points` of the {glue:text}`p6_n_points` points (advanced composition gives a
-# larger input $\varepsilon$ there); at the others it *is* DP-UCB-INT (pure), with a pure guarantee.
-# At those {glue:text}`p6_delta_points` points it has less regret than the best pure algorithm at
-# {glue:text}`p6_int_beats` (median ratio {glue:text}`p6_int_ratio_median:.2f`, lowest
-# {glue:text}`p6_int_ratio_min:.2f`), and its runs lock in at {glue:text}`p6_int_locked_delta` of
-# them.
 
 # %% tags=["remove-cell"]
 FIN = [(i, e, h) for i in INSTS for h in HORIZONS for e in EPSILONS[:-1]]
@@ -877,42 +872,62 @@ assert learn_where.index[0] == "2 arms (Tossou)" and min(e for _, e, _ in learns
 glue("p6_pucb_learns_eps", float(min(e for _, e, _ in learns)), display=False)
 assert np.median(ratios("Private-UCB", PUCB_EPS, FIN5)) < 1.1, "so eps/k per tree costs little more"
 
+def rng3(r, f="{:.1f}"):
+    """median (min to max) of ratios r."""
+    return f"{f.format(np.median(r))} ({f.format(np.min(r))} to {f.format(np.max(r))})"
+
+
+assert over_bound(lambda i, e: min(point(a, i, e, HORIZONS[-1])[0] for a in PURE)) > 10, "an order of magnitude"
+assert np.median(ratios(PUCB_EPS, PUCB_VARIANT, FIN5)) < 2, "the tail bound rescues it little, in the median"
+dpse_pucb_numbers = pd.DataFrame([
+    ("points where DP-SE is best (pure ε-DP)", f"{int((wins['best (pure ε-DP)'] == 'DP-SE').sum())}, "
+     f"all at ε ≤ {dpse_won['ε'].max():g}"),
+    ("DP-SE's regret / AdaP-KLUCB's: median (range)", rng3(ratios("DP-SE", "AdaP-KLUCB"))),
+    ("algorithms DP-SE beats at most points", ", ".join(dpse_beats)),
+    ("lower bound below DP-SE's regret, median factor (Bernoulli, T = 10^6)",
+     f"{over_bound(lambda i, e: point('DP-SE', i, e, HORIZONS[-1])[0]):.1f}"),
+    ("… below AdaP-KLUCB's", f"{over_bound(lambda i, e: point('AdaP-KLUCB', i, e, HORIZONS[-1])[0]):.1f}"),
+    ("… below the best pure algorithm's",
+     f"{over_bound(lambda i, e: min(point(a, i, e, HORIZONS[-1])[0] for a in PURE)):.1f}"),
+    ("printed Private-UCB (ε/k per tree) / ε per tree, T = 10^5: median (range)",
+     rng3(ratios("Private-UCB", PUCB_EPS, FIN5), "{:.2f}")),
+    ("ε per tree with Γ / with the tail bound, T = 10^5: median (range)",
+     rng3(ratios(PUCB_EPS, PUCB_VARIANT, FIN5), "{:.2f}")),
+    ("printed Private-UCB / the best pure algorithm: median (range)", rng3(np.array(
+        [point("Private-UCB", i, e, h)[0] / min(point(a, i, e, h)[0] for a in PURE) for i, e, h in FIN]), "{:,.1f}")),
+    ("printed Private-UCB / a uniform player: median (lowest, where)",
+     f"{np.median(uniform):.0%} ({min(uniform):.0%}: {at_min[0]}, ε = {at_min[1]:g}, T = {at_min[2]:,})"),
+    ("points where it learns (below 90% of uniform)",
+     f"{len(learns)} of {len(FIN)}: " + ", ".join(f"{i} {c}" for i, c in learn_where.items())),
+], columns=["what", "value"])
+
 # %% [markdown]
 # ### DP-SE, Private-UCB's readings and the lower bound
 #
 # DP-SE {cite}`sajed2019optimal` matches the private lower bound of Shariff and Sheffet
-# {cite}`shariff2018differentially` in order. Here it is best at {glue:text}`p6_dpse_wins` points;
-# its regret is a median {glue:text}`p6_dpse_kl_median:.1f` times AdaP-KLUCB's (from
-# {glue:text}`p6_dpse_kl_min:.1f` to {glue:text}`p6_dpse_kl_max:.1f`), and less than that of each of
-# {glue:text}`p6_dpse_beats` at most points. Its epochs carry union-bound constants. Epoch $\ell$, with $|S|$ arms left, $\Delta_\ell = 2^{-\ell}$ and
-# $\beta = 1/T$, pulls each arm
+# {cite}`shariff2018differentially` in order, yet its epochs carry union-bound constants: epoch
+# $\ell$, with $|S|$ arms left, $\Delta_\ell = 2^{-\ell}$ and $\beta = 1/T$, pulls each arm
 #
 # $$\begin{aligned}R_\ell = \Big\lceil\max\Big\{&\frac{32\ln(8|S|\ell^2/\beta)}{\Delta_\ell^2},\\
 # &\frac{8\ln(4|S|\ell^2/\beta)}{\varepsilon\Delta_\ell}\Big\}\Big\rceil\end{aligned}$$
 #
-# times (`dpse_epoch_length`). On the Bernoulli instances at $T = 10^6$, the private
-# lower bound (dashed in the figures) is a median {glue:text}`p6_lb_dpse:.1f` times below DP-SE's
-# regret, {glue:text}`p6_lb_kl:.1f` times below AdaP-KLUCB's and {glue:text}`p6_lb_best:.1f` times
-# below the best pure algorithm's.
+# times (`dpse_epoch_length`). Private-UCB as printed gives each arm's tree $\varepsilon/k$, but its
+# width $\Gamma/n_a$ dwarfs the gaps whatever the budget.
 #
-# Private-UCB as printed is $\varepsilon/k$-DP: each reward enters one arm's tree, so $\varepsilon$
-# per tree would already be $\varepsilon$-DP. Its printed $\Gamma$ dominates the index either way,
-# so that reading costs only a factor {glue:text}`p6_pucb_k_median:.2f` in regret (median; {glue:text}`p6_pucb_k_min:.2f` to {glue:text}`p6_pucb_k_max:.2f`) over
-# {glue:text}`p6_pucb_eps_name` at the same guarantee (at $T = 10^5$, where that reading is stored;
-# it is not ranked), whose printed $\Gamma$ costs in turn a median
-# {glue:text}`p6_pucb_gamma_median:.2f` times the regret of the tail-bound width. Printed,
-# Private-UCB's regret is a median {glue:text}`p6_pucb_best_median:.0f` times the best pure
-# algorithm's, and a median {glue:text}`p6_pucb_uniform:.0%` of a uniform player's: $\Gamma/n_a$
-# dwarfs the gaps. It learns (below 90% of uniform) at {glue:text}`p6_pucb_learns` of the
-# {glue:text}`p6_n_points` points ({glue:text}`p6_pucb_learns_where`), down to
-# {glue:text}`p6_pucb_uniform_min:.0%` ({glue:md}`p6_pucb_uniform_min_at:myst`).
-#
+# **Verdict.** DP-SE wins only at small $\varepsilon$; elsewhere its constants cost it a factor of
+# a few against AdaP-KLUCB. The best algorithms sit an order of magnitude above the private lower
+# bound. The printed Private-UCB plays almost like a uniform player, and neither $\varepsilon$ per
+# tree nor the tail bound rescues it by much.
+
+# %% tags=["remove-cell"]
+show_table(dpse_pucb_numbers, caption="DP-SE, Private-UCB and the lower bound, in numbers")
+
+# %% [markdown]
 # ### The local-DP frontier
 #
-# Local DP releases every reward on its own, so its regret is of another order
-# ($\log T/\varepsilon^2$); it gets its own frontier, at the same horizons and runs (stored run).
-# The rows are the book's local-DP regret minimisers, all with Laplace noise (the Bernoulli variant
-# of LDP-UCB in {cite}`ren2020multi` is not implemented here).
+# Local DP privatises every reward on its own, so its regret is of another order
+# ($\log T/\varepsilon^2$): it gets its own frontier, with the book's local-DP algorithms (Laplace
+# noise; the Bernoulli variant of LDP-UCB {cite}`ren2020multi` is not implemented).
 
 # %%
 show_figure("p6_fig_local_1e6", frontier_figure(
@@ -927,274 +942,38 @@ local_top = max(set(local_best), key=local_best.count)
 glue("p6_local_top", local_top, display=False)
 glue("p6_local_top_wins", local_best.count(local_top), display=False)
 glue("p6_local_points", len(local_best), display=False)
+assert local_top == "LDP-UCB" and local_best.count(local_top) == len(local_best), "the captions: lowest everywhere"
 
 # %% [markdown]
 # :::{glue:figure} p6_fig_local_1e6
 # :name: p6-fig-local-1e6
-# :alt: Five log-log panels of cumulative regret against epsilon at T = 10^6 for the three local-DP rows (LDP-UCB, LDP-NCB, Anytime LDP-NCB), one panel per instance.
+# :alt: Five log-log panels of cumulative regret against epsilon at T = 10^6 for the three local-DP algorithms (LDP-UCB, LDP-NCB, Anytime LDP-NCB), one panel per instance; LDP-UCB's curve is the lowest on every panel.
 # :width: 100%
 #
-# Local DP, $T = 10^6$ (stored run): cumulative regret against $\varepsilon$.
+# Local DP, $T = 10^6$ (stored run): cumulative regret against $\varepsilon$. See LDP-UCB lowest
+# on every panel.
 # :::
 #
 # :::{glue:figure} p6_fig_local_1e5
 # :name: p6-fig-local-1e5
-# :alt: The same five panels for the three local-DP rows at T = 10^5.
+# :alt: The same five panels for the three local-DP algorithms at T = 10^5, LDP-UCB again the lowest curve on every panel.
 # :width: 100%
 #
-# Local DP, $T = 10^5$ (stored run): cumulative regret against $\varepsilon$.
+# Local DP, $T = 10^5$ (stored run): the same order as at $T = 10^6$.
 # :::
 #
 # {glue:text}`p6_local_top` has the lowest local-DP regret at {glue:text}`p6_local_top_wins` of the
 # {glue:text}`p6_local_points` (instance, $T$, finite $\varepsilon$) points.
 
 # %% [markdown]
-# ## Trust column
-#
-# For each algorithm: its guarantee, an audit on Part V's generic pair ($K = 2$, $T = 100$, all
-# rewards 1, arm 0's first reward flipped, $\varepsilon = 1$, $10^5$ samples per dataset and step),
-# the smallest loss that audit could certify with an event as frequent as the one it found
-# (`audit.detectable_loss`: its power), and the book's finding.
-#
-# (p6-anytime-exposing)=
-# ### An exposing pair for the anytime GDP-NCB
-#
-# Sarkar et al.'s Algorithm 3 {cite}`sarkar2026dpncb` runs a fresh GDP-NCB, told the horizon $W$, in each window $W = 1, 2, 4, \dots$
-# (rounds $W$ to $2W - 1$), or, with probability $1/W^2$, plays uniformly at random. Part V's
-# exposing pair moves into one window: arm 0 pays 1 and arm 1 pays 0 in every round, and the
-# neighbour sets arm 0's reward in round $W$, the window's first, to 0. No other window reads that
-# reward, so the first run $R$ of arm 0 from round $W$ on (a function of the actions) has an exact
-# law: with probability $1/W^2$ the uniform one, the same on both datasets, otherwise the law of
-# Part V's leading run at horizon $W$ (`anytime_window_run_law`). The window $W = 8$,
-# $\varepsilon = 0.5$ and Phase I constant $C = 0.075$ put the leak on events of probability a few
-# in a thousand (a small $C$ only brings the tail closer; the privacy argument does not use $C$), and
-# the audit takes $10^6$ samples per dataset and step. $R$ depends only on window $W$'s actions,
-# which no later window changes, so the refutation holds at every horizon $T \ge 2W - 1$, as
-# their Theorem 4's "sufficiently large $T$" requires.
-
-# %% tags=["hide-input"]
-T_AUD, EPS_AUD, N_AUD, ALPHA = 100, 1.0, 100_000, 0.05
-aud_instance = bernoulli_instance([0.7, 0.3])
-aud_pairs = flip_pairs(np.ones((T_AUD, 2)), [0])
-PART1_SPLIT = "the paper's hybrid counter is 2ε-DP; split here (Part I)"
-FINDINGS = {
-    "Private-UCB": ("the printed ε/k per tree: ε/k-DP, the target with "
-                    "room to spare (each reward enters one tree)"),
-    "DP-UCB-BOUND": PART1_SPLIT,
-    "DP-UCB": PART1_SPLIT,
-    "DP-UCB-INT": ("Corollary 3.1's bound, pure here (its basic-composition "
-                   "term binds at T = 100); input ε tiny, release interval "
-                   "huge (Part I); frozen index: some runs lock in (Heavy "
-                   "tails)"),
-    "AdaP-UCB": "none",
-    "AdaP-KLUCB": "none (new in this part)",
-    "DP-SE": ("none; at T = 100 its first epoch outlasts the horizon, so "
-              "the audit sees no release and can certify nothing"),
-    "GDP-NCB": ("printed Phase I leaks without bound (Part V); "
-                "repaired Phase I used here"),
-    "Anytime GDP-NCB": ("every window runs the printed Phase I: not ε-DP "
-                        "(exposing pair below)"),
-}
-W_ANY, EPS_ANY, C_ANY, N_ANY = 8, 0.5, 0.075, 1_000_000
-window_law = anytime_window_run_law(W_ANY, EPS_ANY, C_ANY)
-any_policy = AnytimeDPNCB(epsilon=EPS_ANY, phase1_constant=C_ANY)
-any_table = np.zeros((window_law["horizon"], 2))
-any_table[:, 0] = 1.0
-run_from_w = functools.partial(leading_run, start=window_law["start"])
-exposing_request = dict(
-    config={"policy": any_policy.config(), "T": window_law["horizon"],
-            "table": "arm 0 ones, arm 1 zeros", "rounds": [window_law["start"]],
-            "statistic": f"leading run of arm 0 from round {W_ANY}"},
-    sampler=action_statistic_sampler(any_policy, bernoulli_instance([0.5, 0.5]),
-                                     window_law["horizon"], run_from_w),
-    pairs=flip_pairs(any_table, [window_law["start"]]), epsilon=EPS_ANY,
-    n_samples=N_ANY, alpha=ALPHA, seed=0, depends_on=[any_policy])
-# DP-SE's own pair: arm 1 pays 1; arm 0's first-epoch mean sits 3 noise scales
-# short of the elimination threshold, and the neighbour flips one more 1 to 0.
-se_policy = DPSE(epsilon=EPS_AUD, beta=0.5)  # any beta: privacy does not use it
-R1 = dpse_epoch_length(1, 2, EPS_AUD, se_policy.beta)
-se_thr = 2 * (math.sqrt(math.log(16 / se_policy.beta) / (2 * R1))
-              + math.log(8 / se_policy.beta) / (EPS_AUD * R1))
-se_m = math.floor(se_thr * R1) - 3
-se_table = np.ones((2 * R1 + 1, 2))
-se_table[:se_m, 0] = 0.0
-se_inner = policy_sampler(se_policy, aud_instance, 2 * R1 + 1)
-
-
-def se_sampler(table, rng, n):
-    """The arm played after epoch 1 (1: arm 0 eliminated), in chunks."""
-    sizes = np.diff(np.r_[0:n:5000, n])
-    return np.concatenate([se_inner(table, rng, k)[:, [2 * R1]] for k in sizes])
-
-
-SE_SEEDS = range(5)  # what one audit certifies is random: several seeds, and its exact law below
-se_requests = [dict(
-    config={"policy": se_policy.config(), "T": 2 * R1 + 1, "zeros": se_m,
-            "statistic": "arm after epoch 1"},
-    sampler=se_sampler, pairs=flip_pairs(se_table, [se_m]), epsilon=EPS_AUD,
-    n_samples=N_AUD, alpha=ALPHA, seed=seed, depends_on=[se_policy]) for seed in SE_SEEDS]
-
-# %%
-requests, trust_rows = [], []
-for name in GLOBAL_ALGORITHMS:
-    delta = DELTA if name == "DP-UCB-INT" else 0.0
-    cal = calibrate(name, EPS_AUD, delta, T_AUD)
-    eps_claim, delta_claim, proven = guarantee(cal.policy, T_AUD, delta)
-    requests.append(dict(
-        config={"policy": cal.policy.config(), "T": T_AUD, "table": "ones",
-                "rounds": [0], "records": ("arms",)},
-        sampler=policy_sampler(cal.policy, aud_instance, T_AUD, ("arms",)),
-        pairs=aud_pairs, epsilon=eps_claim, delta=delta_claim,
-        n_samples=N_AUD, alpha=ALPHA, seed=2, depends_on=[cal.policy]))
-    trust_rows.append({"algorithm": name, "claim": (eps_claim, delta_claim),
-                       "proven": proven, "finding": FINDINGS[name]})
-results = cached_audits([*requests, exposing_request, *se_requests], progress=SHOW_PROGRESS)
-audits, exposing, se_audits = results[:len(requests)], results[len(requests)], results[len(requests) + 1:]
-
-# %% tags=["remove-cell"]
-for row, r in zip(trust_rows, audits):
-    p = max(r.p0, r.p1)
-    eps_claim, delta_claim = row.pop("claim")
-    row["proven guarantee"] = ((f"({eps_claim:.3g}, {delta_claim:.1e})-DP" if delta_claim else f"{eps_claim:.3g}-DP")
-                               + ("" if row.pop("proven") else " (claimed, refuted)"))
-    if row["algorithm"] == "Private-UCB":  # printed: eps/k per tree, eps/k-DP, stricter than the target
-        assert "eps/k-DP" in calibrate("Private-UCB", EPS_AUD, 0.0, T_AUD).accounting
-        row["proven guarantee"] = f"ε/k = {eps_claim / aud_instance.n_arms:.3g}-DP (k = {aud_instance.n_arms})"
-    row["audited lower bound"] = round(r.epsilon_lower, 3)
-    row["samples per dataset"] = r.n_samples
-    row["detectable loss at the event's p"] = (round(detectable_loss(p, r.n_samples, r.claimed_epsilon, ALPHA), 3)
-                                              if 0 < p < 1 else float("inf"))
-trust = pd.DataFrame(trust_rows)[["algorithm", "proven guarantee", "audited lower bound", "samples per dataset",
-                                  "detectable loss at the event's p", "finding"]]
-assert calibrate("DP-UCB-INT", EPS_AUD, DELTA, T_AUD).delta == 0, "at T = 100 DP-UCB-INT's basic term binds: pure"
-dpse_r1 = dpse_epoch_length(1, 2, EPS_AUD, 1 / T_AUD)  # beta = 1/T
-assert 2 * dpse_r1 > T_AUD, "DP-SE's first epoch outlasts the audit's horizon: no release"
-assert trust.set_index("algorithm").at["DP-SE", "detectable loss at the event's p"] == np.inf
-glue("p6_dpse_r1", dpse_r1, display=False)
-# DP-SE's own pair: arm 0 is eliminated when L1 - L0 > x (two Lap(b), b = 1/(eps R1)); exact loss of that event
-b_se = 1 / (EPS_AUD * R1)
-x_se = se_thr - se_m / R1
-tail_se = lambda x: 0.5 * math.exp(-x / b_se) * (1 + x / (2 * b_se))  # noqa: E731  P(L1 - L0 > x), x >= 0
-se_p_d, se_p_d1 = tail_se(x_se), tail_se(x_se - 1 / R1)  # P(arm 0 eliminated) on D and D' (one more zero)
-se_exact = math.log(se_p_d1 / se_p_d)
-assert 0 < se_exact < EPS_AUD and not any(a.violation for a in se_audits)
-# What the audit certifies on this pair has an exact law: in every seed the search picks the event
-# "arm 0 eliminated" (D' vs D), whose held-out counts are binomial with these probabilities.
-assert all(a.event.endswith("(D' vs D)") and a.p0 > a.p1 for a in se_audits), "the prose says: the elimination event"
-from privbandits.audit import epsilon_lower_bound  # noqa: E402
-
-law_rng = np.random.default_rng(0)
-SE_LAW_DRAWS = 20_000
-se_law = epsilon_lower_bound(law_rng.binomial(N_AUD, se_p_d1, SE_LAW_DRAWS),
-                             law_rng.binomial(N_AUD, se_p_d, SE_LAW_DRAWS), N_AUD, 0.0, ALPHA)
-se_lo, se_median, se_hi = np.percentile(se_law, [5, 50, 95])
-se_certified = np.array([a.epsilon_lower for a in se_audits])
-lo_extreme, hi_extreme = np.percentile(se_law, [0.1, 99.9])
-assert np.all((se_certified >= lo_extreme) & (se_certified <= hi_extreme)), \
-    "the audits' certified values must follow the exact law of the certified value"
-assert se_hi < se_exact, "the prose says the audit certifies most, not all, of the exact loss"
-se_detect = detectable_loss(se_p_d1, N_AUD, EPS_AUD, ALPHA)
-for key, v in {"r1": R1, "m": se_m, "exact": se_exact, "certified": float(se_median), "cert_lo": float(se_lo),
-               "cert_hi": float(se_hi), "seeds_min": float(se_certified.min()), "seeds_max": float(se_certified.max()),
-               "n_seeds": len(se_audits), "p": se_p_d1, "p_d": se_p_d, "detect": se_detect}.items():
-    glue(f"p6_se_{key}", float(v) if isinstance(v, float) else int(v), display=False)
-trust.loc[trust["algorithm"] == "DP-SE", "finding"] = (
-    f"none; generic pair powerless (no release by T = 100); its own pair certifies a median "
-    f"{se_median:.3f} (5-95%: {se_lo:.3f} to {se_hi:.3f}; exact loss {se_exact:.3f}, "
-    f"detectable from {se_detect:.2f})")
-assert not any(r.violation for r, n in zip(audits, GLOBAL_ALGORITHMS) if n != "Anytime GDP-NCB"), \
-    "an algorithm with a proven guarantee was caught on the generic pair"
-assert exposing.violation, "the anytime GDP-NCB must be caught on its exposing pair"
-assert exposing.epsilon_lower <= np.max(np.abs(window_law["loss"])), "no event of R loses more than its worst value"
-trust.loc[trust["algorithm"] == "Anytime GDP-NCB", "finding"] = (
-    f"not ε-DP: refuted at ε = {EPS_ANY:g} on its exposing pair below (certified {exposing.epsilon_lower:.3f}); "
-    "this row's audit is the generic pair's")
-top_r = int(np.argmax(window_law["loss"]))
-glue("p6_any_window", W_ANY, display=False)
-glue("p6_any_q", float(window_law["uniform_probability"]), display=False)
-glue("p6_any_exact_loss", float(window_law["loss"][top_r]), display=False)
-glue("p6_any_exact_r", top_r, display=False)
-glue("p6_any_exact_p", float(window_law["p_run1"][top_r]), display=False)
-glue("p6_any_certified", float(exposing.epsilon_lower), display=False)
-glue("p6_any_eps", EPS_ANY, display=False)
-glue("p6_any_n", N_ANY, display=False)
-assert exposing.event.endswith("(D' vs D)"), "the prose reads p0 as D' and p1 as D"
-glue("p6_any_event_size", int(exposing.event.split(" in a set of ")[1].split()[0]), display=False)
-glue("p6_any_p0", float(exposing.p0), display=False)
-glue("p6_any_p1", float(exposing.p1), display=False)
-glue("p6_any_detectable", float(detectable_loss(max(exposing.p0, exposing.p1), N_ANY, EPS_ANY, ALPHA)),
-     display=False)
-BOOK_EPS, BOOK_W = 1.0, 1024
-book_c = calibrate("Anytime GDP-NCB", BOOK_EPS, 0.0, HORIZONS[-1]).policy.phase1_constant  # the frontier's C
-for key, (window, constant) in {"book": (BOOK_W, book_c), "paper": (2**20, PAPER_PHASE1_CONSTANT)}.items():
-    deep = anytime_window_run_law(window, BOOK_EPS, constant)
-    at = int(np.argmax(deep["loss"]))
-    assert deep["loss"][at] > BOOK_EPS, f"at C = {constant:g} the window-{window} event must exceed eps"
-    glue(f"p6_any_{key}_loss", float(deep["loss"][at]), display=False)
-    log10p = float(deep["log_p_run1"][at] / math.log(10))
-    glue(f"p6_any_{key}_log10p", log10p, display=False)
-    shown_p = f"{log10p:.1f}" if key == "book" else f"{log10p:,.0f}".replace(",", "{,}")
-    glue(f"p6_any_{key}_p", Markdown(f"$10^{{{shown_p}}}$"), display=False)
-glue("p6_any_book_c", float(book_c), display=False)
-glue("p6_any_book_eps", BOOK_EPS, display=False)
-glue("p6_any_book_w", BOOK_W, display=False)
-glue("p6_any_paper_c", PAPER_PHASE1_CONSTANT, display=False)
-law_table = pd.DataFrame({"R = r": window_law["r"], "P_D(R = r)": window_law["p_run0"],
-                          "P_D'(R = r)": window_law["p_run1"], "exact loss ln P_D'/P_D": window_law["loss"]})
-
-# %%
-show_table(trust, formats={"samples per dataset": "{:,}"})
-
-# %% [markdown]
-# The exact law of $R$ in window $W =$ {glue:text}`p6_any_window` on the two datasets:
-
-# %% tags=["remove-input"]
-show_table(law_table, formats={"exact loss ln P_D'/P_D": "{:.3f}"})
-
-# %% [markdown]
-# The generic pair catches none of them, including the anytime GDP-NCB. For DP-SE it has no power
-# at all: at $T = 100$ its first epoch is $R_1 =$ {glue:text}`p6_dpse_r1` pulls per arm ($|S| = 2$), so it releases
-# nothing (detectable loss $\infty$). Its own pair reaches a release ($\beta = 1/2$; privacy does
-# not use $\beta$): arm 1 pays 1, arm 0 has {glue:text}`p6_se_m` zeros among its first
-# $R_1 =$ {glue:text}`p6_se_r1` rewards, three noise scales short of the elimination threshold, and
-# the neighbour turns one more 1 into 0; the arm played after epoch 1 says whether arm 0 was
-# eliminated. That event has probability {glue:text}`p6_se_p:.3f` on $D'$ and
-# {glue:text}`p6_se_p_d:.3f` on $D$, an exact loss of {glue:text}`p6_se_exact:.3f`. What an audit
-# certifies from it is random: the search picks that event (in every seed we ran), and its held-out
-# counts are binomial with those probabilities, so the certified value has an exact law. Its median
-# is {glue:text}`p6_se_certified:.3f`, and 90% of audits certify between
-# {glue:text}`p6_se_cert_lo:.3f` and {glue:text}`p6_se_cert_hi:.3f`; the
-# {glue:text}`p6_se_n_seeds` audits run here, with different seeds, certified
-# {glue:text}`p6_se_seeds_min:.3f` to {glue:text}`p6_se_seeds_max:.3f`. At that event's frequency
-# the audit would certify a violation from a loss of {glue:text}`p6_se_detect:.2f` on.
-#
-# The anytime GDP-NCB's exposing pair catches it: in window $W =$ {glue:text}`p6_any_window` (uniform with probability {glue:text}`p6_any_q:.4f`) the
-# exact loss of the event $R =$ {glue:text}`p6_any_exact_r` is {glue:text}`p6_any_exact_loss:.3f`
-# (probability {glue:text}`p6_any_exact_p:.2g` on $D'$), against the claimed
-# $\varepsilon =$ {glue:text}`p6_any_eps`, and the audit, from {glue:text}`p6_any_n:,d` samples of
-# the actions per dataset and step, certifies {glue:text}`p6_any_certified:.3f` at 95% confidence.
-# Its event is a set of {glue:text}`p6_any_event_size` values of $R$, likelier on $D'$ (held-out
-# frequency {glue:text}`p6_any_p0:.4f` on $D'$, {glue:text}`p6_any_p1:.4f` on $D$; detectable from
-# a loss of {glue:text}`p6_any_detectable:.3f`). The leak is not an artefact of the small $C$: at the frontier's
-# $C =$ {glue:text}`p6_any_book_c:g` and $\varepsilon =$ {glue:text}`p6_any_book_eps:g`, window
-# $W =$ {glue:text}`p6_any_book_w:,d`'s exact loss reaches {glue:text}`p6_any_book_loss:.3f`
-# $> \varepsilon$, on an event of probability {glue:md}`p6_any_book_p:myst`,
-# and at the paper's $C =$ {glue:text}`p6_any_paper_c:,g`, window $W = 2^{20}$'s reaches
-# {glue:text}`p6_any_paper_loss:.3f`, on an event of probability {glue:md}`p6_any_paper_p:myst`: both far beyond any audit, both exact. A clean audit
-# says the guarantee was not refuted at the detectable loss, not that it holds.
-#
 # ## Decision table
 #
 # For each range of $\varepsilon$, number of arms $K$ and horizon $T$: the proven pure-DP algorithm
-# with the lowest score over the cell's points (a geometric mean of regret over the point's best, so
-# that instances weigh equally), and the next one. Three cautions are computed into the table.
-#
-# - *Close calls:* "either" when the next score is within {glue:text}`p6_dec_margin:.0%` of the
-#   first's, or no point of the cell has both bands valid and disjoint.
-# - *Lock-in:* the recommended algorithm's share of locked-in runs at the cell's worst point, and
-#   the best algorithm whose stored runs lock in nowhere ("not stored" where none is stored).
-# - *One instance per $K$:* every $K$ but 5 is a single instance ($K = 5$ pools the Beta and
-#   small-gap instances, which can point opposite ways), not a population of instances.
+# with the lowest score over the cell's points (geometric mean of regret over each point's best),
+# and the next one; "either" when the next is within {glue:text}`p6_dec_margin:.0%` or no point
+# separates their valid bands. The lock-in columns give the choice's share of locked-in runs and
+# the best algorithm that never locks in. Every $K$ but 5 is a single instance ($K = 5$ pools the
+# Beta and small-gap instances).
 
 # %% tags=["hide-input"]
 K_OF = {iname: INSTANCES[iname].n_arms for iname in INSTS}
@@ -1307,15 +1086,12 @@ show_table(decision_shown, horizons=["T"], keys=3, max_rows=1, digits=3,
            caption="The decision table with its scores and lock-in columns")
 
 # %% [markdown]
-# For pure $\varepsilon$-DP, {glue:text}`p6_dec_top` is the clear choice (by mean regret) in
-# {glue:text}`p6_dec_top_cells` of the {glue:text}`p6_dec_cells` cells; other clear choices (cells):
-# {glue:text}`p6_dec_others`; {glue:text}`p6_dec_either` cells are close calls ("either"). In
-# {glue:text}`p6_dec_locked_cells` cells the algorithm with the lowest mean regret has locked-in runs
-# (up to {glue:text}`p6_dec_locked_max:.0%` of them at a point); a user who cannot afford a run with
-# linear regret, or runs much longer than $10^6$ rounds, should take the next column's. Where
-# $(\varepsilon, e^{-10})$-DP is acceptable, DP-UCB-INT beats the pure choice by more than the
-# margin in {glue:text}`p6_dec_int_cells` cells (a close call in {glue:text}`p6_dec_int_either`), at
-# its own lock-in risk.
+# By mean regret {glue:text}`p6_dec_top` is the clear choice in {glue:text}`p6_dec_top_cells` of
+# the {glue:text}`p6_dec_cells` cells (others: {glue:text}`p6_dec_others`; close calls:
+# {glue:text}`p6_dec_either`), but in {glue:text}`p6_dec_locked_cells` cells that choice has
+# locked-in runs (up to {glue:text}`p6_dec_locked_max:.0%`): who cannot afford a linear run takes
+# the next column's. With $\delta = e^{-10}$ DP-UCB-INT beats the pure choice in
+# {glue:text}`p6_dec_int_cells` cells (a close call in {glue:text}`p6_dec_int_either`).
 
 # %% tags=["remove-cell"]
 PART1 = ("DP-UCB-BOUND", "Private-UCB", PUCB_VARIANT, "DP-UCB")
@@ -1360,64 +1136,151 @@ glue("p6_top_noint_wins", int(without_counts.iloc[0]), display=False)
 glue("p6_top_noint_ties", int(sum(len(b) > 1 for b in best_without)), display=False)
 assert int((is_top & (wins["best's runs locked in"] > 0)).sum()) < int_locked_points[top], "wins: a subset"
 assert counts.index[0] == "DP-UCB-INT (pure)", "the closing note is written for DP-UCB-INT (pure) as the pure-DP winner"
+top_locked_mask = wins["best's runs locked in"] > 0
+assert np.median(gdp_over_adap) > 10 and without_counts.iloc[0] > n_points / 2, "the verdicts' words"
+headline_numbers = pd.DataFrame([
+    (f"{top}: lowest mean regret (pure ε-DP)", f"{int(counts.iloc[0])} of {n_points} points "
+     f"(ties: {int(wins['tie'].sum())}), runner-up a median {wins.loc[is_top, 'ratio'].median():.2f} times higher"),
+    ("… points it wins with locked-in runs (all points with them)",
+     f"{int((is_top & top_locked_mask).sum())} ({int_locked_points[top]} of {n_points})"),
+    ("best without DP-UCB-INT", f"{without_counts.index[0]} at {int(without_counts.iloc[0])} points "
+     f"(ties: {int(sum(len(b) > 1 for b in best_without))})"),
+    ("δ = e^-10: points where DP-UCB-INT's calibration changes; where it then beats the best pure one",
+     f"{len(where_delta)}; {int(sum(r < 1 and not is_tie(r, 1.0) for r in int_ratio))}"),
+    ("DP-SE: points won; decision cells changed (lock-in-free choice; recommendation)",
+     f"{int((wins['best (pure ε-DP)'] == 'DP-SE').sum())}, all at ε ≤ {dpse_won['ε'].max():g}; "
+     f"{dec_changed} of {len(decision)} ({int((decision['_safe'] == 'DP-SE').sum())}; {len(dpse_use)}: "
+     + "; ".join(f"T = {r.T:,}, K = {r.K}" for r in dpse_use.itertuples()) + ")"),
+    ("Part I counters above the best episodic algorithm", f"{n_points - len(exceptions) - len(near_ties)} of {n_points} points"),
+    ("… exceptions (small gaps only): counter ahead; near ties",
+     f"{len(exceptions)}, at ε ≥ {min(x[2] for x in exceptions):g}, up to {max(x[3] for x in exceptions):.2f} times lower; "
+     f"{len(near_ties)} (ahead by less than {NEAR:.0%}, bands overlapping)"),
+    ("repaired GDP-NCB / the better AdaP algorithm: median (lowest)",
+     f"{np.median(gdp_over_adap):.1f} ({min(gdp_over_adap):.2f})"),
+    ("its release noise / AdaP-UCB's at T = 10^6: 2⌊log2 T⌋", f"{int(noise_factor)}"),
+], columns=["what", "value"])
 
 # %% [markdown]
-# ## The frontier's headline
+# ## The rule, checked point by point
 #
-# At matched, proven pure $\varepsilon$-DP guarantees, {glue:text}`p6_top` has the lowest mean regret at
-# {glue:text}`p6_top_wins` of {glue:text}`p6_n_points` points (ties: {glue:text}`p6_ties`), by a
-# median factor {glue:text}`p6_top_median_ratio:.2f` over the runner-up, but its frozen index locks
-# some runs in at {glue:text}`p6_top_locked` of them ({glue:text}`p6_intpure_locked_points` of all
-# {glue:text}`p6_n_points`). Without DP-UCB-INT (the only
-# rows that lock in), {glue:text}`p6_top_noint` is best at {glue:text}`p6_top_noint_wins`
-# points (ties: {glue:text}`p6_top_noint_ties`). Allowing
-# $\delta = e^{-10}$ changes DP-UCB-INT's calibration at {glue:text}`p6_delta_points` points, where it
-# beats the best pure algorithm at {glue:text}`p6_int_beats`.
+# The first screen's rule as code, reading what a practitioner knows ($K$, whether all means are
+# close, $\varepsilon$), against the best algorithm that never locks in at each point.
+
+# %%
+NEVER_LOCKED = [a for a in PURE if a not in locked_algs]
+
+
+def rule(iname, eps):
+    """The first screen's choice for an instance (its K and gaps) at eps."""
+    inst = INSTANCES[iname]
+    if inst.gaps.max() <= 0.05 and eps >= 1:  # all means close
+        return "DP-UCB"
+    if eps <= 0.1 and inst.n_arms <= 10:
+        return "DP-SE"
+    return "AdaP-KLUCB"
+
+
+rule_rows = []
+for i, e, h in FIN:
+    best = min(NEVER_LOCKED, key=lambda a: point(a, i, e, h)[0])
+    rule_rows.append({
+        "instance": i, "T": h, "ε": e, "rule": rule(i, e),
+        "best never locked in": best,
+        "rule / that best": point(rule(i, e), i, e, h)[0] / point(best, i, e, h)[0],
+        "rule / lowest mean (any pure)":
+            point(rule(i, e), i, e, h)[0] / min(point(a, i, e, h)[0] for a in PURE)})
+rule_check = pd.DataFrame(rule_rows)
+
+# %% tags=["remove-cell"]
+never_locked_stored = [a for a in NEVER_LOCKED if not np.isnan(FINALS[ALGS.index(a)]).all()]
+assert {"AdaP-KLUCB", "DP-SE", "DP-UCB"} <= set(never_locked_stored), "the rule's picks: runs stored, none locked in"
+assert all(not np.isnan(FINALS[_at("AdaP-KLUCB", i, e, h)]).all() for i, e, h in FIN), "AdaP-KLUCB: every point stored"
+safe_counts = decision["_safe"].value_counts()
+assert set(safe_counts.index) == {"AdaP-KLUCB", "DP-SE", "DP-UCB"}, "the rule names every lock-in-free choice"
+assert safe_counts.index[0] == "AdaP-KLUCB" and (decision.loc[decision["K"] == "50", "_safe"] == "AdaP-KLUCB").all()
+glue("p6_rule_kl_cells", int(safe_counts["AdaP-KLUCB"]), display=False)
+small = decision[(decision["ε"] == "≤ 0.25") & decision["K"].isin(["2", "5", "10"])]
+assert set(decision.index[decision["_safe"] == "DP-SE"]) <= set(small.index), "DP-SE: eps <= 0.25, K <= 10 only"
+assert (small["_safe"].isin(["DP-SE", "AdaP-KLUCB"])).all()
+k10 = rule_check["instance"].map(K_OF) <= 10
+at01, at025 = rule_check[k10 & (rule_check["ε"] == 0.1)], rule_check[k10 & (rule_check["ε"] == 0.25)]
+glue("p6_rule_dpse_points", len(at01), display=False)
+glue("p6_rule_dpse_best", int((at01["best never locked in"] == "DP-SE").sum()), display=False)
+assert (at01["best never locked in"] == "DP-SE").mean() > 0.5, "DP-SE: best lock-in-free at most eps = 0.1 points"
+kl_ahead = [point("AdaP-KLUCB", i, e, h)[0] < point("DP-SE", i, e, h)[0] for i, e, h in at025[["instance", "ε", "T"]].values]
+glue("p6_rule_kl_ahead_025", int(sum(kl_ahead)), display=False)
+glue("p6_rule_points_025", len(at025), display=False)
+assert sum(kl_ahead) > len(at025) / 2, "by eps = 0.25 AdaP-KLUCB is ahead of DP-SE at most points"
+ucb_cells = decision[decision["_safe"] == "DP-UCB"]
+assert (ucb_cells["K"] == "5").all() and (ucb_cells["ε"] == "≥ 2").all(), "DP-UCB: the cell pooling the small gaps"
+assert decision["_safe"].notna().all()
+assert not calibrate("Anytime GDP-NCB", 1.0, 0.0, HORIZONS[-1]).proven, "never: its guarantee is not proven"
+assert all(calibrate(a, 1.0, 0.0, HORIZONS[-1]).params["hybrid_split"] for a in ("DP-UCB", "DP-UCB-BOUND"))
+assert top == "DP-UCB-INT (pure)" == use_counts.index[0], "rule 4 names DP-UCB-INT (pure) as the mean-regret winner"
+assert "AdaP-KLUCB" not in locked_algs and "DP-SE" not in locked_algs and "DP-UCB" not in locked_algs
+assert all(min(PART1, key=lambda a: point(a, i, e, h)[0]) == "DP-UCB" for i, h, e, _ in exceptions), \
+    "rule 3: the counter that beats the episodic algorithms is DP-UCB"
+close_means = [i for i in INSTS if INSTANCES[i].gaps.max() <= 0.05]
+assert close_means == ["small gap, 5 arms"], "rule 3 reads one instance"
+glue("p6_rule_gap", float(INSTANCES[close_means[0]].gaps.max()), display=False)
+r = rule_check["rule / that best"]
+glue("p6_rule_ratio_median", float(r.median()), display=False)
+glue("p6_rule_ratio_max", float(r.max()), display=False)
+glue("p6_rule_agree", int(np.isclose(r, 1.0).sum()), display=False)
+beta = rule_check[rule_check["instance"] == "Beta, 5 arms"]["rule / that best"]
+glue("p6_rule_beta_max", float(beta.max()), display=False)
+assert r.max() < 2 and beta.max() < 1.5, "the rule stays within 2 (Beta: 1.5) times the best lock-in-free choice"
+cost = rule_check["rule / lowest mean (any pure)"]
+glue("p6_rule_cost_median", float(cost.median()), display=False)
+glue("p6_rule_cost_max", float(cost.max()), display=False)
+rule_summary = rule_check.groupby("rule", sort=False).agg(
+    **{"points": ("T", "size"), "is the best never locked in": ("rule / that best", lambda x: int(np.isclose(x, 1).sum())),
+       "rule / that best: median": ("rule / that best", "median"),
+       "rule / that best: largest": ("rule / that best", "max"),
+       "rule / lowest mean: median": ("rule / lowest mean (any pure)", "median")}).reset_index()
+
+# %% [markdown]
+# The rule picks that best at {glue:text}`p6_rule_agree` of {glue:text}`p6_n_points` points. Safety
+# has a price: against the lowest mean regret of any pure algorithm (DP-UCB-INT included) the rule
+# pays a median factor {glue:text}`p6_rule_cost_median:.2f` (at most
+# {glue:text}`p6_rule_cost_max:.2f`).
+
+# %% tags=["remove-input"]
+show_table(rule_summary, digits=3)
+
+# %% [markdown]
+# ## Verdicts
 #
-# DP-SE changes the picture at high privacy only:
-# best at {glue:text}`p6_dpse_wins` points, all at $\varepsilon \le$ {glue:text}`p6_dpse_win_eps:g`,
-# it changes {glue:text}`p6_dpse_dec_changed` of the {glue:text}`p6_dec_cells` decision cells: it
-# becomes the lock-in-free alternative in all {glue:text}`p6_dpse_dec_safe`, and in
-# {glue:text}`p6_dpse_dec_use` of them also the recommendation ($\varepsilon \le 0.25$ at
-# {glue:md}`p6_dpse_dec_list:myst`). Overall its regret is a median
-# {glue:text}`p6_dpse_kl_median:.1f` times AdaP-KLUCB's: at these horizons constants, not rates,
-# rank the algorithms.
+# **Matched guarantees change the ranking.** Compare private algorithms at the same *proven*
+# guarantee, not the same parameter: accountings differ by factors of 2 and more, and one claimed
+# guarantee is false ({doc}`trust`).
 #
-# Part I's counters (Private-UCB printed and with the tail bound, DP-UCB-BOUND, DP-UCB), at the target
-# guarantee (printed Private-UCB: the stricter $\varepsilon/k$), sit above the best episodic algorithm at {glue:text}`p6_episodic_better` of the
-# {glue:text}`p6_n_points` points. The {glue:text}`p6_counter_wins` exceptions are on
-# the small-gap instance, for $\varepsilon \ge$ {glue:text}`p6_counter_min_eps:g` (DP-UCB up to
-# {glue:text}`p6_counter_max:.2f` times lower), where the episodic index, which keeps only the last
-# episode, pays for forgetting; {glue:text}`p6_counter_ties` more
-# {glue:text}`p6_counter_ties_verb` (ahead by less than {glue:text}`p6_counter_near:.1%`, bands overlapping).
+# **Mean regret can mislead.** DP-UCB-INT (pure) has the lowest mean regret at most points, but a
+# few of its runs lock in and grow linearly; where they do, its mean and its band say little, and
+# its rank does not carry over to longer horizons. Without DP-UCB-INT, AdaP-KLUCB is best at most
+# points.
 #
-# The repaired GDP-NCB trails the better AdaP algorithm at every point, by a median factor
-# {glue:text}`p6_gdp_median:.1f` (at least {glue:text}`p6_gdp_min:.2f`): its releases carry
-# $2\lfloor\log_2 T\rfloor$ times the noise of AdaP-UCB's ({glue:text}`p6_gdp_noise_factor` at
-# $T = 10^6$), the price of Part V's repair.
+# **Releasing each reward once beats adding noise to every sum.** Episodic algorithms beat Part I's
+# counters almost everywhere; the counters win only when all arms are close, where sampling noise,
+# not privacy noise, dominates.
 #
+# **Order-optimal is not best at these horizons.** DP-SE wins only at small $\varepsilon$:
+# constants, not rates, rank the algorithms at $T \le 10^6$. Repairing GDP-NCB's leak costs it more
+# than a factor of ten in regret (median). The numbers behind these verdicts:
+
+# %% tags=["remove-input"]
+show_table(headline_numbers, caption="The verdicts in numbers")
+
+# %% [markdown]
 # ## Summary
 #
-# - A fair comparison of private algorithms fixes the *proven* end-to-end guarantee, not the
-#   nominal parameter: calibration undoes the factor 2 of the hybrid counter, chooses between
-#   DP-UCB-INT's two accounting terms, and replaces GDP-NCB's leaking Phase I.
-# - Mean regret with a t-band summarises only runs that are not heavy-tailed: DP-UCB-INT's frozen
-#   index locks some runs in, so a few linear runs drive its mean, and its rank does not carry over
-#   to longer horizons.
-# - Episodic algorithms, which release each reward once, beat counters, which add noise to every
-#   release of a running sum, almost everywhere; the exceptions are small gaps, where sampling noise
-#   dominates.
-# - Order-optimal is not best everywhere at $T \le 10^6$: DP-SE matches the private lower bound's
-#   rate and wins at small $\varepsilon$ (it enters the decision table there), but trails AdaP-KLUCB
-#   elsewhere. Private-UCB as printed has a median
-#   {glue:text}`p6_pucb_uniform:.0%` of a uniform player's regret (it learns at
-#   {glue:text}`p6_pucb_learns` points, mostly on 2 arms); its $\varepsilon/k$ per tree adds little to
-#   that.
-# - An audit gives a lower bound on the privacy loss, with a power it must state (DP-SE's generic
-#   audit has none; its own pair certifies most of an exact loss). A clean audit does not prove a
-#   guarantee; an exposing pair with an exact law can refute one.
-# - The decision table names an algorithm per ($\varepsilon$, $K$, $T$) cell together with its
-#   lock-in risk and the best alternative that never locks in.
+# - Use AdaP-KLUCB; switch to DP-SE at very small $\varepsilon$ with few arms, and to DP-UCB with a
+#   split budget when all arms are close and $\varepsilon \ge 1$. Never use the anytime GDP-NCB,
+#   the printed Private-UCB (a median {glue:text}`p6_pucb_uniform:.0%` of uniform play; it learns at
+#   {glue:text}`p6_pucb_learns` points), or an unsplit hybrid counter.
+# - Compare algorithms at the same *proven* end-to-end guarantee, not the same parameter.
+# - A mean with a t-band summarises only runs that are not heavy-tailed: where runs lock in, report
+#   the share locked in and the quantiles.
 #
 # ## Exercises
 #

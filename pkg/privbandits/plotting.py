@@ -33,23 +33,25 @@ __all__ = [
 ]
 
 #: Colour of each algorithm across the book (colour-blind-safe Okabe-Ito / Tol colours).
-#: Every algorithm that Part VI puts side by side has its own colour; algorithms that never share a
-#: figure may share one (OFUL and the fair-hiring rows, say).
+#: Every algorithm that Part VI puts side by side has its own colour, at least 25 apart in CIELAB
+#: (``tests/test_plotting.py``); algorithms that never share a figure may share one (OFUL and the
+#: fair-hiring rows, say). The colours of Part VI's own rows were chosen for that distance; those of
+#: algorithms that other parts draw too are as they were.
 ALGORITHM_COLORS: dict[str, str] = {
     "UCB": "#000000",
     "NCB": "#000000",
     "Private-UCB": "#999999",
-    "Private-UCB (eps per tree)": "#999933",
-    "Private-UCB (tail bound, eps per tree)": "#44AA99",
-    "DP-SE": "#EE3377",
+    "Private-UCB (eps per tree)": "#4D9221",
+    "Private-UCB (tail bound, eps per tree)": "#332288",
+    "DP-SE": "#CCBB44",
     "DP-UCB-BOUND": "#0072B2",
     "DP-UCB": "#009E73",
     "DP-UCB-INT": "#CC79A7",
-    "DP-UCB-INT (pure)": "#882255",
+    "DP-UCB-INT (pure)": "#EE3377",
     "GDP-NCB": "#56B4E9",
-    "Anytime GDP-NCB": "#332288",
+    "Anytime GDP-NCB": "#FFB000",
     "AdaP-UCB": "#D55E00",
-    "AdaP-KLUCB": "#E69F00",
+    "AdaP-KLUCB": "#785EF0",
     "DP-TS": "#117733",
     "Lazy-DP-TS": "#AA4499",
     "Gaussian TS": "#661100",
