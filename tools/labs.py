@@ -628,8 +628,9 @@ def grade_in_process(tests_dir: Path, submission: Path) -> dict:
     -------
     dict
         ``score``, ``possible``, ``tests`` (question -> score), ``question_possible`` (question ->
-        points), ``failed_cases`` (question -> names of its failed test cases) and ``errors`` (the
-        cells that raised).
+        points), ``failed_cases`` (question -> names of its failed test cases), ``messages``
+        (question -> failed case -> what otter shows the student) and ``errors`` (the cells that
+        raised).
     """
     from otter.test_files import create_test_file
 
@@ -646,19 +647,23 @@ def grade_in_process(tests_dir: Path, submission: Path) -> dict:
             exec(compile(source, str(submission), "exec"), namespace)
         except Exception as exc:  # a student's cell may raise anything
             errors.append(f"{type(exc).__name__}: {exc}")
-    tests, possible, failed = {}, {}, {}
+    tests, possible, failed, messages = {}, {}, {}, {}
     for path in sorted(tests_dir.glob("*.py")):
         test_file = create_test_file(str(path), None)
         test_file.run(namespace)
         tests[path.stem] = float(test_file.score)
         possible[path.stem] = float(test_file.possible)
         failed[path.stem] = [_case_name(r.test_case) for r in test_file.test_case_results if not r.passed]
+        messages[path.stem] = {
+            _case_name(r.test_case): r.message for r in test_file.test_case_results if not r.passed
+        }
     return {
         "score": sum(tests.values()),
         "possible": sum(possible.values()),
         "tests": tests,
         "question_possible": possible,
         "failed_cases": failed,
+        "messages": messages,
         "errors": errors,
     }
 
