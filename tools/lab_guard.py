@@ -175,6 +175,9 @@ def package_callables() -> dict[str, object]:
                     inner = getattr(member, "__func__", member)  # staticmethod, classmethod
                     if isinstance(member, property):
                         inner = member.fget
+                    code = getattr(getattr(inner, "py_func", getattr(inner, "__wrapped__", inner)), "__code__", None)
+                    if code is None or _where(code.co_filename) != "package":
+                        continue  # generated (dataclass methods) or inherited from a library: computes nothing here
                     if callable(inner) and id(inner) not in seen:
                         seen.add(id(inner))
                         found[f"{module.__name__}.{name}.{attr}"] = inner
