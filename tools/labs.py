@@ -822,7 +822,11 @@ def _case_name(case) -> str:
     return func.__name__ if func is not None else case.name
 
 
-def grade_in_process(tests_dir: Path, submission: Path) -> dict:
+class _CellTimeout(BaseException):
+    """A submission's cell ran out of time in :func:`grade_in_process`."""
+
+
+def grade_in_process(tests_dir: Path, submission: Path, *, cell_seconds: float | None = CELL_SECONDS) -> dict:
     """Grade a submission without a kernel: run its code cells here, then otter's test files.
 
     The same test files and scoring as :func:`grade` (otter's ``create_test_file(...).run``), but
@@ -837,6 +841,9 @@ def grade_in_process(tests_dir: Path, submission: Path) -> dict:
         The test files (``tests/*.py`` of the autograder zip, extracted by the caller).
     submission : pathlib.Path
         The notebook to grade.
+    cell_seconds : float, optional
+        Seconds allowed to each code cell (``SIGALRM``; the cell is then stopped and counted as
+        raising, as ``otter run`` with :data:`PATIENT_KERNELS` does); None: no limit.
 
     Returns
     -------
@@ -857,10 +864,23 @@ def grade_in_process(tests_dir: Path, submission: Path) -> dict:
         source = "".join(cell["source"])
         if cell["cell_type"] != "code" or "otter.Notebook(" in source or "grader.check" in source:
             continue
+
+        def out_of_time(signum, frame):
+            raise _CellTimeout()
+
+        previous = signal.signal(signal.SIGALRM, out_of_time) if cell_seconds else None
         try:
+            if cell_seconds:
+                signal.setitimer(signal.ITIMER_REAL, cell_seconds)
             exec(compile(source, str(submission), "exec"), namespace)
         except Exception as exc:  # a student's cell may raise anything
             errors.append(f"{type(exc).__name__}: {exc}")
+        except _CellTimeout:
+            errors.append(f"CellTimeout: the cell ran longer than {cell_seconds:g} s and was stopped")
+        finally:
+            if cell_seconds:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, previous)
     tests, possible, failed, messages = {}, {}, {}, {}
     for path in sorted(tests_dir.glob("*.py")):
         test_file = create_test_file(str(path), None)

@@ -58,8 +58,21 @@ def laplace_scale(sensitivity, epsilon):
 
 # %%
 def test_scale_values(laplace_scale):
-    assert laplace_scale(1.0, 1.0) == 1.0
-    assert laplace_scale(2.0, 0.5) == 4.0
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
+
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        assert laplace_scale(1.0, 1.0) == 1.0, (
+            f"laplace_scale(1.0, 1.0) is {laplace_scale(1.0, 1.0)}, not 1.0"
+        )
+        assert laplace_scale(2.0, 0.5) == 4.0, (
+            f"laplace_scale(2.0, 0.5) is {laplace_scale(2.0, 0.5)}, not 4.0"
+        )
 
 
 test_scale_values(laplace_scale)
@@ -131,11 +144,22 @@ def laplace_release(value, sensitivity, epsilon, rng):
 
 # %%
 def test_release_shape(laplace_release):
-    import numpy as np
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
 
-    rng = np.random.default_rng(0)
-    assert np.shape(laplace_release(np.zeros(5), 1.0, 1.0, rng)) == (5,)
-    assert np.isfinite(laplace_release(3.0, 1.0, 1.0, rng))
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        import numpy as np
+
+        rng = np.random.default_rng(0)
+        shape = np.shape(laplace_release(np.zeros(5), 1.0, 1.0, rng))
+        assert shape == (5,), f"the release of 5 values has the shape {shape}, not (5,)"
+        one = laplace_release(3.0, 1.0, 1.0, rng)
+        assert np.isfinite(one), f"the release of the float 3.0 is {one!r}"
 
 
 test_release_shape(laplace_release)

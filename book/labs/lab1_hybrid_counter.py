@@ -70,7 +70,16 @@ def hybrid_scales(k, epsilon):
 
 # %%
 def test_scales_public(hybrid_scales):
-    assert len(hybrid_scales(1, 1.0)) == 2
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
+
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        assert len(hybrid_scales(1, 1.0)) == 2, "hybrid_scales must return a pair"
 
 
 test_scales_public(hybrid_scales)
@@ -158,16 +167,28 @@ def hybrid_release(stream, epsilon, rng):
 
 # %%
 def test_release_public(hybrid_release):
-    import numpy as np
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
 
-    stream = np.random.default_rng(0).random(20)
-    out = hybrid_release(
-        stream, 1e9, np.random.default_rng(1)
-    )  # (almost) no noise
-    assert np.shape(out) == (20,)
-    assert np.allclose(out, np.cumsum(stream), atol=1e-6), (
-        "without noise the releases are the prefix sums"
-    )
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    # the lab tells students to use binary_tree_prefix_sums
+    with hidden_test(allow=("privbandits.mechanisms.binary_tree_prefix_sums",)):
+        import numpy as np
+
+        stream = np.random.default_rng(0).random(20)
+        out = hybrid_release(
+            stream, 1e9, np.random.default_rng(1)
+        )  # (almost) no noise
+        assert np.shape(out) == (20,), (
+            f"a stream of 20 items gives releases of shape {np.shape(out)}, not (20,)"
+        )
+        assert np.allclose(out, np.cumsum(stream), atol=1e-6), (
+            "without noise the releases are the prefix sums"
+        )
 
 
 test_release_public(hybrid_release)

@@ -62,11 +62,21 @@ def phase1_threshold(horizon, epsilon, c=3.0, constant=1600.0):
 
 # %%
 def test_threshold_public(phase1_threshold):
-    import math
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
 
-    assert math.isclose(
-        phase1_threshold(math.e, math.inf, c=1.0, constant=1.0), 1.0
-    )
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        import math
+
+        got = phase1_threshold(math.e, math.inf, c=1.0, constant=1.0)
+        assert math.isclose(got, 1.0), (
+            f"phase1_threshold(e, inf, c=1, constant=1) is {got}, not 1"
+        )
 
 
 test_threshold_public(phase1_threshold)
@@ -150,11 +160,21 @@ def gdp_index(mu_tilde, n, log_t, epsilon, c, alpha):
 
 # %%
 def test_index_public(gdp_index):
-    import math
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
 
-    assert math.isclose(
-        gdp_index(0.5, 4.0, 2.0, math.inf, 1.0, 1.0), 0.5 + 2 * math.sqrt(0.5)
-    )
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        import math
+
+        got = gdp_index(0.5, 4.0, 2.0, math.inf, 1.0, 1.0)
+        assert math.isclose(got, 0.5 + 2 * math.sqrt(0.5)), (
+            f"gdp_index(0.5, 4, 2, inf, 1, 1) is {got}, not 0.5 + 2 sqrt(1/2)"
+        )
 
 
 test_index_public(gdp_index)

@@ -62,12 +62,23 @@ def privbern_release(rewards, epsilon, rng):
 
 # %%
 def test_release_public(privbern_release):
-    import numpy as np
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
 
-    bits = privbern_release(
-        np.array([0.0, 0.5, 1.0]), 1.0, np.random.default_rng(0)
-    )
-    assert np.shape(bits) == (3,) and set(np.unique(bits)) <= {0, 1}
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        import numpy as np
+
+        bits = privbern_release(
+            np.array([0.0, 0.5, 1.0]), 1.0, np.random.default_rng(0)
+        )
+        assert np.shape(bits) == (3,) and set(np.unique(bits)) <= {0, 1}, (
+            f"three rewards give {bits!r}, not three bits 0 or 1"
+        )
 
 
 test_release_public(privbern_release)
@@ -199,9 +210,19 @@ def debias(bit_mean, epsilon):
 
 # %%
 def test_debias_public(debias):
-    import math
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
 
-    assert math.isclose(float(debias(0.5, 1.0)), 0.5)
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        import math
+
+        got = float(debias(0.5, 1.0))
+        assert math.isclose(got, 0.5), f"debias(0.5, 1.0) is {got}, not 0.5"
 
 
 test_debias_public(debias)

@@ -70,7 +70,17 @@ def gaussian_sigma(sensitivity, epsilon, delta):
 
 # %%
 def test_sigma_public(gaussian_sigma):
-    assert gaussian_sigma(1.0, 0.5, 1e-5) > 0
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
+
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        got = gaussian_sigma(1.0, 0.5, 1e-5)
+        assert got > 0, f"gaussian_sigma(1.0, 0.5, 1e-5) is {got}, not positive"
 
 
 test_sigma_public(gaussian_sigma)
@@ -197,7 +207,17 @@ def tree_sigma(epsilon_reg, delta_reg, horizon, l_tilde):
 
 # %%
 def test_tree_sigma_public(tree_sigma):
-    assert tree_sigma(1.0, 0.1, 1000, 1.0) > 0
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
+
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        got = tree_sigma(1.0, 0.1, 1000, 1.0)
+        assert got > 0, f"tree_sigma(1.0, 0.1, 1000, 1.0) is {got}, not positive"
 
 
 test_tree_sigma_public(tree_sigma)
@@ -270,10 +290,20 @@ def private_theta(M, gamma):
 
 # %%
 def test_theta_public(private_theta):
-    import numpy as np
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
 
-    M = np.array([[2.0, 0.0, 2.0], [0.0, 4.0, 2.0], [2.0, 2.0, 3.0]])
-    assert np.allclose(private_theta(M, 0.0), [1.0, 0.5])
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        import numpy as np
+
+        M = np.array([[2.0, 0.0, 2.0], [0.0, 4.0, 2.0], [2.0, 2.0, 3.0]])
+        got = private_theta(M, 0.0)
+        assert np.allclose(got, [1.0, 0.5]), f"the estimate is {got!r}, not [1.0, 0.5]"
 
 
 test_theta_public(private_theta)

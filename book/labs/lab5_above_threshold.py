@@ -67,13 +67,22 @@ def above_threshold(queries, threshold, epsilon, rng):
 
 # %%
 def test_stop_public(above_threshold):
-    import numpy as np
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
 
-    queries = np.arange(10.0)
-    assert (
-        above_threshold(queries, 4.5, 1e9, np.random.default_rng(0)) == 5
-    )  # (almost) no noise
-    assert above_threshold(queries, 100.0, 1e9, np.random.default_rng(0)) == 10
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        import numpy as np
+
+        queries = np.arange(10.0)
+        got = above_threshold(queries, 4.5, 1e9, np.random.default_rng(0))  # no noise
+        assert got == 5, f"with (almost) no noise the rule stops at {got}, not 5"
+        got = above_threshold(queries, 100.0, 1e9, np.random.default_rng(0))
+        assert got == 10, f"below the threshold throughout, the rule returns {got}, not 10"
 
 
 test_stop_public(above_threshold)
@@ -231,10 +240,21 @@ def svt_split(horizon, epsilon, sv_fraction):
 
 # %%
 def test_split_public(svt_split):
-    import math
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
 
-    eps_stop, eps_release = svt_split(2, 1.0, 0.5)
-    assert math.isclose(eps_stop, 0.5) and math.isclose(eps_release, 0.5)
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        import math
+
+        eps_stop, eps_release = svt_split(2, 1.0, 0.5)
+        assert math.isclose(eps_stop, 0.5) and math.isclose(eps_release, 0.5), (
+            f"svt_split(2, 1.0, 0.5) is ({eps_stop}, {eps_release}), not (0.5, 0.5)"
+        )
 
 
 test_split_public(svt_split)

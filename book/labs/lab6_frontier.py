@@ -64,7 +64,17 @@ def locked_in_fraction(finals, gaps, horizon):
 
 # %%
 def test_locked_in_public(locked_in_fraction):
-    assert 0.0 <= locked_in_fraction([10.0, 600.0], [0.0, 0.1], 10_000) <= 1.0
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
+
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        got = locked_in_fraction([10.0, 600.0], [0.0, 0.1], 10_000)
+        assert 0.0 <= got <= 1.0, f"the fraction is {got}, not in [0, 1]"
 
 
 test_locked_in_public(locked_in_fraction)
@@ -154,7 +164,17 @@ def winners(regrets):
 
 # %%
 def test_winners_public(winners):
-    assert winners({"A": 3.0, "B": 1.0}) == ["B"]
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
+
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        got = winners({"A": 3.0, "B": 1.0})
+        assert got == ["B"], f"the winners of A: 3, B: 1 are {got}, not ['B']"
 
 
 test_winners_public(winners)
