@@ -1107,7 +1107,7 @@ def test_a_term_release_draws_fresh_hidden_tests(tmp_path, monkeypatch):
         import zipfile
 
         with zipfile.ZipFile(labs.autograder_zip(dest)) as archive:
-            assert json.loads(archive.read(labs.TERM_FILE)) == term
+            assert json.loads(archive.read(f"files/{labs.TERM_FILE}")) == term  # next to lab_guard.py
         student = (dest / "student" / "lab0_laplace.ipynb").read_text()
         assert str(term["seed"]) not in student and labs.TERM_FILE not in student
         assert (dest / "autograder" / labs.TERM_FILE).is_file()
