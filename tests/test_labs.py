@@ -689,7 +689,7 @@ def test_batch_grading_survives_bad_submissions(released, tmp_path):
     assert wrapped["tests"] == {"q1_scale": 2.0, "q2_release": 0.0}, wrapped  # the guard works under otter run
     said = wrapped["messages"]["q2_release"]
     assert "your code calls the package's privbandits.mechanisms.laplace_mechanism" in said, said
-    assert "default_rng" not in said and "seed" not in said, said
+    assert "default_rng" not in said and "seed(" not in said, said
     assert ref["score"] == ref["possible"] > 0 and ref["attempts"] == 1 and ref["cpu_seconds"] > 0, ref
     assert stub["score"] == 0, stub
     assert bad["score"] is None and "not a notebook" in bad["error"], bad
