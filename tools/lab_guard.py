@@ -266,7 +266,7 @@ class _Guard:
             and self.submission_called(caller)
         ):
             self.record(f"{py_func.__module__}.{py_func.__name__}")
-        return super(type(dispatcher), dispatcher).__call__(*args, **kwargs)
+        return super(_dispatcher_class(), dispatcher).__call__(*args, **kwargs)  # the class patched
 
     def cached_wrapper(self, name, original):
         guard = self
