@@ -54,7 +54,8 @@ KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3
 GRADING_LIBRARIES = ("numpy", "scipy", "numba", "llvmlite", "joblib", "tqdm", "matplotlib", "dp-accounting")
 #: The Python of the grading environment (``environment.yml`` of the zip), the book's.
 PYTHON_VERSION = "3.11"
-#: Shipped in each autograder zip: the hidden tests make the package's own answers raise (``forbid``).
+#: Shipped in each autograder zip: the rules every test runs under (``hidden_test``: no package call,
+#: feedback in words, a time limit, the term's seeds).
 GUARD = ROOT / "tools" / "lab_guard.py"
 #: Seconds a grading kernel may take to start (nbclient's default, 60 s, fails on a loaded machine).
 KERNEL_START_SECONDS = 300
