@@ -345,6 +345,178 @@ QUESTION_OF = {
     "winners": "q2_ranking",
 }
 
+#: Routes to a question's answer through the package's private helpers, numba kernels and aliases
+#: (the guard blocks every call of the package from the submission, whatever its name): each
+#: question named scores nothing and is told that its code calls the package.
+PRIVATE_ROUTES = [
+    (
+        "lab0_laplace",
+        "laplace_draw kernel through getattr",
+        {
+            "laplace_release": (
+                "value, sensitivity, epsilon, rng",
+                "import privbandits.mechanisms as m",
+                "draw = getattr(m, 'laplace' + '_draw')",
+                "v = np.asarray(value, dtype=float)",
+                "b = laplace_scale(sensitivity, epsilon)",
+                "out = v + np.array([draw(rng, b) for _ in range(v.size)]).reshape(v.shape)",
+                "return float(out) if out.ndim == 0 else out",
+            )
+        },
+    ),
+    (
+        "lab1_hybrid_counter",
+        "private _hybrid_prefix_sums kernel",
+        {
+            "hybrid_release": (
+                "stream, epsilon, rng",
+                "from privbandits.mechanisms import _hybrid_prefix_sums as h",
+                "return h(np.asarray(stream, dtype=float), epsilon / 2, epsilon / 2, rng)",
+            )
+        },
+    ),
+    (
+        "lab2_gdp_index",
+        "np.vectorize of the package's threshold",
+        {
+            "phase1_threshold": (
+                "horizon, epsilon, c=3.0, constant=1600.0",
+                "from privbandits.policies import dp_ncb",
+                "return float(np.vectorize(dp_ncb.phase1_threshold_gdp)(horizon, epsilon, c, constant))",
+            )
+        },
+    ),
+    (
+        "lab3_privbern",
+        "thresholding.mapped_mean and thresholding._observe",
+        {
+            "privbern_release": (
+                "rewards, epsilon, rng",
+                "from privbandits.policies import thresholding",
+                "r = np.asarray(rewards, dtype=float)",
+                "bits = [thresholding._observe(rng, x, epsilon, thresholding.PRIVBERN) for x in r.ravel()]",
+                "return np.asarray(bits).reshape(r.shape).astype(np.int64)",
+            ),
+            "debias": (
+                "bit_mean, epsilon",
+                "from privbandits.policies.thresholding import mapped_mean",
+                "f = [mapped_mean][0]",
+                "lo, hi = f(0.0, epsilon), f(1.0, epsilon)",
+                "return (np.asarray(bit_mean, dtype=float) - lo) / (hi - lo)",
+            ),
+        },
+    ),
+    (
+        "lab4_private_ridge",
+        "a dict of package functions",
+        {
+            "gaussian_sigma": (
+                "sensitivity, epsilon, delta",
+                "from privbandits import mechanisms",
+                "table = {'sigma': mechanisms.gaussian_sigma}",
+                "return table['sigma'](sensitivity, epsilon, delta)",
+            )
+        },
+    ),
+    (
+        "lab5_above_threshold",
+        "laplace_draw kernel for the noise",
+        {
+            "above_threshold": (
+                "queries, threshold, epsilon, rng",
+                "from privbandits.mechanisms import laplace_draw",
+                "noisy_threshold = threshold + laplace_draw(rng, 2 / epsilon)",
+                "for i, q in enumerate(queries):",
+                "    if q + laplace_draw(rng, 4 / epsilon) >= noisy_threshold:",
+                "        return i",
+                "return len(queries)",
+            )
+        },
+    ),
+    (
+        "lab6_frontier",
+        "frontier.is_tie in the student's loop",
+        {
+            "winners": (
+                "regrets",
+                "from privbandits import frontier",
+                "finite = {k: float(v) for k, v in regrets.items() if np.isfinite(v)}",
+                "low = min(finite.values())",
+                "return [k for k, v in finite.items() if frontier.is_tie(v, low)]",
+            )
+        },
+    ),
+]
+
+#: A class, as the rules grade it (Labs 0, 3 and 5): (lab, label, change, {question: points}). A
+#: change is ("functions", {function: (arguments, line, ...)}), ("edits", [(old, new)]) or
+#: ("cell", source inserted before the first answer). The rules: a private release scores all its
+#: points or none (all_or_nothing), so no noise, half the noise, a constant and a release that
+#: ignores the sensitivity score nothing on it; a call of the package scores nothing; a cell that
+#: raises costs only what it defines; an endless loop in a function costs only its question.
+CLASS_RUN = [
+    ("lab0_laplace", "correct", ("edits", []), {"q1_scale": 2, "q2_release": 4}),
+    ("lab0_laplace", "no noise", ("functions", dict(NO_PRIVACY[0][2])), {"q1_scale": 2, "q2_release": 0}),
+    ("lab0_laplace", "constant", ("functions", dict(NO_PRIVACY[1][2])), {"q1_scale": 2, "q2_release": 0}),
+    ("lab0_laplace", "wrapper", ("functions", dict(WRAPPERS[0][2])), {"q1_scale": 2, "q2_release": 0}),
+    (
+        "lab0_laplace",
+        "private-helper wrapper",
+        ("functions", dict(PRIVATE_ROUTES[0][2])),
+        {"q1_scale": 2, "q2_release": 0},
+    ),
+    ("lab0_laplace", "half noise", ("edits", WRONG[1][3]), {"q1_scale": 2, "q2_release": 0}),
+    (
+        "lab0_laplace",
+        "sensitivity ignored",
+        ("edits", [("laplace_scale(sensitivity, epsilon), size", "laplace_scale(1.0, epsilon), size")]),
+        {"q1_scale": 2, "q2_release": 0},
+    ),
+    ("lab0_laplace", "a raising cell", ("cell", "raise RuntimeError('unfinished')"), {"q1_scale": 2, "q2_release": 4}),
+    (
+        "lab0_laplace",
+        "endless loop",
+        ("functions", {"laplace_release": ("value, sensitivity, epsilon, rng", "while True:", "    pass")}),
+        {"q1_scale": 2, "q2_release": 0},
+    ),
+    ("lab3_privbern", "correct", ("edits", []), {"q1_release": 3, "q2_debias": 3}),
+    ("lab3_privbern", "no noise", ("functions", dict(NO_PRIVACY[3][2])), {"q1_release": 0, "q2_debias": 3}),
+    ("lab3_privbern", "constant", ("functions", dict(NO_PRIVACY[4][2])), {"q1_release": 0, "q2_debias": 3}),
+    ("lab3_privbern", "wrapper", ("functions", dict(WRAPPERS[3][2])), {"q1_release": 0, "q2_debias": 0}),
+    (
+        "lab3_privbern",
+        "private-helper wrapper",
+        ("functions", dict(PRIVATE_ROUTES[3][2])),
+        {"q1_release": 0, "q2_debias": 0},
+    ),
+    ("lab3_privbern", "half noise", ("edits", WRONG[6][3]), {"q1_release": 0, "q2_debias": 3}),
+    ("lab3_privbern", "a raising cell", ("cell", "import no_such_module"), {"q1_release": 3, "q2_debias": 3}),
+    (
+        "lab3_privbern",
+        "endless loop",
+        ("functions", {"debias": ("bit_mean, epsilon", "while True:", "    pass")}),
+        {"q1_release": 3, "q2_debias": 0},
+    ),
+    ("lab5_above_threshold", "correct", ("edits", []), {"q1_stop": 4, "q2_budget": 2}),
+    ("lab5_above_threshold", "no noise", ("functions", dict(NO_PRIVACY[6][2])), {"q1_stop": 0, "q2_budget": 2}),
+    ("lab5_above_threshold", "constant", ("functions", dict(NO_PRIVACY[7][2])), {"q1_stop": 0, "q2_budget": 2}),
+    ("lab5_above_threshold", "wrapper", ("functions", dict(WRAPPERS[5][2])), {"q1_stop": 4, "q2_budget": 0}),
+    (
+        "lab5_above_threshold",
+        "private-helper wrapper",
+        ("functions", dict(PRIVATE_ROUTES[5][2])),
+        {"q1_stop": 0, "q2_budget": 2},
+    ),
+    ("lab5_above_threshold", "half noise", ("edits", WRONG[10][3]), {"q1_stop": 0, "q2_budget": 2}),
+    ("lab5_above_threshold", "a raising cell", ("cell", "1 / 0"), {"q1_stop": 4, "q2_budget": 2}),
+    (
+        "lab5_above_threshold",
+        "endless loop",
+        ("functions", {"above_threshold": ("queries, threshold, epsilon, rng", "while True:", "    pass")}),
+        {"q1_stop": 0, "q2_budget": 2},
+    ),
+]
+
 #: Broken AboveThreshold rules may keep at most the audit's point of q1_stop (they are private).
 AT_MOST = {
     ("lab5_above_threshold", label): ("q1_stop", 1.0)
@@ -383,8 +555,8 @@ def released(tmp_path_factory):
     return dists
 
 
-def _grade(dest: Path, notebook: Path) -> dict:
-    return labs.grade_in_process(dest / "tests", notebook)
+def _grade(dest: Path, notebook: Path, **options) -> dict:
+    return labs.grade_in_process(dest / "tests", notebook, **options)
 
 
 @pytest.mark.parametrize("name", LABS)
@@ -431,6 +603,7 @@ def test_wrong_answer_fails(name, label, question, edits, released, tmp_path):
     if (name, label) in AT_MOST:
         q, most = AT_MOST[name, label]
         assert result["tests"][q] <= most, result
+    _assert_feedback(result)
 
 
 def _replace_functions(dest: Path, name: str, functions: dict, tmp_path: Path) -> Path:
@@ -452,6 +625,7 @@ def test_no_privacy_scores_nothing(name, label, functions, released, tmp_path):
     result = _grade(dest, _replace_functions(dest, name, functions, tmp_path))
     for func in functions:
         assert result["tests"][QUESTION_OF[func]] == 0, (label, result)
+    _assert_feedback(result)
     from otter.test_files import create_test_file
 
     cases = [c for f in (dest / "tests").glob("*.py") for c in create_test_file(str(f), None).test_cases]
@@ -486,9 +660,11 @@ def test_student_checks_work_in_a_renamed_notebook(released, tmp_path):
 def test_batch_grading_survives_bad_submissions(released, tmp_path):
     """The instructors' command (`otter run`, a kernel per submission, two at a time) on a batch of
     Lab 0 with a renamed copy of the reference under another kernel's name, the stub, a truncated
-    upload, an endless loop and an answer that wraps the package: the truncated upload and the loop
-    are reported with the reason, the others graded (the wrapper scores 0 on its question), and the
-    gradebook has a line for each."""
+    upload, the reference with an endless loop in a top-level cell before its second answer, and an
+    answer that wraps the package: the truncated upload is reported with the reason; the loop's cell
+    is stopped after the cell limit and the rest of that notebook graded (full marks: the loop
+    costs only its cell); the wrapper scores 0 on its question, told so in words; the gradebook has
+    a line for each."""
     dest = released["lab0_laplace"]
     reference = json.loads((dest / "autograder" / "lab0_laplace.ipynb").read_text())
     reference["metadata"]["kernelspec"] = {
@@ -500,35 +676,54 @@ def test_batch_grading_survives_bad_submissions(released, tmp_path):
     renamed.write_text(json.dumps(reference))
     truncated = tmp_path / "truncated.ipynb"
     truncated.write_text(json.dumps(reference)[:5000])
-    looping = json.loads((dest / "student" / "lab0_laplace.ipynb").read_text())
-    looping["cells"].insert(
-        2,
-        {
-            "cell_type": "code",
-            "metadata": {},
-            "outputs": [],
-            "execution_count": None,
-            "source": "while True:\n    pass",
-        },
-    )
+    looping = json.loads((dest / "autograder" / "lab0_laplace.ipynb").read_text())
+    second = next(i for i, c in enumerate(looping["cells"]) if "".join(c["source"]).startswith("def laplace_release("))
+    loop_cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None}
+    looping["cells"].insert(second, {**loop_cell, "source": "while True:\n    pass"})
     endless = tmp_path / "endless.ipynb"
     endless.write_text(json.dumps(looping))
     wrapper = _replace_functions(dest, "lab0_laplace", dict(WRAPPERS[0][2]), tmp_path)  # calls the package
     subs = [renamed, dest / "student" / "lab0_laplace.ipynb", truncated, endless, wrapper]
-    rows = labs.grade_batch(labs.autograder_zip(dest), subs, jobs=2, timeout=60)
+    rows = labs.grade_batch(labs.autograder_zip(dest), subs, jobs=2, timeout=900, cell_seconds=20)
     ref, stub, bad, loop, wrapped = rows
     assert wrapped["tests"] == {"q1_scale": 2.0, "q2_release": 0.0}, wrapped  # the guard works under otter run
-    assert "calls the package's privbandits.mechanisms.laplace_mechanism" in wrapped["messages"]["q2_release"]
-    assert ref["score"] == ref["possible"] > 0, ref
+    said = wrapped["messages"]["q2_release"]
+    assert "your code calls the package's privbandits.mechanisms.laplace_mechanism" in said, said
+    assert "default_rng" not in said and "seed(" not in said, said
+    assert ref["score"] == ref["possible"] > 0 and ref["attempts"] == 1 and ref["cpu_seconds"] > 0, ref
     assert stub["score"] == 0, stub
     assert bad["score"] is None and "not a notebook" in bad["error"], bad
-    assert loop["score"] is None and "longer than 60 s" in loop["error"], loop
+    assert loop["score"] == loop["possible"] > 0 and loop["seconds"] >= 20, loop
     assert "auditor" not in ref["messages"]["q2_release"] and ref["messages"]["q2_release"], ref["messages"]
     gradebook = tmp_path / "gradebook.csv"
     labs.write_gradebook(rows, gradebook)
     lines = gradebook.read_text().splitlines()
-    assert lines[0] == "submission,score,possible,q1_scale,q2_release,seconds,error" and len(lines) == 6, lines
+    header = "submission,score,possible,q1_scale,q2_release,seconds,cpu_seconds,attempts,error"
+    assert lines[0] == header and len(lines) == 6, lines
     assert json.loads((tmp_path / "gradebook.csv.messages.json").read_text())[str(truncated)]["error"]
+
+
+def test_a_kernel_that_does_not_start_is_tried_again(released, tmp_path, monkeypatch):
+    """A kernel that does not start (a loaded machine) is tried again; if it never starts, the
+    gradebook says so in the submission's error column and the batch goes on."""
+    calls = []
+
+    def flaky(zip_path, submission, notebook, python, timeout, cell_seconds):
+        calls.append(submission.name)
+        if submission.name == "never.ipynb" or calls.count(submission.name) == 1:
+            raise labs._KernelFailure("RuntimeError: Kernel didn't respond in 300 seconds", 1.5)
+        return {"score": 6.0, "possible": 6.0, "tests": {"q1_scale": 2.0, "q2_release": 4.0}, "messages": {}}, 4.0
+
+    monkeypatch.setattr(labs, "_otter_run", flaky)
+    monkeypatch.setattr(labs.time, "sleep", lambda seconds: None)
+    reference = released["lab0_laplace"] / "autograder" / "lab0_laplace.ipynb"
+    (tmp_path / "never.ipynb").write_text(reference.read_text())
+    rows = labs.grade_batch(Path("unused.zip"), [reference, tmp_path / "never.ipynb"], jobs=1)
+    assert rows[0]["score"] == 6.0 and rows[0]["attempts"] == 2 and rows[0]["cpu_seconds"] == 5.5, rows[0]
+    assert rows[1]["score"] is None and "did not start or died, 2 attempts" in rows[1]["error"], rows[1]
+    labs.write_gradebook(rows, tmp_path / "gradebook.csv")
+    last = (tmp_path / "gradebook.csv").read_text().splitlines()[-1]
+    assert "Kernel didn't respond" in last, last
 
 
 def test_autograder_zip_carries_its_environment(released, tmp_path):
@@ -580,6 +775,7 @@ def test_calling_the_package_scores_nothing(name, label, functions, released, tm
             for f in [dest / "tests" / f"{question}.py"]
             for c in re.findall(r"hidden=True\)\ndef (\w+)", f.read_text())
         }, result
+    _assert_feedback(result)
 
 
 def test_syllabus_points_are_the_labs(released):
@@ -678,3 +874,244 @@ def test_student_text_names_the_book_pages_it_cannot_link():
     text = labs._plain_markdown("*Part IV, {doc}`../part4_fair_hiring/fair_hiring`. Use $\\eps$.*", [1.0])
     assert "](" not in text and "{doc}" not in text and "\\eps" not in text
     assert "“Private and meritocratically fair hiring” (a page of the book)" in text
+
+
+def _guard():
+    """``tools/lab_guard.py``, imported as the grading kernel imports it."""
+    if str(labs.GUARD.parent) not in sys.path:
+        sys.path.insert(0, str(labs.GUARD.parent))
+    import lab_guard
+
+    return lab_guard
+
+
+def _assert_feedback(result: dict) -> None:
+    """Every failed hidden check tells the student what is wrong in words: otter quotes the test's
+    ``with hidden_test(...)`` line (not the line that failed) and the message, with no seed."""
+    for question, cases in result["messages"].items():
+        for case, message in cases.items():
+            lines = message.split("\n")
+            assert lines[2].strip().startswith("with hidden_test("), (question, case, message)
+            said = lines[-1]
+            assert said.startswith(("Feedback: ", "PackageCalled: ")), (question, case, message)
+            words = said.split(": ", 1)[1]
+            assert len(words) > 20 and not words.startswith("("), (question, case, message)
+            for code in ("default_rng", "seed(", "seed=", "assert "):
+                assert code not in message, (question, case, code, message)
+
+
+def _sanitised_names(functions: dict) -> str:
+    return "-".join(sorted(functions))
+
+
+@pytest.mark.parametrize("name, label, functions", PRIVATE_ROUTES, ids=[f"{w[0]}-{w[1]}" for w in PRIVATE_ROUTES])
+def test_private_routes_to_the_answer_score_nothing(name, label, functions, released, tmp_path):
+    """Private helpers, numba kernels and aliases of the package are blocked like its public answer."""
+    dest = released[name]
+    result = _grade(dest, _replace_functions(dest, name, functions, tmp_path))
+    for func in functions:
+        question = QUESTION_OF[func]
+        assert result["tests"][question] == 0, (label, result)
+        said = " ".join(result["messages"][question].values())
+        assert "your code calls the package's privbandits." in said, (label, result["messages"])
+    _assert_feedback(result)
+
+
+def test_guard_blocks_every_package_callable(tmp_path):
+    """Found by introspection: every callable the package defines (public and private functions,
+    methods, numba kernels, lru_cache wrappers; classes through their methods), called from a
+    submission inside a hidden check, fails it with PackageCalled; the same call from the test
+    itself is free, and so is what a lab allows."""
+    import dataclasses
+
+    guard = _guard()
+    found = guard.package_callables()
+    assert len(found) > 150, len(found)
+    assert {
+        "privbandits.policies.thresholding._observe",
+        "privbandits.policies.thresholding.mapped_mean",
+        "privbandits.mechanisms.laplace_draw",
+    } <= set(found)
+    student = {}
+    source = (
+        "import numpy as np\n"
+        "from privbandits.mechanisms import binary_tree_prefix_sums\n"
+        "def call(f, n, keywords=()):\n"
+        "    out = f(*([None] * n), **dict.fromkeys(keywords))\n"
+        "    return next(out) if hasattr(out, '__next__') else out\n"
+        "def tree():\n    return binary_tree_prefix_sums(np.zeros(4), 1.0, np.random.default_rng(0))\n"
+    )
+    exec(compile(source, str(tmp_path / "submission.ipynb"), "exec"), student)
+
+    def arguments(obj) -> tuple[int, list[str]]:  # required positional count, required keywords
+        import inspect
+
+        try:
+            params = inspect.signature(obj).parameters.values()
+        except (TypeError, ValueError):
+            return 0, []
+        required = [p for p in params if p.default is p.empty]
+        positional = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in required)
+        return positional, [p.name for p in required if p.kind is p.KEYWORD_ONLY]
+
+    def own_code(obj) -> bool:  # a class whose construction runs package code
+        return any(
+            getattr(getattr(obj, m, None), "__code__", None) is not None
+            and getattr(obj, m).__code__.co_filename.startswith(str(ROOT / "pkg"))
+            for m in ("__init__", "__new__") + (("__post_init__",) if dataclasses.is_dataclass(obj) else ())
+        )
+
+    missed = []
+    for dotted, obj in found.items():
+        if isinstance(obj, type) and (getattr(obj, "__abstractmethods__", None) or not own_code(obj)):
+            continue  # a record or an abstract class: constructing it computes nothing (its methods are probed)
+        try:
+            with guard.hidden_test(seconds=30):
+                student["call"](obj, *arguments(obj))
+        except guard.PackageCalled as exc:
+            assert "your code calls the package's privbandits." in str(exc), (dotted, exc)
+        except BaseException as exc:  # noqa: BLE001
+            missed.append(f"{dotted}: {type(exc).__name__}: {exc}")
+        else:
+            missed.append(f"{dotted}: no error")
+    assert not missed, "\n".join(missed)
+
+    from privbandits.mechanisms import privbern_mean
+
+    with guard.hidden_test(seconds=30):  # the test calls the package: free
+        privbern_mean(0.3, 1.0)
+    allowed = "privbandits.mechanisms.binary_tree_prefix_sums"
+    with guard.hidden_test(allow=(allowed,), seconds=30):  # what the lab allows
+        student["tree"]()
+    with pytest.raises(guard.PackageCalled, match="binary_tree_prefix_sums"):  # not allowed here
+        with guard.hidden_test(seconds=30):
+            student["tree"]()
+    with pytest.raises(guard.PackageCalled):  # caught by the submission: still a failure
+        with guard.hidden_test(seconds=30):
+            try:
+                student["call"](privbern_mean, 2)
+            except Exception:  # noqa: BLE001
+                pass
+
+
+def test_guard_feedback_time_limit_and_seeds(tmp_path):
+    """A failed check says what is wrong in words; a loop stops at the time limit; ``seed(n)`` is n
+    without a term and a fresh seed for each term."""
+    guard = _guard()
+    student = {}
+    exec(
+        compile(
+            "def loop():\n    while True:\n        try:\n            pass\n"
+            "        except Exception:\n            pass\n"
+            "def boom(x):\n    return x.nope\n",
+            str(tmp_path / "submission.ipynb"),
+            "exec",
+        ),
+        student,
+    )
+    with pytest.raises(guard.Feedback, match=r"stopped after 1 s: your code took too long"):
+        with guard.hidden_test(seconds=1):
+            student["loop"]()
+    with pytest.raises(
+        guard.Feedback, match=r"^your code raised AttributeError: 'int' object has no attribute 'nope'$"
+    ):
+        with guard.hidden_test():
+            student["boom"](3)
+    with pytest.raises(guard.Feedback, match=r"^your value 3 is not 4$"):
+        with guard.hidden_test():
+            raise AssertionError("your value 3 is not 4")  # (pytest rewrites an assert's message)
+    assert guard.term_seed(8, {}) == 8
+    spring, autumn = ({"seed": labs.term_settings(t)["seed"]} for t in ("2027-spring", "2027-autumn"))
+    assert labs.term_settings("2027-spring") == labs.term_settings("2027-spring")
+    assert len({guard.term_seed(8, spring), guard.term_seed(8, autumn), guard.term_seed(9, spring), 8}) == 4
+
+
+def _test_cells(name: str) -> list[tuple[bool, str]]:
+    """(hidden?, source) of each test cell of a lab's master notebook (the cells between
+    ``# BEGIN TESTS`` and ``# END TESTS``)."""
+    cells, inside = [], False
+    for cell in re.split(r"(?=^# %%)", (ROOT / "book" / "labs" / f"{name}.py").read_text(), flags=re.M):
+        if "# BEGIN TESTS" in cell or "# END TESTS" in cell:
+            inside = "# BEGIN TESTS" in cell
+        elif inside and cell.startswith("# %%"):
+            cells.append(("# BEGIN TEST CONFIG" in cell, cell.split("\n", 1)[1]))
+    return cells
+
+
+@pytest.mark.parametrize("name", LABS)
+def test_tests_run_under_the_guard(name):
+    """Each test of a lab (public and hidden) runs its whole body inside ``with hidden_test(...)``,
+    so every call of the submission is guarded, timed and reported in words; each assertion
+    carries a message in words; the hidden tests draw their randomness from ``seed(n)`` (the
+    term's seeds)."""
+    import ast
+
+    cells = _test_cells(name)
+    assert any(hidden for hidden, _ in cells) and not all(hidden for hidden, _ in cells)
+    for hidden, cell in cells:
+        tree = ast.parse(cell)
+        func = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
+        kinds = [type(n).__name__ for n in func.body]
+        assert kinds == ["Try", "With"], (func.name, kinds)
+        assert ast.unparse(func.body[1].items[0].context_expr).startswith("hidden_test("), func.name
+        if hidden:
+            assert not re.search(r"default_rng\(\d|seed=\d", cell), func.name
+        for node in ast.walk(func):
+            if isinstance(node, ast.Assert):
+                assert isinstance(node.msg, ast.Constant | ast.JoinedStr), (func.name, ast.unparse(node))
+
+
+def _class_submission(dest: Path, name: str, change, tmp_path: Path) -> Path:
+    kind, what = change
+    if kind == "functions":
+        return _replace_functions(dest, name, what, tmp_path)
+    if kind == "edits":
+        return _wrong_notebook(dest, name, what, tmp_path)
+    nb = json.loads((dest / "autograder" / f"{name}.ipynb").read_text())
+    first = next(
+        i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code" and "otter" not in "".join(c["source"])
+    )
+    nb["cells"].insert(
+        first + 1, {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": what}
+    )
+    path = tmp_path / f"{name}.ipynb"
+    path.write_text(json.dumps(nb))
+    return path
+
+
+@pytest.mark.parametrize("name, label, change, expected", CLASS_RUN, ids=[f"{c[0]}-{c[1]}" for c in CLASS_RUN])
+def test_class_run(name, label, change, expected, released, tmp_path, monkeypatch):
+    """A class's submissions grade as the rules say (see CLASS_RUN), with feedback in words."""
+    options = {}
+    if label == "endless loop":  # short limits: each check, and each top-level cell that calls the loop
+        monkeypatch.setenv("LAB_GUARD_SECONDS", "5")
+        options["cell_seconds"] = 5
+    dest = released[name]
+    result = _grade(dest, _class_submission(dest, name, change, tmp_path), **options)
+    assert result["tests"] == {q: float(v) for q, v in expected.items()}, (label, result)
+    _assert_feedback(result)
+    if label == "endless loop":
+        said = " ".join(m for cases in result["messages"].values() for m in cases.values())
+        assert "stopped after 5 s" in said, said
+
+
+def test_a_term_release_draws_fresh_hidden_tests(tmp_path, monkeypatch):
+    """``release --term``/``--seed`` writes the term's seed into the autograder only (zip and
+    directory), never into the student notebook; two terms differ; the reference still scores
+    full marks under the term's seeds."""
+    wheel = labs.package_wheel()
+    terms = [labs.term_settings("2027-spring"), labs.term_settings("2027-autumn")]
+    assert terms[0]["seed"] != terms[1]["seed"]
+    for i, term in enumerate(terms):
+        dest = labs.assign("lab0_laplace", tmp_path / f"term{i}", run_tests=False, wheel=wheel, term=term)
+        import zipfile
+
+        with zipfile.ZipFile(labs.autograder_zip(dest)) as archive:
+            assert json.loads(archive.read(f"files/{labs.TERM_FILE}")) == term  # next to lab_guard.py
+        student = (dest / "student" / "lab0_laplace.ipynb").read_text()
+        assert str(term["seed"]) not in student and labs.TERM_FILE not in student
+        assert (dest / "autograder" / labs.TERM_FILE).is_file()
+    tests = labs.extract_tests(dest)
+    monkeypatch.chdir(dest / "autograder")  # where the grading kernel finds lab_term.json
+    result = labs.grade_in_process(tests, dest / "autograder" / "lab0_laplace.ipynb")
+    assert result["score"] == result["possible"] > 0, result

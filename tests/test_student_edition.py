@@ -120,20 +120,43 @@ def test_every_solution_of_the_book_is_stripped(stripped):
     # no jupytext twin of a chapter or lab (the .py files of _ext/ and of the package carry no solution)
     assert not [p for p in dest.rglob("*.py") if p.relative_to(dest).parts[0] == "book"]
     assert not (dest / "book" / "labs" / "instructors.md").exists()
+    # no hidden test of a lab (its code, its name or its guard) in the edition's sources
+    hidden = set()
+    for lab in (ROOT / "book" / "labs").glob("lab*.py"):
+        for cell in re.split(r"^# %%.*$", lab.read_text(), flags=re.M):
+            if "# BEGIN TEST CONFIG" in cell:
+                hidden.update(re.findall(r"^def (test_\w+)", cell, flags=re.M))
+    assert len(hidden) >= 10, hidden
+    for path in dest.rglob("*"):
+        if path.is_file() and path.suffix in (".md", ".ipynb", ".py", ".txt", ".yml"):
+            text = path.read_text(errors="ignore")
+            assert "hidden_test(" not in text and "BEGIN TEST CONFIG" not in text, path
+            assert not [h for h in hidden if h in text], path
+
+
+def test_jupyter_book_runs_with_this_pythons_tools():
+    """``student_edition.py`` runs Jupyter Book from this Python's own environment, whatever PATH holds."""
+    command = edition.jupyter_book_command()
+    assert command[0] in (str(Path(sys.executable).parent / "jupyter-book"), sys.executable)
+    env = edition._own_tools_env()
+    env["PATH"] = env["PATH"].split(":", 1)[0]  # this Python's bin/ only: no activated venv, no system tools
+    done = subprocess.run([*command, "--version"], capture_output=True, text=True, env=env)
+    assert done.returncode == 0 and "Jupyter Book" in done.stdout, done.stdout + done.stderr
 
 
 @pytest.mark.slow
 def test_student_build_has_no_solution_text(stripped, tmp_path):
     """Build the stripped tree (execution off) and grep every output file for every solution."""
-    if shutil.which("jupyter-book") is None:
-        pytest.skip("jupyter-book is not installed")
+    pytest.importorskip("jupyter_book")
     dest, removed = stripped
     src = tmp_path / "src"
     shutil.copytree(dest, src)
     config, changed = re.subn(r"(?m)^(\s*execute_notebooks:) \S+", r"\1 'off'", (src / "_config.yml").read_text())
     assert changed == 1, "_config.yml has no execute_notebooks setting to switch off"
     (src / "_config.yml").write_text(config)
-    done = subprocess.run(["jupyter-book", "build", str(src), "--keep-going"], capture_output=True, text=True)
+    done = subprocess.run(
+        [*edition.jupyter_book_command(), "build", str(src), "--keep-going"], capture_output=True, text=True
+    )
     html = src / "_build" / "html"
     assert done.returncode == 0 and (html / "index.html").exists(), done.stdout[-3000:] + done.stderr[-3000:]
     assert (html / "searchindex.js").exists() and list((html / "_sources").rglob("*.ipynb"))

@@ -1,63 +1,384 @@
-"""Grading guard of the book's labs: the package's own implementation of a question raises.
+"""Grading guard of the book's labs: no package shortcut, feedback in words, a time limit per check.
 
 ``tools/labs.py`` ships this module in each autograder zip (otter copies it next to the submission,
-where the grading kernel imports it). A hidden test calls the student's function inside
-``forbid(function, "privbandits.<module>.<name>", ...)``: while it runs, every binding of those
-objects (in the package's modules and in the submission's namespace, e.g. after ``from
-privbandits.mechanisms import laplace_mechanism``) is replaced by a function that raises
-:class:`PackageCalled`, so a submission that wraps the package fails every hidden test of the
-question and scores zero on it.
+where the grading kernel imports it), with the term's file :data:`TERM_FILE`. Every hidden test
+runs its whole body inside :func:`hidden_test`::
+
+    with hidden_test(allow=("privbandits.mechanisms.binary_tree_prefix_sums",)) as seed:
+        rng = np.random.default_rng(seed(8))
+        ...
+
+While the block runs:
+
+* **No package shortcut.** The submission's code may call nothing of ``privbandits`` except the
+  names in ``allow`` (what the lab tells students to use). The rule is by *where the call comes
+  from*, not by name, so it covers every route: public and private functions, methods, numba
+  kernels (``thresholding._observe``), ``lru_cache`` wrappers, aliases (``f = pkg._helper``, a
+  function kept in a list, ``getattr``), calls made through a library (``np.vectorize(pkg_fn)``).
+  A call of a package function is the submission's when the nearest caller outside the libraries
+  (the standard library, ``site-packages``, generated ``<string>`` code) is neither the package
+  itself nor the hidden test: the package calling itself and the test calling the package (its
+  reference values, the auditor) are free. Python functions are seen with a profile hook
+  (:func:`sys.setprofile`), numba dispatchers through their ``__call__`` and ``lru_cache``
+  wrappers by swapping their bindings. Such a call raises :class:`PackageCalled` and fails the
+  check, even if the submission catches the exception.
+* **Feedback in words.** Whatever fails, the check raises :class:`Feedback` whose message says
+  what is wrong (the assertion's message, which states the property and the student's value; the
+  exception the submission's code raised; the package call; the time limit), never the test's
+  code or its seeds: otter shows the student the line of the test where the exception left it,
+  which is then this ``with`` line, and the message.
+* **A time limit per check** (:data:`SECONDS`, or the term file's ``seconds``): an endless loop
+  costs only the check it sits in (``SIGALRM``, in the grading kernel's main thread).
+* **The term's seeds.** ``seed(n)`` is the seed the test wrote as ``n``, mixed with the term's seed
+  of :data:`TERM_FILE` (``labs.py release --seed``): each term's autograder draws fresh hidden-test
+  randomness, which the book (where ``seed(n) == n``) does not show.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
+import json
+import os
+import pkgutil
+import signal
+import site
 import sys
+import sysconfig
+import threading
+import types
+
+#: Seconds allowed to one hidden check (overridden by the term file or ``LAB_GUARD_SECONDS``).
+SECONDS = 120.0
+#: Written into the autograder zip by ``tools/labs.py release``: ``{"term": ..., "seed": ..., "seconds": ...}``.
+TERM_FILE = "lab_term.json"
+PACKAGE = "privbandits"
 
 
-class PackageCalled(AssertionError):
-    """The submission called the package's implementation of what the question asks for."""
+class Feedback(AssertionError):
+    """What a student is told when a hidden check fails (a sentence, no test code)."""
 
 
-def _raiser(name: str):
-    """A stand-in for ``name`` that raises when called."""
-
-    def called(*args, **kwargs):
-        raise PackageCalled(f"your code calls the package's {name}; this question asks you to write it yourself")
-
-    return called
+class PackageCalled(Feedback):
+    """The submission called the package."""
 
 
-@contextlib.contextmanager
-def forbid(function, *names: str):
-    """Make the package's ``names`` raise while the block runs (see the module docstring).
+class TimeLimit(BaseException):
+    """A check ran out of time (a ``BaseException``: ``except Exception`` in a submission does not stop it)."""
+
+
+def _term() -> dict:
+    """The term's settings (``{}`` outside an autograder)."""
+    for folder in (os.getcwd(), os.path.dirname(os.path.abspath(__file__))):
+        path = os.path.join(folder, TERM_FILE)
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as f:
+                return json.load(f)
+    return {}
+
+
+def term_seed(base: int, term: dict | None = None) -> int:
+    """The seed a hidden test uses for its seed ``base`` in this term.
 
     Parameters
     ----------
-    function : callable
-        The student's function; its module namespace is searched too.
-    *names : str
-        Dotted names of the package's objects, e.g. ``"privbandits.mechanisms.laplace_mechanism"``.
+    base : int
+        The seed written in the test (used as is when no term seed is set, as in the book).
+    term : dict, optional
+        The term's settings (default: read :data:`TERM_FILE`).
+
+    Returns
+    -------
+    int
+        ``base`` without a term seed; otherwise a seed drawn from ``numpy.random.SeedSequence``
+        of ``(term seed, base)``, so each term and each test gets its own stream.
+    """
+    term = _term() if term is None else term
+    if term.get("seed") is None:
+        return int(base)
+    import numpy as np
+
+    return int(np.random.SeedSequence([int(term["seed"]), int(base)]).generate_state(1, dtype=np.uint32)[0])
+
+
+def _library_dirs() -> tuple[str, ...]:
+    dirs = set()
+    for scheme in (sysconfig.get_paths(), sysconfig.get_paths(vars={"base": sys.base_prefix})):
+        for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+            if scheme.get(key):
+                dirs.add(os.path.realpath(scheme[key]))
+    with contextlib.suppress(AttributeError):
+        dirs.update(os.path.realpath(p) for p in site.getsitepackages())
+    dirs.update(os.path.realpath(p) for p in sys.path if p.rstrip("/").endswith(("site-packages", "dist-packages")))
+    return tuple(sorted(d + os.sep for d in dirs))
+
+
+@functools.cache
+def _package_dir() -> str:
+    return os.path.dirname(os.path.realpath(importlib.import_module(PACKAGE).__file__)) + os.sep
+
+
+@functools.cache
+def _where(filename: str) -> str:
+    """``"package"``, ``"guard"``, ``"library"`` or ``"student"`` for a code object's file name."""
+    if filename.startswith("<") and not filename.startswith("<ipython-input"):
+        return "library"  # generated code (dataclasses, namedtuples, exec): look further up
+    path = os.path.realpath(filename)
+    if path.startswith(_package_dir()):
+        return "package"
+    if path == os.path.realpath(__file__):
+        return "guard"
+    if path.startswith(_library_dirs()):
+        return "library"
+    return "student"
+
+
+@functools.cache
+def package_modules() -> list[types.ModuleType]:
+    """Every module of the package, imported (what a submission could reach).
+
+    Returns
+    -------
+    list of module
+    """
+    package = importlib.import_module(PACKAGE)
+    modules = [package]
+    for info in pkgutil.walk_packages(package.__path__, prefix=f"{PACKAGE}."):
+        with contextlib.suppress(Exception):  # an optional dependency may be missing
+            modules.append(importlib.import_module(info.name))
+    return modules
+
+
+@functools.cache
+def package_callables() -> dict[str, object]:
+    """Every callable the package defines, by a dotted name (public and private; methods too).
+
+    Returns
+    -------
+    dict
+        ``"privbandits.module.name"`` (or ``...Class.method``) -> the object, for functions, numba
+        dispatchers, ``lru_cache`` wrappers and classes whose ``__module__`` is in the package.
+    """
+    found: dict[str, object] = {}
+    seen: set[int] = set()
+    for module in package_modules():
+        for name, value in list(vars(module).items()):
+            if not callable(value) or not str(getattr(value, "__module__", "")).startswith(PACKAGE):
+                continue
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
+            found[f"{module.__name__}.{name}"] = value
+            if isinstance(value, type):
+                for attr, member in vars(value).items():
+                    inner = getattr(member, "__func__", member)  # staticmethod, classmethod
+                    if isinstance(member, property):
+                        inner = member.fget
+                    code = getattr(getattr(inner, "py_func", getattr(inner, "__wrapped__", inner)), "__code__", None)
+                    if code is None or _where(code.co_filename) != "package":
+                        continue  # generated (dataclass methods) or inherited from a library: computes nothing here
+                    if callable(inner) and id(inner) not in seen:
+                        seen.add(id(inner))
+                        found[f"{module.__name__}.{name}.{attr}"] = inner
+    return found
+
+
+def _resolve(name: str):
+    module, attr = name.rsplit(".", 1)
+    return getattr(importlib.import_module(module), attr)
+
+
+def _dispatcher_class():
+    with contextlib.suppress(ImportError):
+        from numba.core.registry import CPUDispatcher
+
+        return CPUDispatcher
+    return None
+
+
+class _Guard:
+    """The state of one :func:`hidden_test` block (see the module docstring)."""
+
+    def __init__(self, test_frame, allow):
+        self.test_codes = set()
+        stack = [test_frame.f_code]
+        while stack:  # the test function and the functions it defines (e.g. the auditor's sampler)
+            code = stack.pop()
+            self.test_codes.add(code)
+            stack.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+        self.allowed_codes, self.allowed_ids = set(), set()
+        for name in allow:
+            obj = _resolve(name)
+            self.allowed_ids.add(id(obj))
+            for inner in (obj, getattr(obj, "py_func", None), getattr(obj, "__wrapped__", None)):
+                code = getattr(inner, "__code__", None)
+                if code is not None:
+                    self.allowed_codes.add(code)
+            if isinstance(obj, type):
+                self.allowed_codes.update(
+                    getattr(m, "__code__", None) for m in vars(obj).values() if hasattr(m, "__code__")
+                )
+        self.violation: str | None = None
+        self.timed_out = False
+        self.test_globals = [
+            v.__globals__ for v in test_frame.f_locals.values() if isinstance(getattr(v, "__globals__", None), dict)
+        ]
+
+    def submission_called(self, frame) -> bool:
+        """Whether the nearest caller of ``frame`` outside the libraries is the submission."""
+        caller = frame
+        while caller is not None:
+            if caller.f_code in self.test_codes:
+                return False
+            where = _where(caller.f_code.co_filename)
+            if where in ("package", "guard"):
+                return False
+            if where == "student":
+                return True
+            caller = caller.f_back
+        return False
+
+    def record(self, what: str) -> None:
+        if self.violation is None:
+            self.violation = (
+                f"your code calls the package's {what}; this question asks you to write it yourself "
+                "(the grading allows no function of privbandits here)"
+            )
+        raise PackageCalled(self.violation)
+
+    def profile(self, frame, event, arg):
+        if event != "call":
+            return
+        code = frame.f_code
+        if code.co_name == "<module>" or _where(code.co_filename) != "package" or code in self.allowed_codes:
+            return
+        if self.submission_called(frame.f_back):
+            module = frame.f_globals.get("__name__", PACKAGE)
+            self.record(f"{module}.{code.co_qualname if hasattr(code, 'co_qualname') else code.co_name}")
+
+    def dispatcher_call(self, dispatcher, args, kwargs, caller):
+        py_func = getattr(dispatcher, "py_func", None)
+        if (
+            id(dispatcher) not in self.allowed_ids
+            and py_func is not None
+            and _where(py_func.__code__.co_filename) == "package"
+            and self.submission_called(caller)
+        ):
+            self.record(f"{py_func.__module__}.{py_func.__name__}")
+        return super(_dispatcher_class(), dispatcher).__call__(*args, **kwargs)  # the class patched
+
+    def cached_wrapper(self, name, original):
+        guard = self
+
+        def guarded(*args, **kwargs):
+            if id(original) not in guard.allowed_ids and guard.submission_called(sys._getframe(1)):
+                guard.record(name)
+            return original(*args, **kwargs)
+
+        return guarded
+
+
+def _message(exc: BaseException, guard: _Guard | None, seconds: float) -> str:
+    """What the student is told for an exception that left a hidden check."""
+    if guard is not None and guard.violation:
+        return guard.violation
+    if isinstance(exc, TimeLimit) or (guard is not None and guard.timed_out):
+        return f"this check stopped after {seconds:g} s: your code took too long (an endless loop?)"
+    if isinstance(exc, AssertionError):
+        text = str(exc).strip()
+        if isinstance(exc.args[0] if exc.args else None, str) and text:
+            return text
+        return "your answer does not have the property this check tests" + (f" (value: {text})" if text else "")
+    where = "your code"
+    tb = exc.__traceback__
+    student = False
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        in_test = guard is not None and code in guard.test_codes
+        student = student or (not in_test and _where(code.co_filename) == "student")
+        tb = tb.tb_next
+    if not student:
+        where = "the check, on your answer,"
+    return f"{where} raised {type(exc).__name__}: {exc}"
+
+
+@contextlib.contextmanager
+def hidden_test(allow: tuple[str, ...] = (), seconds: float | None = None):
+    """Run a hidden test's body under the lab's grading rules (see the module docstring).
+
+    Parameters
+    ----------
+    allow : tuple of str
+        Dotted names of the package's callables the submission may call (what the lab tells
+        students to use), e.g. ``"privbandits.mechanisms.binary_tree_prefix_sums"``.
+    seconds : float, optional
+        The time limit of the check (default: ``LAB_GUARD_SECONDS``, the term file's ``seconds``,
+        or :data:`SECONDS`).
 
     Yields
     ------
-    None
+    callable
+        ``seed(n)``: the term's seed for the test's seed ``n`` (:func:`term_seed`).
+
+    Raises
+    ------
+    Feedback
+        When the body fails, with a message in words (:class:`PackageCalled` for a package call).
     """
-    banned = {}
-    for name in names:
-        module, attr = name.rsplit(".", 1)
-        banned[id(getattr(importlib.import_module(module), attr))] = name
-    spaces = [vars(m) for n, m in list(sys.modules.items()) if m is not None and n.split(".")[0] == "privbandits"]
-    spaces.append(getattr(function, "__globals__", {}))
+    term = _term()
+    if seconds is None:
+        seconds = float(os.environ.get("LAB_GUARD_SECONDS") or term.get("seconds") or SECONDS)
+    test_frame = sys._getframe(2)  # contextmanager's __enter__, then the test function
+    guard = _Guard(test_frame, allow)
     swapped = []
+    # lru_cache wrappers (a cache hit runs no package frame): swap their bindings, in the package's
+    # loaded modules (a module the submission has not imported holds no cache the test filled)
+    # and in the submission's namespace
+    spaces = [vars(m) for n, m in list(sys.modules.items()) if m is not None and n.split(".")[0] == PACKAGE]
+    cached = {}
     for space in spaces:
         for key, value in list(space.items()):
-            if id(value) in banned:
+            if hasattr(value, "cache_info") and str(getattr(value, "__module__", "")).startswith(PACKAGE):
+                cached[id(value)] = guard.cached_wrapper(f"{value.__module__}.{key}", value)
+    for space in spaces + guard.test_globals:
+        for key, value in list(space.items()):
+            if id(value) in cached and callable(value):
                 swapped.append((space, key, value))
-                space[key] = _raiser(banned[id(value)])
+                space[key] = cached[id(value)]
+    dispatcher = _dispatcher_class()
+    if dispatcher is not None:
+
+        def dispatcher_call(self, *args, **kwargs):
+            return guard.dispatcher_call(self, args, kwargs, sys._getframe(1))
+
+        dispatcher.__call__ = dispatcher_call
+    use_alarm = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+    if use_alarm:
+
+        def out_of_time(signum, frame):
+            guard.timed_out = True
+            signal.setitimer(signal.ITIMER_REAL, 1.0)  # again, should the submission swallow it
+            raise TimeLimit()
+
+        previous = signal.signal(signal.SIGALRM, out_of_time)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous_profile = sys.getprofile()
+    sys.setprofile(guard.profile)
+    failure: BaseException | None = None
     try:
-        yield
+        yield lambda base: term_seed(base, term)
+    except (Exception, TimeLimit) as exc:  # noqa: BLE001 - every failure becomes feedback
+        failure = exc
     finally:
+        sys.setprofile(previous_profile)
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        if dispatcher is not None:
+            with contextlib.suppress(AttributeError):
+                del dispatcher.__call__
         for space, key, value in reversed(swapped):
             space[key] = value
+    if failure is not None or guard.violation or guard.timed_out:
+        raise (PackageCalled if guard.violation else Feedback)(_message(failure, guard, seconds)) from None

@@ -4,7 +4,7 @@ Each lab is an otter-grader *master* notebook (a jupytext pair, edited as ``.py`
 solutions between ``# BEGIN SOLUTION`` and ``# END SOLUTION``, public and hidden tests between
 ``# BEGIN TESTS`` and ``# END TESTS``. This script wraps what an instructor needs::
 
-    python tools/labs.py release                  # every lab -> _build/labs/<lab>/{student,autograder}
+    python tools/labs.py release --term 2027-spring   # every lab -> _build/labs/<lab>/{student,autograder}
     python tools/labs.py grade lab0_laplace subs/*.ipynb      # after `release`: scores, CSV gradebook
     python tools/labs.py env lab0_laplace /tmp/grading-env    # a venv with only what the zip installs
     python tools/labs.py grade lab0_laplace --python /tmp/grading-env/bin/python subs/*.ipynb
@@ -14,9 +14,14 @@ test); students get ``_build/labs/<lab>/student/`` (the notebook with ``...`` st
 tests). The autograder zip carries its own environment: ``environment.yml`` pins otter-grader, the
 libraries the tests import (the versions of ``requirements-run.txt``) and the package's wheel,
 shipped in the zip, so Gradescope or ``otter grade`` builds a grading image from the zip alone.
-``grade`` runs ``otter run`` (no Docker) on each submission, several at a time, each with a time
-limit; a submission that cannot be graded is reported with the reason and the others are graded;
-it writes a CSV gradebook and otter's messages (hidden tests included). Cells tagged ``book-only``
+The term's seed (``--term``/``--seed``, fresh by default) goes into the autograder only
+(``lab_term.json``): each term's hidden tests draw new data (``lab_guard.term_seed``).
+``grade`` runs ``otter run`` (no Docker) on each submission, several at a time; a kernel may take
+:data:`KERNEL_START_SECONDS` to start and is tried again if it does not; a top-level cell is
+stopped after :data:`CELL_SECONDS` and each hidden check after its own limit (``lab_guard``); a
+submission that cannot be graded is reported with the reason and the others are graded; it
+writes a CSV gradebook (with CPU seconds, attempts and the reason a submission was not graded)
+and otter's messages, which say in words what failed (``lab_guard.hidden_test``). Cells tagged ``book-only``
 (the lab page's note on how a student receives the lab, in site-only syntax) are left out of both
 versions. The book's build serves each lab's student notebook under ``<site>/run/labs/``
 (``_ext/run_it_yourself.py``, through :func:`assign`). The notebooks are stored
@@ -49,8 +54,18 @@ KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3
 GRADING_LIBRARIES = ("numpy", "scipy", "numba", "llvmlite", "joblib", "tqdm", "matplotlib", "dp-accounting")
 #: The Python of the grading environment (``environment.yml`` of the zip), the book's.
 PYTHON_VERSION = "3.11"
-#: Shipped in each autograder zip: the hidden tests make the package's own answers raise (``forbid``).
+#: Shipped in each autograder zip: the rules every test runs under (``hidden_test``: no package call,
+#: feedback in words, a time limit, the term's seeds).
 GUARD = ROOT / "tools" / "lab_guard.py"
+#: Seconds a grading kernel may take to start (nbclient's default, 60 s, fails on a loaded machine).
+KERNEL_START_SECONDS = 300
+#: Seconds one top-level cell of a submission may run before its kernel is interrupted (the cell
+#: then fails and the notebook goes on: an endless loop costs the answers after it in that cell).
+CELL_SECONDS = 60
+#: Attempts at grading a submission whose kernel did not start (or died) before it is reported.
+ATTEMPTS = 2
+#: Messages of a kernel that did not start or died (worth another attempt).
+KERNEL_FAILURES = ("Kernel didn't respond", "Kernel died", "kernel died", "Timeout waiting for kernel", "DeadKernel")
 #: A cell with this tag is shown on the book's lab page only: :func:`assign` drops it from both versions.
 BOOK_ONLY = "book-only"
 #: The first line of a master notebook's raw configuration cell (otter drops the cell).
@@ -110,7 +125,33 @@ def package_wheel() -> Path:
     return _WHEEL["wheel"]
 
 
-def _configure(nb: dict, wheel: Path) -> None:
+def term_settings(term: str | None = None, seed: int | None = None) -> dict:
+    """The settings of one term's hidden tests (written into the autograder zip as ``lab_term.json``).
+
+    Parameters
+    ----------
+    term : str, optional
+        A name for the term (e.g. ``"2027-spring"``); without ``seed``, the seed is derived from it.
+    seed : int, optional
+        The term's seed; with neither argument a fresh one is drawn (``secrets``).
+
+    Returns
+    -------
+    dict
+        ``term``, ``seed`` (an integer in ``[0, 2**32)``) and ``seconds`` (each hidden check's
+        time limit, :data:`lab_guard.SECONDS`).
+    """
+    import hashlib
+    import secrets
+
+    if seed is None:
+        seed = int.from_bytes(hashlib.sha256(term.encode()).digest()[:4], "big") if term else secrets.randbits(32)
+    if not 0 <= int(seed) < 2**32:
+        raise ValueError(f"seed: must be in [0, 2**32), got {seed}")
+    return {"term": term, "seed": int(seed), "seconds": 120.0}
+
+
+def _configure(nb: dict, wheel: Path, term_file: Path | None = None) -> None:
     """Add the grading environment to the master notebook's ``# ASSIGNMENT CONFIG`` cell."""
     cells = [c for c in nb["cells"] if c["cell_type"] == "raw" and LAB_CONFIG in "".join(c["source"])]
     if len(cells) != 1:
@@ -122,6 +163,7 @@ def _configure(nb: dict, wheel: Path) -> None:
     source += (
         "\nrequirements: requirements.txt\noverwrite_requirements: true"
         f'\npython_version: "{PYTHON_VERSION}"\nautograder_files:\n  - {wheel.name}\n  - {GUARD.name}\n'
+        + (f"  - {term_file.name}\n" if term_file is not None else "")
     )
     cells[0]["source"] = source
 
@@ -154,7 +196,15 @@ def is_master(path: Path) -> bool:
     return any(c["cell_type"] == "raw" and LAB_CONFIG in "".join(c["source"]) for c in cells)
 
 
-def assign(name: str, dest: Path, *, run_tests: bool = True, root: Path = LABS, wheel: Path | None = None) -> Path:
+def assign(
+    name: str,
+    dest: Path,
+    *,
+    run_tests: bool = True,
+    root: Path = LABS,
+    wheel: Path | None = None,
+    term: dict | None = None,
+) -> Path:
     """Run ``otter assign`` on one lab's master notebook.
 
     Parameters
@@ -170,6 +220,11 @@ def assign(name: str, dest: Path, *, run_tests: bool = True, root: Path = LABS, 
         The directory holding the master notebooks (default ``book/labs``).
     wheel : pathlib.Path, optional
         The package's wheel for the autograder zip (default: :func:`package_wheel`, built here).
+    term : dict, optional
+        The term's settings (:func:`term_settings`), written as ``lab_term.json`` into the
+        autograder (zip and directory) only: the hidden tests draw their randomness from the
+        term's seed (``lab_guard.term_seed``). Without it the hidden tests use the seeds written
+        in the lab, as the book does.
 
     Returns
     -------
@@ -190,7 +245,11 @@ def assign(name: str, dest: Path, *, run_tests: bool = True, root: Path = LABS, 
         nb = json.loads(master.read_text())
         nb["cells"] = [c for c in nb["cells"] if BOOK_ONLY not in c.get("metadata", {}).get("tags", [])]
         wheel = wheel or package_wheel()
-        _configure(nb, wheel)
+        term_file = None
+        if term is not None:
+            term_file = Path(tmp) / TERM_FILE
+            term_file.write_text(json.dumps(term) + "\n")
+        _configure(nb, wheel, term_file)
         shutil.copy(wheel, Path(tmp) / wheel.name)
         shutil.copy(GUARD, Path(tmp) / GUARD.name)
         (Path(tmp) / "requirements.txt").write_text("\n".join(grading_requirements(wheel.name)) + "\n")
@@ -203,12 +262,18 @@ def assign(name: str, dest: Path, *, run_tests: bool = True, root: Path = LABS, 
                 shutil.copy(extra, Path(tmp) / extra.name)
         from otter.assign import main as otter_assign
 
-        log = io.StringIO()
-        try:
-            with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
-                otter_assign(str(copy), str(dest.resolve()), no_pdfs=True, no_run_tests=not run_tests)
-        except BaseException as exc:
-            raise RuntimeError(f"otter assign failed on {master}:\n{log.getvalue()}") from exc
+        for attempt in range(1, ATTEMPTS + 1):
+            log = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log), _patient_kernels():
+                    otter_assign(str(copy), str(dest.resolve()), no_pdfs=True, no_run_tests=not run_tests)
+                break
+            except BaseException as exc:
+                text = f"{log.getvalue()}\n{exc!r}"
+                if attempt < ATTEMPTS and any(k in text for k in KERNEL_FAILURES):
+                    shutil.rmtree(dest, ignore_errors=True)
+                    continue  # the machine was too busy to start a kernel: once more
+                raise RuntimeError(f"otter assign failed on {master} (attempt {attempt}):\n{log.getvalue()}") from exc
     points = _question_points(dest / "autograder" / master.name)
     for version in ("student", "autograder"):
         path = dest / version / master.name
@@ -226,6 +291,71 @@ def assign(name: str, dest: Path, *, run_tests: bool = True, root: Path = LABS, 
                 cell["source"] = _plain_markdown(source, points)
         path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
     return dest
+
+
+#: The name of the term's settings in the autograder (read by ``lab_guard``).
+TERM_FILE = "lab_term.json"
+
+
+#: Code that makes nbconvert's executor patient (run in the grading Python, which may lack this
+#: file): ``patch(start_seconds, cell_seconds)`` waits that long for a kernel and, if ``cell_seconds``,
+#: interrupts a submission's top-level cell after that long and goes on with the next (otter's own
+#: cells, which run the checks, are not limited here: each hidden check has its own limit, lab_guard).
+PATIENT_KERNELS = """
+from nbconvert.preprocessors import ExecutePreprocessor
+
+_original_init = ExecutePreprocessor.__init__
+
+
+def _otter_cell(cell):
+    return "otter" in cell.source or "grader." in cell.source
+
+
+def patch(start_seconds, cell_seconds):
+    def __init__(self, *args, **kwargs):
+        _original_init(self, *args, **kwargs)
+        self.startup_timeout = int(start_seconds)
+        if cell_seconds:
+            self.timeout_func = lambda cell: None if _otter_cell(cell) else cell_seconds
+            self.interrupt_on_timeout = True
+            self.error_on_timeout = {
+                "ename": "CellTimeout",
+                "evalue": f"this cell ran longer than {cell_seconds:g} s and was stopped",
+                "traceback": [],
+            }
+
+    ExecutePreprocessor.__init__ = __init__
+
+
+def unpatch():
+    ExecutePreprocessor.__init__ = _original_init
+"""
+
+#: ``python -c`` program: ``otter run`` with :data:`PATIENT_KERNELS` (arguments: start and cell seconds, then otter's).
+OTTER_RUN = (
+    PATIENT_KERNELS
+    + """
+import sys
+
+patch(float(sys.argv[1]), float(sys.argv[2]))
+sys.argv = ["otter", *sys.argv[3:]]
+from otter.cli import cli
+
+cli()
+"""
+)
+
+
+@contextlib.contextmanager
+def _patient_kernels(cell_seconds: float | None = None):
+    """:data:`PATIENT_KERNELS` in this process while the block runs (``otter assign`` runs here)."""
+    space: dict = {}
+    exec(PATIENT_KERNELS, space)
+    space["patch"](KERNEL_START_SECONDS, cell_seconds)
+    try:
+        yield
+    finally:
+        space["unpatch"]()
 
 
 #: The student notebook's first code cell: otter's checks read the public tests stored in the
@@ -415,8 +545,21 @@ def _clean_env(python: Path) -> dict:
     return env
 
 
-def grade(zip_path: Path, submission: Path, *, python: Path | None = None, timeout: float | None = None) -> dict:
+def grade(
+    zip_path: Path,
+    submission: Path,
+    *,
+    python: Path | None = None,
+    timeout: float | None = None,
+    cell_seconds: float | None = CELL_SECONDS,
+    attempts: int = ATTEMPTS,
+) -> dict:
     """Grade one submission with ``otter run`` (no container).
+
+    Otter runs with :data:`PATIENT_KERNELS`: its kernel may take :data:`KERNEL_START_SECONDS` to
+    start, and a top-level cell of the submission that runs longer than ``cell_seconds`` is
+    interrupted (it fails; the notebook goes on). A kernel that does not start or dies is tried
+    again, up to ``attempts`` times in all.
 
     Parameters
     ----------
@@ -429,32 +572,82 @@ def grade(zip_path: Path, submission: Path, *, python: Path | None = None, timeo
         :func:`grading_environment`); default this one, with its environment.
     timeout : float, optional
         Seconds before the grading is stopped (``subprocess.TimeoutExpired``); default none.
+    cell_seconds : float, optional
+        Seconds allowed to each top-level cell of the submission (default :data:`CELL_SECONDS`;
+        None: no limit).
+    attempts : int
+        Attempts when the kernel does not start or dies (>= 1).
 
     Returns
     -------
     dict
         ``score``, ``possible`` and ``tests`` (name -> score) from otter's ``results.json``,
         ``messages`` (name -> otter's output for the tests of that question, hidden ones
-        included), and the wall time in ``seconds``.
+        included), the wall time in ``seconds``, the CPU time of otter and its kernel in
+        ``cpu_seconds`` (user + system) and the number of ``attempts``.
 
     Raises
     ------
     ValueError
         If the submission is not a Python notebook (e.g. a truncated upload), saying why.
     RuntimeError
-        If otter fails, with the end of its message.
+        If otter fails, with the end of its message (after ``attempts`` kernel failures, saying so).
     TimeoutError
         If grading takes longer than ``timeout`` (otter and its kernel are then stopped).
     """
+    if attempts < 1:
+        raise ValueError(f"attempts: must be >= 1, got {attempts}")
     start = time.perf_counter()
+    notebook = _readable_notebook(submission)
+    cpu = 0.0
+    for attempt in range(1, attempts + 1):
+        try:
+            result, used = _otter_run(zip_path, submission, notebook, python, timeout, cell_seconds)
+            cpu += used
+            break
+        except _KernelFailure as exc:
+            cpu += exc.cpu_seconds
+            if attempt == attempts:
+                raise RuntimeError(f"the kernel did not start or died, {attempts} attempts: {exc}") from None
+            time.sleep(5.0 * attempt)  # a busy machine: give it a moment
+    result.update(seconds=time.perf_counter() - start, cpu_seconds=cpu, attempts=attempt)
+    return result
+
+
+class _KernelFailure(RuntimeError):
+    """The grading kernel did not start or died (worth another attempt)."""
+
+    def __init__(self, message: str, cpu_seconds: float):
+        super().__init__(message)
+        self.cpu_seconds = cpu_seconds
+
+
+def _otter_run(zip_path, submission, notebook, python, timeout, cell_seconds) -> tuple[dict, float]:
+    """One ``otter run`` of a submission: (the graded result, CPU seconds of otter and its kernel)."""
+    import resource
+
     env = _clean_env(python) if python is not None else None
     with tempfile.TemporaryDirectory(prefix="lab_grade_") as out:
         copy = Path(out) / "submission" / _safe_name(submission)
         copy.parent.mkdir()
-        copy.write_text(json.dumps(_readable_notebook(submission)))
-        cmd = [str(python or sys.executable), "-m", "otter", "run", "--no-logo", "-a", str(zip_path), "-o", out]
+        copy.write_text(json.dumps(notebook))
+        cmd = [
+            str(python or sys.executable),
+            "-c",
+            OTTER_RUN,
+            str(KERNEL_START_SECONDS),
+            str(cell_seconds or 0),
+            "run",
+            "--no-logo",
+            "-a",
+            str(zip_path),
+            "-o",
+            out,
+            str(copy),
+        ]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         proc = subprocess.Popen(
-            [*cmd, str(copy)],
+            cmd,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -467,13 +660,20 @@ def grade(zip_path: Path, submission: Path, *, python: Path | None = None, timeo
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
-            raise TimeoutError(f"grading took longer than {timeout:g} s (an endless loop?); stopped") from None
+            raise TimeoutError(f"grading took longer than {timeout:g} s; stopped") from None
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)  # a kernel otter left behind
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        # children of this process (otter; its kernel is otter's child, counted when otter reaps it),
+        # shared with other threads' gradings: exact with --jobs 1, an estimate otherwise
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         results_path = Path(out) / "results.json"
         if proc.returncode != 0 or not results_path.exists():
-            raise RuntimeError(_otter_error(output))
+            message = _otter_error(output)
+            if any(k in output for k in KERNEL_FAILURES):
+                raise _KernelFailure(message, cpu)
+            raise RuntimeError(message)
         results = json.loads(results_path.read_text())
     graded = [t for t in results["tests"] if "max_score" in t]
     tests = {t["name"]: float(t.get("score") or 0.0) for t in graded}
@@ -482,8 +682,7 @@ def grade(zip_path: Path, submission: Path, *, python: Path | None = None, timeo
         "possible": float(sum(t["max_score"] for t in graded)),
         "tests": tests,
         "messages": {t["name"]: t.get("output", "") for t in graded},
-        "seconds": time.perf_counter() - start,
-    }
+    }, cpu
 
 
 def _safe_name(path: Path) -> str:
@@ -525,6 +724,8 @@ def grade_batch(
     timeout: float = 600.0,
     python: Path | None = None,
     progress=None,
+    cell_seconds: float | None = CELL_SECONDS,
+    attempts: int = ATTEMPTS,
 ) -> list[dict]:
     """Grade many submissions, ``jobs`` at a time; a submission that fails does not stop the rest.
 
@@ -542,6 +743,8 @@ def grade_batch(
         The Python that grades (see :func:`grade`).
     progress : callable, optional
         Called with each finished row.
+    cell_seconds, attempts
+        See :func:`grade`.
 
     Returns
     -------
@@ -557,7 +760,16 @@ def grade_batch(
     def one(submission: Path) -> dict:
         row = {"submission": str(submission)}
         try:
-            row.update(grade(zip_path, submission, python=python, timeout=timeout))
+            row.update(
+                grade(
+                    zip_path,
+                    submission,
+                    python=python,
+                    timeout=timeout,
+                    cell_seconds=cell_seconds,
+                    attempts=attempts,
+                )
+            )
         except (ValueError, RuntimeError, TimeoutError, OSError) as exc:
             row.update(score=None, error=str(exc))
         if progress is not None:
@@ -577,7 +789,8 @@ def write_gradebook(rows: list[dict], path: Path) -> None:
         From :func:`grade_batch`.
     path : pathlib.Path
         The CSV: one line per submission with ``submission``, ``score``, ``possible``, one column
-        per question, ``seconds`` and ``error`` (empty if graded). ``<path>.messages.json`` holds,
+        per question, ``seconds`` (wall), ``cpu_seconds``, ``attempts`` and ``error`` (empty if
+        graded; otherwise why not, e.g. a kernel that did not start in any attempt). ``<path>.messages.json`` holds,
         per submission, otter's output for each question (hidden tests included).
     """
     import csv
@@ -585,7 +798,7 @@ def write_gradebook(rows: list[dict], path: Path) -> None:
     questions = sorted({q for row in rows for q in row.get("tests", {})})
     with path.open("w", newline="") as f:
         writer = csv.writer(f)
-        writer.writerow(["submission", "score", "possible", *questions, "seconds", "error"])
+        writer.writerow(["submission", "score", "possible", *questions, "seconds", "cpu_seconds", "attempts", "error"])
         for row in rows:
             tests = row.get("tests", {})
             writer.writerow(
@@ -595,6 +808,8 @@ def write_gradebook(rows: list[dict], path: Path) -> None:
                     f"{row['possible']:g}" if "possible" in row else "",
                     *(f"{tests[q]:g}" if q in tests else "" for q in questions),
                     f"{row['seconds']:.1f}" if "seconds" in row else "",
+                    f"{row['cpu_seconds']:.1f}" if "cpu_seconds" in row else "",
+                    row.get("attempts", ""),
                     row.get("error", ""),
                 ]
             )
@@ -608,7 +823,11 @@ def _case_name(case) -> str:
     return func.__name__ if func is not None else case.name
 
 
-def grade_in_process(tests_dir: Path, submission: Path) -> dict:
+class _CellTimeout(BaseException):
+    """A submission's cell ran out of time in :func:`grade_in_process`."""
+
+
+def grade_in_process(tests_dir: Path, submission: Path, *, cell_seconds: float | None = CELL_SECONDS) -> dict:
     """Grade a submission without a kernel: run its code cells here, then otter's test files.
 
     The same test files and scoring as :func:`grade` (otter's ``create_test_file(...).run``), but
@@ -623,13 +842,17 @@ def grade_in_process(tests_dir: Path, submission: Path) -> dict:
         The test files (``tests/*.py`` of the autograder zip, extracted by the caller).
     submission : pathlib.Path
         The notebook to grade.
+    cell_seconds : float, optional
+        Seconds allowed to each code cell (``SIGALRM``; the cell is then stopped and counted as
+        raising, as ``otter run`` with :data:`PATIENT_KERNELS` does); None: no limit.
 
     Returns
     -------
     dict
         ``score``, ``possible``, ``tests`` (question -> score), ``question_possible`` (question ->
-        points), ``failed_cases`` (question -> names of its failed test cases) and ``errors`` (the
-        cells that raised).
+        points), ``failed_cases`` (question -> names of its failed test cases), ``messages``
+        (question -> failed case -> what otter shows the student) and ``errors`` (the cells that
+        raised).
     """
     from otter.test_files import create_test_file
 
@@ -642,23 +865,38 @@ def grade_in_process(tests_dir: Path, submission: Path) -> dict:
         source = "".join(cell["source"])
         if cell["cell_type"] != "code" or "otter.Notebook(" in source or "grader.check" in source:
             continue
+
+        def out_of_time(signum, frame):
+            raise _CellTimeout()
+
+        previous = signal.signal(signal.SIGALRM, out_of_time) if cell_seconds else None
         try:
+            if cell_seconds:
+                signal.setitimer(signal.ITIMER_REAL, cell_seconds)
             exec(compile(source, str(submission), "exec"), namespace)
         except Exception as exc:  # a student's cell may raise anything
             errors.append(f"{type(exc).__name__}: {exc}")
-    tests, possible, failed = {}, {}, {}
+        except _CellTimeout:
+            errors.append(f"CellTimeout: the cell ran longer than {cell_seconds:g} s and was stopped")
+        finally:
+            if cell_seconds:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, previous)
+    tests, possible, failed, messages = {}, {}, {}, {}
     for path in sorted(tests_dir.glob("*.py")):
         test_file = create_test_file(str(path), None)
         test_file.run(namespace)
         tests[path.stem] = float(test_file.score)
         possible[path.stem] = float(test_file.possible)
         failed[path.stem] = [_case_name(r.test_case) for r in test_file.test_case_results if not r.passed]
+        messages[path.stem] = {_case_name(r.test_case): r.message for r in test_file.test_case_results if not r.passed}
     return {
         "score": sum(tests.values()),
         "possible": sum(possible.values()),
         "tests": tests,
         "question_possible": possible,
         "failed_cases": failed,
+        "messages": messages,
         "errors": errors,
     }
 
@@ -681,6 +919,8 @@ def main(argv: list[str] | None = None) -> int:
     release = sub.add_parser("release", help="otter assign every lab (or the ones named)")
     release.add_argument("labs", nargs="*", default=None)
     release.add_argument("--out", type=Path, default=ROOT / "_build" / "labs")
+    release.add_argument("--term", default=None, help="the term's name (its seed is derived from it)")
+    release.add_argument("--seed", type=int, default=None, help="the term's seed (default: from --term, or fresh)")
     grading = sub.add_parser("grade", help="grade submissions of one lab (after release)")
     grading.add_argument("lab")
     grading.add_argument("submissions", nargs="+", type=Path)
@@ -689,15 +929,21 @@ def main(argv: list[str] | None = None) -> int:
     grading.add_argument("--timeout", type=float, default=600.0, help="seconds allowed per submission")
     grading.add_argument("--csv", type=Path, default=None, help="gradebook (default <out>/<lab>/gradebook.csv)")
     grading.add_argument("--python", type=Path, default=None, help="grade with this Python (e.g. a `env` venv)")
+    grading.add_argument(
+        "--cell-timeout", type=float, default=CELL_SECONDS, help="seconds per top-level cell of a submission (0: none)"
+    )
+    grading.add_argument("--attempts", type=int, default=ATTEMPTS, help="attempts when a kernel does not start")
     environment = sub.add_parser("env", help="make a venv holding only what a lab's autograder zip installs")
     environment.add_argument("lab")
     environment.add_argument("dest", type=Path)
     environment.add_argument("--out", type=Path, default=ROOT / "_build" / "labs")
     args = parser.parse_args(argv)
     if args.command == "release":
+        term = term_settings(args.term, args.seed)
+        print(f"term {term['term'] or '(unnamed)'}: hidden tests drawn with seed {term['seed']} (in the zips only)")
         for name in args.labs or lab_names():
             start = time.perf_counter()
-            dest = assign(name, args.out / name)
+            dest = assign(name, args.out / name, term=term)
             print(
                 f"{name}: students get {dest / 'student'}; grade with the zip in {dest / 'autograder'}"
                 f" ({time.perf_counter() - start:.1f} s)"
@@ -721,7 +967,14 @@ def main(argv: list[str] | None = None) -> int:
             )
 
     rows = grade_batch(
-        zip_path, args.submissions, jobs=args.jobs, timeout=args.timeout, python=args.python, progress=show
+        zip_path,
+        args.submissions,
+        jobs=args.jobs,
+        timeout=args.timeout,
+        python=args.python,
+        progress=show,
+        cell_seconds=args.cell_timeout or None,
+        attempts=args.attempts,
     )
     csv_path = args.csv or args.out / args.lab / "gradebook.csv"
     write_gradebook(rows, csv_path)
@@ -733,7 +986,6 @@ def main(argv: list[str] | None = None) -> int:
     for row in failed:
         print(f"  not graded: {row['submission']}: {row['error']}")
     return 1 if failed else 0
-    return 0
 
 
 if __name__ == "__main__":

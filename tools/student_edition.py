@@ -290,6 +290,31 @@ def _lab_solution_lines(master: Path) -> list[str]:
     return lines
 
 
+def jupyter_book_command() -> list[str]:
+    """How to run Jupyter Book with this Python's own tools (no activated venv needed).
+
+    Returns
+    -------
+    list of str
+        The ``jupyter-book`` script next to this Python (a venv's ``bin/``) if there is one,
+        otherwise Jupyter Book's command line run by this Python (``-c``), never a ``jupyter-book``
+        found elsewhere on ``PATH``.
+    """
+    script = Path(sys.executable).parent / "jupyter-book"
+    if script.is_file():
+        return [str(script)]
+    return [sys.executable, "-c", "import sys; from jupyter_book.cli.main import main; sys.exit(main())"]
+
+
+def _own_tools_env() -> dict:
+    """The environment for the build: this Python's ``bin/`` first on ``PATH`` (its kernel, its tools)."""
+    import os
+
+    env = dict(os.environ)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line: strip the sources, then build the student edition with Jupyter Book.
 
@@ -325,7 +350,9 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(html)
     # without execution the glued numbers are missing (warnings), so -W only for the executed edition
     strict = [] if args.no_execute else ["-W"]
-    status = subprocess.run(["jupyter-book", "build", str(src), *strict, "--keep-going"], cwd=src).returncode
+    status = subprocess.run(
+        [*jupyter_book_command(), "build", str(src), *strict, "--keep-going"], cwd=src, env=_own_tools_env()
+    ).returncode
     if status == 0:
         shutil.move(src / "_build" / "html", html)
         print(f"student edition in {html / 'index.html'} ({time.perf_counter() - start:.0f} s)")

@@ -15,8 +15,10 @@
 # a release with too little noise is caught.
 #
 # Fill in every `...` below, run the notebook top to bottom, and run each `grader.check` cell.
-# Write each function yourself: an answer that calls the package's own implementation of it
-# scores zero on that question (the grading makes those functions of `privbandits` raise).
+# Write each function yourself: while the grading runs your answers, a call of any function of
+# `privbandits` fails the check, and so does a check that runs longer than two minutes.
+# A question about a private release scores all its points or none: a release that fails one
+# of its checks is not private, or not the release asked for.
 
 # %% [raw]
 # # ASSIGNMENT CONFIG
@@ -56,8 +58,21 @@ def laplace_scale(sensitivity, epsilon):
 
 # %%
 def test_scale_values(laplace_scale):
-    assert laplace_scale(1.0, 1.0) == 1.0
-    assert laplace_scale(2.0, 0.5) == 4.0
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
+
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        assert laplace_scale(1.0, 1.0) == 1.0, (
+            f"laplace_scale(1.0, 1.0) is {laplace_scale(1.0, 1.0)}, not 1.0"
+        )
+        assert laplace_scale(2.0, 0.5) == 4.0, (
+            f"laplace_scale(2.0, 0.5) is {laplace_scale(2.0, 0.5)}, not 4.0"
+        )
 
 
 test_scale_values(laplace_scale)
@@ -70,15 +85,25 @@ hidden: true
 
 
 def test_scale_grid(laplace_scale):
-    import math
+    try:  # the autograder's rules (tools/lab_guard.py): no package call, feedback in words,
+        # a time limit, the term's seeds
+        from lab_guard import hidden_test
+    except ImportError:  # the book's run: no rules, the seeds as written
+        from contextlib import nullcontext
 
-    for sensitivity in (0.1, 1.0, 3.0):
-        for epsilon in (0.05, 0.5, 1.0, 4.0):
-            assert math.isclose(
-                laplace_scale(sensitivity, epsilon),
-                sensitivity / epsilon,
-                rel_tol=1e-12,
-            )
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        import math
+
+        for sensitivity in (0.1, 1.0, 3.0):
+            for epsilon in (0.05, 0.5, 1.0, 4.0):
+                got = laplace_scale(sensitivity, epsilon)
+                assert math.isclose(got, sensitivity / epsilon, rel_tol=1e-12), (
+                    f"laplace_scale({sensitivity}, {epsilon}) returns {got}, which is"
+                    " not the smallest scale that makes the release epsilon-DP"
+                )
 
 
 test_scale_grid(laplace_scale)
@@ -93,6 +118,7 @@ test_scale_grid(laplace_scale)
 # # BEGIN QUESTION
 # name: q2_release
 # points: [0, 2, 2]
+# all_or_nothing: true
 
 # %% [markdown]
 # **Question 2.** Write `laplace_release(value, sensitivity, epsilon, rng)`: the $\eps$-DP release of
@@ -118,11 +144,22 @@ def laplace_release(value, sensitivity, epsilon, rng):
 
 # %%
 def test_release_shape(laplace_release):
-    import numpy as np
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
 
-    rng = np.random.default_rng(0)
-    assert np.shape(laplace_release(np.zeros(5), 1.0, 1.0, rng)) == (5,)
-    assert np.isfinite(laplace_release(3.0, 1.0, 1.0, rng))
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        import numpy as np
+
+        rng = np.random.default_rng(0)
+        shape = np.shape(laplace_release(np.zeros(5), 1.0, 1.0, rng))
+        assert shape == (5,), f"the release of 5 values has the shape {shape}, not (5,)"
+        one = laplace_release(3.0, 1.0, 1.0, rng)
+        assert np.isfinite(one), f"the release of the float 3.0 is {one!r}"
 
 
 test_release_shape(laplace_release)
@@ -135,32 +172,31 @@ hidden: true
 
 
 def test_release_noise_law(laplace_release):
-    try:  # lab_guard comes with the autograder: the package's answer raises
-        from lab_guard import forbid
-    except (
-        ImportError
-    ):  # the book's run (the reference calls no package answer)
+    try:  # the autograder's rules (tools/lab_guard.py): no package call, feedback in words,
+        # a time limit, the term's seeds
+        from lab_guard import hidden_test
+    except ImportError:  # the book's run: no rules, the seeds as written
         from contextlib import nullcontext
 
-        def forbid(*names):
-            return nullcontext()
+        def hidden_test(allow=()):
+            return nullcontext(int)
 
-    # The noise is Lap(sensitivity / epsilon): Kolmogorov-Smirnov test of 20,000
-    # draws at a fixed seed; a correct release fails with probability 1e-4 (over
-    # the seed).
-    import numpy as np
-    from scipy import stats
+    with hidden_test() as seed:
+        # The noise is Lap(sensitivity / epsilon): Kolmogorov-Smirnov test of 20,000
+        # draws at a fixed seed; a correct release fails with probability 1e-4 (over
+        # the seed).
+        import numpy as np
+        from scipy import stats
 
-    with forbid(laplace_release, "privbandits.mechanisms.laplace_mechanism"):
         noise = (
             laplace_release(
-                np.full(20_000, 5.0), 2.0, 0.5, np.random.default_rng(1)
+                np.full(20_000, 5.0), 2.0, 0.5, np.random.default_rng(seed(1))
             )
             - 5.0
         )
-    assert stats.kstest(noise, stats.laplace(scale=4.0).cdf).pvalue > 1e-4, (
-        "the noise is not Lap(sensitivity/epsilon)"
-    )
+        assert stats.kstest(noise, stats.laplace(scale=4.0).cdf).pvalue > 1e-4, (
+            "the noise is not Lap(sensitivity/epsilon)"
+        )
 
 
 test_release_noise_law(laplace_release)
@@ -173,52 +209,50 @@ hidden: true
 
 
 def test_release_audit(laplace_release):
-    try:  # lab_guard comes with the autograder: the package's answer raises
-        from lab_guard import forbid
-    except (
-        ImportError
-    ):  # the book's run (the reference calls no package answer)
+    try:  # the autograder's rules (tools/lab_guard.py): no package call, feedback in words,
+        # a time limit, the term's seeds
+        from lab_guard import hidden_test
+    except ImportError:  # the book's run: no rules, the seeds as written
         from contextlib import nullcontext
 
-        def forbid(*names):
-            return nullcontext()
+        def hidden_test(allow=()):
+            return nullcontext(int)
 
-    # The book's auditor (privbandits.audit) on the neighbouring values 0 and 1
-    # (sensitivity 1), claim eps = 1. A violation is reported with probability
-    # <= alpha = 1e-3 for any 1-DP release; a release with half the noise (true
-    # loss 2) is caught at this sample size. A release that ignores the value is
-    # private but useless: first the mean releases of 1 and 0 must differ by 1
-    # +- 0.03 (200,000 draws each: 6.7 standard errors, a correct release fails
-    # with probability < 1e-10).
-    import numpy as np
-    from privbandits.audit import audit
+    with hidden_test() as seed:
+        # The book's auditor (privbandits.audit) on the neighbouring values 0 and 1
+        # (sensitivity 1), claim eps = 1. A violation is reported with probability
+        # <= alpha = 1e-3 for any 1-DP release; a release with half the noise (true
+        # loss 2) is caught at this sample size. A release that ignores the value is
+        # private but useless: first the mean releases of 1 and 0 must differ by 1
+        # +- 0.03 (200,000 draws each: 6.7 standard errors, a correct release fails
+        # with probability < 1e-10).
+        import numpy as np
+        from privbandits.audit import audit
 
-    rng = np.random.default_rng(8)
-    with forbid(laplace_release, "privbandits.mechanisms.laplace_mechanism"):
+        rng = np.random.default_rng(seed(8))
         shift = np.mean(
             laplace_release(np.ones(200_000), 1.0, 1.0, rng)
             - laplace_release(np.zeros(200_000), 1.0, 1.0, rng)
         )
-    assert abs(shift - 1.0) < 0.03, (
-        f"the releases of 1 and 0 differ by {shift:.3f} on average, not 1"
-    )
+        assert abs(shift - 1.0) < 0.03, (
+            f"the releases of 1 and 0 differ by {shift:.3f} on average, not 1"
+        )
 
-    def sampler(x, rng, n):
-        return laplace_release(np.full(n, float(x)), 1.0, 1.0, rng)
+        def sampler(x, rng, n):
+            return laplace_release(np.full(n, float(x)), 1.0, 1.0, rng)
 
-    with forbid(laplace_release, "privbandits.mechanisms.laplace_mechanism"):
         result = audit(
             sampler,
             [(0.0, 1.0)],
             epsilon=1.0,
             n_samples=200_000,
             alpha=1e-3,
-            seed=7,
+            seed=seed(7),
             n_jobs=1,
         )
-    assert not result.violation, (
-        f"the auditor found a privacy violation: {result.verdict}"
-    )
+        assert not result.violation, (
+            f"the auditor found a privacy violation: {result.verdict}"
+        )
 
 
 test_release_audit(laplace_release)

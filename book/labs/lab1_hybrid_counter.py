@@ -24,8 +24,10 @@
 # adds $\mathrm{Lap}\big((\lfloor\log_2 \mathrm{horizon}\rfloor + 1)/\eps\big)$ noise to each node.
 #
 # Fill in every `...`, run the notebook top to bottom, and run each `grader.check` cell.
-# Write each function yourself: an answer that calls the package's own implementation of it
-# scores zero on that question (the grading makes those functions of `privbandits` raise).
+# Write each function yourself: while the grading runs your answers, a call of any function of
+# `privbandits` other than `binary_tree_prefix_sums` fails the check, and so does a check that runs longer than two minutes.
+# A question about a private release scores all its points or none: a release that fails one
+# of its checks is not private, or not the release asked for.
 
 # %% [raw]
 # # ASSIGNMENT CONFIG
@@ -68,7 +70,16 @@ def hybrid_scales(k, epsilon):
 
 # %%
 def test_scales_public(hybrid_scales):
-    assert len(hybrid_scales(1, 1.0)) == 2
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
+
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        assert len(hybrid_scales(1, 1.0)) == 2, "hybrid_scales must return a pair"
 
 
 test_scales_public(hybrid_scales)
@@ -81,14 +92,29 @@ hidden: true
 
 
 def test_scales_values(hybrid_scales):
-    import math
+    try:  # the autograder's rules (tools/lab_guard.py): no package call, feedback in words,
+        # a time limit, the term's seeds
+        from lab_guard import hidden_test
+    except ImportError:  # the book's run: no rules, the seeds as written
+        from contextlib import nullcontext
 
-    for k in (1, 2, 5):
-        for epsilon in (0.5, 1.0, 2.0):
-            log_scale, tree_scale = hybrid_scales(k, epsilon)
-            assert math.isclose(log_scale, 2 / epsilon) and math.isclose(
-                tree_scale, 2 * k / epsilon
-            )
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        import math
+
+        for k in (1, 2, 5):
+            for epsilon in (0.5, 1.0, 2.0):
+                log_scale, tree_scale = hybrid_scales(k, epsilon)
+                assert math.isclose(log_scale, 2 / epsilon), (
+                    f"hybrid_scales({k}, {epsilon}) gives the logarithmic release the"
+                    f" scale {log_scale}, not that of half the budget"
+                )
+                assert math.isclose(tree_scale, 2 * k / epsilon), (
+                    f"hybrid_scales({k}, {epsilon}) gives each tree node the scale"
+                    f" {tree_scale}, not that of half the budget over {k} levels"
+                )
 
 
 test_scales_values(hybrid_scales)
@@ -103,6 +129,7 @@ test_scales_values(hybrid_scales)
 # # BEGIN QUESTION
 # name: q2_release
 # points: [0, 4]
+# all_or_nothing: true
 
 # %% [markdown]
 # **Question 2.** Write `hybrid_release(stream, epsilon, rng)`: all the noisy prefix sums of
@@ -140,16 +167,28 @@ def hybrid_release(stream, epsilon, rng):
 
 # %%
 def test_release_public(hybrid_release):
-    import numpy as np
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
 
-    stream = np.random.default_rng(0).random(20)
-    out = hybrid_release(
-        stream, 1e9, np.random.default_rng(1)
-    )  # (almost) no noise
-    assert np.shape(out) == (20,)
-    assert np.allclose(out, np.cumsum(stream), atol=1e-6), (
-        "without noise the releases are the prefix sums"
-    )
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    # the lab tells students to use binary_tree_prefix_sums
+    with hidden_test(allow=("privbandits.mechanisms.binary_tree_prefix_sums",)):
+        import numpy as np
+
+        stream = np.random.default_rng(0).random(20)
+        out = hybrid_release(
+            stream, 1e9, np.random.default_rng(1)
+        )  # (almost) no noise
+        assert np.shape(out) == (20,), (
+            f"a stream of 20 items gives releases of shape {np.shape(out)}, not (20,)"
+        )
+        assert np.allclose(out, np.cumsum(stream), atol=1e-6), (
+            "without noise the releases are the prefix sums"
+        )
 
 
 test_release_public(hybrid_release)
@@ -162,50 +201,45 @@ hidden: true
 
 
 def test_release_matches_package(hybrid_release):
-    try:  # lab_guard comes with the autograder: the package's answer raises
-        from lab_guard import forbid
-    except (
-        ImportError
-    ):  # the book's run (the reference calls no package answer)
+    try:  # the autograder's rules (tools/lab_guard.py): no package call, feedback in words,
+        # a time limit, the term's seeds
+        from lab_guard import hidden_test
+    except ImportError:  # the book's run: no rules, the seeds as written
         from contextlib import nullcontext
 
-        def forbid(*names):
-            return nullcontext()
+        def hidden_test(allow=()):
+            return nullcontext(int)
 
-    # Same law as the package's hybrid_prefix_sums (the eps-DP hybrid counter):
-    # a two-sample Kolmogorov-Smirnov test at each t = 1..10 on 3,000 releases
-    # each, fixed seeds. A correct release fails with probability <= 10 * 1e-4
-    # (Bonferroni); giving eps (not eps/2) to each part halves the noise and is
-    # rejected. The stream ends inside block k = 3 (items 9 and 10 of 9..15): a
-    # tree sized by the block's length (2 levels) instead of horizon 2^k - 1 (3
-    # levels) has too little noise there and is rejected.
-    import numpy as np
-    from scipy import stats
+    # the lab tells students to use binary_tree_prefix_sums
+    with hidden_test(
+        allow=("privbandits.mechanisms.binary_tree_prefix_sums",)
+    ) as seed:
+        # Same law as the package's hybrid_prefix_sums (the eps-DP hybrid counter):
+        # a two-sample Kolmogorov-Smirnov test at each t = 1..10 on 3,000 releases
+        # each, fixed seeds. A correct release fails with probability <= 10 * 1e-4
+        # (Bonferroni); giving eps (not eps/2) to each part halves the noise and is
+        # rejected. The stream ends inside block k = 3 (items 9 and 10 of 9..15): a
+        # tree sized by the block's length (2 levels) instead of horizon 2^k - 1 (3
+        # levels) has too little noise there and is rejected.
+        import numpy as np
+        from scipy import stats
 
-    from privbandits.mechanisms import hybrid_prefix_sums
+        from privbandits.mechanisms import hybrid_prefix_sums
 
-    stream = np.array([1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0, 1.0])
-    rng = np.random.default_rng(3)
-    with forbid(
-        hybrid_release,
-        "privbandits.mechanisms.hybrid_prefix_sums",
-        "privbandits.mechanisms.HybridCounter",
-        "privbandits.mechanisms._hybrid_prefix_sums",
-        "privbandits.mechanisms._hybrid_prefix_sums_runs",
-        "privbandits.mechanisms.hybrid_counter_insert",
-    ):
+        stream = np.array([1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0, 1.0])
+        rng = np.random.default_rng(seed(3))
         mine = np.array(
             [hybrid_release(stream, 1.0, rng) for _ in range(3_000)]
         )
-    package = hybrid_prefix_sums(
-        stream, 1.0, np.random.default_rng(4), runs=3_000
-    )
-    for t in range(stream.size):
-        p = stats.ks_2samp(mine[:, t], package[:, t]).pvalue
-        assert p > 1e-4, (
-            f"the release at t = {t + 1} does not have the hybrid counter's law"
-            f" (p = {p:.1e})"
+        package = hybrid_prefix_sums(
+            stream, 1.0, np.random.default_rng(seed(4)), runs=3_000
         )
+        for t in range(stream.size):
+            p = stats.ks_2samp(mine[:, t], package[:, t]).pvalue
+            assert p > 1e-4, (
+                f"the release at t = {t + 1} does not have the hybrid counter's law"
+                f" (p = {p:.1e})"
+            )
 
 
 test_release_matches_package(hybrid_release)

@@ -18,8 +18,8 @@
 # different number (the chapter's closing notes compare the two versions).
 #
 # Fill in every `...`, run the notebook top to bottom, and run each `grader.check` cell.
-# Write each function yourself: an answer that calls the package's own implementation of it
-# scores zero on that question (the grading makes those functions of `privbandits` raise).
+# Write each function yourself: while the grading runs your answers, a call of any function of
+# `privbandits` fails the check, and so does a check that runs longer than two minutes.
 
 # %% [raw]
 # # ASSIGNMENT CONFIG
@@ -62,11 +62,21 @@ def phase1_threshold(horizon, epsilon, c=3.0, constant=1600.0):
 
 # %%
 def test_threshold_public(phase1_threshold):
-    import math
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
 
-    assert math.isclose(
-        phase1_threshold(math.e, math.inf, c=1.0, constant=1.0), 1.0
-    )
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        import math
+
+        got = phase1_threshold(math.e, math.inf, c=1.0, constant=1.0)
+        assert math.isclose(got, 1.0), (
+            f"phase1_threshold(e, inf, c=1, constant=1) is {got}, not 1"
+        )
 
 
 test_threshold_public(phase1_threshold)
@@ -79,37 +89,32 @@ hidden: true
 
 
 def test_threshold_matches_package(phase1_threshold):
-    try:  # lab_guard comes with the autograder: the package's answer raises
-        from lab_guard import forbid
-    except (
-        ImportError
-    ):  # the book's run (the reference calls no package answer)
+    try:  # the autograder's rules (tools/lab_guard.py): no package call, feedback in words,
+        # a time limit, the term's seeds
+        from lab_guard import hidden_test
+    except ImportError:  # the book's run: no rules, the seeds as written
         from contextlib import nullcontext
 
-        def forbid(*names):
-            return nullcontext()
+        def hidden_test(allow=()):
+            return nullcontext(int)
 
-    import math
+    with hidden_test():
+        import math
 
-    from privbandits.policies.dp_ncb import phase1_threshold_gdp
+        from privbandits.policies.dp_ncb import phase1_threshold_gdp
 
-    for horizon in (10, 10**4, 10**7):
-        for epsilon in (0.1, 0.2, 1.0, math.inf):
-            for c, constant in ((3.0, 1600.0), (1.0, 1.0)):
-                expected = phase1_threshold_gdp(horizon, epsilon, c, constant)
-                with forbid(
-                    phase1_threshold,
-                    "privbandits.policies.dp_ncb.phase1_threshold_gdp",
-                ):
+        for horizon in (10, 10**4, 10**7):
+            for epsilon in (0.1, 0.2, 1.0, math.inf):
+                for c, constant in ((3.0, 1600.0), (1.0, 1.0)):
+                    expected = phase1_threshold_gdp(horizon, epsilon, c, constant)
                     got = phase1_threshold(
                         horizon, epsilon, c=c, constant=constant
                     )
-                assert math.isclose(got, expected, rel_tol=1e-12), (
-                    horizon,
-                    epsilon,
-                    c,
-                    constant,
-                )
+                    assert math.isclose(got, expected, rel_tol=1e-12), (
+                        f"phase1_threshold({horizon}, {epsilon}, c={c},"
+                        f" constant={constant}) returns {got}, which is not the"
+                        " phase-1 threshold of the question"
+                    )
 
 
 test_threshold_matches_package(phase1_threshold)
@@ -155,11 +160,21 @@ def gdp_index(mu_tilde, n, log_t, epsilon, c, alpha):
 
 # %%
 def test_index_public(gdp_index):
-    import math
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
 
-    assert math.isclose(
-        gdp_index(0.5, 4.0, 2.0, math.inf, 1.0, 1.0), 0.5 + 2 * math.sqrt(0.5)
-    )
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    with hidden_test():
+        import math
+
+        got = gdp_index(0.5, 4.0, 2.0, math.inf, 1.0, 1.0)
+        assert math.isclose(got, 0.5 + 2 * math.sqrt(0.5)), (
+            f"gdp_index(0.5, 4, 2, inf, 1, 1) is {got}, not 0.5 + 2 sqrt(1/2)"
+        )
 
 
 test_index_public(gdp_index)
@@ -172,35 +187,30 @@ hidden: true
 
 
 def test_index_matches_package(gdp_index):
-    try:  # lab_guard comes with the autograder: the package's answer raises
-        from lab_guard import forbid
-    except (
-        ImportError
-    ):  # the book's run (the reference calls no package answer)
+    try:  # the autograder's rules (tools/lab_guard.py): no package call, feedback in words,
+        # a time limit, the term's seeds
+        from lab_guard import hidden_test
+    except ImportError:  # the book's run: no rules, the seeds as written
         from contextlib import nullcontext
 
-        def forbid(*names):
-            return nullcontext()
+        def hidden_test(allow=()):
+            return nullcontext(int)
 
-    import math
+    with hidden_test():
+        import math
 
-    from privbandits.policies import dp_ncb
+        from privbandits.policies import dp_ncb
 
-    for mu in (0.0, 0.1, 0.6, 1.0):
-        for n in (1.0, 7.0, 1e4):
-            for log_t in (math.log(100), math.log(1e6)):
-                for epsilon in (0.05, 0.2, 1.0, math.inf):
-                    expected = dp_ncb.gdp_index(mu, n, log_t, epsilon, 3.0, 3.1)
-                    with forbid(
-                        gdp_index, "privbandits.policies.dp_ncb.gdp_index"
-                    ):
+        for mu in (0.0, 0.1, 0.6, 1.0):
+            for n in (1.0, 7.0, 1e4):
+                for log_t in (math.log(100), math.log(1e6)):
+                    for epsilon in (0.05, 0.2, 1.0, math.inf):
+                        expected = dp_ncb.gdp_index(mu, n, log_t, epsilon, 3.0, 3.1)
                         got = gdp_index(mu, n, log_t, epsilon, 3.0, 3.1)
-                    assert math.isclose(got, expected, rel_tol=1e-12), (
-                        mu,
-                        n,
-                        log_t,
-                        epsilon,
-                    )
+                        assert math.isclose(got, expected, rel_tol=1e-12), (
+                            f"gdp_index({mu}, {n}, {log_t:.4g}, {epsilon}, 3.0, 3.1)"
+                            f" returns {got}, which is not the index of Eq. (4)"
+                        )
 
 
 test_index_matches_package(gdp_index)
