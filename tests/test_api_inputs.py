@@ -335,6 +335,27 @@ CASES: list[tuple[str, Any, dict[str, Any], dict[str, Any]]] = [
         {"means": bad_array(unit=True, min_size=2), "match_means": BAD_BOOL},
     ),
     (
+        "HiringEnvironment",
+        HiringEnvironment,
+        {"pools": (np.full((4, 3), 0.1), np.full((5, 3), 0.2)), "theta_star": np.array([0.5, 0.5, 0.1])},
+        {
+            "pools": st.sampled_from(
+                [
+                    "abc",
+                    None,
+                    (np.full((4, 3), 0.1),),
+                    (np.full((4, 3), np.nan), np.full((5, 3), 0.2)),
+                    (np.full((4, 2), 0.1), np.full((5, 3), 0.2)),
+                    (np.full((0, 3), 0.1), np.full((5, 3), 0.2)),
+                    (np.full(3, 0.1), np.full((5, 3), 0.2)),
+                    ("ab", np.full((5, 3), 0.2)),
+                ]
+            ),
+            "theta_star": st.one_of(bad_array(min_size=0), st.just(np.ones(4))),
+            "noise_sd": bad_real(),
+        },
+    ),
+    (
         "simulate",
         simulate,
         {"policy": policies_module.UCB(), "instance": INST, "horizon": 20, "runs": 2, "seed": 0, "cache": False},
