@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import privbandits.policies as policies_module
-from privbandits import _validation, audit, calibration, frontier
+from privbandits import _validation, audit, calibration, frontier, mechanisms
 from privbandits.environments import (
     BanditInstance,
     HiringEnvironment,
@@ -333,6 +333,49 @@ CASES: list[tuple[str, Any, dict[str, Any], dict[str, Any]]] = [
         mixed_instance,
         {"means": [0.2, 0.5, 0.8]},
         {"means": bad_array(unit=True, min_size=2), "match_means": BAD_BOOL},
+    ),
+    (
+        "laplace_mechanism",
+        mechanisms.laplace_mechanism,
+        {"value": [0.5, 1.0], "sensitivity": 1.0, "epsilon": 1.0, "rng": RNG(0)},
+        {
+            "value": bad_array(min_size=0).filter(lambda v: np.ndim(v) != 0 or isinstance(v, (str, bytes, dict))),
+            "sensitivity": bad_real(),
+            "epsilon": bad_real(),
+            "rng": st.sampled_from([None, 3, np.random.RandomState(0), "rng"]),
+        },
+    ),
+    (
+        "randomized_response",
+        mechanisms.randomized_response,
+        {"bits": [0, 1, 1], "epsilon": 1.0, "rng": RNG(0)},
+        {
+            "bits": st.sampled_from([[0, 2], [0.5], [-1]]),
+            "epsilon": bad_real(),
+            "rng": st.sampled_from([None, 3, "rng"]),
+        },
+    ),
+    (
+        "privbern",
+        mechanisms.privbern,
+        {"rewards": [0.2, 0.9], "epsilon": 1.0, "rng": RNG(0)},
+        {
+            "rewards": st.sampled_from(["abc", None, [0.5, "a"], [0.5, math.nan], [1.5], [-0.1], [0.5, 1j], {}]),
+            "epsilon": bad_real(),
+            "rng": st.sampled_from([None, 3]),
+        },
+    ),
+    (
+        "gaussian_sigma",
+        mechanisms.gaussian_sigma,
+        {"sensitivity": 1.0, "epsilon": 0.5, "delta": 1e-5},
+        {"sensitivity": bad_real(), "epsilon": bad_real(0.0, 1.0), "delta": bad_real(0.0, 1.0)},
+    ),
+    (
+        "binary_tree_prefix_sums",
+        mechanisms.binary_tree_prefix_sums,
+        {"stream": [0.0, 1.0, 1.0], "epsilon": 1.0, "rng": RNG(0)},
+        {"stream": bad_array(unit=True, min_size=0), "epsilon": bad_real(), "rng": st.sampled_from([None, 3])},
     ),
     (
         "HiringEnvironment",

@@ -22,6 +22,7 @@ __all__ = [
     "check_unit_interval_array",
     "check_finite_array",
     "check_memory",
+    "check_rng",
     "memory_limit",
 ]
 
@@ -86,6 +87,13 @@ def check_int(name: str, value: int, *, minimum: int | None = None, maximum: int
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
     if maximum is not None and value > maximum:
         raise ValueError(f"{name} must be <= {maximum}, got {value}")
+    return value
+
+
+def check_rng(value: object, name: str = "rng") -> np.random.Generator:
+    """A ``numpy.random.Generator`` (the package draws from Generators only)."""
+    if not isinstance(value, np.random.Generator):
+        raise ValueError(f"{name} must be a numpy.random.Generator (np.random.default_rng(seed)), got {value!r}"[:160])
     return value
 
 
