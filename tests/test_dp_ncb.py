@@ -529,3 +529,18 @@ def test_as_run_by_authors_sets_every_flag(cls):
     assert all(getattr(policy, f) is True for f in flags)
     if cls is GDPNCB:
         assert policy.phase1_noise is False and policy.phase1_constant == 1600.0
+
+
+@pytest.mark.parametrize("policy", ALL + [GDPNCB(phase1_rule="sparse_vector")], ids=lambda p: p.label)
+def test_a_horizon_shorter_than_the_number_of_arms_is_played(policy):
+    """The NCB family accepts ``T < K`` (Algorithm 3's first windows are such runs; see ``NCBFamily``):
+    through ``simulate`` too, ``T`` arms in range, Phase I ending within the run where it is recorded."""
+    from privbandits.simulate import simulate
+
+    inst = bernoulli_instance([0.9, 0.5, 0.2])
+    assert policy.min_horizon(inst.n_arms) == 1
+    for horizon in (1, 2):
+        result = simulate(policy, inst, horizon, runs=5, seed=3, cache=False)
+        assert result.arms.shape == (5, horizon) and result.arms.min() >= 0 and result.arms.max() < inst.n_arms
+        if "phase1_end" in result.records:
+            assert np.all((result.records["phase1_end"] >= 1) & (result.records["phase1_end"] <= horizon))

@@ -42,8 +42,28 @@ def test_accepted_values_are_returned():
         (lambda: v.check_finite_array("a", [1.0, math.nan]), "a"),
         (lambda: v.check_finite_array("a", [1.0], ndim=2), "a"),
         (lambda: v.check_unit_interval_array("r", [1.5]), "r"),
+        (lambda: v.check_finite_array("a", "abc"), "a"),
+        (lambda: v.check_finite_array("a", ["0.5", "0.2"]), "a"),
+        (lambda: v.check_finite_array("a", [0.5, 1j]), "a"),
+        (lambda: v.check_finite_array("a", [[0.5], [0.5, 0.2]]), "a"),
+        (lambda: v.check_finite_array("a", {"x": 1.0}), "a"),
     ],
 )
 def test_refused_values_name_the_parameter(call, name):
     with pytest.raises(ValueError, match=rf"^{name} "):
         call()
+
+
+def test_check_memory_names_the_parameters_the_size_and_the_way_out(monkeypatch):
+    monkeypatch.setattr(v, "memory_limit", lambda: 2_000)
+    v.check_memory("horizon=250", 2_000, "use fewer")  # at the limit: allowed
+    message = r"^horizon=251: the records would need about 2\.01 kB, more than .* 2 kB .*; use fewer$"
+    with pytest.raises(ValueError, match=message):
+        v.check_memory("horizon=251", 2_008, "use fewer")
+    monkeypatch.setattr(v, "memory_limit", lambda: None)  # unknown: no check
+    v.check_memory("horizon=251", 10**30, "use fewer")
+
+
+def test_the_memory_limit_is_this_machine_s_physical_memory():
+    limit = v.memory_limit()
+    assert limit is None or limit > 10**8

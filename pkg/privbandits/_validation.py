@@ -4,7 +4,9 @@ raises ``ValueError`` naming the parameter and the allowed range.
 
 from __future__ import annotations
 
+import functools
 import math
+import os
 from numbers import Integral, Real
 
 import numpy as np
@@ -19,6 +21,9 @@ __all__ = [
     "check_bool",
     "check_unit_interval_array",
     "check_finite_array",
+    "check_memory",
+    "check_rng",
+    "memory_limit",
 ]
 
 
@@ -85,9 +90,25 @@ def check_int(name: str, value: int, *, minimum: int | None = None, maximum: int
     return value
 
 
+def check_rng(value: object, name: str = "rng") -> np.random.Generator:
+    """A ``numpy.random.Generator`` (the package draws from Generators only)."""
+    if not isinstance(value, np.random.Generator):
+        raise ValueError(f"{name} must be a numpy.random.Generator (np.random.default_rng(seed)), got {value!r}"[:160])
+    return value
+
+
 def check_finite_array(name: str, values: object, *, ndim: int | None = None) -> np.ndarray:
-    """A float array with no NaN or infinity (and ``ndim`` dimensions if given)."""
-    array = np.asarray(values, dtype=float)
+    """A float array with no NaN or infinity (and ``ndim`` dimensions if given); strings and complex numbers refused."""
+    try:
+        raw = values if isinstance(values, np.ndarray) else np.asarray(values)
+        if raw.dtype.kind in "USVc":  # strings, bytes, complex numbers
+            raise TypeError
+        array = raw.astype(float, copy=False)  # objects: None or ragged nesting raise here
+    except (TypeError, ValueError):
+        shown = repr(values)
+        raise ValueError(
+            f"{name} must be an array of real numbers, got {shown[:80]}{'...' * (len(shown) > 80)}"
+        ) from None
     if ndim is not None and array.ndim != ndim:
         raise ValueError(f"{name} must be a {ndim}-dimensional array, got shape {array.shape}")
     if array.size and not np.all(np.isfinite(array)):
@@ -101,3 +122,31 @@ def check_unit_interval_array(name: str, values: object, *, ndim: int | None = N
     if array.size and (array.min() < 0.0 or array.max() > 1.0):
         raise ValueError(f"{name} must lie in [0, 1], got values in [{array.min():.6g}, {array.max():.6g}]")
     return array
+
+
+@functools.cache
+def memory_limit() -> int | None:
+    """This machine's physical memory in bytes, the most records may take (``None``: unknown, no check)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _readable_bytes(n: float) -> str:
+    """``n`` bytes in B, kB, MB, GB, TB, PB or EB (powers of 1000)."""
+    for unit in ("B", "kB", "MB", "GB", "TB", "PB"):
+        if n < 1000:
+            return f"{n:.3g} {unit}"
+        n /= 1000
+    return f"{n:.3g} EB"
+
+
+def check_memory(what: str, nbytes: float, instead: str) -> None:
+    """Refuse records of ``nbytes`` over :func:`memory_limit`, naming the parameters (``what``) and the way out."""
+    limit = memory_limit()
+    if limit is not None and nbytes > limit:
+        raise ValueError(
+            f"{what}: the records would need about {_readable_bytes(nbytes)}, more than this machine's "
+            f"{_readable_bytes(limit)} of memory; {instead}"
+        )

@@ -17,7 +17,15 @@ import numpy as np
 from scipy import stats
 
 from . import engine
-from ._validation import check_delta, check_epsilon, check_int, check_probability
+from ._validation import (
+    _is_real,
+    check_bool,
+    check_delta,
+    check_epsilon,
+    check_finite_array,
+    check_int,
+    check_probability,
+)
 
 __all__ = [
     "AuditResult",
@@ -64,11 +72,16 @@ def clopper_pearson(k: Any, n: int, alpha: float) -> tuple[np.ndarray, np.ndarra
     -------
     tuple of numpy.ndarray
     """
+    return _clopper_pearson(k, n, alpha, "k")
+
+
+def _clopper_pearson(k: Any, n: int, alpha: float, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`clopper_pearson` with the counts checked under ``name``."""
     alpha = check_probability("alpha", alpha)
     n = check_int("n", n, minimum=1)
-    k = np.asarray(k, dtype=float)
+    k = check_finite_array(name, k)
     if np.any((k < 0) | (k > n)):
-        raise ValueError(f"k must lie in [0, n={n}]")
+        raise ValueError(f"{name} must lie in [0, n={n}]")
     lo = np.where(k > 0, stats.beta.ppf(alpha, np.maximum(k, 1e-300), n - k + 1), 0.0)
     hi = np.where(k < n, stats.beta.ppf(1 - alpha, k + 1, np.maximum(n - k, 1e-300)), 1.0)
     return lo, hi
@@ -90,10 +103,11 @@ def epsilon_lower_bound(k0: Any, k1: Any, n: int, delta: float, alpha: float) ->
     -------
     numpy.ndarray
     """
-    if not 0.0 <= delta < 1.0:
-        raise ValueError(f"delta must lie in [0, 1), got {delta}")
-    lo0, _ = clopper_pearson(k0, n, alpha / 2)
-    _, hi1 = clopper_pearson(k1, n, alpha / 2)
+    if not _is_real(delta) or not 0.0 <= delta < 1.0:
+        raise ValueError(f"delta must lie in [0, 1), got {delta!r}")
+    alpha = check_probability("alpha", alpha)
+    lo0, _ = _clopper_pearson(k0, n, alpha / 2, "k0")
+    _, hi1 = _clopper_pearson(k1, n, alpha / 2, "k1")
     with np.errstate(divide="ignore", invalid="ignore"):
         eps = np.log(np.maximum(lo0 - delta, 0.0) / hi1)
     return np.maximum(np.nan_to_num(eps, nan=0.0, neginf=0.0), 0.0)
@@ -457,8 +471,12 @@ def leading_run(arms: np.ndarray, arm: int = 0, start: int = 0) -> np.ndarray:
     numpy.ndarray, shape (n,)
     """
     arms = np.asarray(arms)
-    if arms.ndim != 2:
-        raise ValueError(f"arms must have shape (n, T), got {arms.shape}")
+    if arms.ndim != 2 or not np.issubdtype(arms.dtype, np.integer) or (arms.size and arms.min() < 0):
+        raise ValueError(
+            f"arms must be an array of arms (integers >= 0) of shape (n, T), got {arms.dtype} {arms.shape}"
+        )
+    arm = check_int("arm", arm, minimum=0)
+    start = check_int("start", start)
     if not 0 <= start < arms.shape[1]:
         raise ValueError(f"start must lie in [0, T) = [0, {arms.shape[1]}), got {start}")
     other = arms[:, start:] != arm
@@ -544,7 +562,7 @@ def mechanism_targets(epsilon: float = 1.0, *, broken: bool = False) -> dict[str
     from . import mechanisms as m
 
     epsilon = check_epsilon(epsilon)
-    f = 2.0 if broken else 1.0
+    f = 2.0 if check_bool("broken", broken) else 1.0
     gauss_eps, gauss_delta = 0.9, 1e-3
     sigma = m.gaussian_sigma(1.0, gauss_eps, gauss_delta) / f
 

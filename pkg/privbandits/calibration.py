@@ -141,7 +141,7 @@ def guarantee(policy: Policy, horizon: int, delta: float = 0.0) -> tuple[float, 
     tuple of (float, float, bool)
         ``delta`` is 0 for pure guarantees.
     """
-    _, delta, horizon = _check_target(1.0, delta, horizon)
+    _, delta, horizon = _check_target(1.0, delta, check_int("horizon", horizon, minimum=2))
     if type(policy) not in {cls for cls, _ in REGISTRY.values()}:
         raise ValueError(f"policy must be one of {tuple(REGISTRY)}, got {type(policy).__name__}")
     return policy.guarantee(horizon, delta)
@@ -181,7 +181,10 @@ def calibrate(
         try:
             cls.check_param("epsilon", epsilon)
         except ValueError:
-            raise ValueError(f"epsilon must be finite for {algorithm}, got {epsilon}") from None
+            reason = getattr(cls.__dataclass_fields__["epsilon"].metadata["spec"], "finite", "")
+            raise ValueError(
+                f"epsilon must be finite for {algorithm}, got {epsilon}" + (reason and f": {reason}")
+            ) from None
     policy, params, accounting = cls.calibrated(epsilon, delta, horizon, **fixed, **kwargs)
     eps_got, delta_got, proven = policy.guarantee(horizon if horizon is not None else 2, delta)
     if not math.isfinite(epsilon):

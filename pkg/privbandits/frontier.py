@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import stats
 
-from ._validation import check_epsilon, check_int
+from ._validation import _is_real, check_epsilon, check_finite_array, check_int
 from .environments import BERNOULLI, BanditInstance
 from .metrics import average_regret, nash_regret
 from .policies import Policy
@@ -100,11 +100,34 @@ def _band(center: float, values: np.ndarray, level: float = 0.95) -> tuple[float
     return float(center - half), float(center + half)
 
 
+def _horizon_list(horizons: Sequence[int]) -> list[int]:
+    """``horizons`` as a non-empty list of integers >= 2 (one integer alone is a list of one)."""
+    try:
+        values = np.atleast_1d(horizons).tolist()
+    except ValueError:  # ragged nesting
+        values = [horizons]
+    if not values:
+        raise ValueError("horizons must not be empty")
+    return [check_int("horizons", h, minimum=2) for h in values]
+
+
+def _check_instance(instance: object) -> BanditInstance:
+    """``instance`` if it is a :class:`BanditInstance`."""
+    if not isinstance(instance, BanditInstance):
+        raise ValueError(f"instance must be a BanditInstance, got {type(instance).__name__}")
+    return instance
+
+
+def _check_rtol(rtol: float) -> float:
+    """``rtol`` if it is a finite real number >= 0 (not a bool)."""
+    if isinstance(rtol, bool) or not (isinstance(rtol, (int, float)) and 0.0 <= rtol < np.inf):
+        raise ValueError(f"rtol must be finite and >= 0, got {rtol!r}")
+    return float(rtol)
+
+
 def _check_batches(horizons: Sequence[int], batches: int, runs_per_batch: int, seed: int):
     """The arguments :func:`frontier_point` and :func:`final_regrets` share, checked; horizons ascending."""
-    horizons = tuple(sorted(check_int("horizons", int(h), minimum=2) for h in horizons))
-    if not horizons:
-        raise ValueError("horizons must not be empty")
+    horizons = tuple(sorted(_horizon_list(horizons)))
     batches = check_int("batches", batches, minimum=2)
     runs_per_batch = check_int("runs_per_batch", runs_per_batch, minimum=1)
     return horizons, batches, runs_per_batch, check_int("seed", seed, minimum=0)
@@ -140,6 +163,9 @@ def frontier_point(
     -------
     FrontierPoint
     """
+    if not isinstance(policy, Policy):
+        raise ValueError(f"policy must be a privbandits Policy, got {type(policy).__name__}")
+    _check_instance(instance)
     horizons, batches, runs_per_batch, seed = _check_batches(horizons, batches, runs_per_batch, seed)
     plan = [horizons[-1]] if policy.anytime else list(horizons)
     rows = {}
@@ -185,6 +211,9 @@ def final_regrets(
     numpy.ndarray
         Shape ``(len(horizons), batches * runs_per_batch)``, runs in seed order.
     """
+    if not isinstance(policy, Policy):
+        raise ValueError(f"policy must be a privbandits Policy, got {type(policy).__name__}")
+    _check_instance(instance)
     horizons, batches, runs_per_batch, seed = _check_batches(horizons, batches, runs_per_batch, seed)
     gaps = instance.gaps
     out = np.empty((len(horizons), batches * runs_per_batch))
@@ -218,7 +247,7 @@ def lock_in_threshold(instance: BanditInstance, horizon: int) -> float:
         If every arm is optimal.
     """
     horizon = check_int("horizon", horizon, minimum=1)
-    gaps = instance.gaps[instance.gaps > 0]
+    gaps = _check_instance(instance).gaps[instance.gaps > 0]
     if gaps.size == 0:
         raise ValueError("instance must have a suboptimal arm (every gap is 0)")
     return float(horizon * gaps.min() / 2.0)
@@ -262,8 +291,8 @@ def tail_summary(finals: np.ndarray, instance: BanditInstance, horizon: int) -> 
     -------
     Tail
     """
-    finals = np.asarray(finals, dtype=float)
-    if finals.ndim != 1 or finals.size == 0 or not np.all(np.isfinite(finals)):
+    finals = check_finite_array("finals", finals, ndim=1)
+    if finals.size == 0:
         raise ValueError("finals must be a non-empty finite 1-D array")
     threshold = lock_in_threshold(instance, horizon)
     learned = bool(np.any(finals < LEARNED_FRACTION * threshold))
@@ -291,8 +320,7 @@ def is_tie(a: float, b: float, rtol: float = TIE_RTOL) -> bool:
     -------
     bool
     """
-    if not (isinstance(rtol, (int, float)) and 0.0 <= rtol < np.inf):
-        raise ValueError(f"rtol must be finite and >= 0, got {rtol!r}")
+    rtol = _check_rtol(rtol)
     return bool(abs(a - b) <= rtol * max(abs(a), abs(b)))
 
 
@@ -310,6 +338,9 @@ def ranking(means: dict[str, float], rtol: float = TIE_RTOL) -> tuple[list[str],
     tuple of (list of str, str or None)
         The tied best, in the order of ``means``, and the best of the rest (None if none).
     """
+    rtol = _check_rtol(rtol)
+    if not isinstance(means, dict) or not all(_is_real(v) or isinstance(v, np.floating) for v in means.values()):
+        raise ValueError(f"means must be a dict of algorithm names to real numbers, got {means!r}")
     finite = {a: float(v) for a, v in means.items() if np.isfinite(v)}
     if not finite:
         raise ValueError("means must hold at least one finite value")
@@ -376,10 +407,8 @@ def private_lower_bound(instance: BanditInstance, horizons: Sequence[int], epsil
     """
     from .policies.adap_klucb import problem_dependent_lower_bound
 
-    if not isinstance(instance, BanditInstance):
-        raise ValueError(f"instance must be a BanditInstance, got {type(instance).__name__}")
-    if np.any(instance.kinds != BERNOULLI):
+    if np.any(_check_instance(instance).kinds != BERNOULLI):
         raise ValueError(f"instance must have Bernoulli arms only (Theorem 3's Bernoulli form), got {instance.name!r}")
     epsilon = check_epsilon(epsilon, allow_inf=True)
-    horizons = [check_int("horizons", h, minimum=2) for h in np.atleast_1d(horizons).tolist()]
+    horizons = _horizon_list(horizons)
     return np.array([problem_dependent_lower_bound(instance.means, h, epsilon) for h in horizons])

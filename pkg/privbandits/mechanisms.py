@@ -17,6 +17,7 @@ from ._validation import (
     check_int,
     check_positive,
     check_probability,
+    check_rng,
     check_unit_interval_array,
 )
 
@@ -73,6 +74,7 @@ def laplace_mechanism(value: Any, sensitivity: float, epsilon: float, rng: np.ra
     """
     sensitivity = check_positive("sensitivity", sensitivity)
     epsilon = check_epsilon(epsilon)
+    check_rng(rng)
     value_arr = check_finite_array("value", value)
     out = value_arr + rng.laplace(0.0, sensitivity / epsilon, size=value_arr.shape)
     return float(out) if out.ndim == 0 else out
@@ -263,6 +265,7 @@ def gaussian_mechanism(value: Any, sensitivity: float, rng: np.random.Generator,
     """
     check_positive("sensitivity", sensitivity)
     sigma = check_positive("sigma", sigma)
+    check_rng(rng)
     value_arr = check_finite_array("value", value)
     out = value_arr + rng.normal(0.0, sigma, size=value_arr.shape)
     return float(out) if out.ndim == 0 else out
@@ -282,6 +285,7 @@ def randomized_response(bits: Any, epsilon: float, rng: np.random.Generator) -> 
     numpy.ndarray of int8
     """
     epsilon = check_epsilon(epsilon)
+    check_rng(rng)
     bits_arr = np.asarray(bits)
     if bits_arr.size and not np.all((bits_arr == 0) | (bits_arr == 1)):
         raise ValueError("bits must be 0 or 1")
@@ -322,6 +326,7 @@ def privbern(rewards: Any, epsilon: float, rng: np.random.Generator) -> np.ndarr
     numpy.ndarray of int8
     """
     epsilon = check_epsilon(epsilon)
+    check_rng(rng)
     r = check_unit_interval_array("rewards", rewards)
     p = (r * math.exp(epsilon) + (1.0 - r)) / (1.0 + math.exp(epsilon)) if epsilon < 700 else r
     return (rng.random(r.shape) < p).astype(np.int8)
@@ -514,6 +519,7 @@ def binary_tree_prefix_sums(
     """
     stream_arr = check_unit_interval_array("stream", stream, ndim=1)
     epsilon = check_epsilon(epsilon)
+    check_rng(rng)
     horizon = check_int("horizon", stream_arr.size if horizon is None else horizon, minimum=max(1, stream_arr.size))
     stream_arr = np.ascontiguousarray(stream_arr)
     if runs is not None:
@@ -540,6 +546,7 @@ def hybrid_prefix_sums(
     """
     stream_arr = np.ascontiguousarray(check_unit_interval_array("stream", stream, ndim=1))
     epsilon = check_epsilon(epsilon)
+    check_rng(rng)
     part = epsilon / 2.0 if split else epsilon
     if runs is not None:
         return _hybrid_prefix_sums_runs(stream_arr, part, part, rng, check_int("runs", runs, minimum=1))
@@ -559,6 +566,7 @@ class BinaryTreeCounter:
     def __init__(self, epsilon: float, horizon: int, rng: np.random.Generator) -> None:
         self.epsilon = check_epsilon(epsilon)
         self.horizon = check_int("horizon", horizon, minimum=1)
+        check_rng(rng)
         self.scale = _levels(self.horizon) / self.epsilon
         self._rng = rng
         self._state = binary_counter_state()
@@ -598,6 +606,7 @@ class HybridCounter:
 
     def __init__(self, epsilon: float, rng: np.random.Generator, *, split: bool = True) -> None:
         self.epsilon = check_epsilon(epsilon)
+        check_rng(rng)
         self.split = bool(split)
         part = self.epsilon / 2.0 if split else self.epsilon
         self.epsilon_log = self.epsilon_tree = part

@@ -12,7 +12,7 @@ from scipy.special import logsumexp
 
 from . import cache as _cache
 from . import engine, folding
-from ._validation import check_int
+from ._validation import check_int, check_memory
 from .environments import BanditInstance, HiringEnvironment
 from .policies.base import ContextualPolicy, Policy
 
@@ -59,6 +59,7 @@ def simulate(
     policies = [policy] if single else _policy_list(policy)
     horizon, runs, seed = _check_runs(policies, instance, horizon, runs, seed)
     keep = _check_keep(keep)
+    _check_record_memory(policies, instance, horizon, runs, keep)
     n_jobs = _workers(n_jobs, runs, horizon, policies)
     options = {"keep": None if keep is None else list(keep)}
     keys = [
@@ -120,6 +121,13 @@ def simulate_mean_rewards(
     if not policy.records_arms:
         raise ValueError(f"{type(policy).__name__} records no arm sequence (records_arms is False)")
     rounds = _check_at(at, horizon)
+    if not policy.episodic:  # a run's arms (int64), the fold's two per-round arrays and their merge
+        check_memory(
+            f"horizon={horizon} for {type(policy).__name__}",
+            4 * 8 * horizon,
+            "a policy that is not episodic folds every round of its runs; use a shorter horizon "
+            "(an episodic policy, policy.episodic, folds its episodes only)",
+        )
     key = _cache_key(folding.fold_runs, policy, instance, horizon, runs, seed) if cache else None
     fold = _cache.load(key) if cache else None
     if fold is None:
@@ -311,6 +319,8 @@ run_seeds = engine.run_seeds
 #: Rounds (runs x horizon) up to which a bandit simulation with ``n_jobs=None`` runs in this thread
 #: (a pool of workers costs tens of milliseconds, more than such a simulation takes).
 SMALL_SIMULATION = 200_000
+#: The engine's chunks of runs (:func:`privbandits.engine.run_repetitions`'s default), for the memory estimate
+_CHUNKS = 32
 
 
 def _cache_key(batch: Any, policy: AnyPolicy, env: Any, horizon: int, runs: int, seed: int, **options: Any) -> str:
@@ -362,7 +372,7 @@ def _kept(records: dict[str, np.ndarray], keep: tuple[str, ...] | None, policy: 
         return records
     missing = set(keep) - set(records)
     if missing:
-        raise ValueError(f"records {sorted(missing)} are not produced by {type(policy).__name__}")
+        raise ValueError(f"keep names records {sorted(missing)} that {type(policy).__name__} does not produce")
     return {name: records[name] for name in keep}
 
 
@@ -390,11 +400,35 @@ def _check_runs(policies: list, env: Any, horizon: int, runs: int, seed: int) ->
     return horizon, check_int("runs", runs, minimum=1), check_int("seed", seed, minimum=0)
 
 
+def _check_record_memory(policies: list, env: Any, horizon: int, runs: int, keep: tuple[str, ...] | None) -> None:
+    """Refuse, before any run, arm records of ``runs x horizon`` rounds that cannot fit in memory."""
+    # Their peak: one chunk of runs in flight (int64) next to the chunks made (int16 or int32), or the
+    # chunks and their concatenation, whichever is larger.
+    if not isinstance(env, BanditInstance):
+        return
+    itemsize = 2 if env.n_arms < np.iinfo(np.int16).max else 4
+    in_flight = -(-runs // min(runs, _CHUNKS)) * 8
+    kept = runs * itemsize if keep is None or "arms" in keep else 0
+    per_round = sum(max(in_flight + kept, 2 * kept) for q in policies if isinstance(q, Policy) and q.records_arms)
+    check_memory(
+        f"horizon={horizon} with runs={runs}",
+        per_round * horizon,
+        "use fewer runs, keep=(...) without 'arms' to keep the other records only, or "
+        "simulate_mean_rewards, which folds the runs into mean curves as it makes them (an episodic "
+        "policy, policy.episodic, in memory of the order of its episodes)",
+    )
+
+
 def _check_keep(keep: Any) -> tuple[str, ...] | None:
     """``keep`` as a non-empty tuple of names (or ``None``)."""
     if keep is None:
         return None
-    if isinstance(keep, str) or not keep or not all(isinstance(name, str) for name in keep):
+    if (
+        isinstance(keep, str)
+        or not isinstance(keep, (tuple, list))
+        or not keep
+        or not all(isinstance(name, str) for name in keep)
+    ):
         raise ValueError(f"keep must be a non-empty tuple of record names, got {keep!r}")
     return tuple(keep)
 

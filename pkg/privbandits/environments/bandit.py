@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from .._validation import check_finite_array, check_int, check_unit_interval_array
+from .._validation import check_bool, check_finite_array, check_int, check_unit_interval_array
 
 __all__ = [
     "BERNOULLI",
@@ -65,7 +65,7 @@ def _check_kind_params(arm: int, kind: int, p: np.ndarray) -> None:
         if not 0.0 <= p[0] <= p[1] <= 1.0:
             raise ValueError(f"{where}: need 0 <= low <= high <= 1, got {p[0]}, {p[1]}")
         if kind == TWO_POINT and not 0.0 <= p[2] <= 1.0:
-            raise ValueError(f"{where}: p must lie in [0, 1], got {p[2]}")
+            raise ValueError(f"{where}: p_high must lie in [0, 1], got {p[2]}")
     else:
         raise ValueError(f"kinds[{arm}] = {kind} is not an arm kind; allowed: {sorted(_KIND_NAMES)}")
 
@@ -224,6 +224,16 @@ class BanditInstance:
         return f"BanditInstance({label}K={self.n_arms}, kinds={kinds}, best mean={self.best_mean:.4g})"
 
 
+def _arms(name: str, values: Any, *, unit: bool = False) -> np.ndarray:
+    """One value per arm: a 1-d float array of K >= 2 finite values (in [0, 1] if ``unit``), checked by ``name``."""
+    array = (check_unit_interval_array if unit else check_finite_array)(name, values, ndim=1)
+    if array.size < 2:
+        raise ValueError(
+            f"{name} must hold one value per arm, K >= 2 of them (a bandit needs two arms), got {array.size}"
+        )
+    return array
+
+
 def _instance(kinds: np.ndarray, params: np.ndarray, name: str) -> BanditInstance:
     params = np.asarray(params, dtype=float)
     for arm in range(len(kinds)):
@@ -250,17 +260,15 @@ def bernoulli_instance(means: Any = None, *, log_means: Any = None, name: str = 
     if (means is None) == (log_means is None):
         raise ValueError("give exactly one of means and log_means")
     if log_means is not None:
-        logs = check_finite_array("log_means", log_means, ndim=1)
+        logs = _arms("log_means", log_means)
         if np.any(logs > 0):
             raise ValueError("log_means must be <= 0 (means in [0, 1])")
         means_arr = np.exp(logs)
     else:
-        means_arr = check_unit_interval_array("means", means, ndim=1)
+        means_arr = _arms("means", means, unit=True)
         with np.errstate(divide="ignore"):
             logs = np.log(means_arr)
     k = means_arr.size
-    if k < 2:
-        raise ValueError(f"a bandit needs K >= 2 arms, got {k}")
     params = np.zeros((k, 3))
     params[:, 0] = means_arr
     return BanditInstance(np.full(k, BERNOULLI), params, logs, name)
@@ -278,8 +286,7 @@ def beta_instance(a: Any, b: Any, *, name: str = "") -> BanditInstance:
     -------
     BanditInstance
     """
-    a_arr = check_finite_array("a", a, ndim=1)
-    b_arr = check_finite_array("b", b, ndim=1)
+    a_arr, b_arr = _arms("a", a), _arms("b", b)
     if a_arr.shape != b_arr.shape:
         raise ValueError(f"a and b must have the same shape, got {a_arr.shape} and {b_arr.shape}")
     params = np.zeros((a_arr.size, 3))
@@ -300,7 +307,7 @@ def two_point_instance(low: Any, high: Any, p_high: Any, *, name: str = "") -> B
     -------
     BanditInstance
     """
-    arrays = [check_finite_array(n, v, ndim=1) for n, v in (("low", low), ("high", high), ("p_high", p_high))]
+    arrays = [_arms(n, v) for n, v in (("low", low), ("high", high), ("p_high", p_high))]
     if len({a.shape for a in arrays}) != 1:
         raise ValueError("low, high and p_high must have the same shape")
     return _instance(np.full(arrays[0].size, TWO_POINT), np.stack(arrays, axis=1), name)
@@ -318,8 +325,7 @@ def uniform_instance(low: Any, high: Any, *, name: str = "") -> BanditInstance:
     -------
     BanditInstance
     """
-    low_arr = check_finite_array("low", low, ndim=1)
-    high_arr = check_finite_array("high", high, ndim=1)
+    low_arr, high_arr = _arms("low", low), _arms("high", high)
     if low_arr.shape != high_arr.shape:
         raise ValueError("low and high must have the same shape")
     params = np.zeros((low_arr.size, 3))
@@ -344,7 +350,8 @@ def mixed_instance(means: Any, *, match_means: bool = True, name: str = "mixed")
     -------
     BanditInstance
     """
-    mu = check_unit_interval_array("means", means, ndim=1)
+    mu = _arms("means", means, unit=True)
+    match_means = check_bool("match_means", match_means)
     k = mu.size
     kinds = np.empty(k, dtype=np.int64)
     params = np.zeros((k, 3))

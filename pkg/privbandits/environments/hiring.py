@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._validation import check_positive
+from .._validation import check_finite_array, check_positive
 
 __all__ = ["HiringEnvironment", "HiringArrays", "ScoreTree", "L_TILDE_RULES"]
 
@@ -172,8 +172,17 @@ class HiringEnvironment:
 
     def __post_init__(self) -> None:
         check_positive("noise_sd", self.noise_sd)
+        if not isinstance(self.pools, (tuple, list)):
+            raise ValueError(
+                f"pools must be a tuple of (n_k, d) arrays (one per group), got {type(self.pools).__name__}"
+            )
         if len(self.pools) < 2:
             raise ValueError("pools must hold at least 2 groups")
+        d = check_finite_array("theta_star", self.theta_star, ndim=1).size
+        for k, pool in enumerate(self.pools):
+            shape = check_finite_array(f"pools[{k}]", pool, ndim=2).shape
+            if shape[0] == 0 or shape[1] != d:
+                raise ValueError(f"pools[{k}] must have shape (n_k >= 1, d = {d}) (d of theta_star), got {shape}")
 
     @classmethod
     def from_census(cls, data, noise_sd: float = 0.1) -> HiringEnvironment:

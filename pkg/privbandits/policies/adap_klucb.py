@@ -12,7 +12,7 @@ from .._validation import check_epsilon, check_int
 from ..environments import draw_reward, draw_reward_sum
 from ..mechanisms import laplace_draw
 from .adap_ucb import AdaPUCB
-from .base import Policy, Real, param
+from .base import Epsilon, Policy, Real, param
 
 __all__ = ["AdaPKLUCB", "bernoulli_kl", "kl_ucb_upper", "problem_dependent_lower_bound", "minimax_lower_bound"]
 
@@ -148,7 +148,7 @@ class AdaPKLUCB(Policy):
         The regret bound needs ``alpha > 3``.
     """
 
-    epsilon: float = param(0.2, Real(0.0, math.inf, "(]"))
+    epsilon: float = param(0.2, Epsilon())
     alpha: float = param(3.1, Real())
 
     name = "AdaP-KLUCB"

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import numpy as np
 from numba import njit
 
 from ..environments import draw_reward, draw_reward_sum
 from ..mechanisms import laplace_draw
-from .base import Bool, Departure, Policy, Real, episode_array, new_episodes, param, record_play
+from .base import Bool, Departure, Epsilon, Policy, Real, episode_array, new_episodes, param, record_play
 
 __all__ = ["AdaPUCB"]
 
@@ -104,7 +103,7 @@ class AdaPUCB(Policy):
         Departures of the authors' code (who also score regret with ``mu* = 1``, ``Expt_1.py`` line 134).
     """
 
-    epsilon: float = param(0.2, Real(0.0, math.inf, "(]"))
+    epsilon: float = param(0.2, Epsilon())
     alpha: float = param(3.1, Real())
     _: dataclasses.KW_ONLY
     authors_index: bool = param(False, Bool())

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from .._validation import _is_real, check_bool, check_int
+from .._validation import _is_real, check_bool, check_int, check_memory
 from ..environments import BanditInstance
 
 __all__ = [
@@ -24,6 +24,8 @@ __all__ = [
     "Declared",
     "Spec",
     "Real",
+    "Epsilon",
+    "EPSILON_MIN",
     "Int",
     "Bool",
     "Choice",
@@ -158,6 +160,38 @@ class Real(Spec):
         if not (above and below):
             raise ValueError(f"{name} must lie in {interval}, got {value!r}")
         return checked
+
+
+#: The smallest privacy parameter a policy accepts (:class:`Epsilon`).
+EPSILON_MIN = 1e-12
+
+
+@dataclasses.dataclass(frozen=True)
+class Epsilon(Real):
+    """A privacy parameter epsilon in ``[EPSILON_MIN, high]``; ``inf`` is the non-private limit (no noise).
+
+    Every policy's ``epsilon`` is one. A policy whose non-private limit is its own algorithm run
+    without noise accepts ``inf`` (and says so in its docstring); one for which the package does not
+    define that limit refuses it with ``finite``, the reason and what to run instead, in the error.
+    Below :data:`EPSILON_MIN` the kernels' noise scales (``1/epsilon``, its square, times the horizon)
+    leave the range of double precision or of 64-bit counts.
+
+    Parameters
+    ----------
+    low, high, ends, coerce, optional
+        As for :class:`Real` (default ``[EPSILON_MIN, inf]``).
+    finite : str
+        Why ``inf`` is refused and what to run instead (empty: ``inf`` accepted if ``high`` allows it).
+    """
+
+    low: float = EPSILON_MIN
+    ends: str = "[]"
+    finite: str = ""
+
+    def check(self, name: str, value: Any) -> Any:
+        if self.finite and _is_real(value) and float(value) == math.inf:
+            raise ValueError(f"{name} must be finite for this algorithm, got inf: {self.finite}")
+        return super().check(name, value)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -363,6 +397,15 @@ class Declared:
         return out
 
 
+#: Arm records of at most this many rounds (8 MB) are not checked against the memory (a run's cost)
+_UNCHECKED_ROUNDS = 10**6
+#: What to do instead of one run whose arm record cannot fit in memory
+_ONE_RUN_INSTEAD = (
+    "a run records one int64 arm per round; run_episodes records an episodic policy's play as episodes, and "
+    "privbandits.simulate.simulate_mean_rewards folds runs into mean curves as it makes them"
+)
+
+
 @njit(nogil=True)
 def _arms_of_runs(kernel, rng, n, horizon, args):  # pragma: no cover - compiled
     """``n`` runs of a kernel that returns the arm sequence itself."""
@@ -501,6 +544,8 @@ class Policy(Declared, abc.ABC):
         Records
         """
         horizon = self._check_run(instance, horizon, rng)
+        if self.records_arms and horizon > _UNCHECKED_ROUNDS:
+            check_memory(f"horizon={horizon}", 8 * horizon, _ONE_RUN_INSTEAD)
         records = self._run(instance, horizon, rng)
         if self.records_arms and ("arms" not in records or np.shape(records["arms"]) != (horizon,)):
             raise RuntimeError(f"{type(self).__name__}._run must return 'arms' of shape ({horizon},)")
@@ -571,6 +616,9 @@ class Policy(Declared, abc.ABC):
         n = check_int("n", n, minimum=1)
         if not self.records_arms:
             raise ValueError(f"{type(self).__name__} records no arm sequence (records_arms is False)")
+        checked = self._check_run(instance, horizon, rng)
+        if n * checked > _UNCHECKED_ROUNDS:
+            check_memory(f"horizon={checked} with n={n}", 8 * n * checked, "sample fewer runs at a time")
         first = self.run(instance, horizon, rng)["arms"]  # validates, and compiles the kernel once
         horizon = int(np.shape(first)[0])
         kernel, args = self._kernel_call(instance, horizon)

@@ -14,7 +14,19 @@ from numba import njit
 from .._validation import check_epsilon, check_int, check_positive
 from ..environments import draw_reward, draw_reward_sum
 from ..mechanisms import laplace_draw, laplace_logcdf
-from .base import Bool, Choice, Departure, Policy, Real, Records, episode_array, new_episodes, param, record_play
+from .base import (
+    Bool,
+    Choice,
+    Departure,
+    Epsilon,
+    Policy,
+    Real,
+    Records,
+    episode_array,
+    new_episodes,
+    param,
+    record_play,
+)
 
 __all__ = [
     "NCBFamily",
@@ -42,7 +54,7 @@ PAPER_PHASE1_CONSTANT = 1600.0
 DEFAULT_PHASE1_CONSTANT = 1.0
 
 _SV_FRACTION = Real(0.0, 1.0, coerce=False)  # share of epsilon on the sparse-vector stopping rule
-_EPSILON = Real(0.0, math.inf, "(]")  # inf: no noise
+_EPSILON = Epsilon()  # inf: no noise
 
 #: Which algorithm a kernel block runs, NCB (no privacy), GDP-NCB (Algorithm 1) or LDP-NCB (Algorithm 2).
 NCB_BASE, GDP_BASE, LDP_BASE = 0, 1, 2
@@ -639,7 +651,13 @@ def _anytime_kernel(rng, kinds, params, table, horizon, base, eps, k_consts):  #
 
 @dataclasses.dataclass(frozen=True)
 class NCBFamily(Policy):
-    """Base class of the NCB family: shared fields, checks and horizon rule (any ``T >= 1``).
+    """Base class of the NCB family: shared fields, checks and horizon rule (any ``T >= 1``, even ``T < K``).
+
+    Unlike the other policies, which need one pull of every arm, these accept a horizon shorter than
+    the number of arms: Algorithm 3 of ``sarkar2026dpncb`` runs a fresh DP-NCB told the horizon
+    ``W = 1, 2, 4, ...`` in each window, so the play at ``T < K`` (Phase I's uniform exploration,
+    ended early only by its test) is part of the algorithm, and the anytime algorithm can be stopped
+    at any round.
 
     Parameters
     ----------

@@ -10,7 +10,7 @@ from numba import njit
 
 from ..environments import draw_reward
 from ..mechanisms import laplace_draw
-from .base import Bool, Departure, Policy, Real, param
+from .base import Bool, Departure, Epsilon, Policy, Real, param
 
 __all__ = ["LDPUCB"]
 
@@ -91,7 +91,7 @@ class LDPUCB(Policy):
         Departures of the authors' code.
     """
 
-    epsilon: float = param(0.2, Real(0.0, math.inf, "(]"))
+    epsilon: float = param(0.2, Epsilon())
     explore: float = param(4.0, Real(0.0, math.inf, "[)"))
     _: dataclasses.KW_ONLY
     clip_rewards: bool = param(False, Bool())

@@ -33,7 +33,7 @@ from ..mechanisms import (
     hybrid_counter_insert,
     laplace_iid_sum_tail_bound,
 )
-from .base import Bool, Choice, Policy, Real, param
+from .base import Bool, Choice, Epsilon, Policy, Real, param
 
 __all__ = [
     "PrivateUCB",
@@ -155,6 +155,11 @@ def _private_ucb_kernel(
 
 
 _PER_TREE = Choice(PER_TREE_BUDGETS)
+#: Why Private-UCB and the DP-UCB family refuse epsilon = inf (the non-private limit)
+_FINITE = (
+    "its noise and confidence width are stated for a finite epsilon only; its non-private limit is UCB1 "
+    "(privbandits.policies.UCB), which Part VI runs in its place"
+)
 _WIDTH = Choice(PRIVATE_UCB_WIDTHS)
 _GAMMA = Real(0.0, 1.0, "()", optional=True)
 
@@ -240,6 +245,7 @@ class PrivateUCB(Policy):
     Parameters
     ----------
     epsilon : float > 0, finite
+        ``inf``, the non-private limit, is refused: that limit is UCB1 (:class:`~privbandits.policies.ucb.UCB`).
     per_tree_budget : {"eps/k", "eps"}
         Each tree's epsilon: the printed ``eps/k``, or ``eps``.
     width : {"printed", "tail_bound"}
@@ -248,7 +254,7 @@ class PrivateUCB(Policy):
         The failure probability; None: ``t^-4`` at round ``t``.
     """
 
-    epsilon: float = param(spec=Real())
+    epsilon: float = param(spec=Epsilon(ends="[)", finite=_FINITE))
     per_tree_budget: str = param("eps/k", _PER_TREE)
     width: str = param("printed", _WIDTH)
     gamma: float | None = param(None, _GAMMA)
@@ -440,7 +446,7 @@ def dp_ucb_bound_miscoverage(
 class _HybridUCB(Policy):
     """Algorithms 1 and 2: one hybrid counter per arm, and their accounting."""
 
-    epsilon: float = param(spec=Real())
+    epsilon: float = param(spec=Epsilon(ends="[)", finite=_FINITE))
     hybrid_split: bool = param(True, Bool())
 
     private = True
@@ -466,6 +472,7 @@ class DPUCBBound(_HybridUCB):
     Parameters
     ----------
     epsilon : float > 0, finite
+        ``inf``, the non-private limit, is refused: that limit is UCB1 (:class:`~privbandits.policies.ucb.UCB`).
     hybrid_split : bool
         Split epsilon between the counter's two parts, or give each the whole of it (the paper's).
     bonus : {"matched", "printed"}
@@ -486,6 +493,7 @@ class DPUCB(_HybridUCB):
     Parameters
     ----------
     epsilon : float > 0, finite
+        ``inf``, the non-private limit, is refused: that limit is UCB1 (:class:`~privbandits.policies.ucb.UCB`).
     hybrid_split : bool
         As in :class:`DPUCBBound`.
     """
@@ -592,13 +600,14 @@ class DPUCBInt(Policy):
     Parameters
     ----------
     epsilon : float in (0, 1]
-        The *input* epsilon (:meth:`for_target` gives it for a target).
+        The *input* epsilon (:meth:`for_target` gives it for a target). ``inf``, the non-private limit, is refused: that
+        limit is UCB1 (:class:`~privbandits.policies.ucb.UCB`).
     v : float in (1, 1.5]
     simplified_intervals : bool
         Release every ``ceil(1/epsilon)`` pulls, as the pseudocode prints.
     """
 
-    epsilon: float = param(spec=Real(0.0, 1.0, "(]"))  # the input epsilon of Algorithm 3
+    epsilon: float = param(spec=Epsilon(high=1.0, finite=_FINITE))  # the input epsilon of Algorithm 3
     v: float = param(1.1, _V)
     simplified_intervals: bool = param(False, Bool())
 

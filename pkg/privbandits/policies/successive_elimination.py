@@ -8,7 +8,6 @@ with every constant, is stated in the class docstring.
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import numpy as np
 from numba import njit
@@ -16,7 +15,7 @@ from numba import njit
 from .._validation import check_epsilon, check_int
 from ..environments import draw_reward_sum
 from ..mechanisms import laplace_draw
-from .base import Policy, Real, episode_array, new_episodes, param, record_play
+from .base import Epsilon, Policy, Real, episode_array, new_episodes, param, record_play
 
 __all__ = ["DPSE", "dpse_epoch_length"]
 
@@ -28,7 +27,7 @@ def _epoch_length(e, n_alive, beta, eps):  # pragma: no cover - compiled
     r = 32.0 * np.log(8.0 * n_alive * e * e / beta) / (gap * gap)
     if np.isfinite(eps):
         r = max(r, 8.0 * np.log(4.0 * n_alive * e * e / beta) / (eps * gap))
-    return int(np.ceil(r))
+    return int(np.ceil(min(r, 2.0**62)))  # capped: longer than any horizon, and within int64
 
 
 @njit(nogil=True, cache=True)
@@ -166,7 +165,7 @@ class DPSE(Policy):
         Confidence; ``None``: ``1 / T``.
     """
 
-    epsilon: float = param(1.0, Real(0.0, math.inf, "(]"))
+    epsilon: float = param(1.0, Epsilon())
     beta: float | None = param(None, Real(0.0, 1.0, "()", optional=True))
 
     name = "DP-SE"

@@ -15,7 +15,7 @@ from numba import njit
 from .._validation import check_delta, check_epsilon, check_finite_array, check_probability
 from ..environments import BanditInstance, draw_reward
 from ..mechanisms import laplace_iid_sum_tail_bound, privbern_draw
-from .base import Choice, Custom, Policy, Real, Records, param
+from .base import Choice, Custom, Epsilon, Policy, Real, Records, param
 
 __all__ = [
     "FixedBudgetThresholding",
@@ -189,7 +189,7 @@ def _check_means(means: object) -> np.ndarray:
 
 
 _UNIT = Real(0.0, 1.0, "[]")
-_EPSILON = Real(0.0, math.inf, "(]")  # inf: no privacy
+_EPSILON = Epsilon()  # inf: no privacy
 _MECHANISM = Choice(tuple(_MECHANISMS))
 
 
@@ -447,6 +447,7 @@ class FixedConfidenceThresholding(Policy):
     tau : float in [0, 1]
     delta : float in (0, 1)
     epsilon : float > 0
+        ``inf`` (the default) runs without privacy.
     radius_constant : float > 0, finite
         8 as printed; 2 is what Hoeffding needs for Theorem 4.1's proof.
     mechanism : {"privbern", "laplace"}

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..._validation import check_delta, check_int
 from ...mechanisms import approx_dp_to_zcdp, gaussian_composition_epsilon
-from ..base import Bool, Choice, ContextualPolicy, Departure, Int, Real, Records, param
+from ..base import EPSILON_MIN, Bool, Choice, ContextualPolicy, Departure, Epsilon, Int, Real, Records, param
 from .calibration import (
     CALIBRATIONS,
     TREE_BUDGETS,
@@ -216,9 +216,10 @@ class PrivateFairGreedy(HiringPolicy):
 
     Parameters
     ----------
-    epsilon : float > 0
-    delta : float in (0, 1)
-    alpha_eps, alpha_delta : float in (0, 1)
+    epsilon : float > 0, finite
+        ``inf``, the non-private limit, is refused: ``noise=False`` runs without noise.
+    delta : float in [1e-300, 1)
+    alpha_eps, alpha_delta : float in [EPSILON_MIN, 1)
         Shares of epsilon and delta given to the regression.
     l_tilde : float > 0 or None
         The bound L-tilde on the leaves; ``None``: by ``l_tilde_rule``.
@@ -242,10 +243,10 @@ class PrivateFairGreedy(HiringPolicy):
         Clip the rewards entering the tree to ``[-y_clip, y_clip]`` (the code does not).
     """
 
-    epsilon: float = param(15.0, _POSITIVE)
-    delta: float = param(0.1, Real(0.0, 1.0))
-    alpha_eps: float = param(0.9, Real(0.0, 1.0))
-    alpha_delta: float = param(0.9, Real(0.0, 1.0))
+    epsilon: float = param(15.0, Epsilon(ends="[)", finite="noise=False runs it without noise (no privacy)"))
+    delta: float = param(0.1, Real(1e-300, 1.0, "[)"))  # not subnormal: its shares must not underflow
+    alpha_eps: float = param(0.9, Real(EPSILON_MIN, 1.0, "[)"))
+    alpha_delta: float = param(0.9, Real(EPSILON_MIN, 1.0, "[)"))
     l_tilde: float | None = param(None, Real(optional=True))
     noise: bool = param(True, Bool())  #: False for no noise and no shift (tests check it equals ridge with reg -> 0)
     rank_method: str = param("histogram", Choice(RANK_METHODS))
