@@ -18,7 +18,7 @@ from numba import njit
 
 from ..environments import draw_reward
 from ..mechanisms import binary_counter_insert, binary_counter_state, laplace_draw
-from .base import Policy, Real, param
+from .base import Epsilon, Policy, param
 
 __all__ = ["DPTS", "LazyDPTS", "dp_ts_offset", "lazy_dp_ts_offset"]
 
@@ -208,7 +208,7 @@ class DPTS(Policy):
         ``inf`` runs without noise and without optimism.
     """
 
-    epsilon: float = param(1.0, Real(0.0, math.inf, "(]"))
+    epsilon: float = param(1.0, Epsilon())
 
     name = "DP-TS"
     private = True
@@ -242,7 +242,7 @@ class LazyDPTS(Policy):
         ``inf`` runs without noise and without optimism (Thompson sampling on doubling epochs).
     """
 
-    epsilon: float = param(1.0, Real(0.0, math.inf, "(]"))
+    epsilon: float = param(1.0, Epsilon())
 
     name = "Lazy-DP-TS"
     private = True
