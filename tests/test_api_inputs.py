@@ -13,8 +13,10 @@ test here (no false failures).
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import math
 import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -37,6 +39,8 @@ from privbandits.environments import (
 from privbandits.policies.base import Bool, Choice, ContextualPolicy, Custom, Epsilon, Int, Policy, Real
 from privbandits.policies.successive_elimination import DPSE
 from privbandits.simulate import simulate, simulate_mean_rewards
+
+ROOT = Path(__file__).resolve().parent.parent
 
 FAST = settings(
     max_examples=10,
@@ -590,3 +594,52 @@ def test_bernoulli_instance_takes_a_list_an_array_or_integer_means():
     ints = bernoulli_instance([0, 1])
     np.testing.assert_array_equal(ints.means, [0.0, 1.0])
     np.testing.assert_array_equal(ints.log_means, [-np.inf, 0.0])
+
+
+# --- the lab grader's entry points (tools/labs.py: imported without otter, which loads only to grade) ---
+
+_labs_spec = importlib.util.spec_from_file_location("labs", ROOT / "tools" / "labs.py")
+labs = importlib.util.module_from_spec(_labs_spec)
+_labs_spec.loader.exec_module(labs)
+
+
+@pytest.fixture()
+def grading_files(tmp_path):
+    """An autograder zip, a test folder and a notebook submission that exist (none is run)."""
+    zip_path, tests_dir, notebook = tmp_path / "lab.zip", tmp_path / "tests", tmp_path / "sub.ipynb"
+    zip_path.write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip
+    tests_dir.mkdir()
+    notebook.write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')
+    return zip_path, tests_dir, notebook
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda z, t, n: labs.grade(z.parent / "missing.zip", n), "zip_path"),
+        (lambda z, t, n: labs.grade(z, n.parent / "missing.ipynb"), "submission"),
+        (lambda z, t, n: labs.grade(str(z), 3), "submission"),
+        (lambda z, t, n: labs.grade(z, n, timeout=-1), "timeout"),
+        (lambda z, t, n: labs.grade(z, n, timeout=math.nan), "timeout"),
+        (lambda z, t, n: labs.grade(z, n, cell_seconds=0), "cell_seconds"),
+        (lambda z, t, n: labs.grade(z, n, attempts=0), "attempts"),
+        (lambda z, t, n: labs.grade(z, n, attempts=1.5), "attempts"),
+        (lambda z, t, n: labs.grade_batch(z.parent / "missing.zip", [n]), "zip_path"),
+        (lambda z, t, n: labs.grade_batch(z, [n], jobs=0), "jobs"),
+        (lambda z, t, n: labs.grade_batch(z, [n], timeout=math.inf), "timeout"),
+        (lambda z, t, n: labs.grade_in_process(str(t / "missing"), n), "tests_dir"),
+        (lambda z, t, n: labs.grade_in_process(t, str(n.parent / "missing.ipynb")), "submission"),
+        (lambda z, t, n: labs.grade_in_process(t, None), "submission"),
+        (lambda z, t, n: labs.grade_in_process(t, n, cell_seconds=-5), "cell_seconds"),
+    ],
+)
+def test_the_grader_names_a_bad_argument_before_it_grades(grading_files, call, name):
+    with pytest.raises((ValueError, TypeError), match=rf"^{name} must"):
+        call(*grading_files)
+
+
+def test_the_grader_says_a_file_is_not_a_notebook(grading_files):
+    _, tests_dir, notebook = grading_files
+    notebook.write_text('{"cells": [')  # a truncated upload
+    with pytest.raises(ValueError, match="not a notebook"):
+        labs.grade_in_process(str(tests_dir), str(notebook))  # paths as strings are accepted

@@ -718,7 +718,9 @@ def test_a_kernel_that_does_not_start_is_tried_again(released, tmp_path, monkeyp
     monkeypatch.setattr(labs.time, "sleep", lambda seconds: None)
     reference = released["lab0_laplace"] / "autograder" / "lab0_laplace.ipynb"
     (tmp_path / "never.ipynb").write_text(reference.read_text())
-    rows = labs.grade_batch(Path("unused.zip"), [reference, tmp_path / "never.ipynb"], jobs=1)
+    unused_zip = tmp_path / "unused.zip"  # must exist (grade_batch checks it); _otter_run is replaced
+    unused_zip.touch()
+    rows = labs.grade_batch(unused_zip, [reference, tmp_path / "never.ipynb"], jobs=1)
     assert rows[0]["score"] == 6.0 and rows[0]["attempts"] == 2 and rows[0]["cpu_seconds"] == 5.5, rows[0]
     assert rows[1]["score"] is None and "did not start or died, 2 attempts" in rows[1]["error"], rows[1]
     labs.write_gradebook(rows, tmp_path / "gradebook.csv")

@@ -588,15 +588,22 @@ def grade(
 
     Raises
     ------
+    TypeError
+        If ``zip_path`` or ``submission`` is not a path.
     ValueError
-        If the submission is not a Python notebook (e.g. a truncated upload), saying why.
+        If ``zip_path`` or ``submission`` is not an existing file, a time limit is not positive,
+        ``attempts`` < 1, or the submission is not a Python notebook (e.g. a truncated upload),
+        saying why.
     RuntimeError
         If otter fails, with the end of its message (after ``attempts`` kernel failures, saying so).
     TimeoutError
         If grading takes longer than ``timeout`` (otter and its kernel are then stopped).
     """
-    if attempts < 1:
-        raise ValueError(f"attempts: must be >= 1, got {attempts}")
+    zip_path = _existing("zip_path", zip_path)
+    submission = _existing("submission", submission)
+    timeout, cell_seconds = _seconds("timeout", timeout), _seconds("cell_seconds", cell_seconds)
+    if isinstance(attempts, bool) or not isinstance(attempts, int) or attempts < 1:
+        raise ValueError(f"attempts must be an integer >= 1, got {attempts!r}")
     start = time.perf_counter()
     notebook = _readable_notebook(submission)
     cpu = 0.0
@@ -691,6 +698,25 @@ def _safe_name(path: Path) -> str:
     return f"{stem or 'submission'}.ipynb"
 
 
+def _existing(name: str, value, *, directory: bool = False) -> Path:
+    """``value`` as a Path to an existing file (or folder); ValueError/TypeError naming ``name``."""
+    if not isinstance(value, (str, Path)):
+        raise TypeError(f"{name} must be a path (str or pathlib.Path), got {type(value).__name__}")
+    path = Path(value)
+    if not (path.is_dir() if directory else path.is_file()):
+        raise ValueError(f"{name} must be an existing {'folder' if directory else 'file'}, got {str(path)!r}")
+    return path
+
+
+def _seconds(name: str, value) -> float | None:
+    """A time limit: None (no limit) or a finite number of seconds > 0; ValueError naming ``name``."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+        raise ValueError(f"{name} must be None or a number of seconds in (0, inf), got {value!r}")
+    return float(value)
+
+
 def _readable_notebook(path: Path) -> dict:
     """The submission as a notebook, its kernel set to Python 3; ValueError saying why it is not one."""
     try:
@@ -754,8 +780,10 @@ def grade_batch(
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    if jobs < 1:
-        raise ValueError(f"jobs: must be >= 1, got {jobs}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be an integer >= 1, got {jobs!r}")
+    zip_path = _existing("zip_path", zip_path)  # before any submission: one bad zip is every row's error
+    _seconds("timeout", timeout), _seconds("cell_seconds", cell_seconds)
 
     def one(submission: Path) -> dict:
         row = {"submission": str(submission)}
@@ -853,12 +881,23 @@ def grade_in_process(tests_dir: Path, submission: Path, *, cell_seconds: float |
         points), ``failed_cases`` (question -> names of its failed test cases), ``messages``
         (question -> failed case -> what otter shows the student) and ``errors`` (the cells that
         raised).
+
+    Raises
+    ------
+    TypeError
+        If ``tests_dir`` or ``submission`` is not a path.
+    ValueError
+        If ``tests_dir`` is not an existing folder, ``submission`` not an existing notebook, or
+        ``cell_seconds`` not positive, saying why.
     """
+    tests_dir = _existing("tests_dir", tests_dir, directory=True)
+    submission = _existing("submission", submission)
+    cell_seconds = _seconds("cell_seconds", cell_seconds)
+    nb = _readable_notebook(submission)  # ValueError saying why, for a file that is not a notebook
     from otter.test_files import create_test_file
 
     if str(GUARD.parent) not in sys.path:  # the guard the autograder zip ships next to the submission
         sys.path.insert(0, str(GUARD.parent))
-    nb = json.loads(submission.read_text())
     namespace: dict = {"__name__": "__main__"}
     errors = []
     for cell in nb["cells"]:
