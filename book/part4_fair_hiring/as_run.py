@@ -312,7 +312,7 @@ assert fg_t.loc["authors", "fair regret"] < 0.1 * pfg_t.loc["authors", "fair reg
 # them. Fair-Greedy's two curves lie on top of each other near zero: its values are in the table
 # below the figure.
 
-# %% mystnb={"image": {"alt": "Cumulative fair pseudo-regret against the round up to 50,000 for OFUL, Fair-Greedy and Private-Fair-Greedy, each printed (dashed) and as run by the authors' code (solid), mean and 5-95% band over the trials; Private-Fair-Greedy as run lies below its printed curve and still above OFUL; OFUL as run lies below printed OFUL; Fair-Greedy stays near zero."}}
+# %% mystnb={"figure": {"caption": "The three policies as printed (dashed) and as run by the authors' code (solid): cumulative fair pseudo-regret against the round, mean and 5-95% band over the trials. Private-Fair-Greedy as run lies below its printed curve but still above OFUL; OFUL as run lies below printed OFUL; Fair-Greedy stays near zero.", "name": "p4-fig-as-run"}, "image": {"alt": "Cumulative fair pseudo-regret against the round up to 50,000 for OFUL, Fair-Greedy and Private-Fair-Greedy, each printed (dashed) and as run by the authors' code (solid), mean and 5-95% band over the trials; Private-Fair-Greedy as run lies below its printed curve and still above OFUL; OFUL as run lies below printed OFUL; Fair-Greedy stays near zero."}}
 t50 = stored["t_50000"]
 fig, ax = plt.subplots()
 for prefix, name in (("oful", "OFUL"), ("fg", "Fair-Greedy"),
