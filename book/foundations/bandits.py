@@ -115,7 +115,7 @@ use_book_style()
 # We use the 10-armed instance of {cite:t}`tossou2016algorithms` (all arms have mean 0.1 except one
 # at 0.55 and one at 0.2), 100 runs of $T = 100{,}000$ rounds.
 
-# %% mystnb={"figure": {"caption": "UCB on the 10-arm instance: cumulative regret against the round $t$ (log axis), mean of 100 runs with a 5-95% band, and the bound of {cite:t}`auer2002finite` (dashed). The regret grows like $\\log t$, a straight line on this axis, and stays well below the bound.", "name": "p0-fig-ucb-regret"}, "image": {"alt": "Line plot of UCB's cumulative regret against the round t on a logarithmic axis up to 100,000, 10 arms: the mean over 100 runs with a shaded 5-95% band rises along a nearly straight line, and the theorem's bound, a dashed black line, rises well above it."}}
+# %% mystnb={"figure": {"caption": "UCB on the 10-arm instance: cumulative regret against the round $t$ (log axis), mean of 100 runs with a 5-95% band, and the bound of {cite:t}`auer2002finite` (dashed). The regret grows like $\\log t$, a straight line on this axis, and stays well below the bound.", "name": "p0-fig-ucb-regret"}, "image": {"alt": "Line plot of UCB's cumulative regret against the round t on a logarithmic axis up to 100,000, 10 arms: the mean over 100 runs, with a narrow shaded 5-95% band, stays near zero for the first hundred rounds, then rises along a nearly straight line; the theorem's bound, a dashed black straight line, rises well above it."}}
 instance = bernoulli_instance([0.1] * 8 + [0.2, 0.55], name="10 arms")
 HORIZON, RUNS = 100_000, 100
 ucb = simulate(UCB(), instance, HORIZON, RUNS, seed=2026)
