@@ -115,7 +115,7 @@ use_book_style()
 # We use the 10-armed instance of {cite:t}`tossou2016algorithms` (all arms have mean 0.1 except one
 # at 0.55 and one at 0.2), 100 runs of $T = 100{,}000$ rounds.
 
-# %%
+# %% mystnb={"figure": {"caption": "UCB on the 10-arm instance: cumulative regret against the round $t$ (log axis), mean of 100 runs with a 5-95% band, and the bound of {cite:t}`auer2002finite` (dashed). The regret grows like $\\log t$, a straight line on this axis, and stays well below the bound.", "name": "p0-fig-ucb-regret"}, "image": {"alt": "Line plot of UCB's cumulative regret against the round t on a logarithmic axis up to 100,000, 10 arms: the mean over 100 runs, with a narrow shaded 5-95% band, stays near zero for the first hundred rounds, then rises along a nearly straight line; the theorem's bound, a dashed black straight line, rises well above it."}}
 instance = bernoulli_instance([0.1] * 8 + [0.2, 0.55], name="10 arms")
 HORIZON, RUNS = 100_000, 100
 ucb = simulate(UCB(), instance, HORIZON, RUNS, seed=2026)
@@ -185,7 +185,7 @@ assert np.all(final < bound[-1]), "UCB's regret exceeded its bound in some run"
 # to $\mu^* = 0.9$, the largest value any regret can take, as $\mu_\text{bad} \to 0$: a hundred
 # times the average regret's ceiling of 0.009.
 
-# %%
+# %% mystnb={"figure": {"caption": "One unfair start: a learner plays an arm of mean $\\mu_\\mathrm{bad}$ in its first 10 of 1,000 rounds and the best arm, of mean 0.9, afterwards. Whatever $\\mu_\\mathrm{bad}$ is, the average regret stays below 0.009; the Nash regret keeps growing as $\\mu_\\mathrm{bad}$ falls, towards 0.9.", "name": "p0-fig-unfair-start"}, "image": {"alt": "Line plot of regret against the mean of the arm played in the first 10 of 1,000 rounds, on a logarithmic axis from 10^-300 to 1: the average regret stays flat near zero, while the Nash regret rises steadily as that mean falls, towards 0.9 at the left edge."}}
 T_SMALL, EARLY, BEST = 1_000, 10, 0.9
 
 

@@ -87,7 +87,7 @@ from privbandits.plotting import new_axes, show_table, use_book_style
 use_book_style()
 rng = np.random.default_rng(2026)
 
-# %%
+# %% mystnb={"figure": {"caption": "The Laplace mechanism at $\\eps = 0.5$ on two neighbouring datasets, $f(D) = 10$ and $f(D') = 11$. Left: the two densities of the released value, and a histogram of draws on $D$. Right: the privacy loss, the log ratio of the two densities, at every released value. It never leaves $[-\\eps, \\eps]$ (dashed), which is what $\\eps$-DP asks.", "name": "p0-fig-laplace"}, "image": {"alt": "Two panels. Left: two Laplace density curves of the released value, peaked at 10 and at 11, over a histogram of 100,000 draws that follows the first. Right: the log ratio of the two densities against the released value, flat at +0.5 below 10, falling in a straight line between 10 and 11, flat at -0.5 above 11, between dashed lines at +0.5 and -0.5."}}
 EPS = 0.5
 grid = np.linspace(0, 21, 800)
 density = lambda y, center: EPS / 2 * np.exp(-EPS * np.abs(y - center))
@@ -134,7 +134,7 @@ plt.show()
 # shrinks by the factor $\tanh(\eps/2) = \frac{e^\eps - 1}{e^\eps + 1}$, and the number of samples
 # needed to see a gap grows like its inverse square. Part III builds on exactly this.
 
-# %%
+# %% mystnb={"figure": {"caption": "PrivBern in two plots. Left: the mean of the output against the reward mean, by the formula (lines) and from 20,000 simulated outputs per point (dots), for three privacy levels: every mean is pulled towards 1/2, the more so the smaller $\\eps$, and the order of the arms is kept. Right: the factor $1/\\tanh^2(\\eps/2)$ by which the samples needed to see a gap grow, about $4/\\eps^2$ for small $\\eps$.", "name": "p0-fig-privbern"}, "image": {"alt": "Two panels. Left: output mean against reward mean from 0 to 1, three straight lines for epsilon 0.25, 1 and 4, all through the point (0.5, 0.5), the flattest for 0.25 and the steepest for 4, with simulated means as dots on them, and the diagonal dotted for no privacy. Right: a log-log curve of the sample-size factor against epsilon from 0.01 to 10, falling from very large values at small epsilon towards 1."}}
 mu = np.linspace(0, 1, 11)
 fig, (ax1, ax2) = new_axes(ncols=2)
 for eps in (0.25, 1.0, 4.0):
@@ -233,7 +233,7 @@ show_table(pd.DataFrame({"Gaussian releases sharing the budget": releases,
 # (Eq. 2.2), $\frac{\sqrt 8}{\eps}\ln\frac4\gamma \ln n + \frac{\sqrt 8}{\eps}\ln\frac4\gamma$,
 # used by Part I.
 
-# %%
+# %% mystnb={"figure": {"caption": "Continual counting at $\\eps = 1$: the 95% quantile over 50 streams of the error of the released running sum, against the number of items seen, for the binary mechanism (left) and the hybrid mechanism (right). Both stay below the tail bound of Chan et al. (dashed). Eq. (2.2) of {cite:t}`tossou2016algorithms` (red dotted) is stated for the variant that gives $\\eps$ to each of the hybrid's parts (red squares), which stays below it; the $\\eps$-DP hybrid (blue) does not.", "name": "p0-fig-counters"}, "image": {"alt": "Two log-log panels sharing the vertical axis: absolute error of the released running sum against the items seen, up to one million. Left, binary mechanism: the empirical 95% quantile over 50 streams, below a dashed tail bound. Right, hybrid mechanism: the same for the epsilon-DP hybrid, plus the 95% quantile of the variant that gives epsilon to each part (squares) and the Tossou-Dimitrakakis bound (dotted), in the same colour."}}
 N_ITEMS, STREAMS, EPS_COUNT, GAMMA = 1_000_000, 50, 1.0, 0.05
 checkpoints = np.unique(np.geomspace(1, N_ITEMS, 60).astype(int))
 

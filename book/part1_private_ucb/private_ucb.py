@@ -393,7 +393,7 @@ regrets = {  # (runs, len(ROUNDS)) cumulative regret per panel and algorithm
     for key, runs in results.items()
 }
 
-# %% mystnb={"image": {"alt": "Figure 2 reproduced: four stacked log-log panels, (a) 2 arms at privacy 1, (b) 2 arms at 0.1, (c) 10 arms at 1, (d) 10 arms at 0.1, each with the mean cumulative regret of UCB, Private-UCB, DP-UCB-BOUND, DP-UCB and DP-UCB-INT against the time step and a 5-95% band over the 100 runs."}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Figure 2 of {cite:t}`tossou2016algorithms` reproduced: mean cumulative regret against the time step, with a 5-95% band over 100 runs, of UCB and the four private algorithms, for 2 arms (a, b) and 10 arms (c, d) at privacy levels 1 (a, c) and 0.1 (b, d). Read each private curve against UCB's in the same panel: the distance between them is what privacy costs, and it grows when the privacy level falls from 1 to 0.1.", "name": "p1-fig-figure2"}, "image": {"alt": "Figure 2 reproduced: four stacked log-log panels, (a) 2 arms at privacy 1, (b) 2 arms at 0.1, (c) 10 arms at 1, (d) 10 arms at 0.1, each with the mean cumulative regret of UCB, Private-UCB, DP-UCB-BOUND, DP-UCB and DP-UCB-INT against the time step and a 5-95% band over the 100 runs."}} tags=["hide-input"]
 FLOOR = 0.1  # regret below this (0 in the first rounds) is drawn at the floor
 
 
@@ -806,7 +806,7 @@ bounds = {
     "DP-UCB-INT": regret_bound_dp_ucb_int(t_grid, gaps, f0),
 }
 
-# %% mystnb={"image": {"alt": "Log-log plot of regret against time step on the 2-arm instance at privacy 1: for DP-UCB-BOUND, DP-UCB and DP-UCB-INT the theorem bound (dashed) lies above the measured mean regret (solid); a dotted line gives DP-UCB-BOUND's bound with the exact Lambert W solution."}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "The theorems' regret bounds (dashed) against the measured mean regret (solid) on the 2-arm instance at privacy 1, for DP-UCB-BOUND (Theorem 3.2), DP-UCB (Theorem 3.3) and DP-UCB-INT (Theorem 3.5). Every bound lies above its curve, so the theorems hold here, but loosely: DP-UCB's by orders of magnitude, the other two by smaller factors.", "name": "p1-fig-bounds"}, "image": {"alt": "Log-log plot of regret against time step on the 2-arm instance at privacy 1: for DP-UCB-BOUND, DP-UCB and DP-UCB-INT the theorem bound (dashed) lies above the measured mean regret (solid); a dotted line gives DP-UCB-BOUND's bound with the exact Lambert W solution."}} tags=["hide-input"]
 fig, ax = new_axes()
 ax.set(xscale="log", yscale="log", xlabel="time step", ylabel="regret",
        title="Regret bounds vs measured regret (2 arms, ε' = 1)")
@@ -889,7 +889,7 @@ curves["DP-UCB-INT"] = [
 ]
 ucb_final = regrets[("2 arms", 1.0)]["UCB"][:, -1].mean()
 
-# %% mystnb={"image": {"alt": "Log-log plot of mean regret at T = 100,000 against the privacy level from 0.01 to 10, 2 arms: Private-UCB, DP-UCB-BOUND (matched and printed bonus) and DP-UCB fall as epsilon grows, more slowly than one over epsilon; DP-UCB-INT, shown up to 1, is close to the UCB line at 0.3 and 1 and far above it below; UCB without privacy is a dotted horizontal line."}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "The privacy-utility curve: mean regret at $T = 10^5$ on the 2-arm instance against the privacy level $\\eps'$, log-log, with UCB without privacy dotted. The hybrid-counter algorithms pay for privacy at every level, their regret falling as $\\eps'$ grows; DP-UCB-INT is UCB plus a constant down to $\\eps' = 0.3$ and collapses to round robin below it.", "name": "p1-fig-privacy-curve"}, "image": {"alt": "Log-log plot of mean regret at T = 100,000 against the privacy level from 0.01 to 10, 2 arms: Private-UCB, DP-UCB-BOUND (matched and printed bonus) and DP-UCB fall as epsilon grows, more slowly than one over epsilon; DP-UCB-INT, shown up to 1, is close to the UCB line at 0.3 and 1 and far above it below; UCB without privacy is a dotted horizontal line."}} tags=["hide-input"]
 fig, ax = new_axes()
 for name, values in curves.items():
     style = "o--" if "printed" in name else "o-"

@@ -109,7 +109,7 @@ glue("p2_mu_star_authors", float(np.random.RandomState(42).uniform(0.005, 1, K).
 # separate set of 50 runs at $\eps = 2$, and the plotted value is the mean of the Nash regrets
 # of 10 such sets (lines 291-308), which we repeat with seeds 0-9.
 
-# %%
+# %% mystnb={"figure": {"caption": "Figure 1(a) of {cite:t}`sarkar2026dpncb` at $\\eps = 2$: Nash regret against $T$ for AdaP-UCB and GDP-NCB as printed (dotted) and as run by the authors' code (solid). The dashed curve is the printed AdaP-UCB scored as the code scores it, in double precision: from the grey vertical line on, the bad arm's mean is 0 as a double and that score is 1 whatever the algorithm does.", "name": "p2-fig-1a-as-run"}, "image": {"alt": "Line plot of Nash regret against T from 10 to 1,000: AdaP-UCB as run (solid) sits at 1 and AdaP-UCB printed (dotted) a little lower; the printed AdaP-UCB scored in double precision (dashed) follows the dotted curve, then jumps to 1 at a grey vertical line; the two GDP-NCB curves lie far below and fall with T, the one as run (solid) below the printed one (dotted)."}}
 EPS_A, REPEATS_A = 2.0, 10  # main.py line 35; Expt_1.py lines 291-308
 
 
@@ -379,7 +379,7 @@ for name, label, key in rows:
 display(pd.DataFrame(author_rows).style.hide(axis="index").set_caption(
     f"Nash regret of one set of {RUNS} runs told T_max = 10⁷ (ε = {EPS}), and the comparison each verdict of (b) rests on"))
 
-# %% tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "The authors' runs of Figure 1(b)-(e), $T_{\\max} = 10^7$, Nash regret against $t$, log-log. Top: the five algorithms of panel (b) as printed (dash-dot) and as run (solid; dotted, told $T_{\\max} = 10^8$), with AdaP-UCB as run scored with $\\mu^* = 1$ as the code plots it (dashed). Bottom: GDP-NCB (solid) and LDP-NCB (dashed) as run at four privacy levels, darker for larger $\\eps$, and NCB (black).", "name": "p2-fig-1b-as-run"}, "image": {"alt": "Two stacked log-log panels of Nash regret against t up to ten million. Top: NCB, AdaP-UCB, LDP-UCB, GDP-NCB and LDP-NCB, each as printed (thin dash-dot) and as run by the authors' code (solid), some also told a horizon of 10^8 (dotted), and AdaP-UCB as run with mu* = 1 (dashed). Bottom: GDP-NCB and LDP-NCB as run at epsilon 0.2, 0.5, 1 and 2, and NCB in black."}} tags=["hide-input"]
 fig, axes = plt.subplots(2, 1, figsize=(PAGE_WIDTH, 6.4))
 ax = axes[0]
 for name, key in (("NCB", "ncb"), ("AdaP-UCB", "adap"), ("LDP-UCB", "ldpucb"),

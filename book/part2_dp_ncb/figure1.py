@@ -126,7 +126,7 @@ for policy in (AdaPUCB(epsilon=EPS), GDPNCB(epsilon=EPS)):
     res_a[policy.name] = np.array([
         regrets(policy, instance_a(h), int(h))["nash"] for h in grid_a])
 
-# %% tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Figure 1(a) of {cite:t}`sarkar2026dpncb` reproduced at $\\eps = 0.2$: Nash regret against the horizon $T$ on the two-arm instance whose bad arm has mean $(2e)^{-T}$. GDP-NCB's Nash regret lies far below AdaP-UCB's at every $T$ and falls as $T$ grows; AdaP-UCB's stays high.", "name": "p2-fig-1a"}, "image": {"alt": "Line plot of Nash regret against T from 10 to 1,000: AdaP-UCB's curve stays flat near the top of the plot; GDP-NCB's lies far below it and falls gently as T grows."}} tags=["hide-input"]
 fig, ax = plt.subplots()
 for name, values in res_a.items():
     ax.plot(grid_a, values, label=name, color=color_for(name))
@@ -160,7 +160,7 @@ capped = [GDPNCB(epsilon=EPS, phase1_cap_sqrt=True),
           LDPNCB(epsilon=EPS, phase1_cap_sqrt=True)]
 res_cap = {p.name: sweep(p, inst_b, grid_b) for p in capped}
 
-# %% tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Figure 1(b) reproduced: Nash regret against $T$ (log axis) of the five algorithms on the 50-arm instance at $\\eps = 0.2$, and GDP-NCB and LDP-NCB with Phase I capped at $\\sqrt T$ rounds (triangles, dotted). NCB, without privacy, falls first and fastest, AdaP-UCB next; GDP-NCB and LDP-UCB fall slowly, and LDP-NCB stays flat at the level of uniform exploration: it never leaves Phase I.", "name": "p2-fig-1b"}, "image": {"alt": "Line plot of Nash regret against T from 10^3 to 10^6 on a log axis, seven curves starting together: NCB's falls steeply towards zero; AdaP-UCB's stays level, then falls steeply from about 3\u00b710^4; LDP-UCB's and GDP-NCB's fall slowly; LDP-NCB's stays flat; the capped GDP-NCB and LDP-NCB, dotted with triangles, end near the uncapped GDP-NCB."}} tags=["hide-input"]
 fig, ax = plt.subplots()
 for name, r in res_b.items():
     ax.plot(grid_b, r["nash"], "o-", label=name, color=color_for(name))
@@ -252,7 +252,7 @@ res_c = {e: sweep(GDPNCB(epsilon=e), inst_b, grid_b)["nash"] for e in EPS_GRID}
 sweeps_d = {e: sweep(LDPNCB(epsilon=e), inst_b, grid_d) for e in EPS_GRID}
 res_d = {e: r["nash"] for e, r in sweeps_d.items()}
 
-# %% tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Figures 1(c) and 1(d) reproduced: Nash regret against $T$ of GDP-NCB (top, to $10^6$) and LDP-NCB (bottom, to $3 \\cdot 10^5$) at five privacy levels, with NCB dashed. Both fall later and more slowly the smaller $\\eps$ is; LDP-NCB at $\\eps = 0.1$ and $0.2$ does not fall at all within the horizons run.", "name": "p2-fig-1cd"}, "image": {"alt": "Two stacked panels of Nash regret against T on a log axis, one curve per epsilon in 0.1, 0.2, 0.5, 1 and 2 and NCB dashed. Top, GDP-NCB to 10^6: all curves start together and fall, the lowest for epsilon 2 and the highest for 0.1, all well above NCB. Bottom, LDP-NCB to 3\u00b710^5: the curves stay flat, then fall from 3\u00b710^4 for epsilon 2, 10^5 for epsilon 1 and 3\u00b710^5 for epsilon 0.5; those for 0.1 and 0.2 stay flat."}} tags=["hide-input"]
 fig, axes = plt.subplots(2, 1, figsize=(PAGE_WIDTH, 6.0), sharex=True)
 panels = ((axes[0], res_c, grid_b, "GDP-NCB"),
           (axes[1], res_d, grid_d, "LDP-NCB"))
@@ -374,7 +374,7 @@ table_slopes = pd.DataFrame({power_label(h): [row.get(h, math.nan) for row in sl
 display(show_table(table_slopes, formats={c: (lambda v: f"{round(v, 2) + 0.0:.2f}".replace("-", "−")) for c in table_slopes.columns},
            caption="Local log-log slope of the Nash regret over each decade [T, 10 T]: log10(NR(10 T) / NR(T))"))
 
-# %% tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Figures 1(e) and 1(f) reproduced, log-log: Nash regret against $T$ on the Bernoulli instance, continued to $T = 10^7$ by the stored run (hollow markers, dashed), and on the mixed instance. NCB's regret falls along a straight line; GDP-NCB's bends down only at the largest horizons, and LDP-NCB's stays flat. The local slopes are in the table above.", "name": "p2-fig-1ef"}, "image": {"alt": "Two stacked log-log panels of Nash regret against T. Top, Bernoulli arms, T from 10^3 to 10^7: NCB's curve falls along a straight line after 3\u00b710^3; GDP-NCB's stays high and bends down after 10^6 in the stored run; LDP-NCB's is flat. Bottom, mixed arms, T to 3\u00b710^5: NCB falls along a straight line, GDP-NCB slightly, LDP-NCB not at all."}} tags=["hide-input"]
 fig, axes = plt.subplots(2, 1, figsize=(PAGE_WIDTH, 6.0))
 for name, values in res_e.items():
     g = grid_e[: values.size]
@@ -411,7 +411,7 @@ anytime = [AnytimeDPNCB(base="gdp", epsilon=EPS),
            AnytimeDPNCB(base="ldp", epsilon=EPS)]
 res_any = {p.name: sweep(p, inst_b, grid_any)["nash"] for p in anytime}
 
-# %% tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "The anytime versions (Algorithm 3) against the fixed-horizon algorithms on the instance of (b), up to $T = 10^5$: Nash regret against $T$; note the narrow vertical range. Anytime GDP-NCB (dashed) starts to fall later than GDP-NCB; both LDP-NCB versions stay flat.", "name": "p2-fig-anytime"}, "image": {"alt": "Line plot of Nash regret against T from 10^3 to 10^5 on a log axis, on a narrow vertical range: GDP-NCB falls from 10^4, Anytime GDP-NCB (dashed) only from 3\u00b710^4 and less far; LDP-NCB and Anytime LDP-NCB stay flat at the top."}} tags=["hide-input"]
 fig, ax = plt.subplots()
 for name in ("GDP-NCB", "LDP-NCB"):
     ax.plot(grid_any, res_b[name]["nash"][: grid_any.size], "o-",
@@ -429,7 +429,7 @@ plt.show()
 # By AM-GM, $\mathrm{NR}_T \ge \mathrm{AR}_T$ on the same runs. The gap shows how unevenly an algorithm
 # spreads its losses over the rounds.
 
-# %% tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Nash regret (solid) and average regret (dotted) of the five algorithms of Figure 1(b), log-log. The Nash regret is never below the average regret, as AM-GM requires, and on this instance the two stay close for every algorithm.", "name": "p2-fig-fairness-gap"}, "image": {"alt": "Log-log plot of regret against T from 10^3 to 10^6: for each of NCB, AdaP-UCB, LDP-UCB, GDP-NCB and LDP-NCB a solid Nash-regret curve and a dotted average-regret curve in the same colour, the dotted one just below the solid one; NCB's and AdaP-UCB's fall, the others stay high."}} tags=["hide-input"]
 fig, ax = plt.subplots(figsize=(PAGE_WIDTH, 4.6))
 for name, r in res_b.items():
     ax.plot(grid_b, r["nash"], "o-", color=color_for(name),

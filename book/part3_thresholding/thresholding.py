@@ -262,7 +262,7 @@ glue("p3_fb_se", math.sqrt(0.25 / RUNS_FB), display=False)
 glue("p3_fb_halfwidth", float(stats.norm.ppf(0.975)) * math.sqrt(0.25 / RUNS_FB),
      display=False)
 
-# %% mystnb={"image": {"alt": "Two stacked log-log panels, dose-finding and hard instance: probability of error of Algorithm 1 against the budget T from 100 to 10,000, one line with 95% intervals for each epsilon in 0.5, 1, 2, 4 and infinity (APT); errors fall faster with the budget for larger epsilon; the Theorem 3.1 upper bound for epsilon = 1 is a dashed line capped at 1."}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Algorithm 1's probability of error against the budget $T$, on the dose-finding instance and on the hard instance, log-log, one line with 95% intervals per privacy level ($\\eps = \\infty$ is APT, without privacy); the dashed line is Theorem 3.1's upper bound at $\\eps = 1$, capped at 1. The error falls with the budget, faster for larger $\\eps$, while the bound stays at 1: vacuous at every budget shown.", "name": "p3-fig-fixed-budget"}, "image": {"alt": "Two stacked log-log panels, dose-finding and hard instance: probability of error of Algorithm 1 against the budget T from 100 to 10,000, one line with 95% intervals for each epsilon in 0.5, 1, 2, 4 and infinity (APT); errors fall faster with the budget for larger epsilon; the Theorem 3.1 upper bound for epsilon = 1 is a dashed line capped at 1."}} tags=["hide-input"]
 fig, axes = new_axes(nrows=2, sharex=True, panel_width=4.8, panel_height=2.6)
 floor = 0.5 / RUNS_FB  # where a zero count is drawn ("0 errors")
 lower_max = 0.0  # Theorem 3.2's bound (eps = 1), below the axes: in the legend
@@ -376,7 +376,7 @@ for (eps, delta, c), (stop, errs) in fc.items():
 display(show_table(pd.DataFrame(rows), max_rows=len(rows), keys=3,
            formats={k: "{:,.0f}" for k in ("mean stopping time", "H_ε log(K H_ε/δ)", "Thm 4.2 (no constant)")}))
 
-# %% mystnb={"image": {"alt": "Log-log plot of Algorithm 2's mean stopping time on the dose-finding instance against epsilon from 0.5 to 4, for delta 0.1 and 0.01 and radius constants 8 (solid) and 2 (dashed); stopping times fall steeply with epsilon towards the non-private levels drawn as grey horizontal lines, and follow the dotted H_eps log(K H_eps / delta) curves."}}
+# %% mystnb={"figure": {"caption": "Algorithm 2's mean stopping time on the dose-finding instance against $\\eps$, for two confidence levels $\\delta$ and the radius constants $c = 8$ (solid) and $c = 2$ (dashed); grey lines mark the non-private stopping times and dotted curves the theory's $H_\\eps \\log(K H_\\eps / \\delta)$. The stopping time falls steeply as $\\eps$ grows, towards the non-private level, with the shape of the theory's curve.", "name": "p3-fig-stopping"}, "image": {"alt": "Log-log plot of Algorithm 2's mean stopping time on the dose-finding instance against epsilon from 0.5 to 4, for delta 0.1 and 0.01 and radius constants 8 (solid) and 2 (dashed); stopping times fall steeply with epsilon towards the non-private levels drawn as grey horizontal lines, and follow the dotted H_eps log(K H_eps / delta) curves."}}
 fig, ax1 = new_axes(panel_height=3.6)
 finite = [e for e in EPSILONS if not math.isinf(e)]
 for delta, marker in ((0.1, "o"), (0.01, "s")):
@@ -442,7 +442,7 @@ glue("p3_residual_max", float(max(residual)) * 100, display=False)
 # stopping time at each $\eps$ divided by the non-private one, for each $(\delta, c)$. At each $\eps$
 # the four markers are set side by side, so that none hides another.
 
-# %% mystnb={"image": {"alt": "Log-log plot of the price of privacy against epsilon from 0.5 to 4: the theory's H_eps / H as a black curve, and the measured ratio of private to non-private mean stopping times for the four (delta, c) pairs as markers set side by side at each epsilon, all slightly above the curve."}}
+# %% mystnb={"figure": {"caption": "The price of privacy: the private over the non-private mean stopping time against $\\eps$, measured for four $(\\delta, c)$ pairs (markers) and predicted by the theory's $H_\\eps / H = \\coth^2(\\eps/2)$ (black curve). The measurements follow the curve's shape and lie slightly above it.", "name": "p3-fig-price"}, "image": {"alt": "Log-log plot of the price of privacy against epsilon from 0.5 to 4: the theory's H_eps / H as a black curve, and the measured ratio of private to non-private mean stopping times for the four (delta, c) pairs as markers set side by side at each epsilon, all slightly above the curve."}}
 eps_grid = np.geomspace(0.3, 6, 100)
 fig, ax2 = new_axes(panel_height=3.6)
 ax2.plot(eps_grid, complexity_ratio(eps_grid), "k-",

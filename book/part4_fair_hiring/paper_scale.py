@@ -97,7 +97,7 @@ pfg_settings = (
 simulate_hiring(pfg_settings, env, T, RUNS, seed=SEED)
 run_main(policies[2])
 
-# %% mystnb={"image": {"alt": "Figure 1: grouped bar chart of the percentage of hires from each of the four groups (White, Black, Asian-Pac-Islander, Amer-Indian-Eskimo) for OFUL, Fair-Greedy and Private-Fair-Greedy, with a dotted line at parity, 25%; the two fair policies sit on the line, OFUL does not."}}
+# %% mystnb={"figure": {"caption": "Figure 1 of {cite:t}`an2025privatefairgreedy` at the paper's scale: the share of hires from each of the four groups for OFUL, Fair-Greedy and Private-Fair-Greedy, with parity (25%) dotted. The two fair policies hire at parity; OFUL favours some groups and neglects others.", "name": "p4-fig-selection"}, "image": {"alt": "Figure 1: grouped bar chart of the percentage of hires from each of the four groups (White, Black, Asian-Pac-Islander, Amer-Indian-Eskimo) for OFUL, Fair-Greedy and Private-Fair-Greedy, with a dotted line at parity, 25%; the two fair policies sit on the line, OFUL does not."}}
 fig, ax = plt.subplots(figsize=(7, 3.5))
 width = 0.25
 for i, (label, res) in enumerate(results.items()):
@@ -112,7 +112,7 @@ ax.set_ylabel("selected (%)")
 ax.legend()
 ax.set_title(f"Figure 1: selection rate per group (T = {T:,}, {RUNS} trials)");
 
-# %% mystnb={"image": {"alt": "Figure 2: cumulative fair pseudo-regret against the round, up to 50,000, mean and 5-95% band over 10 trials, for OFUL, Fair-Greedy and Private-Fair-Greedy; Private-Fair-Greedy highest, OFUL below it, Fair-Greedy near zero."}}
+# %% mystnb={"figure": {"caption": "Figure 2 at the paper's scale: cumulative fair pseudo-regret against the round, mean and 5-95% band over 10 trials. Fair-Greedy's stays near zero; Private-Fair-Greedy's grows fastest, above OFUL's.", "name": "p4-fig-regret"}, "image": {"alt": "Figure 2: cumulative fair pseudo-regret against the round, up to 50,000, mean and 5-95% band over 10 trials, for OFUL, Fair-Greedy and Private-Fair-Greedy; Private-Fair-Greedy highest, OFUL below it, Fair-Greedy near zero."}}
 fig, ax = plt.subplots()
 x = np.arange(1, T + 1)
 for label, res in results.items():
@@ -346,7 +346,7 @@ for title, (param, values) in sweeps.items():
         sweep_curves[(param, v)] = np.cumsum(res["fair_regret"], axis=1)
         sweep_final[(param, v)] = sweep_curves[(param, v)][:, -1]
 
-# %% mystnb={"image": {"alt": "Figures A.1 to A.4 as four panels stacked vertically, one above the other: cumulative fair pseudo-regret of Private-Fair-Greedy against the round up to 50,000, mean and 5-95% band over 10 trials, for epsilon 1, 5, 15, 50 (A.1), delta 0.001, 0.01, 0.1 (A.2), alpha_epsilon 0.5, 0.7, 0.9 (A.3), on one vertical scale; panel A.4 shows, for alpha_delta 0.5 and 0.7, the paired difference to alpha_delta = 0.9 with a band of 1.96 standard errors, because the three cumulative curves coincide."}}
+# %% mystnb={"figure": {"caption": "Figures A.1 to A.4 at the paper's scale: Private-Fair-Greedy's cumulative fair pseudo-regret, mean and 5-95% band over 10 trials, as one privacy parameter varies: $\\eps$ (A.1), $\\delta$ (A.2) and $\\alpha_\\eps$ (A.3) on one vertical scale, so their spreads compare directly, and $\\alpha_\\delta$ (A.4) as the paired difference to $\\alpha_\\delta = 0.9$, because its three curves coincide. $\\eps$ moves the regret most.", "name": "p4-fig-sweeps"}, "image": {"alt": "Figures A.1 to A.4 as four panels stacked vertically, one above the other: cumulative fair pseudo-regret of Private-Fair-Greedy against the round up to 50,000, mean and 5-95% band over 10 trials, for epsilon 1, 5, 15, 50 (A.1), delta 0.001, 0.01, 0.1 (A.2), alpha_epsilon 0.5, 0.7, 0.9 (A.3), on one vertical scale; panel A.4 shows, for alpha_delta 0.5 and 0.7, the paired difference to alpha_delta = 0.9 with a band of 1.96 standard errors, because the three cumulative curves coincide."}}
 SYMBOL = {"epsilon": "ε", "delta": "δ", "alpha_eps": r"$\alpha_\varepsilon$",
           "alpha_delta": r"$\alpha_\delta$"}
 COLORS = ["#440154", "#31688e", "#1f9e89", "#a65c00"]  # dark enough on white

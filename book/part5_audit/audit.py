@@ -256,7 +256,7 @@ catch = {name: (sizes, [np.mean([caught[(name, n, s)] for s in seeds])
                         for n in sizes])
          for name, (sizes, seeds) in sweep_plan.items()}
 
-# %% mystnb={"image": {"alt": "Line chart: fraction of seeds in which each broken mechanism (noise halved) is caught, from 0 to 1, against samples per dataset on a log scale, one curve per mechanism (Laplace, Gaussian, randomized response, PrivBern, binary tree counter, hybrid counter); every curve rises to 1, randomized response and PrivBern first, the Gaussian mechanism last."}}
+# %% mystnb={"figure": {"caption": "How many samples the auditor needs: the fraction of seeds in which it catches a broken copy of each mechanism (its noise halved) against the samples per dataset, log scale. Every curve reaches 1; randomized response and PrivBern are caught first, the Gaussian mechanism, whose halved noise only shows in rare tail events, last.", "name": "p5-fig-catch"}, "image": {"alt": "Line chart: fraction of seeds in which each broken mechanism (noise halved) is caught, from 0 to 1, against samples per dataset on a log scale, one curve per mechanism (Laplace, Gaussian, randomized response, PrivBern, binary tree counter, hybrid counter); every curve rises to 1, randomized response and PrivBern first, the Gaussian mechanism last."}}
 fig, ax = plt.subplots(figsize=(PAGE_WIDTH, 0.7 * PAGE_WIDTH))
 styles = ["o-", "s--", "^-", "v--", "D-", "x--"]
 for i, (name, (sizes, frac)) in enumerate(catch.items()):
@@ -550,7 +550,7 @@ show_table(pd.DataFrame({
     "held-out frequency, other side": [phase1[k].p1 for k in phase1],
 }), digits=4)
 
-# %% mystnb={"image": {"alt": "Line chart: exact privacy loss of the event that the first r actions are all arm 0, against r, for GDP-NCB as printed at T = 20 (C = 0.2) and at T = 5 (C = 0.05); both curves rise steadily with r and cross the horizontal line of the claimed epsilon = 1; dashed and dotted horizontal lines mark the certified lower bounds of the audit at T = 5, above 1 for the printed algorithm and far below 1 for the repair."}}
+# %% mystnb={"figure": {"caption": "GDP-NCB's Phase I, exactly: the privacy loss of the event \"the first $r$ actions are all arm 0\" against $r$, as printed at $T = 20$ and at $T = 5$, with the claimed $\\eps = 1$ as a horizontal line and the audit's certified lower bounds at $T = 5$ dashed and dotted. The loss grows with $r$ and crosses $\\eps$: the printed algorithm is not $\\eps$-DP, and the audit certifies a bound above 1 for it and far below 1 for the repair.", "name": "p5-fig-phase1-loss"}, "image": {"alt": "Line chart: exact privacy loss of the event that the first r actions are all arm 0, against r, for GDP-NCB as printed at T = 20 (C = 0.2) and at T = 5 (C = 0.05); both curves rise steadily with r and cross the horizontal line of the claimed epsilon = 1; dashed and dotted horizontal lines mark the certified lower bounds of the audit at T = 5, above 1 for the printed algorithm and far below 1 for the repair."}}
 fig, ax = plt.subplots()
 ax.plot(law20["r"], law20["loss"], "o-",
         label=r"exact loss of $A_r$, T = 20, C = 0.2")
@@ -642,7 +642,7 @@ results = pd.DataFrame(RESULTS)
 show(results, ["algorithm", "claimed guarantee", "best lower bound", "confidence", "verdict", "samples per dataset",
                "neighbouring pair"])
 
-# %% mystnb={"image": {"alt": "Horizontal bar chart, one bar per audited mechanism or algorithm: certified lower bound divided by the claimed epsilon, with a vertical line at 1; the red bars, the broken mechanisms and GDP-NCB on its Phase I pair, cross the line; all other bars stay below it, those of most correct mechanisms close to it and those of the bandit algorithms further below."}}
+# %% mystnb={"figure": {"caption": "Every audit at a glance: the certified lower bound over the claimed $\\eps$, one bar per mechanism or algorithm, with a line at 1. Only the red bars cross it: the deliberately broken mechanisms and GDP-NCB on its Phase I pair. Most correct mechanisms come close to 1; the bandit algorithms stay far below it, several at 0.", "name": "p5-fig-summary"}, "image": {"alt": "Horizontal bar chart, one bar per audited mechanism or algorithm: certified lower bound divided by the claimed epsilon, with a vertical line at 1; the red bars, the broken mechanisms and GDP-NCB on its Phase I pair, cross the line; all other bars stay below it, those of most correct mechanisms close to it and those of the bandit algorithms further below."}}
 fig, ax = plt.subplots(figsize=(7, 7))
 y = np.arange(len(results))[::-1]
 colors = ["C3" if v.startswith("violation") else "C0" for v in results.verdict]

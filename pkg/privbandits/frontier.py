@@ -354,7 +354,8 @@ def ranking(means: dict[str, float], rtol: float = TIE_RTOL) -> tuple[list[str],
 EPSILONS = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0, float("inf"))
 #: The horizons of the frontier.
 HORIZONS = (10**5, 10**6)
-#: delta of DP-UCB-INT's composed guarantee (Part I's ``e^-10``); every other algorithm is pure.
+#: delta of DP-UCB-INT's composed guarantee, :math:`\delta = e^{-10} \approx 4.54 \cdot 10^{-5}`
+#: (Part I's value); every other algorithm is pure.
 DELTA = float(np.exp(-10))
 
 
