@@ -30,7 +30,7 @@
 #    runs at a point lock in: they stop playing the best arm, at a cost that grows with $T$.
 # 5. **Never use** the anytime GDP-NCB: its $\varepsilon$-DP claim is false (an audit certifies a
 #    loss of {glue:text}`trust.ipynb::p6_any_certified:.3f` against the claimed
-#    {glue:text}`trust.ipynb::p6_any_eps`). Nor the printed Private-UCB (its regret is a median
+#    {glue:text}`trust.ipynb::p6_any_eps:g`). Nor the printed Private-UCB (its regret is a median
 #    {glue:text}`p6_pucb_uniform:.0%` of a player who picks arms at random), nor DP-UCB and
 #    DP-UCB-BOUND as printed (their counter is $2\varepsilon$-DP: split the budget, as here).
 #
