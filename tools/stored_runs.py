@@ -13,11 +13,15 @@ Usage (from the repository root)::
     python tools/stored_runs.py stamp FILE [FILE ...] --reason "why the runs are unchanged"
 
 ``stamp`` gives a file the current digest without running it again. That is right only when the
-code change keeps every run bit for bit, which is what the fingerprint shows
-(``tests/test_fingerprint.py``: every policy setting's records hashed on fixed seeds), so ``stamp``
-first recomputes the fingerprint's policy part and refuses if it differs from
-``tools/fingerprint_reference.json``. A change that alters runs must make the file again with its
-script. A stamp keeps every array of the file and adds to its ``stamped`` field the commit, the
+code change alters no run, and the evidence it asks for is the fingerprint
+(``tests/test_fingerprint.py``: every policy setting's records hashed on small fixed-seed runs):
+``stamp`` recomputes the fingerprint's policy part and refuses if it differs from
+``tools/fingerprint_reference.json`` as committed (an edited reference is refused too). The
+fingerprint does not cover everything a stored run depends on (its own calibrated settings,
+branches reached only at long horizons, the metrics, Part VI's batch means, the census data), so
+a stamp is a claim its author makes, backed by the fingerprint and by the recomputations of the
+pages that read the file, not a proof. A change that alters runs must make the file again with
+its script. A stamp keeps every array of the file and adds to its ``stamped`` field the commit, the
 earlier digest and the reason.
 
 ``machine`` prints what decides this machine's rounding: the processor, OpenBLAS's kernel, the CPU
@@ -86,7 +90,12 @@ def status() -> list[tuple[str, str, str]]:
 
 
 def _fingerprint_differences() -> list[str]:
-    """The fingerprint's policy part recomputed and compared with the reference (empty: the same)."""
+    """The fingerprint's policy part recomputed and compared with the committed reference (empty: the same)."""
+    edited = subprocess.run(
+        ["git", "diff", "--quiet", "HEAD", "--", "tools/fingerprint_reference.json"], cwd=ROOT, check=False
+    )
+    if edited.returncode != 0:  # 1: edited; other codes: no git (a source archive), where nothing can be compared
+        return ["tools/fingerprint_reference.json differs from the committed one: commit or undo it first"]
     fingerprint = _load_module(ROOT / "tools" / "fingerprint.py", "_fingerprint")
     reference = json.loads((ROOT / "tools" / "fingerprint_reference.json").read_text())
     return fingerprint.compare(reference, {"policies": fingerprint.policy_fingerprint(progress=True)})

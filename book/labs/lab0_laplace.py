@@ -157,7 +157,8 @@ def test_release_shape(laplace_release):
 
         rng = np.random.default_rng(0)
         shape = np.shape(laplace_release(np.zeros(5), 1.0, 1.0, rng))
-        assert shape == (5,), f"the release of 5 values has the shape {shape}, not (5,)"
+        assert shape == (5,), (
+            f"the release of 5 values has the shape {shape}, not (5,)")
         one = laplace_release(3.0, 1.0, 1.0, rng)
         assert np.isfinite(one), f"the release of the float 3.0 is {one!r}"
 

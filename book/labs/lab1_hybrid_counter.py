@@ -79,7 +79,8 @@ def test_scales_public(hybrid_scales):
             return nullcontext(int)
 
     with hidden_test():
-        assert len(hybrid_scales(1, 1.0)) == 2, "hybrid_scales must return a pair"
+        assert len(hybrid_scales(1, 1.0)) == 2, (
+            "hybrid_scales must return a pair")
 
 
 test_scales_public(hybrid_scales)
@@ -147,7 +148,8 @@ def hybrid_release(stream, epsilon, rng):
     out = np.empty(n)
     log_release, done, k = 0.0, 0, 0
     while 2**k <= n:
-        # logarithmic release at t = 2^k: previous release + items since + noise
+        # logarithmic release at t = 2^k:
+        # previous release + items since + noise
         t0 = 2**k
         log_release += stream[done:t0].sum() + rng.laplace(0.0, 2 / epsilon)
         out[t0 - 1] = log_release
@@ -176,7 +178,8 @@ def test_release_public(hybrid_release):
             return nullcontext(int)
 
     # the lab tells students to use binary_tree_prefix_sums
-    with hidden_test(allow=("privbandits.mechanisms.binary_tree_prefix_sums",)):
+    allowed = ("privbandits.mechanisms.binary_tree_prefix_sums",)
+    with hidden_test(allow=allowed):
         import numpy as np
 
         stream = np.random.default_rng(0).random(20)
@@ -184,7 +187,8 @@ def test_release_public(hybrid_release):
             stream, 1e9, np.random.default_rng(1)
         )  # (almost) no noise
         assert np.shape(out) == (20,), (
-            f"a stream of 20 items gives releases of shape {np.shape(out)}, not (20,)"
+            f"a stream of 20 items gives releases of shape {np.shape(out)}, "
+            "not (20,)"
         )
         assert np.allclose(out, np.cumsum(stream), atol=1e-6), (
             "without noise the releases are the prefix sums"

@@ -80,7 +80,8 @@ def test_sigma_public(gaussian_sigma):
 
     with hidden_test():
         got = gaussian_sigma(1.0, 0.5, 1e-5)
-        assert got > 0, f"gaussian_sigma(1.0, 0.5, 1e-5) is {got}, not positive"
+        assert got > 0, (
+            f"gaussian_sigma(1.0, 0.5, 1e-5) is {got}, not positive")
 
 
 test_sigma_public(gaussian_sigma)
@@ -217,7 +218,8 @@ def test_tree_sigma_public(tree_sigma):
 
     with hidden_test():
         got = tree_sigma(1.0, 0.1, 1000, 1.0)
-        assert got > 0, f"tree_sigma(1.0, 0.1, 1000, 1.0) is {got}, not positive"
+        assert got > 0, (
+            f"tree_sigma(1.0, 0.1, 1000, 1.0) is {got}, not positive")
 
 
 test_tree_sigma_public(tree_sigma)
@@ -303,7 +305,8 @@ def test_theta_public(private_theta):
 
         M = np.array([[2.0, 0.0, 2.0], [0.0, 4.0, 2.0], [2.0, 2.0, 3.0]])
         got = private_theta(M, 0.0)
-        assert np.allclose(got, [1.0, 0.5]), f"the estimate is {got!r}, not [1.0, 0.5]"
+        assert np.allclose(got, [1.0, 0.5]), (
+            f"the estimate is {got!r}, not [1.0, 0.5]")
 
 
 test_theta_public(private_theta)

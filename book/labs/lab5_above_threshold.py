@@ -79,10 +79,13 @@ def test_stop_public(above_threshold):
         import numpy as np
 
         queries = np.arange(10.0)
-        got = above_threshold(queries, 4.5, 1e9, np.random.default_rng(0))  # no noise
-        assert got == 5, f"with (almost) no noise the rule stops at {got}, not 5"
+        rng = np.random.default_rng(0)
+        got = above_threshold(queries, 4.5, 1e9, rng)  # (almost) no noise
+        assert got == 5, (
+            f"with (almost) no noise the rule stops at {got}, not 5")
         got = above_threshold(queries, 100.0, 1e9, np.random.default_rng(0))
-        assert got == 10, f"below the threshold throughout, the rule returns {got}, not 10"
+        assert got == 10, (
+            f"below the threshold throughout, the rule returns {got}, not 10")
 
 
 test_stop_public(above_threshold)
@@ -253,7 +256,8 @@ def test_split_public(svt_split):
 
         eps_stop, eps_release = svt_split(2, 1.0, 0.5)
         assert math.isclose(eps_stop, 0.5) and math.isclose(eps_release, 0.5), (
-            f"svt_split(2, 1.0, 0.5) is ({eps_stop}, {eps_release}), not (0.5, 0.5)"
+            f"svt_split(2, 1.0, 0.5) is ({eps_stop}, {eps_release}), "
+            "not (0.5, 0.5)"
         )
 
 

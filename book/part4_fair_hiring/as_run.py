@@ -153,9 +153,9 @@ glue("p4ar_exact_printed", exact_printed[0], display=False)
 # and the sorted rewards the ranks are read from come out of a BLAS matrix product whose last digit
 # depends on the processor. On another machine a tied candidate can rank one place lower, and every
 # trial moves by a fraction of a percent. Two sets of trials of the same law fail the check with
-# probability about {glue:text}`p4ar_check_false_per_10k:.0f` in 10,000; it detects a change of the
-# mean larger than about {glue:text}`p4ar_check_power:.0f`% (this run's {glue:text}`p4ar_check_z`
-# standard errors).
+# probability about {glue:text}`p4ar_check_false_per_10k:.0f` in 10,000, and a change of the mean
+# smaller than about {glue:text}`p4ar_check_power:.0f`% ({glue:text}`p4ar_check_z` of this run's
+# standard errors) can pass it: the check catches a stale file, not a small change of the algorithm.
 
 # %%
 stored = np.load("results_hiring_authors.npz")

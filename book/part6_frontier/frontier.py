@@ -1182,13 +1182,14 @@ def rule(iname, eps):
 
 rule_rows = []
 for i, e, h in FIN:
-    best = min(NEVER_LOCKED, key=lambda a: point(a, i, e, h)[0])
+    regret = {a: point(a, i, e, h)[0] for a in PURE}  # mean regret at T
+    best = min(NEVER_LOCKED, key=regret.get)
     rule_rows.append({
         "instance": i, "T": h, "ε": e, "rule": rule(i, e),
         "best never locked in": best,
-        "rule / that best": point(rule(i, e), i, e, h)[0] / point(best, i, e, h)[0],
+        "rule / that best": regret[rule(i, e)] / regret[best],
         "rule / lowest mean (any pure)":
-            point(rule(i, e), i, e, h)[0] / min(point(a, i, e, h)[0] for a in PURE)})
+            regret[rule(i, e)] / min(regret.values())})
 rule_check = pd.DataFrame(rule_rows)
 
 # %% tags=["remove-cell"]

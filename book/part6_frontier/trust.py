@@ -139,8 +139,10 @@ for name in GLOBAL_ALGORITHMS:
         n_samples=N_AUD, alpha=ALPHA, seed=2, depends_on=[cal.policy]))
     trust_rows.append({"algorithm": name, "claim": (eps_claim, delta_claim),
                        "proven": proven, "finding": FINDINGS[name]})
-results = cached_audits([*requests, exposing_request, *se_requests], progress=SHOW_PROGRESS)
-audits, exposing, se_audits = results[:len(requests)], results[len(requests)], results[len(requests) + 1:]
+results = cached_audits([*requests, exposing_request, *se_requests],
+                        progress=SHOW_PROGRESS)
+n = len(requests)
+audits, exposing, se_audits = results[:n], results[n], results[n + 1:]
 
 # %% tags=["remove-cell"]
 for row, r in zip(trust_rows, audits):

@@ -177,6 +177,8 @@ def check_close(computed: Any, stored: Any, rtol: float, what: str) -> float:
     ----------
     computed, stored : array_like
         The same shape; NaN and infinite entries must sit at the same places (they are not compared).
+        The difference is relative to the stored value, so a stored exact 0 passes only if the
+        computed value is exactly 0 too.
     rtol : float
         The largest relative difference ``|computed - stored| / |stored|`` allowed, in (0, 1).
     what : str

@@ -218,7 +218,8 @@ class PrivateFairGreedy(HiringPolicy):
     ----------
     epsilon : float > 0, finite
         ``inf``, the non-private limit, is refused: ``noise=False`` runs without noise.
-    delta : float in [1e-300, 1)
+    delta : float in [10^-300, 1)
+        Not subnormal: the shares of delta must not underflow.
     alpha_eps, alpha_delta : float in [EPSILON_MIN, 1)
         Shares of epsilon and delta given to the regression.
     l_tilde : float > 0 or None
