@@ -178,8 +178,9 @@ def test_release_public(hybrid_release):
             return nullcontext(int)
 
     # the lab tells students to use binary_tree_prefix_sums
-    allowed = ("privbandits.mechanisms.binary_tree_prefix_sums",)
-    with hidden_test(allow=allowed):
+    with hidden_test(
+        allow=("privbandits.mechanisms.binary_tree_prefix_sums",)
+    ):
         import numpy as np
 
         stream = np.random.default_rng(0).random(20)

@@ -4,7 +4,6 @@ raises ``ValueError`` naming the parameter and the allowed range.
 
 from __future__ import annotations
 
-import functools
 import math
 import os
 from numbers import Integral, Real
@@ -124,9 +123,10 @@ def check_unit_interval_array(name: str, values: object, *, ndim: int | None = N
     return array
 
 
-@functools.cache
 def memory_limit() -> int | None:
     """This machine's physical memory in bytes, the most records may take (``None``: unknown, no check)."""
+    # not cached: two sysconf calls cost about a microsecond, and a plain function is one the labs'
+    # guard sees being called (tools/lab_guard.py)
     try:
         return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
     except (AttributeError, ValueError, OSError):
