@@ -159,3 +159,13 @@ def test_stamp_refuses_when_the_fingerprint_changed(monkeypatch, capsys):
     monkeypatch.setattr(stored_runs, "stamp", lambda *args: pytest.fail("stamped despite a changed fingerprint"))
     assert stored_runs.main(["stamp", "book/part2_dp_ncb/results_1e7.npz", "--reason", "r"]) == 1
     assert "UCB[default]" in capsys.readouterr().err
+
+
+def test_stamp_takes_the_file_name_a_page_prints_and_refuses_an_unknown_one(monkeypatch):
+    stamped = []
+    monkeypatch.setattr(stored_runs, "_fingerprint_differences", lambda: [])
+    monkeypatch.setattr(stored_runs, "stamp", lambda path, modules, reason: stamped.append(path) or "ok")
+    assert stored_runs.main(["stamp", "results_1e7.npz", "--reason", "r"]) == 0
+    assert stamped == [ROOT / "book/part2_dp_ncb/results_1e7.npz"]
+    with pytest.raises(SystemExit):
+        stored_runs.main(["stamp", "results_other.npz", "--reason", "r"])

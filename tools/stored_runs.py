@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("status", help="each stored run and whether its digest is current")
     sub.add_parser("machine", help="how this machine computes; fails if an emulation variable did not take effect")
     stamp_parser = sub.add_parser("stamp", help="give files the current digest, if the fingerprint is unchanged")
-    stamp_parser.add_argument("files", nargs="+", choices=sorted(STORED_RUNS), metavar="FILE")
+    stamp_parser.add_argument("files", nargs="+", metavar="FILE", help="a path of STORED_RUNS, or its file name")
     stamp_parser.add_argument("--reason", required=True, help="why the code change keeps the runs")
     args = parser.parse_args(argv)
     if args.command == "status":
@@ -182,6 +182,11 @@ def main(argv: list[str] | None = None) -> int:
         for line in failed:
             print(f"did not take effect: {line}", file=sys.stderr)
         return 1 if failed else 0
+    by_name = {Path(name).name: name for name in STORED_RUNS}  # the pages' errors name the file alone
+    unknown = [f for f in args.files if f not in STORED_RUNS and f not in by_name]
+    if unknown:
+        parser.error(f"not a stored run: {', '.join(unknown)} (known: {', '.join(sorted(STORED_RUNS))})")
+    args.files = [f if f in STORED_RUNS else by_name[f] for f in args.files]
     problems = _fingerprint_differences()
     if problems:
         print("the fingerprint differs from the reference: some runs changed, make the files again", file=sys.stderr)
