@@ -104,9 +104,9 @@
 # here *are* $\eps$-DP and pay twice the noise of the paper's curves; `hybrid_split=False` gives the
 # paper's variant.
 #
-# **DP-UCB-BOUND's bonus.** The proof of Theorem 3.2 needs $\nu_a$ to bound the counter's error with
-# probability $1 - \gamma$, and Eq. (2.2) does so for the paper's counter, $\mathrm{Lap}(1/\eps)$ per
-# logarithmic term and $\mathrm{Lap}(\log n/\eps)$ per tree p-sum. The $\eps$-DP counter adds
+# **DP-UCB-BOUND's bonus.** The proof of Theorem 3.2 (events A.1, A.2) needs $\nu_a$ to bound the
+# counter's error with probability $1 - \gamma$, and Eq. (2.2) does so for the paper's counter,
+# $\mathrm{Lap}(1/\eps)$ per logarithmic term and $\mathrm{Lap}(\log n/\eps)$ per tree p-sum. The $\eps$-DP counter adds
 # $\mathrm{Lap}(2/\eps)$ and $\mathrm{Lap}(2\lfloor\log_2 n\rfloor/\eps)$, so the printed $\nu_a$ is
 # about half the size its noise needs. Lemma B.2's argument at the counter's own scales gives
 #
@@ -114,15 +114,16 @@
 # \qquad \eps_{\text{part}} = \eps/2,$$
 #
 # each term being Chan et al.'s Corollary 2.9 at $\gamma/2$ for that part of the release. This
-# matched bonus is the package's default (`DPUCBBound(eps)`); `bonus="printed"` is Algorithm 1
-# verbatim. Theorem 3.2 applies to it with $\eps$ replaced by $\eps_{\text{part}} \ln 2$, because
+# matched bonus is the package's default (`DPUCBBound(eps)`, computed by `dp_ucb_bound_bonus`);
+# `bonus="printed"` is Algorithm 1 verbatim. Theorem 3.2 applies to it with $\eps$ replaced by
+# $\eps_{\text{part}} \ln 2$ (`dp_ucb_bound_theorem_epsilon`), because
 # $1 + \lfloor\log_2 n\rfloor \le (\ln n + 1)/\ln 2$.
 #
 # **DP-UCB-INT releases once per point.** Algorithm 3 tests "$n_{a,t} \bmod f = 0$" at every round.
 # An arm that is not pulled keeps its count, so while it sits at a multiple of $f$ it re-releases its
 # mean with fresh noise *every round*: averaging those releases recovers the mean, and Theorem 3.4
 # counts one release per interval. The package releases each arm's mean once per release point, the
-# reading under which Theorem 3.4 holds.
+# reading under which Theorem 3.4 holds; `dp_ucb_int_release_counts` counts both readings' releases.
 #
 # **DP-UCB-INT's input $\eps$.** The experiments choose it by Corollary 3.2 with
 # $\delta' = e^{-10}$, $v = 1.1$. The input values are tiny, and the first release interval is of
@@ -712,7 +713,8 @@ assert all(bonus_cost[k] > 1 for k in panels), "the larger (matched) bonus shoul
 # inequality, $e^{n/B} \ge e\,n$, through the approximation $B(\ln B + 7)$ of Barry et al.; we plot
 # the bounds on the 2-arm instance at $\eps' = 1$ (Theorem 3.2 minimised over $\lambda_0$ on a grid,
 # at $\eps_{\text{part}} \ln 2$ for the matched bonus), and Theorem 3.2 also with the exact
-# solution $n \ge -B\,W_{-1}\!\left(-\frac{1}{eB}\right)$ (Lambert $W$, branch $-1$).
+# solution $n \ge -B\,W_{-1}\!\left(-\frac{1}{eB}\right)$ (Lambert $W$, branch $-1$,
+# `scipy.special.lambertw`).
 
 # %%
 key = ("2 arms", 1.0)
