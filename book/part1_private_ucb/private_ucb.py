@@ -1,20 +1,26 @@
 # %% [markdown]
 # # Private UCB: Tossou and Dimitrakakis (2016)
 #
-# {cite:t}`tossou2016algorithms` give three differentially private versions of UCB for the
-# stochastic bandit in the **global model**: the learner sees the rewards, and the sequence of its
-# actions must be $\eps$-DP with respect to any single reward. This chapter implements the three
-# algorithms and the baseline they improve on, reproduces the paper's Figure 2 at its own scale
-# (100 runs of 100,000 steps), checks each claim of its experiment section against the numbers, and
-# then goes further: the regret bounds against the measured regret, and the privacy-utility curve.
+# **Can a bandit algorithm learn while keeping every reward private, and what does that cost?** UCB
+# plays the arm whose estimated mean plus a confidence bonus is largest. {cite:t}`tossou2016algorithms`
+# make it differentially private in the **global model** (the learner sees the rewards; the sequence
+# of its actions must be $\eps$-DP with respect to any single reward) by adding noise to the means it
+# compares, in three ways, and claim to beat the older Private-UCB of {cite:t}`mishra2015nearly`.
+#
+# **The answer: yes, and the cost depends on how often a mean is released.** Releasing each mean
+# rarely (DP-UCB-INT) adds only a constant to UCB's regret at $\eps' = 1$. Noising every release
+# (DP-UCB-BOUND, DP-UCB) costs regret at every privacy level, more as $\eps$ falls. The printed
+# Private-UCB pays most: its confidence width is so wide that it learns little in $10^5$ steps. At
+# $\eps' = 0.1$, though, DP-UCB-INT waits so long for its first release that with ten arms it plays
+# round robin almost to the end, and three steps of the paper need correcting, two of them for its
+# privacy claims.
 #
 # :::{admonition} Learning objectives and prerequisites
 # :class: tip
 #
 # After this chapter you can:
 #
-# - implement Private-UCB, DP-UCB-BOUND, DP-UCB and DP-UCB-INT, the global-model private versions of
-#   UCB, and say how each privatizes the means;
+# - implement Private-UCB, DP-UCB-BOUND, DP-UCB and DP-UCB-INT, and say how each privatizes the means;
 # - reproduce the paper's Figure 2 and test each claim of its experiment section against the
 #   measured regret;
 # - check a confidence bonus against the exact error probability of the counter behind it;
@@ -25,43 +31,14 @@
 # union bound, reading log-log plots.
 # :::
 #
-# :::{admonition} Key results
-# :class: important
-#
-# - The paper's hybrid counter is $2\eps$-DP, not $\eps$-DP. On the $\eps$-DP counter the printed
-#   bonus of DP-UCB-BOUND misses its nominal level by a factor of about
-#   {glue:text}`p1_miss_printed_ratio:,.0f`; the bonus that covers the noise is
-#   {glue:text}`p1_bonus_ratio_min:.2f` to {glue:text}`p1_bonus_ratio_max:.2f` times larger and costs
-#   a factor {glue:text}`p1_bonus_cost_min:.2f` to {glue:text}`p1_bonus_cost_max:.2f` in final regret.
-# - DP-UCB-INT beats the other private algorithms at $\eps' = 1$, as the paper says, but not at
-#   $\eps' = 0.1$: there its first release comes so late that the 10-armed instance spends
-#   {glue:text}`p1_rr10_small:,d` of its 100,000 rounds in round robin.
-# - Algorithm 3 read literally re-releases the means of idle arms every round:
-#   {glue:text}`p1_rel_printed_10:,.0f` releases per run with ten arms, against the
-#   {glue:text}`p1_rel_once_10:,.0f` that its privacy theorem accounts for.
-# - Private-UCB, as {cite:t}`mishra2015nearly` print it, learns little at the paper's scale: its
-#   regret is {glue:text}`p1_pucb_rr_min:.0f`% of uniform play's in the panel where it learns most
-#   (two arms, $\eps' = 1$, where the bad arm still gets {glue:text}`p1_pucb_bad_share_2_1:.1f`% of
-#   the pulls) and {glue:text}`p1_pucb_rr_others_min:.0f` to {glue:text}`p1_pucb_rr_max:.0f`% in
-#   the other three, and it is never erratic (largest best-to-worst spread {glue:text}`p1_private_ucb_max_spread:,.0f`,
-#   not the paper's 30,000). Its tail-bound reading ($\eps$ per tree, a tail bound of the noise in
-#   place of the relaxation $\Gamma$) has up to {glue:text}`p1_pucb_ratio_max:.1f` times less regret.
-# - The hybrid-counter algorithms pay for privacy at every level (regret against $\eps$ has
-#   log-log slope {glue:text}`p1_slope_dpucb:.2f` for DP-UCB), while DP-UCB-INT's regret is only
-#   {glue:text}`p1_int_excess_1:.0f` above UCB's at $\eps' = 1$.
-# :::
-#
-# ## The mechanisms
-#
-# All three algorithms privatize the *means* that UCB's index uses; the action is then a
-# deterministic function of the private means, and post-processing preserves privacy.
-#
-# - DP-UCB-BOUND and DP-UCB keep each arm's reward sum in a **hybrid counter** (see
-#   {doc}`../foundations/privacy`), which releases a private running sum after every insertion.
-# - DP-UCB-INT releases each arm's mean only at the points of a sparse schedule, with Laplace noise
-#   of scale $n^{v/2 - 1}$ that does not depend on $\eps$: privacy comes from releasing rarely.
-#
 # ## The algorithms
+#
+# All three algorithms privatize the *means* in UCB's index; the action is a deterministic function
+# of the private means, and post-processing preserves privacy. DP-UCB-BOUND and DP-UCB keep each
+# arm's reward sum in a **hybrid counter** ({doc}`../foundations/privacy`), which releases a noisy
+# running sum after every insertion. DP-UCB-INT releases each arm's mean only at the points of a
+# sparse schedule, with Laplace noise of scale $n^{v/2 - 1}$ that does not depend on $\eps$: privacy
+# comes from releasing rarely.
 #
 # :::{prf:algorithm} DP-UCB-BOUND {cite}`tossou2016algorithms`, Algorithm 1
 # :label: p1-alg-bound
@@ -77,10 +54,7 @@
 #    insert $r_t$ into mechanism $a_t$
 # :::
 #
-# $\nu_a$ is the bound (2.2) on the hybrid mechanism's error with failure probability
-# $\gamma = t^{-4}$, as printed. The package evaluates (2.2) at the noise scales of the counter it
-# actually runs; the section on what the paper gets wrong explains why, and `bonus="printed"` gives
-# the formula above.
+# $\nu_a$ is the bound (2.2) on the hybrid mechanism's error at failure probability $\gamma = t^{-4}$.
 #
 # :::{prf:algorithm} DP-UCB {cite}`tossou2016algorithms`, Algorithm 2
 # :label: p1-alg-dpucb
@@ -89,8 +63,8 @@
 # mechanisms of all other arms (without increasing their $n_{a,t}$).
 # :::
 #
-# Every mechanism then holds $t$ items and carries noise of the same scale, so the noise does not
-# favour any arm and no bonus is needed.
+# Every mechanism then holds $t$ items and carries noise of the same scale, so the noise favours no
+# arm and no bonus is needed.
 #
 # :::{prf:algorithm} DP-UCB-INT {cite}`tossou2016algorithms`, Algorithm 3
 # :label: p1-alg-int
@@ -108,7 +82,7 @@
 #
 # Lemma B.1 defines $W_0 = 0$ and $W_{n+1}$ as the least $x \ge W_n + 1$ with
 # $\sum_{i = W_n + 1}^{x} i^{-v/2} \ge \frac{1}{\eps x^{v/2}}$; the pseudocode prints the simpler
-# interval $\lceil 1/\eps \rceil$ "for simplicity". The package implements both
+# interval $\lceil 1/\eps \rceil$. The package implements both
 # (`release_points(eps, v, T, simplified=...)`); the figures use the series.
 #
 # :::{prf:theorem} Privacy of DP-UCB-INT {cite}`tossou2016algorithms`, Corollaries 3.1 and 3.2
@@ -123,52 +97,42 @@
 # ## What the paper gets wrong or leaves out
 #
 # **The hybrid mechanism's budget.** Section 2.3 and Lemma B.2 give the whole $\eps$ to both parts
-# of the hybrid mechanism and argue that "no composition is needed" because each released sum comes
-# from one of the two. But a reward inserted between $2^k$ and $2^{k+1}$ enters *both* the binary
-# tree of its block and the logarithmic release at $2^{k+1}$, and both are released: by basic
-# composition the counter is $2\eps$-DP. The package's counter gives $\eps/2$ to each part (as Chan
-# et al. do), so DP-UCB-BOUND and DP-UCB here *are* $\eps$-DP; `hybrid_split=False` gives the paper's
-# variant, with half the noise and twice the privacy loss. All figures below use the $\eps$-DP
-# version, so the two hybrid-based algorithms pay twice the noise the paper's curves did.
+# of the hybrid mechanism, arguing that each released sum comes from one of the two. But a reward
+# inserted between $2^k$ and $2^{k+1}$ enters *both* the binary tree of its block and the
+# logarithmic release at $2^{k+1}$, and both are released: by basic composition the counter is
+# $2\eps$-DP. The package gives $\eps/2$ to each part (as Chan et al. do), so DP-UCB-BOUND and DP-UCB
+# here *are* $\eps$-DP and pay twice the noise of the paper's curves; `hybrid_split=False` gives the
+# paper's variant.
 #
-# **DP-UCB-BOUND's bonus and the counter's noise.** The bonus $\nu_a$ is meant to be the bound
-# (2.2) of Lemma B.2 on the counter's error: with probability $1 - \gamma$ the private sum is within
-# $\nu_a$ of the true one, which is what the proof of Theorem 3.2 uses (events A.1, A.2). Eq. (2.2)
-# is written for the paper's counter, $\mathrm{Lap}(1/\eps)$ per logarithmic term and
-# $\mathrm{Lap}(\log n/\eps)$ per tree p-sum. The $\eps$-DP counter adds $\mathrm{Lap}(2/\eps)$ and
-# $\mathrm{Lap}(2\lfloor\log_2 n\rfloor/\eps)$, so the printed $\nu_a$, with the full $\eps$ and $\ln n$,
-# is about half the size the noise needs (the ratio of the two bonuses is glued below). What the paper intends is the pair
-# "Theorem 3.1 ($\eps$-DP) and Lemma B.2 (the bonus bounds that counter's error)"; for an
-# $\eps$-DP counter Lemma B.2's argument gives (2.2) at the counter's own scales:
+# **DP-UCB-BOUND's bonus.** The proof of Theorem 3.2 (events A.1, A.2) needs $\nu_a$ to bound the
+# counter's error with probability $1 - \gamma$, and Eq. (2.2) does so for the paper's counter,
+# $\mathrm{Lap}(1/\eps)$ per logarithmic term and $\mathrm{Lap}(\log n/\eps)$ per tree p-sum. The $\eps$-DP counter adds
+# $\mathrm{Lap}(2/\eps)$ and $\mathrm{Lap}(2\lfloor\log_2 n\rfloor/\eps)$, so the printed $\nu_a$ is
+# about half the size its noise needs. Lemma B.2's argument at the counter's own scales gives
 #
 # $$\nu_a = \sqrt 8 \ln(4t^4)\left(\frac{1}{\eps_{\text{part}}} + \mathbb 1[n_{a,t} \ne 2^k]\,\frac{\lfloor \log_2 n_{a,t}\rfloor}{\eps_{\text{part}}}\right),
 # \qquad \eps_{\text{part}} = \eps/2,$$
 #
-# each term being Chan et al.'s Corollary 2.9 at $\gamma/2$ for that part of the release. This is
-# the package's default (`DPUCBBound(eps)`, `bonus="matched"`, computed by `dp_ucb_bound_bonus`);
-# `bonus="printed"` is Algorithm 1 verbatim. The cell below compares the two, and computes exactly
-# (at $n = 2^k$, where the release is a sum of $k + 1$ Laplace terms) how often each fails to cover
-# the noise. Theorem 3.2 applies to the matched bonus with $\eps$ replaced by
+# each term being Chan et al.'s Corollary 2.9 at $\gamma/2$ for that part of the release. This
+# matched bonus is the package's default (`DPUCBBound(eps)`, computed by `dp_ucb_bound_bonus`);
+# `bonus="printed"` is Algorithm 1 verbatim. Theorem 3.2 applies to it with $\eps$ replaced by
 # $\eps_{\text{part}} \ln 2$ (`dp_ucb_bound_theorem_epsilon`), because
 # $1 + \lfloor\log_2 n\rfloor \le (\ln n + 1)/\ln 2$.
 #
-# **DP-UCB-INT releases once per point.** Algorithm 3 tests "$n_{a,t} \bmod f = 0$" at every round and,
-# when it holds, draws fresh Laplace noise. An arm that is not pulled keeps its count, so while it
-# sits at a multiple of $f$ it re-releases its mean with new noise *every round*, without limit:
-# averaging those releases recovers the mean, and Theorem 3.4's composition (which counts one
-# release per interval, $t/f$ in all) does not cover them. The package departs from the pseudocode
-# and releases each arm's mean once per release point, which is the reading under which
-# Theorem 3.4 holds; `dp_ucb_int_release_counts` counts the releases under both readings, and the
-# Figure 2 runs below show how far apart they are.
+# **DP-UCB-INT releases once per point.** Algorithm 3 tests "$n_{a,t} \bmod f = 0$" at every round.
+# An arm that is not pulled keeps its count, so while it sits at a multiple of $f$ it re-releases its
+# mean with fresh noise *every round*: averaging those releases recovers the mean, and Theorem 3.4
+# counts one release per interval. The package releases each arm's mean once per release point, the
+# reading under which Theorem 3.4 holds; `dp_ucb_int_release_counts` counts both readings' releases.
 #
-# **DP-UCB-INT's input $\eps$.** The experiments choose the input $\eps$ by Corollary 3.2 with
-# $\delta' = e^{-10}$, $v = 1.1$. That gives tiny input values, and the first release interval is of
+# **DP-UCB-INT's input $\eps$.** The experiments choose it by Corollary 3.2 with
+# $\delta' = e^{-10}$, $v = 1.1$. The input values are tiny, and the first release interval is of
 # order $1/\eps$: the algorithm plays round robin for $K f_0$ rounds before it uses any data.
 #
 # (p1-private-ucb)=
-# **Private-UCB.** The baseline of the experiments is {cite:t}`mishra2015nearly`'s Algorithm 1,
-# "Differentially Private UCB Sampling". The book works from its printed box and the statements of
-# its Lemma 5 and Theorem 4; the proofs were not available to it.
+# **Private-UCB.** The experiments' baseline is {cite:t}`mishra2015nearly`'s Algorithm 1,
+# "Differentially Private UCB Sampling", read from its printed box and the statements of its Lemma 5
+# and Theorem 4 (the book had no access to the proofs).
 #
 # :::{prf:algorithm} Private-UCB {cite}`mishra2015nearly`, Algorithm 1
 # :label: p1-alg-private-ucb
@@ -184,28 +148,22 @@
 # :::
 #
 # $\Gamma$ is Lemma 5's bound on the error of every tree's total at every round, with probability
-# $1 - \gamma$. The box takes $\gamma$ as an input and computes $\Gamma$ once, before the loop;
-# $\gamma$'s value is a choice. The package's default (`PrivateUCB(eps)`) is $\gamma = t^{-4}$ at
-# round $t$, the failure probability with which {cite:t}`tossou2016algorithms` (Section 4) ran
-# Private-UCB; it makes $\Gamma$ change every round. Fixing $\gamma = T^{-4}$ changes little, a
-# larger $\gamma$ more: with two arms at $\eps = 1$ (100 runs), the fixed $\gamma = T^{-4}$ gives a
-# mean regret of {glue:text}`p1_pucb_fixed_gamma:,.0f` against {glue:text}`p1_pucb_t4_gamma:,.0f`
-# for $t^{-4}$, and $\gamma = 1/T$ gives {glue:text}`p1_pucb_inv_t_gamma:,.0f`,
-# {glue:text}`p1_pucb_inv_t_gain:.0f`% less. In $\Gamma$, $\log T$ is the tree's depth as printed
-# ($\log_2 T$, although a tree has $\lfloor\log_2 T\rfloor + 1$ levels) and the outer $\log$ is the
-# natural one of a Laplace tail (as in UCB1's $\sqrt{2\ln t/n_a}$), so
-# $\Gamma = k\log_2^2 T\,\ln(kT\log_2 T/\gamma)/\eps$ (`private_ucb_relaxation`). Each tree node
-# carries $\mathrm{Lap}((\lfloor\log_2 T\rfloor + 1)/\eps_0)$ {cite}`chan2011private`. A reward enters
-# one arm's tree only, so the trees compose in parallel: the algorithm is $\eps/k$-DP, within its
-# $\eps$ with room to spare.
+# $1 - \gamma$. The box computes it once from an input $\gamma$; the package's default
+# (`PrivateUCB(eps)`) is $\gamma = t^{-4}$ at round $t$, as {cite:t}`tossou2016algorithms` ran it.
+# With two arms at $\eps = 1$, a fixed $\gamma = T^{-4}$ changes the mean regret little
+# ({glue:text}`p1_pucb_fixed_gamma:,.0f` against {glue:text}`p1_pucb_t4_gamma:,.0f`), while
+# $\gamma = 1/T$ gives {glue:text}`p1_pucb_inv_t_gamma:,.0f`, {glue:text}`p1_pucb_inv_t_gain:.0f`%
+# less. We read $\log T$ as the tree's depth as printed ($\log_2 T$, though a tree has
+# $\lfloor\log_2 T\rfloor + 1$ levels) and the outer $\log$ as natural
+# (a Laplace tail), so $\Gamma = k\log_2^2 T\,\ln(kT\log_2 T/\gamma)/\eps$
+# (`private_ucb_relaxation`). Each tree node carries $\mathrm{Lap}((\lfloor\log_2 T\rfloor + 1)/\eps_0)$
+# {cite}`chan2011private`. A reward enters one arm's tree only, so the trees compose in parallel: the
+# algorithm is $\eps/k$-DP, within its $\eps$ with room to spare.
 #
-# Two other readings are options of the same class. `per_tree_budget="eps"` gives each tree the
-# whole $\eps$ ($\Gamma$ shrinks by $k$ with the noise): it spends exactly $\eps$. With it,
-# `width="tail_bound"` replaces $\Gamma$ by Chan et al.'s Corollary 2.9 bound on the
-# $\mathrm{popcount}(n_a)$ Laplace terms of the arm's release (the number of 1 bits of $n_a$ in
-# binary: one noisy tree node per bit) at $\gamma = t^{-4}$, a much narrower
-# width. This tail-bound reading departs from the box twice (the budget per tree and the width);
-# the section after Figure 2 compares it with the printed algorithm.
+# Two other readings are options of the same class: `per_tree_budget="eps"` gives each tree the whole
+# $\eps$ ($\Gamma$ shrinks by $k$ with the noise); with it, `width="tail_bound"` replaces $\Gamma$ by
+# Chan et al.'s Corollary 2.9 bound on the $\mathrm{popcount}(n_a)$ Laplace terms of the arm's release
+# (one noisy tree node per 1 bit of $n_a$) at $\gamma = t^{-4}$, a much narrower width.
 
 # %%
 import math
@@ -255,9 +213,8 @@ def sci(x, digits=2):
 
 
 # %% [markdown]
-# The code of this chapter calls the package `privbandits` (see the
-# {ref}`package reference <api-reference>`). First, DP-UCB-INT's input $\eps$ and its release
-# points, for the two target levels of the experiments:
+# The code calls the package `privbandits` ({ref}`reference <api-reference>`). First, DP-UCB-INT's
+# input $\eps$ and release points for the experiments' two target levels:
 
 # %%
 int_setup = {}  # target eps' -> (input eps, release points)
@@ -279,14 +236,10 @@ f0_small = int(int_setup[0.1][1][0])
 glue("p1_rr10_small", 10 * f0_small, display=False)
 
 # %% [markdown]
-# At $\eps' = 0.1$ the 10-armed instance spends $10 f_0 =$ {glue:text}`p1_rr10_small:,d` of its
-# $100{,}000$ rounds in round robin. Keep this in mind for panel (d).
-#
 # ### The two bonuses of DP-UCB-BOUND
 #
-# The printed and the matched bonus for an arm pulled $n$ times at round $t = T$, $\eps = 1$, and
-# the exact probability that the counter's error exceeds each at $n = 2^k$, against the nominal
-# $\gamma = t^{-4}$.
+# The printed and the matched bonus at $\eps = 1$, and the exact probability that the counter's
+# error exceeds each at $n = 2^k$ (a sum of $k + 1$ Laplace terms), against the nominal $t^{-4}$.
 
 # %%
 n = np.arange(1, HORIZON + 1)  # pull counts, at round t = T and eps = 1
@@ -326,26 +279,22 @@ assert all(row[1] <= t ** -4.0 for (t, n_k), row in misses.items()), \
 
 # %% [markdown]
 # The matched bonus is {glue:text}`p1_bonus_ratio_min:.2f` to {glue:text}`p1_bonus_ratio_max:.2f`
-# times the printed one. The printed bonus on the $\eps$-DP counter does not meet its nominal level:
-# at $n = 2^{16}$, $t = 10^5$ it fails with probability {glue:text}`p1_miss_printed`,
-# {glue:text}`p1_miss_printed_ratio:,.0f` times $t^{-4}$ (and {glue:text}`p1_miss_printed_1000` at
-# $n = 2^9$, $t = 1{,}000$, against $10^{-12}$); the matched bonus fails with probability
-# {glue:text}`p1_miss_matched` there. Both probabilities are far too small for any run to show a
-# failure: Eq. (2.2) is loose (it takes the worst branch of Corollary 2.9 and a factor $\sqrt 8$),
-# so the practical difference between the two bonuses is their *size*, and the larger, correct
-# bonus makes DP-UCB-BOUND explore more. Its cost in regret is measured after Figure 2.
+# times the printed one. The printed bonus misses its nominal level: at $n = 2^{16}$, $t = 10^5$ it
+# fails with probability {glue:text}`p1_miss_printed`, {glue:text}`p1_miss_printed_ratio:,.0f` times
+# $t^{-4}$ (and {glue:text}`p1_miss_printed_1000` at $n = 2^9$, $t = 1{,}000$, against $10^{-12}$);
+# the matched bonus fails with probability {glue:text}`p1_miss_matched`. Both are far too small for
+# any run to show a failure (Eq. (2.2) is loose: the worst branch of Corollary 2.9 and a factor
+# $\sqrt 8$), so what matters in practice is the bonuses' *size*: the correct one makes DP-UCB-BOUND
+# explore more.
 #
 # ## Figure 2, reproduced
 #
-# Two scenarios, as in the paper: two arms with means $\{0.9, 0.6\}$, and ten arms with mean 0.1
-# except one at 0.55 and one at 0.2; $\eps' \in \{1, 0.1\}$, 100 runs of 100,000 steps. Private-UCB
-# is the box with $\gamma = t^{-4}$ at round $t$ (as Tossou and Dimitrakakis ran it), so $\Gamma$ is
-# recomputed each round; a fixed $\gamma = T^{-4}$ changes little (see {ref}`the box <p1-private-ucb>`).
-# DP-UCB-BOUND runs with the matched bonus. The legend gives names only; each panel's title gives
-# $\eps'$, which is every private algorithm's *input* $\eps$ (as in the paper's figure) except
-# DP-UCB-INT's, whose input is the Corollary 3.2 value. At that input Private-UCB is
-# $\eps'/K$-DP, a stronger guarantee than the others' $\eps'$. Bands: 5-95% of the runs (UCB's
-# hatched).
+# The paper's two scenarios: two arms with means $\{0.9, 0.6\}$, and ten arms with mean 0.1 except
+# one at 0.55 and one at 0.2; $\eps' \in \{1, 0.1\}$, 100 runs of 100,000 steps. Private-UCB is
+# {ref}`the box <p1-private-ucb>` with $\gamma = t^{-4}$, DP-UCB-BOUND has the matched bonus. A
+# panel's $\eps'$ is every private algorithm's *input* $\eps$ (as in the paper) except DP-UCB-INT's,
+# whose input is the Corollary 3.2 value; at that input Private-UCB is $\eps'/K$-DP, a stronger
+# guarantee than the others'.
 
 # %%
 SCENARIOS = {
@@ -393,7 +342,7 @@ regrets = {  # (runs, len(ROUNDS)) cumulative regret per panel and algorithm
     for key, runs in results.items()
 }
 
-# %% mystnb={"figure": {"caption": "Figure 2 of {cite:t}`tossou2016algorithms` reproduced: mean cumulative regret against the time step, with a 5-95% band over 100 runs, of UCB and the four private algorithms, for 2 arms (a, b) and 10 arms (c, d) at privacy levels 1 (a, c) and 0.1 (b, d). Read each private curve against UCB's in the same panel: the distance between them is what privacy costs, and it grows when the privacy level falls from 1 to 0.1.", "name": "p1-fig-figure2"}, "image": {"alt": "Figure 2 reproduced: four stacked log-log panels, (a) 2 arms at privacy 1, (b) 2 arms at 0.1, (c) 10 arms at 1, (d) 10 arms at 0.1, each with the mean cumulative regret of UCB, Private-UCB, DP-UCB-BOUND, DP-UCB and DP-UCB-INT against the time step and a 5-95% band over the 100 runs."}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Figure 2 of {cite:t}`tossou2016algorithms` reproduced: mean cumulative regret against the time step, with a 5-95% band over 100 runs (UCB's hatched), of UCB and the four private algorithms, for 2 arms (a, b) and 10 arms (c, d) at privacy levels 1 (a, c) and 0.1 (b, d). Read each private curve against UCB's in the same panel: the distance between them is what privacy costs, and it grows when the privacy level falls from 1 to 0.1.", "name": "p1-fig-figure2"}, "image": {"alt": "Figure 2 reproduced: four stacked log-log panels, (a) 2 arms at privacy 1, (b) 2 arms at 0.1, (c) 10 arms at 1, (d) 10 arms at 0.1, each with the mean cumulative regret of UCB, Private-UCB, DP-UCB-BOUND, DP-UCB and DP-UCB-INT against the time step and a 5-95% band over the 100 runs."}} tags=["hide-input"]
 FLOOR = 0.1  # regret below this (0 in the first rounds) is drawn at the floor
 
 
@@ -430,8 +379,7 @@ with plt.rc_context(LARGE_TEXT):
 # %% [markdown]
 # ### The regret cost of the correct bonus
 #
-# The same 100 runs and seeds with DP-UCB-BOUND's printed bonus (`bonus="printed"`), against the
-# matched bonus of the figure.
+# The same 100 runs and seeds with DP-UCB-BOUND's printed bonus:
 
 # %%
 printed_bound = {  # final regret of each run, printed bonus
@@ -465,15 +413,15 @@ glue("p1_lockstep_spread", float(np.ptp(lockstep)), display=False)
 # Covering the $\eps$-DP counter's noise costs DP-UCB-BOUND a factor
 # {glue:text}`p1_bonus_cost_min:.2f` to {glue:text}`p1_bonus_cost_max:.2f` in final regret. With
 # two arms at $\eps' = 1$ every run ends with the same regret, {glue:text}`p1_lockstep_regret:.1f`
-# (best-worst spread {glue:text}`p1_lockstep_spread:.1f`): the bonus dominates the index and drops
-# at each power of two, so the bad arm's count stops at exactly {glue:text}`p1_lockstep_pulls:,d`
-# pulls in every run.
+# (spread {glue:text}`p1_lockstep_spread:.1f`): the bonus dominates the index and drops by a factor
+# of about $\log n_{a,t} + 1$ at each power of two (where the release comes from the logarithmic part
+# alone), so the bad arm's count stops at exactly {glue:text}`p1_lockstep_pulls:,d` pulls in every run.
 #
 # (p1-private-ucb-readings)=
 # ### Private-UCB: the printed relaxation against a tail bound
 #
-# The same 100 runs and seeds with the two other readings of Private-UCB: each tree at $\eps$ with
-# the printed $\Gamma$, and each tree at $\eps$ with the tail-bound width.
+# The same runs and seeds with the two other readings: each tree at $\eps$ with the printed
+# $\Gamma$, and each tree at $\eps$ with the tail-bound width (which departs from the box twice).
 
 # %%
 READINGS = {
@@ -575,31 +523,26 @@ glue("p1_pucb_bad_share_2_1", float(bad_share), display=False)
 # {glue:text}`p1_pucb_rr_min:.0f`% of uniform play's with two arms at $\eps' = 1$, where the bad
 # arm still gets {glue:text}`p1_pucb_bad_share_2_1:.1f`% of the $10^5$ pulls (uniform play gives
 # it 50%), and {glue:text}`p1_pucb_rr_others_min:.0f` to {glue:text}`p1_pucb_rr_max:.0f`% in the
-# three other panels, which are round robin in all but name. The reason is $\Gamma$: with two arms at $\eps = 1$ it is {glue:text}`p1_pucb_gamma_T:,.0f` at $t = T$.
-# The index compares the two arms' terms: the bad arm is pulled while
-# $\Gamma(1/n_b - 1/n_g)$, plus the difference of the two $\sqrt{2\ln t/n}$ terms, exceeds the gap
-# 0.3 (the noisy means are close to the true ones at these counts). Solved at $t = T$ with
-# $n_b + n_g = T$, this balance is at $n_b =$ {glue:text}`p1_pucb_balance_pulls:,.0f` bad pulls, a
-# regret of {glue:text}`p1_pucb_balance_regret:,.0f` against the simulated
-# {glue:text}`p1_pucb_sim_2_1:,.0f`. Read from its form ($\log_2 T$ noise terms of the largest size,
-# at a tail split over about $kT\log_2 T$ events), $\Gamma$ looks like a union bound over every
-# tree node and round; whatever its proof, it is far wider than the noise it covers: even with each
-# tree at $\eps$, $\Gamma$ at $t = T$ is
-# {glue:text}`p1_pucb_gamma_over_tail:.1f` times the tail bound of the noise in an arm's release
-# after $T/2$ pulls. Giving each tree the whole $\eps$ divides $\Gamma$ by $k$ and lowers the regret
-# by at most {glue:text}`p1_pucb_eps_gain:.0f`%. The tail-bound width is what makes the difference:
-# the printed algorithm's regret is up to {glue:text}`p1_pucb_ratio_max:.1f` times the tail-bound
-# reading's (with two arms at $\eps' = 1$); in panel (d) there is hardly any difference (a ratio
-# of {glue:text}`p1_pucb_ratio_d:.2f`). So the baseline of Figure 2,
-# as printed, learns little within $10^5$ steps (even in its best panel the bad arm gets
-# {glue:text}`p1_pucb_bad_share_2_1:.0f`% of the pulls), and the tail-bound reading is a much stronger
-# baseline than the printed algorithm.
+# other three panels. The reason is $\Gamma$, {glue:text}`p1_pucb_gamma_T:,.0f` at $t = T$ with two
+# arms at $\eps = 1$. The bad arm is pulled while $\Gamma(1/n_b - 1/n_g)$, plus the difference of the
+# two $\sqrt{2\ln t/n}$ terms, exceeds the gap 0.3 (the noisy means are close to the true ones at
+# these counts). Solved at $t = T$ with $n_b + n_g = T$, this balance is at $n_b =$
+# {glue:text}`p1_pucb_balance_pulls:,.0f` bad pulls, a regret of
+# {glue:text}`p1_pucb_balance_regret:,.0f` against the simulated {glue:text}`p1_pucb_sim_2_1:,.0f`.
+# From its form ($\log_2 T$ noise terms of the largest size, a tail split over about $kT\log_2 T$
+# events) $\Gamma$ looks like a union bound over every tree node and round; whatever its proof, it is
+# far wider than the noise: even with each tree at $\eps$, $\Gamma$ at $t = T$ is
+# {glue:text}`p1_pucb_gamma_over_tail:.1f` times the tail bound of an arm's release after $T/2$
+# pulls. Giving each tree the whole $\eps$ lowers the regret by at most
+# {glue:text}`p1_pucb_eps_gain:.0f`%; the tail-bound width makes the difference: the printed
+# algorithm's regret is up to {glue:text}`p1_pucb_ratio_max:.1f` times the tail-bound reading's (two
+# arms, $\eps' = 1$), and hardly differs in panel (d) (ratio {glue:text}`p1_pucb_ratio_d:.2f`). The
+# tail-bound reading is a much stronger baseline than the printed algorithm.
 #
 # ### DP-UCB-INT's releases, once per point and as printed
 #
-# For the Figure 2 runs at $\eps' = 1$: the releases the package made (once per release point,
-# equal to the count the kernel records) and the releases Algorithm 3 read literally would make
-# on the same arm sequences (an idle arm at a release point re-releases every round).
+# For the Figure 2 runs at $\eps' = 1$: the releases the package made (once per point, as the kernel
+# records) and those Algorithm 3 read literally would make on the same arm sequences.
 
 # %%
 releases = {}  # scenario -> (runs, 2): releases once per point, and as printed
@@ -624,18 +567,15 @@ glue("p1_rel_printed_2", float(release_rows["2 arms"][1]), display=False)
 
 # %% [markdown]
 # With ten arms the package releases {glue:text}`p1_rel_once_10:,.0f` noisy means per run; the
-# literal reading of Algorithm 3 would release {glue:text}`p1_rel_printed_10:,.0f`, almost all of
-# them fresh noise on the unchanged means of arms that are no longer played (with two arms:
-# {glue:text}`p1_rel_once_2:,.0f` against {glue:text}`p1_rel_printed_2:,.0f`). The privacy
-# accounting of Theorem 3.4 covers the first number only.
+# literal reading would release {glue:text}`p1_rel_printed_10:,.0f`, almost all fresh noise on the
+# unchanged means of arms no longer played (two arms: {glue:text}`p1_rel_once_2:,.0f` against
+# {glue:text}`p1_rel_printed_2:,.0f`). Theorem 3.4 accounts for the first number only.
 #
 # ## The paper's claims against the numbers
 #
-# The table gives, per panel and algorithm, the mean final regret, the spread between the best and
-# the worst of the 100 runs (the paper: "under 664.5" for its algorithms and UCB in the 2-arm case,
-# "reaches 30,000" for Private-UCB), and for DP-UCB-INT the privacy $\eps'$ that Corollary 3.1
-# guarantees after $T$ steps for the input $\eps$ used. Private-UCB's guarantee is $\eps/K$, not
-# $\eps$: the claims below compare the algorithms at equal input, as the paper did.
+# Per panel and algorithm: the mean final regret, the spread between the best and worst of the 100
+# runs, and the guarantee (for DP-UCB-INT, the $\eps'$ of Corollary 3.1 after $T$ steps). The claims
+# compare the algorithms at equal input $\eps$, as the paper did.
 
 # %% tags=["remove-input"]
 rows = []
@@ -724,41 +664,30 @@ glue("p1_printed_ahead_panels", ", ".join(printed_ahead) if printed_ahead else "
 # What the runs say, claim by claim:
 #
 # - **"DP-UCB-INT is significantly better than all other private algorithms."** Confirmed at
-#   $\eps' = 1$ in both scenarios. *Not* at $\eps' = 0.1$: the Corollary 3.2 input $\eps$ is
+#   $\eps' = 1$ in both scenarios, *not* at $\eps' = 0.1$: the Corollary 3.2 input $\eps$ is
 #   {glue:text}`p1_eps_in_small`, the first release comes after $f_0 =$ {glue:text}`p1_f0_small:,d`
 #   pulls per arm, and the forced round robin costs $0.3 f_0 =$ {glue:text}`p1_rr_cost_small:,.0f`
-#   regret with two arms and almost the whole horizon with ten. The paper's own Lemma B.1 and
-#   Corollary 3.2 imply this; the paper's panel (d) cannot have been produced with them.
+#   regret with two arms and almost the whole horizon with ten. The paper's panel (d) cannot have
+#   been produced with its own Lemma B.1 and Corollary 3.2.
 # - **"The gap between DP-UCB-INT and UCB does not increase with time."** Confirmed at $\eps' = 1$
-#   (the gap is set by the round-robin phase and stays nearly flat afterwards). At $\eps' = 0.1$
-#   the gap grows linearly while the round robin lasts: up to $t = 2 f_0 =$
-#   {glue:text}`p1_rr2_small:,d` with two arms, and for the whole horizon with ten.
-# - **"Private-UCB performs worse than all other algorithms."** Confirmed in every panel. In panel (d) DP-UCB-INT plays round robin for most of
-#   the horizon and the printed Private-UCB is close to round robin throughout, so the margin is
-#   small there ({glue:text}`p1_pucb_d:,.0f` against DP-UCB-INT's {glue:text}`p1_int_d:,.0f`);
-#   against the tail-bound reading the verdict would not hold in panel (d)
-#   ({glue:text}`p1_pucb_tail_d:,.0f`).
+#   (the gap is set by the round-robin phase). At $\eps' = 0.1$ it grows linearly while the round
+#   robin lasts: up to $t = 2 f_0 =$ {glue:text}`p1_rr2_small:,d` with two arms, all the horizon with ten.
+# - **"Private-UCB performs worse than all other algorithms."** Confirmed in every panel. In panel
+#   (d) both it and DP-UCB-INT play almost uniformly, so the margin is small
+#   ({glue:text}`p1_pucb_d:,.0f` against DP-UCB-INT's {glue:text}`p1_int_d:,.0f`), and the tail-bound
+#   reading would beat DP-UCB-INT there ({glue:text}`p1_pucb_tail_d:,.0f`).
 # - **"The best-to-worst spread is under 664.5 for our algorithms and UCB (2 arms); 30,000 for
-#   Private-UCB."** Confirmed for the 2-arm scenario at $\eps' = 1$; at $\eps' = 0.1$ the
-#   $\eps$-DP hybrid counters make DP-UCB-BOUND's and DP-UCB's spreads exceed 664.5
-#   ({glue:text}`p1_spread_bound_small:,.0f` and {glue:text}`p1_spread_dpucb_small:,.0f`).
-#   Private-UCB is not erratic but uniformly bad: its largest spread is
-#   {glue:text}`p1_private_ucb_max_spread:,.0f`, far below 30,000, because $\Gamma$ keeps it near
-#   round robin in every run. The tail-bound reading's largest spread,
-#   {glue:text}`p1_pucb_tail_spread:,.0f`, is far below 30,000 too.
+#   Private-UCB."** Confirmed for two arms at $\eps' = 1$; at $\eps' = 0.1$ the $\eps$-DP counters make
+#   DP-UCB-BOUND's and DP-UCB's spreads exceed 664.5 ({glue:text}`p1_spread_bound_small:,.0f` and
+#   {glue:text}`p1_spread_dpucb_small:,.0f`). Private-UCB is not erratic but uniformly bad: its
+#   largest spread is {glue:text}`p1_private_ucb_max_spread:,.0f` (the tail-bound reading's
+#   {glue:text}`p1_pucb_tail_spread:,.0f`), far below 30,000.
 # - **"DP-UCB is better than DP-UCB-BOUND for small time steps, then DP-UCB-BOUND catches up."**
-#   With the matched bonus and the $\eps$-DP counters, DP-UCB is ahead at $t = 1{,}000$ in:
-#   {glue:text}`p1_dpucb_early_panels`; DP-UCB-BOUND is ahead at $T$ in:
-#   {glue:text}`p1_bound_ahead_panels`, and behind in: {glue:text}`p1_dpucb_ahead_panels`. The
-#   catch-up the paper describes therefore depends on the bonus: with the printed bonus (half the
-#   size) DP-UCB-BOUND explores less, and it is ahead of DP-UCB at $T$ in:
-#   {glue:text}`p1_printed_ahead_panels`. Note a detail of the
-#   pseudocode: $\nu_a$ drops by a factor of about $\log n_{a,t} + 1$ whenever $n_{a,t}$ is a power
-#   of two (there the hybrid release comes from the logarithmic part alone), so an arm's bonus jumps
-#   down at each power of two; where $\nu_a$ dominates the index this makes the pull counts move in
-#   lock-step with the powers of two.
-#
-# The chapter checks, each time it runs, the claims that hold in the panels where they hold.
+#   DP-UCB is ahead at $t = 1{,}000$ in: {glue:text}`p1_dpucb_early_panels`. With the matched bonus
+#   DP-UCB-BOUND is ahead at $T$ in: {glue:text}`p1_bound_ahead_panels`, and behind in:
+#   {glue:text}`p1_dpucb_ahead_panels`; with the printed bonus (half the size, less exploration) it
+#   is ahead at $T$ in: {glue:text}`p1_printed_ahead_panels`. The catch-up depends on the bonus.
+
 
 # %% tags=["remove-cell"]
 assert all(verdicts[(s, 1.0)]["DP-UCB-INT below the other private algorithms"] for s in SCENARIOS), \
@@ -780,15 +709,12 @@ assert all(bonus_cost[k] > 1 for k in panels), "the larger (matched) bonus shoul
 # %% [markdown]
 # ## Beyond the paper: the regret bounds against the measured regret
 #
-# Theorems 3.2, 3.3 and 3.5 bound the regret of the three algorithms. The proofs solve a
-# transcendental inequality with the Lambert $W$ function and state the result through the
-# approximation $B(\ln B + 7)$ of Barry et al.; we plot the bounds (Theorem 3.2 minimised over
-# $\lambda_0$ on a grid), on the 2-arm instance at $\eps' = 1$. For DP-UCB-BOUND as run here (matched
-# bonus, $\eps$-DP counter) Theorem 3.2 applies at $\eps_{\text{part}} \ln 2 = \eps \ln 2 / 2$, as
-# shown above. We also plot the bound with the exact solution of the proof's inequality
-# $e^{n/B} \ge e\,n$, namely $n \ge -B\,W_{-1}\!\left(-\frac{1}{eB}\right)$ (`scipy.special.lambertw`,
-# branch $-1$), in place of $B(\ln B + 7)$: the approximation is an over-estimate for every $B$ that
-# occurs here.
+# Theorems 3.2, 3.3 and 3.5 bound the three algorithms' regret. The proofs solve a transcendental
+# inequality, $e^{n/B} \ge e\,n$, through the approximation $B(\ln B + 7)$ of Barry et al.; we plot
+# the bounds on the 2-arm instance at $\eps' = 1$ (Theorem 3.2 minimised over $\lambda_0$ on a grid,
+# at $\eps_{\text{part}} \ln 2$ for the matched bonus), and Theorem 3.2 also with the exact
+# solution $n \ge -B\,W_{-1}\!\left(-\frac{1}{eB}\right)$ (Lambert $W$, branch $-1$,
+# `scipy.special.lambertw`).
 
 # %%
 key = ("2 arms", 1.0)
@@ -848,23 +774,20 @@ assert bounds["DP-UCB-BOUND (exact Lambert W)"][-1] <= bounds["DP-UCB-BOUND"][-1
 
 # %% [markdown]
 # At $T$, Theorem 3.2 at $\eps_{\text{part}} \ln 2 =$ {glue:text}`p1_thm32_eps:.3f` has
-# $B =$ {glue:text}`p1_thm32_B:.1f`: the approximation $B(\ln B + 7) =$
-# {glue:text}`p1_thm32_approx:,.1f`, the exact solution $-B\,W_{-1}(-1/(eB)) =$
-# {glue:text}`p1_thm32_exact:,.1f`.
-#
-# The bounds hold but say little about the constants: Theorem 3.3's $C^2(\ln C + 7)^2$ with
+# $B =$ {glue:text}`p1_thm32_B:.1f`: the approximation gives {glue:text}`p1_thm32_approx:,.1f`, the
+# exact solution {glue:text}`p1_thm32_exact:,.1f`, so the approximation over-estimates.
+# The bounds hold but say little about constants: Theorem 3.3's $C^2(\ln C + 7)^2$ with
 # $C = 56(2 + \sqrt{3.5})\sqrt{\log t}/\eps$ is about {glue:text}`p1_thm33_term` at $T$, more than
 # {glue:text}`p1_thm33_orders:d` orders of magnitude above DP-UCB's measured regret; Theorem 3.2 is
-# loose by a factor of about {glue:text}`p1_thm32_ratio:.0f`. Theorem 3.5 is within a factor of about
+# loose by a factor of about {glue:text}`p1_thm32_ratio:.0f`, Theorem 3.5 by about
 # {glue:text}`p1_thm35_ratio:.1f`, most of it from UCB's own $8 \log t / \Delta$ term.
 #
 # ## Beyond the paper: the privacy-utility curve
 #
 # Final regret at $T = 10^5$ on the 2-arm instance against the privacy level, the same 100 runs and
-# seeds for every point. DP-UCB-INT is shown for $\eps' \le 1$ only, the range where Corollary 3.2
-# is stated; DP-UCB-BOUND with the printed bonus is dashed. Private-UCB is plotted at its input
-# $\eps$, at which the printed algorithm is $\eps/K$-DP, $\eps/2$ here: at equal guarantees its
-# curve would move left by a factor of 2.
+# seeds for every point. DP-UCB-INT is shown for $\eps' \le 1$, where Corollary 3.2 is stated;
+# DP-UCB-BOUND with the printed bonus is dashed. Private-UCB is plotted at its input $\eps$ (it is
+# $\eps/2$-DP here): at equal guarantees its curve would move left by a factor of 2.
 
 # %%
 EPS_GRID = [0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0]
@@ -928,37 +851,57 @@ glue("p1_int_excess_1", float(int_excess[1]), display=False)
 glue("p1_int_at_01", float(curves["DP-UCB-INT"][int_grid.index(0.1)]), display=False)
 
 # %% [markdown]
-# The ordering of the mechanisms is the chapter's main lesson: the hybrid-counter algorithms pay
-# for privacy at every $\eps$ (a line fitted to regret against $\eps$ between 0.03 and 1, on log-log
-# axes, has slope {glue:text}`p1_slope_bound:.2f` for DP-UCB-BOUND and {glue:text}`p1_slope_dpucb:.2f`
-# for DP-UCB: regret grows as $\eps$ falls, on average more slowly than $1/\eps$, though not
-# between every two neighbouring levels), while
-# DP-UCB-INT is UCB plus a constant when
-# $\eps' \ge 0.3$ ({glue:text}`p1_int_excess_03:.0f` above UCB at $\eps' = 0.3$,
-# {glue:text}`p1_int_excess_1:.0f` at $\eps' = 1$), and collapses to round robin below, where its
-# first release interval outgrows the horizon ({glue:text}`p1_int_at_01:,.0f` at $\eps' = 0.1$).
+# The hybrid-counter algorithms pay for privacy at every $\eps$: a line fitted to regret against
+# $\eps$ between 0.03 and 1, on log-log axes, has slope {glue:text}`p1_slope_bound:.2f` for
+# DP-UCB-BOUND and {glue:text}`p1_slope_dpucb:.2f` for DP-UCB (regret grows as $\eps$ falls, on
+# average more slowly than $1/\eps$, though not between every two neighbouring levels). DP-UCB-INT
+# is UCB plus a constant for $\eps' \ge 0.3$ ({glue:text}`p1_int_excess_03:.0f` above UCB at 0.3,
+# {glue:text}`p1_int_excess_1:.0f` at 1) and collapses to round robin below, where its first release
+# interval outgrows the horizon ({glue:text}`p1_int_at_01:,.0f` at $\eps' = 0.1$).
 #
 # ## Summary
 #
-# - All three algorithms privatize the means behind UCB's index; the action is post-processing.
-#   DP-UCB-BOUND and DP-UCB add noise to every release of a running sum (the hybrid counter),
-#   DP-UCB-INT releases each arm's mean rarely, at the points of a sparse schedule.
-# - Read against its own proofs, the paper has three gaps: its hybrid counter is $2\eps$-DP (the
-#   book splits the budget, so the algorithms here are $\eps$-DP), DP-UCB-BOUND's printed bonus does
-#   not cover the noise of an $\eps$-DP counter, and Algorithm 3 read literally releases far more
-#   often than Theorem 3.4 accounts for.
-# - Of the experiment section's claims, those at $\eps' = 1$ hold. At $\eps' = 0.1$ the input $\eps$
-#   that Corollary 3.2 prescribes makes DP-UCB-INT play round robin for most of the horizon, so the
-#   paper's panel (d) cannot come from its own Lemma B.1 and Corollary 3.2.
-# - Private-UCB as printed learns little within $10^5$ steps (its regret is
-#   {glue:text}`p1_pucb_rr_min:.0f` to {glue:text}`p1_pucb_rr_max:.0f`% of uniform play's): its relaxation $\Gamma$, which
-#   looks like a union bound over every tree node and round, is far wider than the noise. It is the worst algorithm in every
-#   panel; with a tail-bound width instead it would not be in panel (d).
-# - The regret bounds hold but are loose by orders of magnitude; they say little about constants.
-# - Releasing rarely beats adding noise to every release: the regret of the counter-based
-#   algorithms grows steadily as $\eps$ falls, while DP-UCB-INT is UCB plus a constant as long as
-#   its first release comes early in the horizon.
+# UCB becomes differentially private by noising the means it compares, and what that costs depends
+# on how often a mean is released. Releasing each mean rarely (DP-UCB-INT) keeps the regret within
+# a constant of UCB's at $\eps' = 1$, where it is the paper's best algorithm as claimed; at
+# $\eps' = 0.1$ its first release comes so late that with ten arms it plays round robin almost to
+# the end, which the paper's panel (d) does not show. Noising every running sum (DP-UCB-BOUND,
+# DP-UCB) costs regret at every privacy level, more as $\eps$ falls.
 #
+# The paper needs three corrections: the hybrid counter must split its budget to be $\eps$-DP, DP-UCB-BOUND's bonus must
+# then grow to cover the counter's noise (which costs regret), and Algorithm 3 must release once per
+# point for its privacy theorem to hold. The baseline, Private-UCB as printed, is the worst
+# algorithm everywhere, not because it is erratic but because its width $\Gamma$ is far wider than
+# its noise: it learns little in $10^5$ steps, and a tail-bound width makes it a much stronger
+# baseline. The theorems' regret bounds hold but are loose.
+
+# %% tags=["remove-input"]
+pct = "{:.0f}%".format
+best = ("2 arms", 1.0)
+summary = [
+    ("DP-UCB-BOUND, printed bonus: P(miss) over nominal t⁻⁴", "n = 2¹⁶, t = 10⁵", f"{miss_printed / HORIZON**-4.0:,.0f}"),
+    ("DP-UCB-BOUND, matched over printed bonus", "ε = 1, t = T", f"{ratio.min():.2f} to {ratio.max():.2f}"),
+    ("DP-UCB-BOUND, regret with matched over printed bonus", "four panels",
+     f"{min(bonus_cost.values()):.2f} to {max(bonus_cost.values()):.2f}"),
+    ("DP-UCB-INT, rounds of round robin", "10 arms, ε' = 0.1", f"{10 * f0_small:,d} of {HORIZON:,}"),
+    ("DP-UCB-INT, releases per run: once per point, as printed", "10 arms, ε' = 1",
+     f"{release_rows['10 arms'][0]:,.0f}, {release_rows['10 arms'][1]:,.0f}"),
+    ("DP-UCB-INT, regret above UCB's", "2 arms, ε' = 1", f"{int_excess[1]:.0f}"),
+    ("DP-UCB, log-log slope of regret against ε", "2 arms, ε from 0.03 to 1", f"{slopes['DP-UCB']:.2f}"),
+    ("Private-UCB, regret over uniform play's", "2 arms, ε' = 1", pct(100 * rr_share[best])),
+    ("Private-UCB, bad arm's share of the pulls (uniform: 50%)", "2 arms, ε' = 1", f"{bad_share:.1f}%"),
+    ("Private-UCB, regret over uniform play's", "the other three panels",
+     f"{pct(100 * min(rr_others))} to {pct(100 * max(rr_share.values()))}"),
+    ("Private-UCB, regret printed over tail-bound reading", "largest: 2 arms, ε' = 1", f"{max(pucb_ratio.values()):.1f}"),
+    ("Private-UCB, largest best-worst spread (paper: 30,000)", "four panels",
+     f"{max(np.ptp(regrets[k]['Private-UCB'][:, -1]) for k in panels):,.0f}"),
+    ("Theorem 3.2, 3.5: bound over measured regret", "2 arms, ε' = 1, t = T",
+     f"{bound_ratio['DP-UCB-BOUND']:.0f}, {bound_ratio['DP-UCB-INT']:.1f}"),
+]
+display(show_table(pd.DataFrame(summary, columns=["result", "where", "measured"]), keys=1,
+                   caption="The chapter's key numbers, computed above"))
+
+# %% [markdown]
 # ## Exercises
 #
 # :::{exercise}
