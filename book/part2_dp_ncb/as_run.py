@@ -174,10 +174,8 @@ for label, style in (("AdaP-UCB printed", "-"), ("AdaP-UCB as run", "--"),
                      ("GDP-NCB printed", "-"), ("GDP-NCB as run", "--")):
     ax.plot(grid_a, runs_a[label], style, color=color_for(label.split()[0]),
             label=label)
-# a scoring, not a version: markers only
-ax.plot(grid_a, runs_a["AdaP-UCB printed, double"], "x",
-        color=color_for("AdaP-UCB"),
-        label="AdaP-UCB printed, scored as the code")
+ax.plot(grid_a, runs_a["AdaP-UCB printed, double"], "x", color=color_for("AdaP-UCB"),
+        label="AdaP-UCB printed, scored as the code")  # a scoring: markers only
 ax.axvline(t_under, color="0.6", lw=0.8)
 ax.set(xlabel="T", ylabel="Nash regret",
        title=f"Figure 1(a) at ε = {EPS_A:g}: printed and as run")

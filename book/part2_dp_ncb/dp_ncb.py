@@ -79,13 +79,13 @@ VERSIONS = pd.DataFrame([
     ("capped", "printed, with Phase I stopped after ⌈√T⌉ + 1 rounds",
      "near the authors' cap: does a short Phase I alone make the published curves?", "dotted", "Figure 1"),
     ("repaired", "printed GDP-NCB with an AboveThreshold stopping rule and noise sized to its releases",
-     "the printed Phase I is not ε-DP; Part V proves the repair is", "dash-dot", "Figure 1"),
+     "the printed Phase I is not ε-DP; Part V proves the repair is", "not drawn", "Figure 1"),
     ("as run", f"all {sum(n_departures.values())} departures of the authors' code on; GDP-NCB's "
      f"{n_departures[GDPNCB.name]}: {gdp_departures}; {others}",
      "the authors' code made the published Figure 1; each departure is declared with its file and line",
      "dashed", "as run"),
     ("+ one, − one", "printed plus one departure, or as run minus one",
-     "which departure makes each published curve", "table", "as run"),
+     "which departure makes each published curve", "not drawn", "as run"),
 ], columns=["version", "what it changes from the printed pseudocode", "why (the evidence)", "line",
             "page"])
 display(show_table(VERSIONS, caption="The versions of Part II's algorithms"))
@@ -350,7 +350,7 @@ assert nash_regret(book_c) < nash_regret(paper_c), "printed (C = 1): Phase II mu
 #
 # | what | value | page |
 # |---|---|---|
-# | Phase I with $C = 1600$, in horizons ($T = 10^5$) | {glue:text}`p2_c1600_1e5:.0f` | this page |
+# | Phase I with $C = 1600$, as a multiple of $T = 10^5$ | {glue:text}`p2_c1600_1e5:.0f` | this page |
 # | Phase I, **printed**, as a fraction of $T = 10^6$ | {glue:text}`p2_c1_1e6:.1%` | this page |
 # | Figure 1(b), **printed**, $T = 10^6$: GDP-NCB / AdaP-UCB / NCB | {glue:text}`figure1.ipynb::p2_b_gdp_1e6:.3f` / {glue:text}`figure1.ipynb::p2_b_adap_1e6:.3f` / {glue:text}`figure1.ipynb::p2_b_ncb_1e6:.3f` | {doc}`figure1` |
 # | Figure 1(b), **printed**, $T = 10^6$: LDP-NCB / uniform exploration | {glue:text}`figure1.ipynb::p2_b_ldp_1e6:.3f` / {glue:text}`figure1.ipynb::p2_b_uniform:.3f` | {doc}`figure1` |
