@@ -125,7 +125,7 @@ glue("p2_mu_star_authors", float(np.random.RandomState(42).uniform(0.005, 1, K).
 # separate set of 50 runs at $\eps = 2$, and the plotted value is the mean of the Nash regrets
 # of 10 such sets (lines 291-308), which we repeat with seeds 0-9.
 
-# %% mystnb={"figure": {"caption": "Figure 1(a) of {cite:t}`sarkar2026dpncb` at $\\eps = 2$: Nash regret against $T$ for AdaP-UCB and GDP-NCB, **printed** (solid) and **as run** (dashed). The crosses are the printed AdaP-UCB scored as the code scores it, in double precision: from the grey vertical line on, the bad arm's mean is 0 as a double and that score is 1 whatever the algorithm does.", "name": "p2-fig-1a-as-run"}, "image": {"alt": "Line plot of Nash regret against T from 10 to 1,000: AdaP-UCB as run (dashed) sits at 1 and AdaP-UCB printed (solid) a little lower; the printed AdaP-UCB scored in double precision (crosses) follows the solid curve, then jumps to 1 at a grey vertical line; the two GDP-NCB curves lie far below and fall with T, the one as run (dashed) below the printed one (solid)."}}
+# %% mystnb={"figure": {"caption": "Figure 1(a) of {cite:t}`sarkar2026dpncb` at $\\eps = 2$: Nash regret against $T$ for AdaP-UCB and GDP-NCB, **printed** (solid) and **as run** (dashed). The crosses are the printed AdaP-UCB scored as the code scores it (the code's scoring), in double precision: from the grey vertical line on, the bad arm's mean is 0 as a double and that score is 1 whatever the algorithm does.", "name": "p2-fig-1a-as-run"}, "image": {"alt": "Line plot of Nash regret against T from 10 to 1,000: AdaP-UCB as run (dashed) sits at 1 and AdaP-UCB printed (solid) a little lower; the printed AdaP-UCB scored in double precision (crosses) follows the solid curve, then jumps to 1 at a grey vertical line; the two GDP-NCB curves lie far below and fall with T, the one as run (dashed) below the printed one (solid)."}}
 EPS_A, REPEATS_A = 2.0, 10  # main.py line 35; Expt_1.py lines 291-308
 
 
@@ -174,8 +174,8 @@ for label, style in (("AdaP-UCB printed", "-"), ("AdaP-UCB as run", "--"),
                      ("GDP-NCB printed", "-"), ("GDP-NCB as run", "--")):
     ax.plot(grid_a, runs_a[label], style, color=color_for(label.split()[0]),
             label=label)
-ax.plot(grid_a, runs_a["AdaP-UCB printed, double"], "x", color=color_for("AdaP-UCB"),
-        label="AdaP-UCB printed, scored as the code")  # a scoring: markers only
+ax.plot(grid_a, runs_a["AdaP-UCB printed, double"], "x",  # a scoring: markers
+        color=color_for("AdaP-UCB"), label="AdaP-UCB printed, code's scoring")
 ax.axvline(t_under, color="0.6", lw=0.8)
 ax.set(xlabel="T", ylabel="Nash regret",
        title=f"Figure 1(a) at ε = {EPS_A:g}: printed and as run")

@@ -237,7 +237,7 @@ for horizon in (10**5, 10**6):
 
 # %% tags=["remove-input"]
 display(show_table(pd.DataFrame([
-    {"T": h, "C": c, "threshold": float(thr),
+    {"version": "C = 1600" if c == PAPER_PHASE1_CONSTANT else "printed", "T": h, "C": c, "threshold": float(thr),
      "Phase I, rounds (about)": float(rounds), "Phase I / T": float(rounds / h)}
     for (h, c), (thr, rounds) in phase1_rounds.items()]), horizons=["T"],
     formats={"threshold": "{:,.0f}", "Phase I, rounds (about)": "{:,.0f}", "Phase I / T": "{:.3f}"}))
