@@ -1,18 +1,28 @@
 # %% [markdown]
 # # Private and fair: DP-NCB (Sarkar, Pandey and Ray Chowdhury 2026)
 #
-# **Nash regret** measures a bandit algorithm by the *geometric* mean of the expected rewards it
-# collects, $\mathrm{NR}_T = \mu^* - \big(\prod_{t=1}^T \mathbb{E}[\mu_{I_t}]\big)^{1/T}$. By the
-# AM-GM inequality it is at least the average regret, and a single round spent on an arm of mean
-# close to 0 is enough to make it large: it rewards algorithms that treat every round (every user)
-# fairly. {cite:t}`barman2023fairness` designed the Nash Confidence Bound algorithm (NCB) for it;
-# {cite:t}`sarkar2026dpncb` make NCB differentially private, in the global model (GDP-NCB, the learner
-# sees the rewards and its actions must be $\eps$-DP) and in the local model (LDP-NCB, every
-# reward is privatised before the learner sees it). This chapter implements both, the anytime
-# wrapper, and the two baselines of the paper (AdaP-UCB of {cite:t}`azize2022privacy` and LDP-UCB of
-# {cite:t}`ren2020multi`) in three pages. This one states the algorithms and their theorem and
-# examines the constant 1600 in the Phase I tests; {doc}`figure1` reproduces Figure 1 and measures
-# what Phase I costs in privacy; {doc}`as_run` runs Figure 1 as the authors' code ran it.
+# **The question.** Can a bandit algorithm treat every user fairly and keep every user's data private
+# at the same time? {cite:t}`sarkar2026dpncb` answer with DP-NCB: they take NCB, an algorithm built
+# for a fairness measure called Nash regret, and make it differentially private, either at the
+# learner (GDP-NCB, the global model) or at each user (LDP-NCB, the local model). Their Figure 1 shows
+# both beating the earlier private algorithms.
+#
+# **The answer of this part.** The design works, but the paper's evidence does not hold as printed. A
+# constant in the pseudocode keeps the algorithms exploring for longer than any experiment lasts, so
+# we run them with a smaller one. Then GDP-NCB does not beat its private rival in the paper's main
+# experiment, and LDP-NCB never stops exploring. The published curves came from code that changes the
+# algorithms, above all by shrinking their exploration bonus. And privacy costs more than the paper
+# counts: the rule that ends the first phase leaks; a repaired rule is private and costs little.
+#
+# **Nash regret** scores an algorithm by the *geometric* mean of the expected rewards it collects,
+# $\mathrm{NR}_T = \mu^* - \big(\prod_{t=1}^T \mathbb{E}[\mu_{I_t}]\big)^{1/T}$. It is at least the
+# average regret (AM-GM), and one round spent on an arm of mean close to 0 makes it large: it rewards
+# algorithms that treat every round (every user) fairly. {cite:t}`barman2023fairness` designed the
+# Nash Confidence Bound algorithm (NCB) for it. This chapter implements GDP-NCB, LDP-NCB, the anytime
+# wrapper and the paper's two baselines (AdaP-UCB of {cite:t}`azize2022privacy` and LDP-UCB of
+# {cite:t}`ren2020multi`) in three pages: this one states the algorithms, their versions and the
+# constant 1600; {doc}`figure1` reproduces Figure 1 and measures what Phase I costs in privacy;
+# {doc}`as_run` runs Figure 1 as the authors' code ran it.
 #
 # :::{admonition} Learning objectives and prerequisites
 # :class: tip
@@ -30,45 +40,6 @@
 # (Laplace mechanism, local model, composition); {doc}`../part1_private_ucb/private_ucb` helps.
 # Mathematics: geometric means and logarithms, multiplicative confidence intervals.
 # :::
-#
-# :::{admonition} Key results
-# :class: important
-#
-# - The Phase I constant $C = 1600$ of the paper cannot be the one its experiments used: on the
-#   instance of Figure 1(b) Phase I would last about {glue:text}`p2_c1600_1e5:.0f` times the horizon
-#   at $T = 10^5$. This book runs the algorithms as printed with $C = 1$.
-# - Run as printed, GDP-NCB stays above AdaP-UCB up to $T = 10^6$ in Figure 1(b) (Nash regret
-#   {glue:text}`figure1.ipynb::p2_b_gdp_1e6:.3f` against
-#   {glue:text}`figure1.ipynb::p2_b_adap_1e6:.3f`), and LDP-NCB never leaves Phase I at
-#   $\eps = 0.2$ up to $T = 10^6$. The claims on panels (a) and (c)-(f) hold in direction.
-# - Phase I of GDP-NCB is not $\eps$-DP: its noiseless stopping threshold leaks. A repaired,
-#   $\eps$-DP stopping rule changes the Nash regret by at most
-#   {glue:text}`figure1.ipynb::p2_sv_rel_max:.0%` on Figure 1(b).
-# - The published curves come from code that departs from the printed algorithms: with $\log W$ in
-#   place of $\log T$ GDP-NCB reaches {glue:text}`as_run.ipynb::p2_auth_gdp_run:.4f` at $t = 10^7$
-#   (printed: {glue:text}`as_run.ipynb::p2_auth_gdp_printed:.4f`). The code clips the privatized
-#   rewards of the baseline LDP-UCB, which raises its Nash regret to
-#   {glue:text}`as_run.ipynb::p2_auth_ldpucb_run:.4f` (printed:
-#   {glue:text}`as_run.ipynb::p2_auth_ldpucb_printed:.4f`) and puts LDP-NCB below it.
-# :::
-
-# %%
-import math
-
-import numpy as np
-
-from privbandits.environments import bernoulli_instance
-from privbandits.metrics import nash_regret
-from privbandits.plotting import use_book_style
-from privbandits.policies import GDPNCB
-from privbandits.policies.dp_ncb import (
-    PAPER_PHASE1_CONSTANT,
-    phase1_threshold_gdp,
-)
-from privbandits.simulate import simulate
-
-use_book_style()
-EPS = 0.2  # the paper's privacy level
 
 # %% tags=["remove-cell"]
 import pandas as pd
@@ -77,6 +48,53 @@ from myst_nb import glue
 from IPython.display import display
 
 from privbandits.plotting import show_table
+from privbandits.policies import GDPNCB, LDPNCB, LDPUCB, NCB, AdaPUCB
+from privbandits.policies.dp_ncb import DEFAULT_PHASE1_CONSTANT, PAPER_PHASE1_CONSTANT
+
+# %% [markdown]
+# (p2-versions)=
+# ## The versions of each algorithm
+#
+# Part II runs each algorithm in up to five versions. The table names them; the three pages use
+# exactly these names, in the text, the legends and the tables, and draw each version with the same
+# line style (the colour is the algorithm's, as everywhere in the book).
+
+# %% tags=["remove-input"]
+# the rows come from the package: the Phase I constants, and each policy's declared departures
+ALGORITHMS = (GDPNCB, LDPNCB, NCB, AdaPUCB, LDPUCB)
+n_departures = {cls.name: len(cls.departures) for cls in ALGORITHMS}
+gdp_departures = ", ".join(d.what.replace("mu_tilde", "μ̃") for d in GDPNCB.departures)
+others = "; ".join(f"{name} {n}" for name, n in n_departures.items() if name != GDPNCB.name)
+assert GDPNCB().phase1_constant == DEFAULT_PHASE1_CONSTANT and GDPNCB.as_run_by_authors().phase1_constant == (
+    PAPER_PHASE1_CONSTANT), "the printed version is the package's default, as run keeps the paper's C"
+assert GDPNCB(phase1_cap_sqrt=True).phase1_cap_sqrt and GDPNCB(phase1_rule="sparse_vector").phase1_rule
+c_paper, c_book = f"{PAPER_PHASE1_CONSTANT:g}", f"{DEFAULT_PHASE1_CONSTANT:g}"
+VERSIONS = pd.DataFrame([
+    ("C = " + c_paper, "nothing: Algorithms 1 and 2 line by line, Phase I constant C = " + c_paper,
+     "the paper's pseudocode; but its Phase I outlasts every horizon of Figure 1 (below)",
+     "not drawn", "this page"),
+    ("printed", f"C = {c_book} in place of {c_paper} (GDP-NCB, LDP-NCB); the baselines as their papers print them",
+     f"the largest round C whose Phase I ends within Figure 1; the authors' NCB and Figure 1(a) use C = {c_book}",
+     "solid", "all pages"),
+    ("capped", "printed, with Phase I stopped after ⌈√T⌉ + 1 rounds",
+     "near the authors' cap: does a short Phase I alone make the published curves?", "dotted", "Figure 1"),
+    ("repaired", "printed GDP-NCB with an AboveThreshold stopping rule and noise sized to its releases",
+     "the printed Phase I is not ε-DP; Part V proves the repair is", "not drawn", "Figure 1"),
+    ("as run", f"all {sum(n_departures.values())} departures of the authors' code on; GDP-NCB's "
+     f"{n_departures[GDPNCB.name]}: {gdp_departures}; {others}",
+     "the authors' code made the published Figure 1; each departure is declared with its file and line",
+     "dashed", "as run"),
+    ("+ one, − one", "printed plus one departure, or as run minus one",
+     "which departure makes each published curve", "not drawn", "as run"),
+], columns=["version", "what it changes from the printed pseudocode", "why (the evidence)", "line",
+            "page"])
+display(show_table(VERSIONS, caption="The versions of Part II's algorithms"))
+
+# %% [markdown]
+# The pages are {doc}`dp_ncb` (this one), {doc}`figure1` ("Figure 1") and {doc}`as_run` ("as run").
+# Each departure of the authors' code is a switch of the package's policy, off by default, declared
+# with the file and line it comes from (`GDPNCB.departures`), so `GDPNCB.as_run_by_authors()` builds
+# the as-run version and `GDPNCB.ablations()` the one-departure versions.
 
 # %% [markdown]
 # ## The algorithms
@@ -90,7 +108,8 @@ from privbandits.plotting import show_table
 # :::{prf:algorithm} GDP-NCB {cite}`sarkar2026dpncb`, Algorithm 1
 # :label: p2-alg-gdp
 #
-# **Input:** $k$, $T$, $\eps$; $c = 3$, $\alpha = 3.1$, Phase I constant $C$ (1600 in the paper).
+# **Input:** $k$, $T$, $\eps$; $c = 3$, $\alpha = 3.1$, Phase I constant $C$ (1600 in the paper, 1 in the
+# **printed** version of {ref}`p2-versions`).
 #
 # 1. **Phase I.** While $\max_i n_i\tilde\mu_i \le C\big(c^2\log T + (\log T)^2/\eps\big)$:
 #    pull $I_t \sim \mathrm{Unif}([k])$, update $\hat\mu_{I_t}$ and release
@@ -190,6 +209,23 @@ from privbandits.plotting import show_table
 # $k\cdot\mathrm{threshold}/\mu^*$ rounds. On the instance of Figure 1(b) ($k = 50$, $\mu^* \approx 1$):
 
 # %%
+import math
+
+import numpy as np
+
+from privbandits.environments import bernoulli_instance
+from privbandits.metrics import nash_regret
+from privbandits.plotting import use_book_style
+from privbandits.policies import GDPNCB
+from privbandits.policies.dp_ncb import (
+    PAPER_PHASE1_CONSTANT,
+    phase1_threshold_gdp,
+)
+from privbandits.simulate import simulate
+
+use_book_style()
+EPS = 0.2  # the paper's privacy level
+
 K = 50
 means_b = np.random.default_rng(2026).uniform(0.005, 1.0, K)
 inst_b = bernoulli_instance(means_b, name="fig1b")
@@ -201,7 +237,7 @@ for horizon in (10**5, 10**6):
 
 # %% tags=["remove-input"]
 display(show_table(pd.DataFrame([
-    {"T": h, "C": c, "threshold": float(thr),
+    {"version": "C = 1600" if c == PAPER_PHASE1_CONSTANT else "printed", "T": h, "C": c, "threshold": float(thr),
      "Phase I, rounds (about)": float(rounds), "Phase I / T": float(rounds / h)}
     for (h, c), (thr, rounds) in phase1_rounds.items()]), horizons=["T"],
     formats={"threshold": "{:,.0f}", "Phase I, rounds (about)": "{:,.0f}", "Phase I / T": "{:.3f}"}))
@@ -217,26 +253,27 @@ glue("p2_c1_1e6", float(phase1_over_T[(10**6, 1.0)]), display=False)
 # $T = 10^5$ and {glue:text}`p2_c1600_1e6:.0f` times at $T = 10^6$: the algorithm would never leave uniform exploration, and its Nash regret would be the
 # constant $\mu^* - (\prod_i \mu_i)^{1/k}$, not the decaying curves of Figure 1. The paper's
 # experiments therefore cannot have used 1600 as printed. They did not: the authors' experiment code
-# (`NP-Hardest/DP-NCB`, see {ref}`p2-as-run`) keeps 1600 in GDP-NCB's and
-# LDP-NCB's tests but ends Phase I after $\lfloor\sqrt T\rfloor + 1$ rounds, before the test can fire,
-# drops the Phase I noise and uses $\log(\lfloor\sqrt T\rfloor + 1)$ in the index; only its NCB and its
-# Figure 1(a) script use $C = 1$: **the experiments did not run Algorithm 1 as printed.** We keep
-# Algorithm 1 as printed and take **$C = 1$ as the default** (`phase1_constant=1.0`): it is the largest
-# "round" constant for which Phase I ends inside the horizons of Figure 1 on this instance (about
-# {glue:text}`p2_c1_1e6:.1%` of $T$ at $T = 10^6$); $C = 1600$ stays available and is shown below.
+# (`NP-Hardest/DP-NCB`, see {ref}`p2-as-run`) keeps 1600 in GDP-NCB's and LDP-NCB's tests but ends
+# Phase I after $\lfloor\sqrt T\rfloor + 1$ rounds, before the test can fire, drops the Phase I noise
+# and uses $\log(\lfloor\sqrt T\rfloor + 1)$ in the index; only its NCB and its Figure 1(a) script use
+# $C = 1$: **the experiments did not run Algorithm 1 as printed.** The book's **printed** version keeps
+# Algorithm 1 line by line with $C = 1$ (`phase1_constant=1.0`, the default): it is the largest "round"
+# constant for which Phase I ends inside the horizons of Figure 1 on this instance (about
+# {glue:text}`p2_c1_1e6:.1%` of $T$ at $T = 10^6$). The **C = 1600** version stays available and is
+# run below.
 
 # %%
 paper_c = simulate(GDPNCB(epsilon=EPS, phase1_constant=PAPER_PHASE1_CONSTANT),
                    inst_b, 10**5, runs=5, seed=1)
 book_c = simulate(GDPNCB(epsilon=EPS), inst_b, 10**5, runs=5, seed=1)
-for label, res in (("C = 1600", paper_c), ("C = 1", book_c)):
+for label, res in (("C = 1600", paper_c), ("printed", book_c)):
     end = res.records["phase1_end"].mean()
     print(f"{label}: Phase I ends at round {end:,.0f} of 100,000 "
           f"(mean of the runs), Nash regret {nash_regret(res):.3f}")
 
 # %% tags=["remove-cell"]
 assert np.all(paper_c.records["phase1_end"] == 10**5), "with C = 1600 Phase I must fill the horizon"
-assert nash_regret(book_c) < nash_regret(paper_c), "with C = 1 Phase II must help"
+assert nash_regret(book_c) < nash_regret(paper_c), "printed (C = 1): Phase II must help"
 
 # %% [markdown]
 # ## Exercises
@@ -293,6 +330,36 @@ assert nash_regret(book_c) < nash_regret(paper_c), "with C = 1 Phase II must hel
 # Phase I mean*, so every Phase I reward of arm $i$ enters every release of arm $i$: up to
 # $\log_2 T + 1$ releases, each with noise scaled by $\log T$ to pay for this composition.
 # :::
+
+# %% [markdown]
+# (p2-summary)=
+# ## Summary
+#
+# DP-NCB keeps NCB's plan, a phase of uniform exploration and then an optimistic index built for Nash
+# regret, and adds Laplace noise: to the learner's means in the global model (GDP-NCB) and to each
+# reward in the local model (LDP-NCB). As printed, its Phase I constant is so large that the
+# algorithms would explore for the whole experiment; the **printed** version, with that constant set
+# to 1, is what the book tests. In the paper's main experiment, Figure 1(b), it does not confirm the
+# headline: GDP-NCB stays above the private baseline AdaP-UCB, and LDP-NCB never leaves Phase I, so its
+# Nash regret is that of uniform exploration. The other panels hold in direction. Phase I's stopping
+# rule leaks privacy; the **repaired** rule is $\eps$-DP and moves the Nash regret little. The
+# published curves are those of the **as run** version: a smaller logarithm in GDP-NCB's index (less
+# exploration than the theorems assume) makes GDP-NCB fall, and clipped rewards in the *baseline*
+# LDP-UCB, not LDP-NCB itself, put LDP-NCB below it. The lesson: to check a published experiment, run
+# the printed algorithm next to the authors' code and trace each gap to one departure.
+#
+# | what | value | page |
+# |---|---|---|
+# | Phase I with $C = 1600$, as a multiple of $T = 10^5$ | {glue:text}`p2_c1600_1e5:.0f` | this page |
+# | Phase I, **printed**, as a fraction of $T = 10^6$ | {glue:text}`p2_c1_1e6:.1%` | this page |
+# | Figure 1(b), **printed**, $T = 10^6$: GDP-NCB / AdaP-UCB / NCB | {glue:text}`figure1.ipynb::p2_b_gdp_1e6:.3f` / {glue:text}`figure1.ipynb::p2_b_adap_1e6:.3f` / {glue:text}`figure1.ipynb::p2_b_ncb_1e6:.3f` | {doc}`figure1` |
+# | Figure 1(b), **printed**, $T = 10^6$: LDP-NCB / uniform exploration | {glue:text}`figure1.ipynb::p2_b_ldp_1e6:.3f` / {glue:text}`figure1.ipynb::p2_b_uniform:.3f` | {doc}`figure1` |
+# | **repaired** against **printed** GDP-NCB, largest change, $T \le 10^6$ | {glue:text}`figure1.ipynb::p2_sv_rel_max:.0%` | {doc}`figure1` |
+# | GDP-NCB at $t = 10^7$: **printed** / **as run** | {glue:text}`as_run.ipynb::p2_auth_gdp_printed:.4f` / {glue:text}`as_run.ipynb::p2_auth_gdp_run:.4f` | {doc}`as_run` |
+# | LDP-UCB at $t = 10^7$: **printed** / **as run**; LDP-NCB **as run** | {glue:text}`as_run.ipynb::p2_auth_ldpucb_printed:.4f` / {glue:text}`as_run.ipynb::p2_auth_ldpucb_run:.4f`; {glue:text}`as_run.ipynb::p2_auth_ldp_run:.4f` | {doc}`as_run` |
+#
+# All values are Nash regret except the first two rows (Phase I's length) and the fifth (a relative
+# change).
 
 # %% tags=["remove-cell"]
 # The numbers that the solutions quote (the student edition drops this cell):
