@@ -27,10 +27,15 @@ _SOURCE_VALUE_MAX = 80  # characters: a longer expression is left to autodoc's o
 
 
 def _keys(app) -> set[str]:
+    """The book's BibTeX keys; the file is found from the book's root as well, for a one-page build
+    (``jupyter-book build book/<part>/<page>.ipynb``), whose source folder is the page's."""
     keys = set()
     for name in app.config.bibtex_bibfiles:
-        text = (Path(app.srcdir) / name).read_text(encoding="utf-8")
-        keys.update(re.findall(r"@\w+\s*\{\s*([^,\s]+)\s*,", text))
+        roots = (Path(app.srcdir), Path(app.confdir), Path(__file__).resolve().parent.parent)
+        path = next((root / name for root in roots if (root / name).is_file()), None)
+        if path is None:
+            raise FileNotFoundError(f"bibtex_bibfiles: {name} not found under {', '.join(map(str, roots))}")
+        keys.update(re.findall(r"@\w+\s*\{\s*([^,\s]+)\s*,", path.read_text(encoding="utf-8")))
     return keys
 
 
