@@ -611,9 +611,6 @@ READING_PENDING: dict[tuple[str, str], str] = {
     ("length", "book/part1_private_ucb/private_ucb.html"): (
         "3,669 words of prose against the 3,000 of issue 34 (4,000 before): to be cut or split"
     ),
-    ("length", "book/part4_fair_hiring/fair_hiring.html"): (
-        "3,257 words of prose against the 3,000 of issue 34 (4,000 before): to be cut or split"
-    ),
 }
 
 
