@@ -20,7 +20,8 @@
 #   only DP-UCB-INT, and up to {glue:text}`p6_int_locked_worst:.0%` of its runs at one setting lock
 #   in, so its low average regret is a bet, not a guarantee.
 # - **The exceptions' risks:** DP-UCB's evidence is one instance (five arms, gaps of at most
-#   {glue:text}`p6_rule_gap:.3f`); DP-SE must be told $T$ and carries large constants (by
+#   {glue:text}`p6_rule_gap:.3f`), and at $\varepsilon =$ {glue:text}`p6_rule_close_call:g` it is
+#   within {glue:text}`p6_dec_margin:.0%` of AdaP-KLUCB; DP-SE must be told $T$ and carries large constants (by
 #   $\varepsilon = 0.25$ AdaP-KLUCB is ahead again).
 # - **Never use** the anytime GDP-NCB (its $\varepsilon$-DP claim is false: an audit certifies a
 #   loss of {glue:text}`trust.ipynb::p6_any_certified:.3f` against the claimed
@@ -1053,6 +1054,9 @@ close_ucb = [e for e in EPSILONS[:-1] if use[(close_s, e)] == "DP-UCB"]
 assert close_ucb and close_ucb == [e for e in EPSILONS[:-1] if e >= close_ucb[0]], "close means: DP-UCB from some eps on"
 assert all(use[(close_s, e)] == "AdaP-KLUCB" for e in EPSILONS[:-1] if e < close_ucb[0])
 glue("p6_rule_close_eps", close_ucb[0], display=False)
+close_call = decision[(decision["setting"] == close_s) & (decision["use"] == "DP-UCB") & decision["close call"]]
+assert list(close_call["ε"]) == [close_ucb[0]] and set(close_call["next"]) == {"AdaP-KLUCB"}, "the first screen's close call"
+glue("p6_rule_close_call", close_ucb[0], display=False)
 dpse_eps = [e for e in EPSILONS[:-1] if use[(small_s, e)] == "DP-SE"]
 assert dpse_eps and dpse_eps == [e for e in EPSILONS[:-1] if e <= dpse_eps[-1]], "few arms: DP-SE up to some eps"
 assert all(use[(small_s, e)] == "AdaP-KLUCB" for e in EPSILONS[:-1] if e > dpse_eps[-1])
