@@ -1,5 +1,5 @@
 # %% [markdown]
-# # Can you trust each guarantee? The trust column
+# # Can you trust each guarantee? What each one rests on, and what an audit finds
 #
 # **The question.** {doc}`The frontier <frontier>` compares algorithms at the same proven
 # $\varepsilon$. How far is each of those guarantees checked, and is any of them false?
@@ -57,7 +57,7 @@ use_book_style()
 SHOW_PROGRESS = os.environ.get("PRIVBANDITS_PROGRESS", "1") != "0"
 
 # %% [markdown]
-# ## The trust column
+# ## Is each guarantee proven, and does an audit find a leak?
 #
 # The audits run the calibrated policies at $\varepsilon = 1$ (each audit is cached: the first
 # build runs them). The anytime GDP-NCB and DP-SE also get pairs of their own, set up here and
@@ -103,24 +103,24 @@ exposing_request = dict(
 # DP-SE's own pair: arm 1 pays 1; arm 0's first-epoch mean sits 3 noise scales
 # short of the elimination threshold, and the neighbour flips one more 1 to 0.
 se_policy = DPSE(epsilon=EPS_AUD, beta=0.5)  # any beta: privacy does not use it
-R1 = dpse_epoch_length(1, 2, EPS_AUD, se_policy.beta)
-se_thr = 2 * (math.sqrt(math.log(16 / se_policy.beta) / (2 * R1))
-              + math.log(8 / se_policy.beta) / (EPS_AUD * R1))
-se_m = math.floor(se_thr * R1) - 3
-se_table = np.ones((2 * R1 + 1, 2))
+R1_OWN = dpse_epoch_length(1, 2, EPS_AUD, se_policy.beta)
+se_thr = 2 * (math.sqrt(math.log(16 / se_policy.beta) / (2 * R1_OWN))
+              + math.log(8 / se_policy.beta) / (EPS_AUD * R1_OWN))
+se_m = math.floor(se_thr * R1_OWN) - 3
+se_table = np.ones((2 * R1_OWN + 1, 2))
 se_table[:se_m, 0] = 0.0
-se_inner = policy_sampler(se_policy, aud_instance, 2 * R1 + 1)
+se_inner = policy_sampler(se_policy, aud_instance, 2 * R1_OWN + 1)
 
 
 def se_sampler(table, rng, n):
     """The arm played after epoch 1 (1: arm 0 eliminated), in chunks."""
     sizes = np.diff(np.r_[0:n:5000, n])
-    return np.concatenate([se_inner(table, rng, k)[:, [2 * R1]] for k in sizes])
+    return np.concatenate([se_inner(table, rng, k)[:, [2 * R1_OWN]] for k in sizes])
 
 
 SE_SEEDS = range(5)  # what one audit certifies is random: several seeds, and its exact law below
 se_requests = [dict(
-    config={"policy": se_policy.config(), "T": 2 * R1 + 1, "zeros": se_m,
+    config={"policy": se_policy.config(), "T": 2 * R1_OWN + 1, "zeros": se_m,
             "statistic": "arm after epoch 1"},
     sampler=se_sampler, pairs=flip_pairs(se_table, [se_m]), epsilon=EPS_AUD,
     n_samples=N_AUD, alpha=ALPHA, seed=seed, depends_on=[se_policy]) for seed in SE_SEEDS]
@@ -164,11 +164,11 @@ dpse_r1 = dpse_epoch_length(1, 2, EPS_AUD, 1 / T_AUD)  # beta = 1/T
 assert 2 * dpse_r1 > T_AUD, "DP-SE's first epoch outlasts the audit's horizon: no release"
 assert trust.set_index("algorithm").at["DP-SE", "detectable loss at the event's p"] == np.inf
 glue("p6_dpse_r1", dpse_r1, display=False)
-# DP-SE's own pair: arm 0 is eliminated when L1 - L0 > x (two Lap(b), b = 1/(eps R1)); exact loss of that event
-b_se = 1 / (EPS_AUD * R1)
-x_se = se_thr - se_m / R1
+# DP-SE's own pair: arm 0 is eliminated when L1 - L0 > x (two Lap(b), b = 1/(eps R1_OWN)); exact loss of that event
+b_se = 1 / (EPS_AUD * R1_OWN)
+x_se = se_thr - se_m / R1_OWN
 tail_se = lambda x: 0.5 * math.exp(-x / b_se) * (1 + x / (2 * b_se))  # noqa: E731  P(L1 - L0 > x), x >= 0
-se_p_d, se_p_d1 = tail_se(x_se), tail_se(x_se - 1 / R1)  # P(arm 0 eliminated) on D and D' (one more zero)
+se_p_d, se_p_d1 = tail_se(x_se), tail_se(x_se - 1 / R1_OWN)  # P(arm 0 eliminated) on D and D' (one more zero)
 se_exact = math.log(se_p_d1 / se_p_d)
 assert 0 < se_exact < EPS_AUD and not any(a.violation for a in se_audits)
 # What the audit certifies on this pair has an exact law: in every seed the search picks the event
@@ -185,7 +185,7 @@ assert np.all((se_certified >= lo_extreme) & (se_certified <= hi_extreme)), \
     "the audits' certified values must follow the exact law of the certified value"
 assert se_hi < se_exact, "the prose says the audit certifies most, not all, of the exact loss"
 se_detect = detectable_loss(se_p_d1, N_AUD, EPS_AUD, ALPHA)
-for key, v in {"r1": R1, "m": se_m, "exact": se_exact, "certified": float(se_median), "cert_lo": float(se_lo),
+for key, v in {"r1": R1_OWN, "m": se_m, "exact": se_exact, "certified": float(se_median), "cert_lo": float(se_lo),
                "cert_hi": float(se_hi), "seeds_min": float(se_certified.min()), "seeds_max": float(se_certified.max()),
                "n_seeds": len(se_audits), "p": se_p_d1, "p_d": se_p_d, "detect": se_detect}.items():
     glue(f"p6_se_{key}", float(v) if isinstance(v, float) else int(v), display=False)
@@ -236,17 +236,18 @@ law_table = pd.DataFrame({"R = r": window_law["r"], "P_D(R = r)": window_law["p_
                           "P_D'(R = r)": window_law["p_run1"], "exact loss ln P_D'/P_D": window_law["loss"]})
 
 # %%
-show_table(trust, formats={"samples per dataset": "{:,}"})
+show_table(trust, formats={"samples per dataset": "{:,}"}, max_width=45)
 
 
 # %% [markdown]
 # ## DP-SE: an audit without power, and a pair of its own
 #
 # The generic pair catches none of them, including the anytime GDP-NCB. For DP-SE it has no power
-# at all: at $T = 100$ its first epoch is $R_1 =$ {glue:text}`p6_dpse_r1` pulls per arm ($|S| = 2$), so it releases
-# nothing (detectable loss $\infty$). Its own pair reaches a release ($\beta = 1/2$; privacy does
-# not use $\beta$): arm 1 pays 1, arm 0 has {glue:text}`p6_se_m` zeros among its first
-# $R_1 =$ {glue:text}`p6_se_r1` rewards, three noise scales short of the elimination threshold, and
+# at all: at $T = 100$ (and $\beta = 1/T$) its first epoch is {glue:text}`p6_dpse_r1` pulls per
+# arm ($|S| = 2$), so it releases nothing (detectable loss $\infty$). Its own pair reaches a
+# release: with $\beta = 1/2$ (privacy does not use $\beta$) the first epoch is $R'_1 =$
+# {glue:text}`p6_se_r1` pulls per arm; arm 1 pays 1, arm 0 has {glue:text}`p6_se_m` zeros among
+# its first $R'_1$ rewards, three noise scales short of the elimination threshold, and
 # the neighbour turns one more 1 into 0; the arm played after epoch 1 says whether arm 0 was
 # eliminated. That event has probability {glue:text}`p6_se_p:.3f` on $D'$ and
 # {glue:text}`p6_se_p_d:.3f` on $D$, an exact loss of {glue:text}`p6_se_exact:.3f`. What an audit
@@ -298,8 +299,9 @@ show_table(law_table, formats={"exact loss ln P_D'/P_D": "{:.3f}"})
 #
 # ## Summary
 #
-# - Every algorithm the frontier recommends (AdaP-KLUCB, DP-SE, DP-UCB with its budget split,
-#   DP-UCB-INT) has a proof of its guarantee, and no audit on the generic pair caught any of them.
+# - Every algorithm the frontier recommends (AdaP-KLUCB, DP-SE, DP-UCB with its budget split) and
+#   DP-UCB-INT, whose runs lock in, has a proof of its guarantee, and no audit on the generic pair
+#   caught any of them.
 # - The anytime GDP-NCB's claimed $\varepsilon$-DP is refuted: its exposing pair has an exact law,
 #   and an audit certifies a loss of {glue:text}`p6_any_certified:.3f` above the claimed
 #   {glue:text}`p6_any_eps`. At the frontier's and the paper's constants the leak is larger still,
