@@ -659,7 +659,8 @@ thompson = [(DPTS(epsilon=EPS), "1-DP (proven)"),
 ts_requests = []
 for policy, claim in thompson:
     sampler = policy_sampler(policy, instance, T, recs)
-    config = {"policy": policy.config(), "T": T, "table": "ones", "records": recs}
+    config = {"policy": policy.config(), "T": T, "table": "ones",
+              "records": recs}
     # the two audits of the other bandit algorithms (Part VI's page asks the
     # same ones: one cache entry each)
     ts_requests.append(dict(

@@ -50,19 +50,34 @@ import numpy as np
 import pandas as pd
 from myst_nb import glue
 
-from privbandits.audit import cached_audits, detectable_loss, flip_pairs, policy_sampler
+from privbandits.audit import (
+    cached_audits,
+    detectable_loss,
+    flip_pairs,
+    policy_sampler,
+)
 from privbandits.calibration import PENDING_ALGORITHMS, calibrate
 from privbandits.environments import bernoulli_instance
-from privbandits.frontier import final_regrets, frontier_point, pooled, tail_summary
+from privbandits.frontier import (
+    final_regrets,
+    frontier_point,
+    pooled,
+    tail_summary,
+)
 from privbandits.metrics import average_regret
-from privbandits.plotting import PAGE_WIDTH, color_for, show_table, use_book_style
+from privbandits.plotting import (
+    PAGE_WIDTH,
+    color_for,
+    show_table,
+    use_book_style,
+)
 from privbandits.policies import DPTS, GaussianTS, LazyDPTS
 from privbandits.policies.dp_ts import dp_ts_offset, lazy_dp_ts_offset
 from privbandits.simulate import simulate, simulate_mean_rewards
 
 use_book_style()
 SHOW_PROGRESS = os.environ.get("PRIVBANDITS_PROGRESS", "1") != "0"
-assert PENDING_ALGORITHMS == ("DP-TS", "Lazy-DP-TS"), "the page calibrates these two"
+assert PENDING_ALGORITHMS == ("DP-TS", "Lazy-DP-TS"), "the two calibrated here"
 
 # %% [markdown]
 # ## DP-TS and Lazy-DP-TS
@@ -145,7 +160,7 @@ paper = bernoulli_instance(MEANS)
 
 
 def clip_ends(offset, eps, level, t=T):
-    """The smallest O with offset(O, t, eps) < level (the offsets fall as O grows)."""
+    """The smallest O with offset(O, t, eps) < level (offsets fall with O)."""
     if offset(1, t, eps) < level:
         return 1
     lo, hi = 1, 2
@@ -185,10 +200,12 @@ assert all(clip.loc[("DP-TS", e), ALL] > T for e in EPSILONS if e < 1), \
 obs = np.unique(np.geomspace(1, 1e7, 300).astype(int))
 fig, ax = plt.subplots(figsize=(PAGE_WIDTH, 0.6 * PAGE_WIDTH))
 for name, offset in OFFSETS.items():
-    ax.plot(obs, [offset(o, T, 1.0) for o in obs], color=color_for(name), label=name)
+    ax.plot(obs, [offset(o, T, 1.0) for o in obs], color=color_for(name),
+            label=name)
 for mu, text in ((MEANS[0], "best arm"), (MEANS[-1], "worst arm")):
     ax.axhline(1 - mu, color="0.4", ls="--", lw=1)
-    ax.annotate(f"1 − μ, {text}", (1.5, (1 - mu) * 1.12), fontsize="small", color="0.3")
+    ax.annotate(f"1 − μ, {text}", (1.5, (1 - mu) * 1.12), fontsize="small",
+                color="0.3")
 ax.axvline(per_arm_uniform, color="0.4", ls=":", lw=1)
 ax.set(xscale="log", yscale="log", xlabel="observations of the arm, O",
        ylabel="optimism offset", title="Optimism at t = 10⁵, ε = 1")
@@ -298,9 +315,9 @@ def changed_runs(policy, pairs, n=N_COUPLED, seed=5):
     """The fraction of n coupled runs whose arm sequences differ, per pair."""
     out = []
     for d0, d1 in pairs:
-        a0, a1 = (simulate(policy, audit_instance.with_table(d), T_AUDIT, n, seed,
-                           cache=False, progress=False, keep=("arms",)).arms
-                  for d in (d0, d1))
+        a0, a1 = (simulate(policy, audit_instance.with_table(d), T_AUDIT, n,
+                           seed, cache=False, progress=False,
+                           keep=("arms",)).arms for d in (d0, d1))
         out.append(float(np.mean(np.any(a0 != a1, axis=1))))
     return out
 
@@ -382,7 +399,8 @@ show_table(audit_table, formats={"best lower bound (95%)": "{:.3f}", "detectable
 # {glue:text}`p6ts_int_eps_500:.0f`). Anytime-Lazy-UCB, the paper's fourth algorithm, is missing (see the note above).
 
 # %%
-ALGORITHMS = ["Lazy-DP-TS", "DP-TS", "DP-SE", "AdaP-KLUCB", "DP-UCB-INT (pure)"]
+ALGORITHMS = ["Lazy-DP-TS", "DP-TS", "DP-SE", "AdaP-KLUCB",
+              "DP-UCB-INT (pure)"]
 BATCHES, PER_BATCH = 10, 10
 grid = np.linspace(T // 100, T, 100).astype(int)
 runs = dict(batches=BATCHES, runs_per_batch=PER_BATCH, seed=0)
@@ -391,16 +409,20 @@ for eps in EPSILONS:
     for name in ALGORITHMS:
         cal = calibrate(name.removesuffix(" (pure)"), eps, 0.0, T)
         assert cal.proven and cal.delta == 0.0, (name, eps)
-        assert cal.epsilon <= eps * (1 + 1e-12), (name, eps)  # the target or stricter
+        # the target, or stricter
+        assert cal.epsilon <= eps * (1 + 1e-12), (name, eps)
         guarantees[name, eps] = cal.epsilon
         point = frontier_point(cal.policy, paper, [T], **runs)
         regret[name, eps] = T * point.values[0, 0]
         band[name, eps] = (T * point.values[0, 1], T * point.values[0, 2])
         # the same cached batches, pooled: the mean regret curve over t
-        whole = pooled([simulate_mean_rewards(cal.policy, paper, T, PER_BATCH, b,
-                                              progress=False) for b in range(BATCHES)])
-        curve[name, eps] = np.array([h * average_regret(whole, h) for h in grid])
-        if name != "DP-TS":  # every run's final regret, played again (not cached)
+        whole = pooled([
+            simulate_mean_rewards(cal.policy, paper, T, PER_BATCH, b,
+                                  progress=False) for b in range(BATCHES)])
+        curve[name, eps] = np.array(
+            [h * average_regret(whole, h) for h in grid])
+        # every run's final regret, played again (not cached)
+        if name != "DP-TS":
             finals = final_regrets(cal.policy, paper, [T], **runs)[0]
             tails[name, eps] = tail_summary(finals, paper, T)
 
@@ -467,19 +489,22 @@ for name, m in zip(ALGORITHMS, markers):
     lo = np.array([band[name, e][0] for e in EPSILONS])
     hi = np.array([band[name, e][1] for e in EPSILONS])
     yerr = [np.maximum(y - lo, 0), np.maximum(hi - y, 0)]
-    ax.errorbar(EPSILONS, y, yerr=yerr, marker=m, color=color_for(name), label=name,
-                capsize=3)
-ax.set(xscale="log", yscale="log", xlabel="ε (pure, the same proven guarantee for all)",
+    ax.errorbar(EPSILONS, y, yerr=yerr, marker=m, color=color_for(name),
+                label=name, capsize=3)
+ax.set(xscale="log", yscale="log",
+       xlabel="ε (pure, the same proven guarantee for all)",
        ylabel="regret at T = 10⁵", title="Hu and Hegde's instance, K = 5")
 ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=3)
 plt.show()
 
 # %% tags=["hide-input"] mystnb={"figure": {"caption": "Mean regret over the rounds at $\\varepsilon = 1$ (left, the setting of the paper's Figure 2) and $\\varepsilon = 500$ (right, its Figure 1), 100 runs each. DP-TS at $\\varepsilon = 1$ grows almost linearly: its means are clipped throughout; at $\\varepsilon = 500$ DP-UCB-INT (pure) keeps growing, because some of its runs lock in.", "name": "p6ts-fig-curves"}, "image": {"alt": "Two line charts of mean regret against the round t up to 100,000. Left, epsilon = 1: DP-TS rises almost linearly far above the others; Lazy-DP-TS, AdaP-KLUCB, DP-UCB-INT (pure) and DP-SE flatten. Right, epsilon = 500: Lazy-DP-TS lowest, then AdaP-KLUCB, DP-TS and DP-SE; DP-UCB-INT (pure) keeps rising, its locked-in runs adding regret in every round."}}
-fig, axes = plt.subplots(1, 2, figsize=(PAGE_WIDTH, 0.5 * PAGE_WIDTH), sharex=True)
+fig, axes = plt.subplots(1, 2, figsize=(PAGE_WIDTH, 0.5 * PAGE_WIDTH),
+                         sharex=True)
 for ax, eps in zip(axes, (1.0, 500.0)):
     for name in ALGORITHMS:
         ax.plot(grid, curve[name, eps], color=color_for(name), label=name)
-    ax.set(yscale="log", xlabel="round t", title=f"ε = {eps:g}", ylim=(10, None),
+    ax.set(yscale="log", xlabel="round t", title=f"ε = {eps:g}",
+           ylim=(10, None),
            xticks=[0, T // 2, T], xticklabels=["0", "5·10⁴", "10⁵"])
 axes[0].set_ylabel("mean regret")
 axes[0].legend(loc="upper center", bbox_to_anchor=(1.05, -0.2), ncol=3)
