@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -352,11 +351,8 @@ def _run_chunk(group: list, env: Any, horizon: int, keep: tuple[str, ...] | None
 
 
 def _play(group: list, env: Any, horizon: int, rng: np.random.Generator) -> list[dict[str, np.ndarray]]:
-    """One run of each policy of ``group`` on ``rng``: alone, or in lockstep by their module's ``run_together``."""
-    # Looked up, not imported: an import would put Part IV's modules into every bandit result's cache key.
-    if len(group) == 1:
-        return [group[0].run(env, horizon, rng)]
-    return sys.modules[type(group[0]).__module__].run_together(group, env, horizon, rng)
+    """One run of each policy of ``group`` on ``rng``, by their class's ``run_together`` (alone, or in lockstep)."""
+    return type(group[0]).run_together(group, env, horizon, rng)
 
 
 def _stream(policy: AnyPolicy, env: Any, horizon: int, j: int) -> tuple:

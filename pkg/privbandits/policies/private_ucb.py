@@ -320,11 +320,11 @@ def _bonus(n, log_term, epsilon, part, printed):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def _dp_ucb_kernel(
-    rng, kinds, params, table, horizon, epsilon, bound, insert_zeros, split, printed, round_terms
+    rng, kinds, params, table, horizon, epsilon, bound, insert_zeros, hybrid_split, printed, round_terms
 ):  # pragma: no cover
     k = kinds.shape[0]
-    part = epsilon / 2.0 if split else epsilon
     states = np.zeros((k, _HYB_SIZE))  # one hybrid mechanism per arm (Alg. 1, line 2)
+    part = epsilon / 2.0 if hybrid_split else epsilon
     private_sums = np.zeros(k)  # s_a(t): the counter's latest release
     pulls = np.zeros(k, dtype=np.int64)  # n_{a,t}
     arms = np.empty(horizon, dtype=np.int64)
@@ -451,7 +451,6 @@ class _HybridUCB(Policy):
 
     private = True
     accounting = "hybrid counter with epsilon split between its parts (Part I)"
-    _kernel = staticmethod(_dp_ucb_kernel)
 
     def guarantee(self, horizon, delta=0.0):
         return self.epsilon * (1.0 if self.hybrid_split else 2.0), 0.0, True
@@ -482,7 +481,8 @@ class DPUCBBound(_HybridUCB):
     bonus: str = param("matched", _BONUS)
 
     name = "DP-UCB-BOUND"
-    # bound, insert_zeros, split, printed, round terms
+    _kernel = staticmethod(_dp_ucb_kernel)
+    # epsilon, bound, insert_zeros, hybrid_split, printed, round terms
     binding = ("epsilon", True, False, "hybrid_split", lambda p, h: p.bonus == "printed", lambda p, h: _round_terms(h))
 
 
@@ -499,6 +499,7 @@ class DPUCB(_HybridUCB):
     """
 
     name = "DP-UCB"
+    _kernel = staticmethod(_dp_ucb_kernel)
     binding = ("epsilon", False, True, "hybrid_split", False, lambda p, h: _round_terms(h))
 
 

@@ -94,6 +94,20 @@ class HiringPolicy(ContextualPolicy):
     ) -> Records:
         return run_together([self], env, horizon, rng, trace=trace, candidates=candidates)[0]
 
+    @classmethod
+    def run_together(
+        cls,
+        policies,
+        env: HiringEnvironment,
+        horizon: int,
+        rng: np.random.Generator,
+        *,
+        trace: bool = False,
+        candidates: np.ndarray | None = None,
+    ) -> list[Records]:
+        # in lockstep on one random stream: the module's function (trace, candidates as documented there)
+        return run_together(policies, env, horizon, rng, trace=trace, candidates=candidates)
+
     def stream(self, env: HiringEnvironment, horizon: int) -> tuple:
         """Which random stream a trial draws: settings with equal streams can run together.
 
