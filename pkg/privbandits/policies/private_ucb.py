@@ -25,12 +25,12 @@ from scipy.special import gammaincc, lambertw, zeta
 from .._validation import check_delta, check_epsilon, check_int
 from ..environments import draw_reward
 from ..mechanisms import (
-    _BIN_SIZE,
-    _HYB_SIZE,
-    _levels,
-    _popcount,
     binary_counter_insert,
+    binary_counter_levels,
+    binary_counter_states,
+    binary_counter_terms,
     hybrid_counter_insert,
+    hybrid_counter_states,
     laplace_iid_sum_tail_bound,
 )
 from .base import Bool, Choice, Epsilon, Policy, Real, param
@@ -117,8 +117,8 @@ def _private_ucb_kernel(
 ):  # pragma: no cover - compiled
     k = kinds.shape[0]
     epsilon_tree = epsilon / k if per_arm else epsilon  # Algorithm 1, line 1: eps0 = eps/k
-    scale = _levels(horizon) / epsilon_tree
-    states = np.zeros((k, _BIN_SIZE))  # one binary tree with T leaves per arm
+    scale = binary_counter_levels(horizon) / epsilon_tree
+    states = binary_counter_states(k)  # one binary tree with T leaves per arm
     private_sums = np.zeros(k)
     pulls = np.zeros(k, dtype=np.int64)
     arms = np.empty(horizon, dtype=np.int64)
@@ -141,7 +141,7 @@ def _private_ucb_kernel(
                 if printed:
                     width = np.sqrt(2.0 * log_t / n) + relax / n
                 else:
-                    terms = _popcount(n)  # the noisy p-sums in the current release
+                    terms = binary_counter_terms(n)  # the noisy p-sums in the current release
                     width = np.sqrt(2.0 * log_t / n) + laplace_iid_sum_tail_bound(terms, scale, log_term) / n
                 index = private_sums[a] / n + width
                 if index > best:
@@ -187,7 +187,7 @@ def private_ucb_noise_scale(horizon: int, n_arms: int, epsilon: float, *, per_tr
     """
     horizon = check_int("horizon", horizon, minimum=1)
     n_arms = check_int("n_arms", n_arms, minimum=1)
-    return float(_levels(horizon)) / _epsilon_tree(n_arms, check_epsilon(epsilon), per_tree_budget)
+    return float(binary_counter_levels(horizon)) / _epsilon_tree(n_arms, check_epsilon(epsilon), per_tree_budget)
 
 
 def private_ucb_relaxation(
@@ -323,8 +323,8 @@ def _dp_ucb_kernel(
     rng, kinds, params, table, horizon, epsilon, bound, insert_zeros, hybrid_split, printed, round_terms
 ):  # pragma: no cover
     k = kinds.shape[0]
-    states = np.zeros((k, _HYB_SIZE))  # one hybrid mechanism per arm (Alg. 1, line 2)
     part = epsilon / 2.0 if hybrid_split else epsilon
+    states = hybrid_counter_states(k)  # one hybrid mechanism per arm (Alg. 1, line 2)
     private_sums = np.zeros(k)  # s_a(t): the counter's latest release
     pulls = np.zeros(k, dtype=np.int64)  # n_{a,t}
     arms = np.empty(horizon, dtype=np.int64)
