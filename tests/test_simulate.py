@@ -176,7 +176,8 @@ def _hiring_env():
 def test_settings_together_cached_one_by_one(monkeypatch):
     """A list of settings returns what each gives alone; each is stored under its own key, so a later
     call with one of them (or a repeated one) computes nothing; ``simulate_hiring`` is its records."""
-    from privbandits.policies.fair_hiring import FairGreedy, PrivateFairGreedy, simulate_hiring
+    from privbandits.policies.fair_hiring import FairGreedy, PrivateFairGreedy
+    from privbandits.simulate import simulate_hiring
 
     env = _hiring_env()
     settings = [PrivateFairGreedy(), PrivateFairGreedy(epsilon=1.0), PrivateFairGreedy(noise=False), FairGreedy()]
