@@ -24,8 +24,8 @@ from privbandits.policies.fair_hiring import (
     HiringEnvironment,
     PrivateFairGreedy,
     run_together,
-    simulate_hiring,
 )
+from privbandits.simulate import simulate_hiring
 
 from _timing import Stopwatch
 

@@ -24,13 +24,14 @@ from pathlib import Path
 import numpy as np
 
 from privbandits.data import load_census_hiring
-from privbandits.policies.fair_hiring import OFUL, FairGreedy, HiringEnvironment, PrivateFairGreedy, simulate_hiring
+from privbandits.policies.fair_hiring import OFUL, FairGreedy, HiringEnvironment, PrivateFairGreedy
 from privbandits.provenance import check_digest, provenance
+from privbandits.simulate import simulate_hiring
 
 from _timing import Stopwatch, git_commit
 
 #: the package modules the stored result depends on (its code digest, privbandits.provenance)
-DEPENDS_ON = ("privbandits.policies.fair_hiring", "privbandits.data.census")
+DEPENDS_ON = ("privbandits.policies.fair_hiring", "privbandits.data.census", "privbandits.simulate")
 
 OUT = Path(__file__).resolve().parents[1] / "book" / "part4_fair_hiring" / "results_hiring_authors.npz"
 SEED = 2025  # the chapter's

@@ -185,7 +185,8 @@ REQUIRED = {
 
 
 def _policy_classes() -> list[type]:
-    """Every concrete policy the package exports, and DP-SE."""
+    """Every concrete policy the package exports, and every registered one (DP-SE; a new algorithm's
+    registry line enrols it here whether or not it is exported)."""
     out = []
     for name in policies_module.__all__:
         cls = getattr(policies_module, name)
@@ -197,7 +198,8 @@ def _policy_classes() -> list[type]:
             and cls.__name__ != "NCBFamily"
         ):
             out.append(cls)
-    return [*out, DPSE]
+    registered = dict.fromkeys(cls for cls, _ in calibration.REGISTRY.values())
+    return [*out, *(cls for cls in registered if cls not in out)]
 
 
 POLICY_CLASSES = _policy_classes()

@@ -6,10 +6,12 @@ import dataclasses
 import inspect
 import math
 
+import numpy as np
 import pytest
+from numba import njit
 
-from privbandits import calibration, policies
-from privbandits.policies.base import Bool, ContextualPolicy, Departure, Policy, Real
+from privbandits import bernoulli_instance, calibration, policies
+from privbandits.policies.base import Bool, ContextualPolicy, Departure, Epsilon, Int, Policy, Real, param
 
 CLASSES = [
     c
@@ -103,3 +105,79 @@ def test_a_non_private_policy_guarantees_nothing():
 
     assert UCB().guarantee(100) == (math.inf, 0.0, True)
     assert NCB().guarantee(100)[0] == math.inf
+
+
+# --- the binding, checked against the compiled kernel at class creation ---------------------------
+
+
+@njit
+def _two_parameter_kernel(rng, kinds, params, table, horizon, epsilon, explore):  # pragma: no cover - compiled
+    return np.zeros(horizon, dtype=np.int64)
+
+
+def _declare(declared):
+    """A policy class ``Example`` with fields ``epsilon`` and ``pulls`` and the binding ``declared``."""
+
+    @dataclasses.dataclass(frozen=True)
+    class Example(Policy):
+        epsilon: float = param(1.0, Epsilon())
+        pulls: int = param(10, Int(1))
+
+        _kernel = staticmethod(_two_parameter_kernel)
+        binding = declared
+
+    return Example
+
+
+def test_a_binding_that_matches_the_kernel_by_name_declares_a_policy():
+    cls = _declare(("epsilon", lambda p, h: p.pulls))
+    assert cls(0.5).run(bernoulli_instance([0.5, 0.5]), 4, np.random.default_rng(0))["arms"].shape == (4,)
+
+
+@pytest.mark.parametrize(
+    ("binding", "message"),
+    [
+        (("epsilon", "pulls"), r"Example\.binding passes the field 'pulls' to the parameter 'explore'"),
+        (("pulls", "epsilon"), r"Example\.binding passes the field 'pulls' to the parameter 'epsilon'"),
+        (("epsilon",), r"Example\.binding has 1 entries, but kernel _two_parameter_kernel .* takes 2"),
+        ((1.0, "pulls"), r"Example\.binding passes the constant 1\.0 to the parameter 'epsilon'.*field 'epsilon'"),
+        (("epsilon", "explores"), r"Example\.binding names 'explores', neither a field nor an attribute"),
+    ],
+)
+def test_a_binding_that_disagrees_with_the_kernel_raises_at_class_creation(binding, message):
+    """Checked once, when the class is created (not at the first run): the error names the policy,
+    the kernel parameter and the field."""
+    with pytest.raises(TypeError, match=message):
+        _declare(binding)
+
+
+def test_every_policy_class_s_binding_names_its_kernel_s_parameters():
+    """Each field a binding names is the kernel parameter of that name (read from ``py_func``)."""
+    for cls in (c for c in CLASSES if issubclass(c, Policy)):
+        kernel = getattr(cls, "_kernel", None)
+        if not hasattr(kernel, "py_func") or not cls.binding:
+            continue
+        names = list(inspect.signature(kernel.py_func).parameters)[5:]
+        for name, entry in zip(names, cls.binding, strict=True):
+            if isinstance(entry, str):
+                assert name == entry.lstrip("_"), (cls.__name__, name, entry)
+
+
+# --- the group-run hook -----------------------------------------------------------------------------
+
+
+def test_run_together_by_default_gives_each_setting_its_run_alone():
+    """The base's ``run_together`` (a classmethod, no lookup by module) plays each setting as it plays
+    alone from the generator's state, and leaves the generator as one run does."""
+    inst = bernoulli_instance([0.3, 0.6, 0.5])
+    settings = [policies.DPUCB(1.0), policies.DPUCB(0.25), policies.DPUCB(1.0, hybrid_split=False)]
+    rng = np.random.default_rng(4)
+    together = policies.DPUCB.run_together(settings, inst, 200, rng)
+    for q, records in zip(settings, together, strict=True):
+        np.testing.assert_array_equal(records["arms"], q.run(inst, 200, np.random.default_rng(4))["arms"])
+    alone = np.random.default_rng(4)
+    settings[-1].run(inst, 200, alone)
+    assert rng.random() == alone.random()
+    with pytest.raises(ValueError, match="policies"):
+        policies.DPUCB.run_together([], inst, 200, rng)
+    assert "run_together" in vars(policies.fair_hiring.HiringPolicy)  # the lockstep override

@@ -120,7 +120,8 @@ def test_entry_points_are_bit_identical_on_a_dask_cluster(dask_cluster):
     (2 worker processes: every task and argument is pickled) equal the local threaded result."""
     from joblib import parallel_config
 
-    from privbandits.policies.fair_hiring import FairGreedy, HiringEnvironment, simulate_hiring
+    from privbandits.policies.fair_hiring import FairGreedy, HiringEnvironment
+    from privbandits.simulate import simulate_hiring
 
     inst = bernoulli_instance([0.3, 0.5, 0.7])
     rng = np.random.default_rng(0)

@@ -15,9 +15,9 @@ from privbandits.policies.fair_hiring import (
     PrivateFairGreedy,
     relative_ranks,
     run_together,
-    simulate_hiring,
     tree_sigma,
 )
+from privbandits.simulate import simulate_hiring
 
 
 def test_rank_estimation_equals_brute_force():

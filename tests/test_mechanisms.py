@@ -318,3 +318,24 @@ def test_counter_runs_equal_successive_calls(release):
     np.testing.assert_array_equal(batch, loop)
     with pytest.raises(ValueError, match="runs"):
         fn(stream, 0.7, np.random.default_rng(0), runs=0)
+
+
+def test_the_counter_helpers_a_policy_uses_are_public():
+    """Kernels size, scale and bound their counters with public helpers; no policy imports a private
+    name of :mod:`privbandits.mechanisms`."""
+    import ast
+    from pathlib import Path
+
+    assert [mech.binary_counter_levels(n) for n in (1, 2, 7, 8, 1000)] == [1, 2, 3, 4, 10]
+    assert [mech.binary_counter_terms(n) for n in (0, 1, 6, 7, 8)] == [0, 1, 2, 3, 1]
+    states = mech.binary_counter_states(3)
+    assert states.shape == (3, mech.binary_counter_state().size) and not states.any()
+    assert mech.hybrid_counter_states(2).shape == (2, mech.hybrid_counter_state().size)
+    counter = mech.BinaryTreeCounter(0.5, 1000, np.random.default_rng(0))
+    assert counter.scale == mech.binary_counter_levels(1000) / 0.5
+    policies = Path(mech.__file__).parent / "policies"
+    for path in policies.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("mechanisms"):
+                private = [alias.name for alias in node.names if alias.name.startswith("_")]
+                assert not private, f"{path.name} imports private names of mechanisms: {private}"

@@ -91,14 +91,17 @@ def _every_arm_recording_policy():
 @pytest.mark.parametrize("policy", _every_arm_recording_policy(), ids=lambda p: p.label)
 def test_sample_arms_equals_successive_runs(policy):
     """The compiled loop over runs of ``sample_arms`` consumes the generator exactly as ``n``
-    successive ``run`` calls do: bit-identical arm sequences, on drawn rewards and on a table."""
+    successive ``run`` calls do: bit-identical arm sequences, on drawn rewards and on a table.
+    The horizon is 60 rounds, or the policy's own ``min_horizon`` if that is longer (a registered
+    policy declares the horizon it needs; the test does not assume one)."""
     inst = bernoulli_instance([0.7, 0.3, 0.5])
-    table = (np.random.default_rng(1).random((60, 3)) < 0.5).astype(float)
+    horizon = max(60, policy.min_horizon(inst.n_arms))
+    table = (np.random.default_rng(1).random((horizon, 3)) < 0.5).astype(float)
     for instance in (inst, inst.with_table(table)):
-        batch = policy.sample_arms(instance, 60, np.random.default_rng(9), 7)
+        batch = policy.sample_arms(instance, horizon, np.random.default_rng(9), 7)
         rng = np.random.default_rng(9)
-        loop = np.stack([policy.run(instance, 60, rng)["arms"] for _ in range(7)])
-        assert batch.shape == (7, 60) and batch.dtype == np.int64
+        loop = np.stack([policy.run(instance, horizon, rng)["arms"] for _ in range(7)])
+        assert batch.shape == (7, horizon) and batch.dtype == np.int64
         np.testing.assert_array_equal(batch, loop)
 
 
@@ -173,7 +176,8 @@ def _hiring_env():
 def test_settings_together_cached_one_by_one(monkeypatch):
     """A list of settings returns what each gives alone; each is stored under its own key, so a later
     call with one of them (or a repeated one) computes nothing; ``simulate_hiring`` is its records."""
-    from privbandits.policies.fair_hiring import FairGreedy, PrivateFairGreedy, simulate_hiring
+    from privbandits.policies.fair_hiring import FairGreedy, PrivateFairGreedy
+    from privbandits.simulate import simulate_hiring
 
     env = _hiring_env()
     settings = [PrivateFairGreedy(), PrivateFairGreedy(epsilon=1.0), PrivateFairGreedy(noise=False), FairGreedy()]

@@ -10,7 +10,7 @@ Two parts, each a map from a name to a short hash:
     bandit policies go through :func:`~privbandits.simulate.simulate` (on a Bernoulli and on a mixed
     instance) and, when they record arms, :func:`~privbandits.simulate.simulate_mean_rewards`; the
     contextual hiring policies of Part IV through their own
-    :func:`~privbandits.policies.fair_hiring.simulate_hiring`. The hash covers every record's name,
+    :func:`~privbandits.simulate.simulate_hiring`. The hash covers every record's name,
     dtype, shape and bytes, so it changes when any run changes by one bit. Small horizon, a few runs:
     about 20 s with the compiled kernels in numba's cache.
 
@@ -144,8 +144,7 @@ def _hiring_env():
 def policy_fingerprint(progress: bool = False) -> dict[str, str]:
     """The ``policies`` part: ``"<Class>[<setting>]@<simulator>/<instance>"`` to :func:`digest`."""
     from privbandits.environments import bernoulli_instance, mixed_instance
-    from privbandits.policies.fair_hiring import simulate_hiring
-    from privbandits.simulate import simulate, simulate_mean_rewards
+    from privbandits.simulate import simulate, simulate_hiring, simulate_mean_rewards
 
     opts = {"n_jobs": 1, "progress": False}
     instances = {

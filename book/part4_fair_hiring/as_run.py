@@ -71,8 +71,9 @@ from privbandits.data import load_census_hiring
 from privbandits.plotting import (
     color_for, plot_runs, show_table, use_book_style)
 from privbandits.policies.fair_hiring import (
-    OFUL, FairGreedy, HiringEnvironment, PrivateFairGreedy, simulate_hiring)
+    OFUL, FairGreedy, HiringEnvironment, PrivateFairGreedy)
 from privbandits.provenance import check_digest, check_same_mean
+from privbandits.simulate import simulate_hiring
 
 use_book_style()
 data = load_census_hiring()

@@ -33,7 +33,8 @@ from privbandits.plotting import (color_for, plot_runs, show_table,
                                   use_book_style)
 from privbandits.policies.fair_hiring import (
     OFUL, FairGreedy, HiringEnvironment, PrivateFairGreedy, privacy_guarantee,
-    rank_sigma, simulate_hiring, tree_sigma)
+    rank_sigma, tree_sigma)
+from privbandits.simulate import simulate_hiring
 
 use_book_style()
 data = load_census_hiring()  # offline UCI Adult, as on the first page

@@ -41,8 +41,12 @@ __all__ = [
     "binary_tree_prefix_sums",
     "hybrid_prefix_sums",
     "binary_counter_state",
+    "binary_counter_states",
     "binary_counter_insert",
+    "binary_counter_levels",
+    "binary_counter_terms",
     "hybrid_counter_state",
+    "hybrid_counter_states",
     "hybrid_counter_insert",
     "laplace_sum_tail_bound",
     "laplace_iid_sum_tail_bound",
@@ -381,6 +385,24 @@ def binary_counter_state():  # pragma: no cover - compiled
     return np.zeros(_BIN_SIZE)
 
 
+@njit(nogil=True, cache=True)
+def binary_counter_states(n):  # pragma: no cover - compiled
+    """``n`` fresh binary-mechanism states, one per row (e.g. one counter per arm), for :func:`binary_counter_insert`.
+
+    Each row is an independent counter; its privacy is that of :func:`binary_counter_insert` on
+    its own stream (the rows of disjoint streams compose in parallel).
+
+    Parameters
+    ----------
+    n : int >= 0
+
+    Returns
+    -------
+    numpy.ndarray, shape (n, state length), float64
+    """
+    return np.zeros((n, _BIN_SIZE))
+
+
 @njit(nogil=True, cache=True, inline="always")
 def _tree_insert(state, offset, x, scale, rng):  # pragma: no cover - compiled
     # Chan, Shi, Song (2011), Algorithm 2: item t goes into the p-sum of its lowest set bit i,
@@ -427,6 +449,24 @@ def binary_counter_insert(state, x, scale, rng):  # pragma: no cover - compiled
 def hybrid_counter_state():  # pragma: no cover - compiled
     """A fresh hybrid-mechanism state (a flat float array)."""
     return np.zeros(_HYB_SIZE)
+
+
+@njit(nogil=True, cache=True)
+def hybrid_counter_states(n):  # pragma: no cover - compiled
+    """``n`` fresh hybrid-mechanism states, one per row (e.g. one counter per arm), for :func:`hybrid_counter_insert`.
+
+    Each row is an independent counter; its privacy is that of :func:`hybrid_counter_insert` on
+    its own stream (the rows of disjoint streams compose in parallel).
+
+    Parameters
+    ----------
+    n : int >= 0
+
+    Returns
+    -------
+    numpy.ndarray, shape (n, state length), float64
+    """
+    return np.zeros((n, _HYB_SIZE))
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -490,8 +530,22 @@ def _hybrid_prefix_sums_runs(stream, epsilon_log, epsilon_tree, rng, runs):  # p
 
 
 @njit(nogil=True, cache=True)
-def _levels(horizon):  # pragma: no cover - compiled
-    """Number of p-sums an item of a stream of length ``horizon`` lies in: floor(log2 n) + 1 (callable from Python)."""
+def binary_counter_levels(horizon):  # pragma: no cover - compiled
+    """The levels of the binary mechanism's tree over ``horizon`` items: ``floor(log2 horizon) + 1``.
+
+    Each item lies in this many p-sums, so a counter that adds ``Lap(levels / epsilon)`` to each
+    p-sum is epsilon-DP over the whole stream (``chan2011private``, Theorem 3.5): this is the
+    noise scale of :func:`binary_counter_insert` for a stream of at most ``horizon`` items.
+    Compiled; callable from Python and from kernels.
+
+    Parameters
+    ----------
+    horizon : int >= 1
+
+    Returns
+    -------
+    int
+    """
     levels = 0
     while (horizon >> levels) > 0:
         levels += 1
@@ -523,8 +577,10 @@ def binary_tree_prefix_sums(
     horizon = check_int("horizon", stream_arr.size if horizon is None else horizon, minimum=max(1, stream_arr.size))
     stream_arr = np.ascontiguousarray(stream_arr)
     if runs is not None:
-        return _binary_prefix_sums_runs(stream_arr, _levels(horizon) / epsilon, rng, check_int("runs", runs, minimum=1))
-    return _binary_prefix_sums(stream_arr, _levels(horizon) / epsilon, rng)
+        return _binary_prefix_sums_runs(
+            stream_arr, binary_counter_levels(horizon) / epsilon, rng, check_int("runs", runs, minimum=1)
+        )
+    return _binary_prefix_sums(stream_arr, binary_counter_levels(horizon) / epsilon, rng)
 
 
 def hybrid_prefix_sums(
@@ -567,7 +623,7 @@ class BinaryTreeCounter:
         self.epsilon = check_epsilon(epsilon)
         self.horizon = check_int("horizon", horizon, minimum=1)
         check_rng(rng)
-        self.scale = _levels(self.horizon) / self.epsilon
+        self.scale = binary_counter_levels(self.horizon) / self.epsilon
         self._rng = rng
         self._state = binary_counter_state()
 
@@ -675,8 +731,22 @@ def laplace_iid_sum_tail_bound(n_terms, scale, log_term):  # pragma: no cover - 
 
 
 @njit(nogil=True, cache=True)
-def _popcount(n):  # pragma: no cover - compiled
-    """Number of set bits of ``n``: the p-sums in the binary tree's release after ``n`` items (callable from Python)."""
+def binary_counter_terms(n):  # pragma: no cover - compiled
+    """The noisy p-sums in the binary mechanism's release after ``n`` items: the set bits of ``n``.
+
+    The release's error is the sum of this many independent Laplace draws (one per p-sum, of the
+    counter's scale), which is what a confidence width built on the counter must cover
+    (:func:`laplace_iid_sum_tail_bound`; ``chan2011private``, Section 3). Compiled; callable from
+    Python and from kernels.
+
+    Parameters
+    ----------
+    n : int >= 0
+
+    Returns
+    -------
+    int
+    """
     count = 0
     while n > 0:
         count += n & 1
@@ -702,8 +772,8 @@ def binary_counter_error_bound(t: int, epsilon: float, horizon: int, gamma: floa
     horizon = check_int("horizon", horizon, minimum=1)
     t = check_int("t", t, minimum=1, maximum=horizon)
     epsilon = check_epsilon(epsilon)
-    scale = _levels(horizon) / epsilon
-    return laplace_sum_tail_bound(np.full(_popcount(t), scale), gamma)
+    scale = binary_counter_levels(horizon) / epsilon
+    return laplace_sum_tail_bound(np.full(binary_counter_terms(t), scale), gamma)
 
 
 def hybrid_counter_error_bound(t: int, epsilon: float, gamma: float) -> float:
@@ -724,7 +794,7 @@ def hybrid_counter_error_bound(t: int, epsilon: float, gamma: float) -> float:
     k = t.bit_length() - 1
     scales = [2.0 / epsilon] * (k + 1)
     if t != 1 << k:
-        scales += [2.0 * k / epsilon] * _popcount(t - (1 << k))
+        scales += [2.0 * k / epsilon] * binary_counter_terms(t - (1 << k))
     return laplace_sum_tail_bound(np.asarray(scales), gamma)
 
 

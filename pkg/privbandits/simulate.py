@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +15,7 @@ from ._validation import check_int, check_memory
 from .environments import BanditInstance, HiringEnvironment
 from .policies.base import ContextualPolicy, Policy
 
-__all__ = ["SimulationResult", "run_seeds", "simulate", "simulate_mean_rewards"]
+__all__ = ["SimulationResult", "run_seeds", "simulate", "simulate_hiring", "simulate_mean_rewards"]
 
 Arrays = dict[str, np.ndarray]
 AnyPolicy = Policy | ContextualPolicy
@@ -85,6 +84,38 @@ def simulate(
                 _cache.store(keys[j], found[keys[j]])
     results = [SimulationResult(q, instance, horizon, runs, seed, found[key]) for q, key in zip(policies, keys)]
     return results[0] if single else results
+
+
+def simulate_hiring(
+    policy: ContextualPolicy | Sequence[ContextualPolicy],
+    env: HiringEnvironment,
+    horizon: int,
+    runs: int,
+    seed: int = 0,
+    *,
+    n_jobs: int | None = None,
+    progress: bool | None = None,
+    use_cache: bool = True,
+) -> Arrays | list[Arrays]:
+    """``simulate(policy, env, horizon, runs, seed, cache=use_cache)`` for hiring policies (Part IV), as its records.
+
+    Parameters
+    ----------
+    policy : HiringPolicy or sequence of HiringPolicy
+        :class:`~privbandits.policies.fair_hiring.HiringPolicy` settings; those of one algorithm
+        that draw one random stream run in lockstep, each its own run bit for bit.
+    env : HiringEnvironment
+    horizon, runs, seed, n_jobs, progress
+        As for :func:`simulate`.
+    use_cache : bool
+
+    Returns
+    -------
+    dict of numpy.ndarray, or list of them
+        Stacked ``fair_regret``, ``regret`` (shape ``(runs, horizon)``) and ``groups``.
+    """
+    out = simulate(policy, env, horizon, runs, seed, n_jobs=n_jobs, cache=use_cache, progress=progress)
+    return [result.records for result in out] if isinstance(out, list) else out.records
 
 
 def simulate_mean_rewards(
@@ -352,11 +383,8 @@ def _run_chunk(group: list, env: Any, horizon: int, keep: tuple[str, ...] | None
 
 
 def _play(group: list, env: Any, horizon: int, rng: np.random.Generator) -> list[dict[str, np.ndarray]]:
-    """One run of each policy of ``group`` on ``rng``: alone, or in lockstep by their module's ``run_together``."""
-    # Looked up, not imported: an import would put Part IV's modules into every bandit result's cache key.
-    if len(group) == 1:
-        return [group[0].run(env, horizon, rng)]
-    return sys.modules[type(group[0]).__module__].run_together(group, env, horizon, rng)
+    """One run of each policy of ``group`` on ``rng``, by their class's ``run_together`` (alone, or in lockstep)."""
+    return type(group[0]).run_together(group, env, horizon, rng)
 
 
 def _stream(policy: AnyPolicy, env: Any, horizon: int, j: int) -> tuple:

@@ -81,13 +81,13 @@ def kl_ucb_upper(p: float, level: float) -> float:
 
 
 @njit(nogil=True, cache=True)
-def _adap_klucb_kernel(rng, kinds, params, table, horizon, eps, alpha):  # pragma: no cover - compiled
+def _adap_klucb_kernel(rng, kinds, params, table, horizon, epsilon, alpha):  # pragma: no cover - compiled
     k = kinds.shape[0]
     arms = np.empty(horizon, dtype=np.int64)
     n = np.zeros(k)  # total pulls N_a
     last = np.zeros(k)  # the arm's last episode length f_a = N_a(t_l - 1) / 2 (forgetting)
     mu_tilde = np.zeros(k)
-    private = np.isfinite(eps)
+    private = np.isfinite(epsilon)
     t = 0
     releases = 0
     # line 3: choose each arm once; its single reward is released as x + Lap(1 / eps) (Lemma 1, j - i = 1)
@@ -97,7 +97,7 @@ def _adap_klucb_kernel(rng, kinds, params, table, horizon, eps, alpha):  # pragm
         t += 1
         n[a] = 1.0
         last[a] = 1.0
-        mu_tilde[a] = x + laplace_draw(rng, 1.0 / eps) if private else x
+        mu_tilde[a] = x + laplace_draw(rng, 1.0 / epsilon) if private else x
         releases += 1 if private else 0
     while t < horizon:  # line 4: episodes l = 1, 2, ...
         t_l = t + 1.0  # line 5 (1-based)
@@ -106,7 +106,7 @@ def _adap_klucb_kernel(rng, kinds, params, table, horizon, eps, alpha):  # pragm
         a = 0
         for i in range(k):  # line 6: A_l = argmax_a I_a(t_l - 1, alpha), the AdaP-KLUCB index
             f = last[i]
-            shifted = mu_tilde[i] + alpha * log_tl / (eps * f) if private else mu_tilde[i]
+            shifted = mu_tilde[i] + alpha * log_tl / (epsilon * f) if private else mu_tilde[i]
             clipped = min(max(shifted, 0.0), 1.0)  # Clip_{0,1}(mu_tilde + alpha log t_l / (eps f))
             level = alpha * log_tl / f
             # Pinsker, d(p, q) >= 2 (q - p)^2: the index is at most p + sqrt(level / 2); an arm whose
@@ -126,7 +126,7 @@ def _adap_klucb_kernel(rng, kinds, params, table, horizon, eps, alpha):  # pragm
         n[a] += length
         last[a] = length
         # Lemma 1: the episode's mean plus Lap(1 / (eps * length)) (the paper's Lap(2 / (eps N_a)))
-        mu_tilde[a] = s / length + (laplace_draw(rng, 1.0 / (eps * length)) if private else 0.0)
+        mu_tilde[a] = s / length + (laplace_draw(rng, 1.0 / (epsilon * length)) if private else 0.0)
         releases += 1 if private else 0
     return arms, releases
 

@@ -74,14 +74,14 @@ def _adap_ucb_play(rng, arms, kinds, params, table, horizon, eps, alpha, flags):
 
 
 @njit(nogil=True, cache=True)
-def _adap_ucb_kernel(rng, kinds, params, table, horizon, eps, alpha, flags):  # pragma: no cover - compiled
-    return _adap_ucb_play(rng, np.empty(horizon, dtype=np.int64), kinds, params, table, horizon, eps, alpha, flags)
+def _adap_ucb_kernel(rng, kinds, params, table, horizon, epsilon, alpha, flags):  # pragma: no cover - compiled
+    return _adap_ucb_play(rng, np.empty(horizon, dtype=np.int64), kinds, params, table, horizon, epsilon, alpha, flags)
 
 
 @njit(nogil=True, cache=True)
-def _adap_ucb_episodes(rng, kinds, params, table, horizon, eps, alpha, flags):  # pragma: no cover - compiled
+def _adap_ucb_episodes(rng, kinds, params, table, horizon, epsilon, alpha, flags):  # pragma: no cover - compiled
     """:func:`_adap_ucb_kernel` with the play recorded as episodes (``Policy.run_episodes``)."""
-    out, releases = _adap_ucb_play(rng, new_episodes(), kinds, params, table, horizon, eps, alpha, flags)
+    out, releases = _adap_ucb_play(rng, new_episodes(), kinds, params, table, horizon, epsilon, alpha, flags)
     return episode_array(out), releases
 
 

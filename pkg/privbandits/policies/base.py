@@ -5,7 +5,9 @@ base classes derive validation, ``run``, ``as_run_by_authors()``, ``ablations()`
 from __future__ import annotations
 
 import abc
+import copy
 import dataclasses
+import inspect
 import math
 from collections.abc import Callable
 from typing import Any, ClassVar, NamedTuple
@@ -336,6 +338,36 @@ class Declared:
         """Constraints between fields (none by default)."""
 
     @classmethod
+    def run_together(cls, policies: Any, env: Any, horizon: int, rng: np.random.Generator) -> list[Records]:
+        """One run of each of ``policies`` (settings of this class) on ``rng``: the run each gets alone with ``rng``.
+
+        By default each setting plays alone, one after the other, each from a copy of ``rng`` in its
+        present state (the last on ``rng`` itself, which ends as after one run). A class whose
+        settings can share one random stream overrides this to play them in lockstep, drawing each
+        random number once for all (the hiring policies of Part IV); :func:`privbandits.simulate.simulate`
+        calls it for every group of settings it runs together.
+
+        Parameters
+        ----------
+        policies : sequence of Declared
+            At least one.
+        env : BanditInstance or HiringEnvironment
+            The environment the class plays on.
+        horizon : int
+        rng : numpy.random.Generator
+
+        Returns
+        -------
+        list of Records
+            One per setting, in order.
+        """
+        policies = list(policies)
+        if not policies:
+            raise ValueError("policies must hold at least one setting")
+        streams = [copy.deepcopy(rng) for _ in policies[:-1]] + [rng]
+        return [q.run(env, horizon, stream) for q, stream in zip(policies, streams)]
+
+    @classmethod
     def check_param(cls, name: str, value: Any) -> Any:
         """``value`` checked against the constraint of field ``name``.
 
@@ -424,6 +456,66 @@ def _first_of_runs(kernel, rng, n, horizon, args):  # pragma: no cover - compile
     return out
 
 
+#: The kernel's parameters before those of its ``binding``: ``(rng, *instance.kernel_args(), horizon)``
+_KERNEL_LEADING = ("rng", "kinds", "params", "table", "horizon")
+
+
+def _declared_fields(cls: type) -> set[str]:
+    """The dataclass fields ``cls`` and its bases declare (read from annotations: the class is not a dataclass yet)."""
+    out = set()
+    for klass in cls.__mro__:
+        for name, annotation in klass.__dict__.get("__annotations__", {}).items():
+            if not str(annotation).startswith(("ClassVar", "typing.ClassVar", "dataclasses.KW_ONLY", "KW_ONLY")):
+                out.add(name)
+    return out
+
+
+def _entry_text(entry: Any) -> str:
+    """A binding entry (a tuple or a constant) as an error message names it."""
+    return f"the tuple {entry!r}" if isinstance(entry, tuple) else f"the constant {entry!r}"
+
+
+def _check_binding(cls: type) -> None:
+    """``TypeError`` unless ``cls.binding`` matches its compiled kernels' parameters, by position and name."""
+    # Each kernel (``_kernel``, and ``_episode_kernel`` if declared) takes, after _KERNEL_LEADING, one
+    # parameter per entry of ``binding``; an entry that names a field (or an attribute, ``_x`` binding a
+    # parameter ``x``) is the parameter of that name, and a parameter named after a field receives no
+    # constant or tuple (a computed entry may derive its value from the field, as DP-SE's ``beta``).
+    # Skipped for a kernel chosen per instance (a property, not a compiled function) and for a class
+    # that builds the call itself (``_kernel_call`` overridden, no ``binding``).
+    if not hasattr(getattr(cls, "_kernel", None), "py_func"):
+        return
+    if cls._kernel_call is not Policy._kernel_call and not cls.binding:
+        return
+    fields = _declared_fields(cls)
+    lead = len(_KERNEL_LEADING)
+    for kernel in (cls._kernel, cls._episode_kernel):
+        if not hasattr(kernel, "py_func"):
+            continue
+        where = f"kernel {kernel.__name__} of {cls.__name__}"
+        names = list(inspect.signature(kernel.py_func).parameters)
+        rest = names[lead:]
+        if len(rest) != len(cls.binding):
+            raise TypeError(
+                f"{cls.__name__}.binding has {len(cls.binding)} entries, but {where} takes {len(rest)} "
+                f"parameters after {', '.join(names[:lead])}: {rest}"
+            )
+        for parameter, entry in zip(rest, cls.binding):
+            if isinstance(entry, str):
+                if entry not in fields and not hasattr(cls, entry):
+                    raise TypeError(f"{cls.__name__}.binding names {entry!r}, neither a field nor an attribute")
+                if parameter != entry.lstrip("_"):
+                    raise TypeError(
+                        f"{cls.__name__}.binding passes the field {entry!r} to the parameter {parameter!r} of {where}: "
+                        f"name that parameter {entry.lstrip('_')!r}, or bind the field it names"
+                    )
+            elif parameter in fields and not callable(entry):  # a computed entry may derive the field's value
+                raise TypeError(
+                    f"{cls.__name__}.binding passes {_entry_text(entry)} to the parameter {parameter!r} of {where}, "
+                    f"which is named after the field {parameter!r}: bind the field by its name, or rename the parameter"
+                )
+
+
 @dataclasses.dataclass(frozen=True)
 class Policy(Declared, abc.ABC):
     """Base class of all bandit algorithms: a policy declares, the base derives.
@@ -432,8 +524,10 @@ class Policy(Declared, abc.ABC):
     its colour by it), ``private``, ``records_arms`` (``False`` for stopping rules whose horizon is a
     cap), ``anytime``; ``_kernel`` and ``binding``, the kernel's arguments after
     ``(rng, *instance.kernel_args(), horizon)``: field names, tuples of them, callables
-    ``f(policy, horizon)`` or constants; ``records``, the kernel's outputs in order;
-    ``_episode_kernel`` if it can record episodes; ``departures``; and, if private, ``accounting``.
+    ``f(policy, horizon)`` or constants, checked once when the class is created against the
+    compiled kernel's parameters (a field is bound to the parameter of its name); ``records``, the
+    kernel's outputs in order; ``_episode_kernel`` if it can record episodes; ``departures``; and, if
+    private, ``accounting``.
     """
 
     name: ClassVar[str] = "policy"
@@ -448,6 +542,11 @@ class Policy(Declared, abc.ABC):
     _episode_kernel: ClassVar[Any] = None
     #: what the privacy guarantee rests on (a result or an argument), or ``None`` for an algorithm without one
     accounting: ClassVar[str | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # the binding is checked once, here, against the compiled kernel's signature
+        super().__init_subclass__(**kwargs)
+        _check_binding(cls)
 
     @property
     @abc.abstractmethod

@@ -610,20 +610,20 @@ def _fixed_play(rng, out, kinds, params, table, horizon, base, eps, k_consts):  
 
 
 @njit(nogil=True, cache=True)
-def _fixed_kernel(rng, kinds, params, table, horizon, base, eps, k_consts):  # pragma: no cover
-    return _fixed_play(rng, np.empty(horizon, dtype=np.int64), kinds, params, table, horizon, base, eps, k_consts)
+def _fixed_kernel(rng, kinds, params, table, horizon, base, epsilon, constants):  # pragma: no cover
+    return _fixed_play(rng, np.empty(horizon, dtype=np.int64), kinds, params, table, horizon, base, epsilon, constants)
 
 
 @njit(nogil=True, cache=True)
-def _fixed_episodes(rng, kinds, params, table, horizon, base, eps, k_consts):  # pragma: no cover
+def _fixed_episodes(rng, kinds, params, table, horizon, base, epsilon, constants):  # pragma: no cover
     """:func:`_fixed_kernel` with the play recorded as episodes (``Policy.run_episodes``)."""
-    out, p1, rel = _fixed_play(rng, new_episodes(), kinds, params, table, horizon, base, eps, k_consts)
+    out, p1, rel = _fixed_play(rng, new_episodes(), kinds, params, table, horizon, base, epsilon, constants)
     return episode_array(out), p1, rel
 
 
 @njit(nogil=True, cache=True)
-def _anytime_kernel(rng, kinds, params, table, horizon, base, eps, k_consts):  # pragma: no cover
-    """Algorithm 3: windows W = 1, 2, 4, ...; uniform with probability 1/W^2, else DP-NCB(k, W, eps)."""
+def _anytime_kernel(rng, kinds, params, table, horizon, base, epsilon, constants):  # pragma: no cover
+    """Algorithm 3: windows W = 1, 2, 4, ...; uniform with probability 1/W^2, else DP-NCB(k, W, epsilon)."""
     k = kinds.shape[0]
     arms = np.empty(horizon, dtype=np.int64)
     t = 0
@@ -638,7 +638,7 @@ def _anytime_kernel(rng, kinds, params, table, horizon, base, eps, k_consts):  #
                 arms[t + u] = a
             n_uniform += 1
         else:  # line 9: a fresh DP-NCB told the horizon W
-            _block(base, rng, kinds, params, table, arms, t, n_play, w, eps, k_consts)
+            _block(base, rng, kinds, params, table, arms, t, n_play, w, epsilon, constants)
         t += n_play
         w *= 2  # line 11
     return arms, n_uniform

@@ -47,11 +47,11 @@ def _shifted_beta_draw(rng, private_mean, offset, n_obs):  # pragma: no cover - 
 
 
 @njit(nogil=True, cache=True)
-def _dp_ts_kernel(rng, kinds, params, table, horizon, eps):  # pragma: no cover - compiled
+def _dp_ts_kernel(rng, kinds, params, table, horizon, epsilon):  # pragma: no cover - compiled
     k = kinds.shape[0]
     arms = np.empty(horizon, dtype=np.int64)
-    private = np.isfinite(eps)
-    half = 0.5 * eps
+    private = np.isfinite(epsilon)
+    half = 0.5 * epsilon
     n_obs = np.zeros(k)  # O_j
     log_sum = np.zeros(k)  # C_j: the modified logarithmic mechanism's noisy sum
     tree_sum = np.zeros(k)  # B_j: the bounded binary mechanism's noisy sum of Psi_j
@@ -68,7 +68,7 @@ def _dp_ts_kernel(rng, kinds, params, table, horizon, eps):  # pragma: no cover 
     for t in range(k, horizon):  # line 5; the paper's round is t + 1
         best, best_theta = 0, -np.inf
         for j in range(k):  # lines 6-10
-            theta = _shifted_beta_draw(rng, mean[j], _dp_ts_offset(n_obs[j], t + 1.0, eps), n_obs[j])
+            theta = _shifted_beta_draw(rng, mean[j], _dp_ts_offset(n_obs[j], t + 1.0, epsilon), n_obs[j])
             if theta > best_theta:  # line 11: the first maximiser
                 best, best_theta = j, theta
         x = draw_reward(rng, kinds, params, table, t, best)
@@ -90,10 +90,10 @@ def _dp_ts_kernel(rng, kinds, params, table, horizon, eps):  # pragma: no cover 
 
 
 @njit(nogil=True, cache=True)
-def _lazy_dp_ts_kernel(rng, kinds, params, table, horizon, eps):  # pragma: no cover - compiled
+def _lazy_dp_ts_kernel(rng, kinds, params, table, horizon, epsilon):  # pragma: no cover - compiled
     k = kinds.shape[0]
     arms = np.empty(horizon, dtype=np.int64)
-    private = np.isfinite(eps)
+    private = np.isfinite(epsilon)
     n_obs = np.zeros(k)  # O_j = 2^r_j, the observations behind mu_tilde_j
     epoch = np.zeros(k, dtype=np.int64)  # r_j
     fresh = np.zeros(k)  # sum of Psi_j
@@ -104,12 +104,12 @@ def _lazy_dp_ts_kernel(rng, kinds, params, table, horizon, eps):  # pragma: no c
         x = draw_reward(rng, kinds, params, table, t, t)
         arms[t] = t
         n_obs[t] = 1.0
-        mean[t] = x + (laplace_draw(rng, 1.0 / eps) if private else 0.0)
+        mean[t] = x + (laplace_draw(rng, 1.0 / epsilon) if private else 0.0)
         releases += 1 if private else 0
     for t in range(k, horizon):  # line 5; the paper's round is t + 1
         best, best_theta = 0, -np.inf
         for j in range(k):  # lines 6-10
-            theta = _shifted_beta_draw(rng, mean[j], _lazy_offset(n_obs[j], t + 1.0, eps), n_obs[j])
+            theta = _shifted_beta_draw(rng, mean[j], _lazy_offset(n_obs[j], t + 1.0, epsilon), n_obs[j])
             if theta > best_theta:  # line 11
                 best, best_theta = j, theta
         x = draw_reward(rng, kinds, params, table, t, best)
@@ -118,7 +118,7 @@ def _lazy_dp_ts_kernel(rng, kinds, params, table, horizon, eps):  # pragma: no c
         fresh_n[best] += 1
         if fresh_n[best] == 2 ** (epoch[best] + 1):  # line 13
             n_obs[best] = 2.0 ** (epoch[best] + 1)  # line 14: the fresh batch alone, one Lap(1 / eps)
-            mean[best] = (fresh[best] + (laplace_draw(rng, 1.0 / eps) if private else 0.0)) / n_obs[best]
+            mean[best] = (fresh[best] + (laplace_draw(rng, 1.0 / epsilon) if private else 0.0)) / n_obs[best]
             releases += 1 if private else 0
             epoch[best] += 1  # line 15: Psi_j is dropped
             fresh[best] = 0.0

@@ -16,7 +16,7 @@ __all__ = ["LDPUCB"]
 
 
 @njit(nogil=True, cache=True)
-def _ldp_ucb_kernel(rng, kinds, params, table, horizon, eps, explore, flags):  # pragma: no cover - compiled
+def _ldp_ucb_kernel(rng, kinds, params, table, horizon, epsilon, explore, flags):  # pragma: no cover - compiled
     clip_rewards, forced_first = flags
     k = kinds.shape[0]
     arms = np.empty(horizon, dtype=np.int64)
@@ -24,8 +24,8 @@ def _ldp_ucb_kernel(rng, kinds, params, table, horizon, eps, explore, flags):  #
     s = np.zeros(k)
     width = np.zeros(k)  # sqrt(2 / n_a) + sqrt(32 / (eps^2 n_a)): the screen's per-arm factor
     approx = np.empty(k)
-    fin = np.isfinite(eps)
-    b = 1.0 / eps if fin else 0.0
+    fin = np.isfinite(epsilon)
+    b = 1.0 / epsilon if fin else 0.0
     for t in range(horizon):
         log_t = np.log(t + 1.0)  # t + 1 = the 1-based round
         # forced exploration: the least-pulled arm with N_a <= explore * log t (covers the first k
@@ -60,7 +60,7 @@ def _ldp_ucb_kernel(rng, kinds, params, table, horizon, eps, explore, flags):  #
                 if approx[i] >= cut:
                     idx = s[i] / n[i] + np.sqrt(2.0 * log_t / n[i])
                     if fin:
-                        idx += np.sqrt(32.0 * log_t / (eps * eps * n[i]))
+                        idx += np.sqrt(32.0 * log_t / (epsilon * epsilon * n[i]))
                     if idx > best:
                         best = idx
                         a = i
@@ -69,7 +69,7 @@ def _ldp_ucb_kernel(rng, kinds, params, table, horizon, eps, explore, flags):  #
             x = min(1.0, max(0.0, x))
         n[a] += 1.0
         s[a] += x
-        width[a] = np.sqrt(2.0 / n[a]) + (np.sqrt(32.0 / (eps * eps * n[a])) if fin else 0.0)
+        width[a] = np.sqrt(2.0 / n[a]) + (np.sqrt(32.0 / (epsilon * epsilon * n[a])) if fin else 0.0)
         arms[t] = a
     return arms
 

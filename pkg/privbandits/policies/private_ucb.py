@@ -25,12 +25,12 @@ from scipy.special import gammaincc, lambertw, zeta
 from .._validation import check_delta, check_epsilon, check_int
 from ..environments import draw_reward
 from ..mechanisms import (
-    _BIN_SIZE,
-    _HYB_SIZE,
-    _levels,
-    _popcount,
     binary_counter_insert,
+    binary_counter_levels,
+    binary_counter_states,
+    binary_counter_terms,
     hybrid_counter_insert,
+    hybrid_counter_states,
     laplace_iid_sum_tail_bound,
 )
 from .base import Bool, Choice, Epsilon, Policy, Real, param
@@ -117,8 +117,8 @@ def _private_ucb_kernel(
 ):  # pragma: no cover - compiled
     k = kinds.shape[0]
     epsilon_tree = epsilon / k if per_arm else epsilon  # Algorithm 1, line 1: eps0 = eps/k
-    scale = _levels(horizon) / epsilon_tree
-    states = np.zeros((k, _BIN_SIZE))  # one binary tree with T leaves per arm
+    scale = binary_counter_levels(horizon) / epsilon_tree
+    states = binary_counter_states(k)  # one binary tree with T leaves per arm
     private_sums = np.zeros(k)
     pulls = np.zeros(k, dtype=np.int64)
     arms = np.empty(horizon, dtype=np.int64)
@@ -141,7 +141,7 @@ def _private_ucb_kernel(
                 if printed:
                     width = np.sqrt(2.0 * log_t / n) + relax / n
                 else:
-                    terms = _popcount(n)  # the noisy p-sums in the current release
+                    terms = binary_counter_terms(n)  # the noisy p-sums in the current release
                     width = np.sqrt(2.0 * log_t / n) + laplace_iid_sum_tail_bound(terms, scale, log_term) / n
                 index = private_sums[a] / n + width
                 if index > best:
@@ -187,7 +187,7 @@ def private_ucb_noise_scale(horizon: int, n_arms: int, epsilon: float, *, per_tr
     """
     horizon = check_int("horizon", horizon, minimum=1)
     n_arms = check_int("n_arms", n_arms, minimum=1)
-    return float(_levels(horizon)) / _epsilon_tree(n_arms, check_epsilon(epsilon), per_tree_budget)
+    return float(binary_counter_levels(horizon)) / _epsilon_tree(n_arms, check_epsilon(epsilon), per_tree_budget)
 
 
 def private_ucb_relaxation(
@@ -320,11 +320,11 @@ def _bonus(n, log_term, epsilon, part, printed):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def _dp_ucb_kernel(
-    rng, kinds, params, table, horizon, epsilon, bound, insert_zeros, split, printed, round_terms
+    rng, kinds, params, table, horizon, epsilon, bound, insert_zeros, hybrid_split, printed, round_terms
 ):  # pragma: no cover
     k = kinds.shape[0]
-    part = epsilon / 2.0 if split else epsilon
-    states = np.zeros((k, _HYB_SIZE))  # one hybrid mechanism per arm (Alg. 1, line 2)
+    part = epsilon / 2.0 if hybrid_split else epsilon
+    states = hybrid_counter_states(k)  # one hybrid mechanism per arm (Alg. 1, line 2)
     private_sums = np.zeros(k)  # s_a(t): the counter's latest release
     pulls = np.zeros(k, dtype=np.int64)  # n_{a,t}
     arms = np.empty(horizon, dtype=np.int64)
@@ -451,7 +451,6 @@ class _HybridUCB(Policy):
 
     private = True
     accounting = "hybrid counter with epsilon split between its parts (Part I)"
-    _kernel = staticmethod(_dp_ucb_kernel)
 
     def guarantee(self, horizon, delta=0.0):
         return self.epsilon * (1.0 if self.hybrid_split else 2.0), 0.0, True
@@ -482,7 +481,8 @@ class DPUCBBound(_HybridUCB):
     bonus: str = param("matched", _BONUS)
 
     name = "DP-UCB-BOUND"
-    # bound, insert_zeros, split, printed, round terms
+    _kernel = staticmethod(_dp_ucb_kernel)
+    # epsilon, bound, insert_zeros, hybrid_split, printed, round terms
     binding = ("epsilon", True, False, "hybrid_split", lambda p, h: p.bonus == "printed", lambda p, h: _round_terms(h))
 
 
@@ -499,6 +499,7 @@ class DPUCB(_HybridUCB):
     """
 
     name = "DP-UCB"
+    _kernel = staticmethod(_dp_ucb_kernel)
     binding = ("epsilon", False, True, "hybrid_split", False, lambda p, h: _round_terms(h))
 
 

@@ -85,14 +85,14 @@ def _dpse_play(rng, arms, kinds, params, table, horizon, eps, beta):  # pragma: 
 
 
 @njit(nogil=True, cache=True)
-def _dpse_kernel(rng, kinds, params, table, horizon, eps, beta):  # pragma: no cover - compiled
-    return _dpse_play(rng, np.empty(horizon, dtype=np.int64), kinds, params, table, horizon, eps, beta)
+def _dpse_kernel(rng, kinds, params, table, horizon, epsilon, beta):  # pragma: no cover - compiled
+    return _dpse_play(rng, np.empty(horizon, dtype=np.int64), kinds, params, table, horizon, epsilon, beta)
 
 
 @njit(nogil=True, cache=True)
-def _dpse_episodes(rng, kinds, params, table, horizon, eps, beta):  # pragma: no cover - compiled
+def _dpse_episodes(rng, kinds, params, table, horizon, epsilon, beta):  # pragma: no cover - compiled
     """:func:`_dpse_kernel` with the play recorded as episodes (``Policy.run_episodes``)."""
-    out, releases, epochs, survivor = _dpse_play(rng, new_episodes(), kinds, params, table, horizon, eps, beta)
+    out, releases, epochs, survivor = _dpse_play(rng, new_episodes(), kinds, params, table, horizon, epsilon, beta)
     return episode_array(out), releases, epochs, survivor
 
 

@@ -24,7 +24,7 @@ from .calibration import (
     tree_rho,
     tree_sigma,
 )
-from .policies import OFUL, FairGreedy, HiringPolicy, PrivateFairGreedy, relative_ranks, run_together, simulate_hiring
+from .policies import OFUL, FairGreedy, HiringPolicy, PrivateFairGreedy, relative_ranks, run_together
 from .tree import private_ridge_prefix
 
 __all__ = [
@@ -36,7 +36,6 @@ __all__ = [
     "HiringArrays",
     "ScoreTree",
     "run_together",
-    "simulate_hiring",
     "tree_levels",
     "tree_sigma",
     "tree_gamma",

@@ -30,7 +30,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ...mechanisms import _popcount
+from ...mechanisms import binary_counter_terms
 from .tree import draw_node_noise, packed_size, tree_insert, tree_prefix
 
 
@@ -636,7 +636,7 @@ def _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, private):  # pr
                     elif t_tilde > 0:
                         shift = p.shift[s]
                         if p.shift_per_node[s]:  # 2 Gamma I on each of the prefix sum's nodes
-                            shift *= _popcount(t_tilde)
+                            shift *= binary_counter_terms(t_tilde)
                         _private_theta(noisy[s], t_tilde, shift, prefix, m, rhs, theta[s])
                     theta_version[s] = t_tilde
                     if not jitter:

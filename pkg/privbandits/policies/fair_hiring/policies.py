@@ -35,7 +35,6 @@ __all__ = [
     "FairGreedy",
     "PrivateFairGreedy",
     "run_together",
-    "simulate_hiring",
     "relative_ranks",
 ]
 
@@ -93,6 +92,20 @@ class HiringPolicy(ContextualPolicy):
         candidates: np.ndarray | None = None,
     ) -> Records:
         return run_together([self], env, horizon, rng, trace=trace, candidates=candidates)[0]
+
+    @classmethod
+    def run_together(
+        cls,
+        policies,
+        env: HiringEnvironment,
+        horizon: int,
+        rng: np.random.Generator,
+        *,
+        trace: bool = False,
+        candidates: np.ndarray | None = None,
+    ) -> list[Records]:
+        # in lockstep on one random stream: the module's function (trace, candidates as documented there)
+        return run_together(policies, env, horizon, rng, trace=trace, candidates=candidates)
 
     def stream(self, env: HiringEnvironment, horizon: int) -> tuple:
         """Which random stream a trial draws: settings with equal streams can run together.
@@ -462,38 +475,6 @@ def run_together(
             )
         out.append(rec)
     return out
-
-
-def simulate_hiring(
-    policy,
-    env: HiringEnvironment,
-    horizon: int,
-    runs: int,
-    seed: int = 0,
-    *,
-    n_jobs: int | None = None,
-    progress: bool | None = None,
-    use_cache: bool = True,
-):
-    """``simulate(policy, env, horizon, runs, seed, cache=use_cache)``, as the records alone.
-
-    Parameters
-    ----------
-    policy : HiringPolicy or sequence of HiringPolicy
-    env : HiringEnvironment
-    horizon, runs, seed, n_jobs, progress
-        As for :func:`privbandits.simulate.simulate`.
-    use_cache : bool
-
-    Returns
-    -------
-    dict of numpy.ndarray, or list of them
-        Stacked ``fair_regret``, ``regret`` (shape ``(runs, horizon)``) and ``groups``.
-    """
-    from ...simulate import simulate  # here: the simulator imports the policies
-
-    out = simulate(policy, env, horizon, runs, seed, n_jobs=n_jobs, cache=use_cache, progress=progress)
-    return [result.records for result in out] if isinstance(out, list) else out.records
 
 
 def relative_ranks(scores_window: np.ndarray, values: np.ndarray) -> np.ndarray:
