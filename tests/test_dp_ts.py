@@ -153,6 +153,11 @@ def test_bad_input_names_the_parameter():
         lazy_dp_ts_offset(1, 0.5, 1.0)
     with pytest.raises(ValueError, match="epsilon"):
         lazy_dp_ts_offset(1, 2, -1.0)
+    for flag in (True, np.True_):  # a switch is not a count, though Python's bool is an int
+        with pytest.raises(ValueError, match="n_obs"):
+            dp_ts_offset(flag, 5, 1.0)
+        with pytest.raises(ValueError, match="t must"):
+            lazy_dp_ts_offset(2, flag, 1.0)
 
 
 def test_calibration_is_the_target_and_kept_out_of_the_stored_frontier():

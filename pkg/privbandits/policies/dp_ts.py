@@ -129,7 +129,8 @@ def _lazy_dp_ts_kernel(rng, kinds, params, table, horizon, epsilon):  # pragma: 
 def _check_arguments(n_obs: float, t: float) -> None:
     """``ValueError`` unless ``n_obs >= 1`` and ``t >= 1``."""
     for name, value in (("n_obs", n_obs), ("t", t)):
-        if not (isinstance(value, (int, float, np.integer, np.floating)) and 1 <= value < math.inf):
+        real = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+        if not (real and 1 <= value < math.inf):
             raise ValueError(f"{name} must be a real number >= 1, got {value!r}")
 
 
@@ -142,7 +143,7 @@ def dp_ts_offset(n_obs: float, t: float, epsilon: float) -> float:
         ``O_j``, the arm's observations.
     t : float >= 1
         The round (1-based).
-    epsilon : float > 0
+    epsilon : float >= EPSILON_MIN (1e-12)
         ``inf`` gives 0.
 
     Returns
@@ -163,7 +164,7 @@ def lazy_dp_ts_offset(n_obs: float, t: float, epsilon: float) -> float:
         ``O_j = 2^r_j``, the observations behind the arm's private mean.
     t : float >= 1
         The round (1-based).
-    epsilon : float > 0
+    epsilon : float >= EPSILON_MIN (1e-12)
         ``inf`` gives 0.
 
     Returns
@@ -204,7 +205,7 @@ class DPTS(Policy):
 
     Parameters
     ----------
-    epsilon : float > 0
+    epsilon : float >= EPSILON_MIN (1e-12)
         ``inf`` runs without noise and without optimism.
     """
 
@@ -238,7 +239,7 @@ class LazyDPTS(Policy):
 
     Parameters
     ----------
-    epsilon : float > 0
+    epsilon : float >= EPSILON_MIN (1e-12)
         ``inf`` runs without noise and without optimism (Thompson sampling on doubling epochs).
     """
 
