@@ -129,7 +129,7 @@ def power(h):
 # *proven* accounting gives exactly the target, with the book's corrections:
 #
 # - **Private-UCB** {cite}`mishra2015nearly` as printed: width $\sqrt{2\ln t/n_a} + \Gamma/n_a$
-#   (Part I), $\varepsilon/k$-DP; two more readings (see the words above).
+#   (Part I), $\varepsilon/K$-DP; two more readings (see the words above).
 # - **DP-UCB-BOUND, DP-UCB**: the hybrid counter as printed is $2\varepsilon$-DP (Part I); with the
 #   budget split between its parts (`hybrid_split=True`) the target is the parameter.
 # - **DP-UCB-INT**: the mean of an arm pulled $n$ times is released with $\mathrm{Lap}(n^{v/2-1})$
@@ -450,10 +450,10 @@ def draw_bounds(ax, iname, horizon):
     finite = np.array([e for e in EPSILONS if math.isfinite(e)])
     lb = [private_lower_bound(inst, [horizon], e)[0] for e in EPSILONS]
     ax.plot(X, lb, color="grey", ls="-", lw=3.5, alpha=0.6,
-            label="private lower bound (Azize and Basu 2022, Thm 3)")
+            label="private lower bound")
     ax.plot(finite, (inst.n_arms - 1) * math.log(horizon) / (6 * finite),
             color="grey", ls=":", lw=3.5, alpha=0.6,
-            label="its small-ε form (K − 1) log T / (6ε)")
+            label="its small-ε form")
 
 
 def zoom(ax, ys):
@@ -1001,7 +1001,7 @@ dpse_pucb_numbers = pd.DataFrame([
 # $$\begin{aligned}R_\ell = \Big\lceil\max\Big\{&\frac{32\ln(8|S|\ell^2/\beta)}{\Delta_\ell^2},\\
 # &\frac{8\ln(4|S|\ell^2/\beta)}{\varepsilon\Delta_\ell}\Big\}\Big\rceil\end{aligned}$$
 #
-# times (`dpse_epoch_length`). Private-UCB as printed gives each arm's tree $\varepsilon/k$, but its
+# times (`dpse_epoch_length`). Private-UCB as printed gives each arm's tree $\varepsilon/K$, but its
 # width $\Gamma/n_a$ dwarfs the gaps whatever the budget.
 #
 # **Verdict.** DP-SE wins {glue:md}`p6_dpse_where_md:myst` Elsewhere its constants cost it a
