@@ -31,7 +31,12 @@ While the block runs:
   costs only the check it sits in (``SIGALRM``, in the grading kernel's main thread).
 * **The term's seeds.** ``seed(n)`` is the seed the test wrote as ``n``, mixed with the term's seed
   of :data:`TERM_FILE` (``labs.py release --seed``): each term's autograder draws fresh hidden-test
-  randomness, which the book (where ``seed(n) == n``) does not show.
+  randomness (the hidden tests are in no public file: ``labs_hidden/``).
+* **No patching the grading.** ``python lab_guard.py grade TESTS NOTEBOOK`` (what ``labs.py
+  grade`` runs, in a fresh Python per submission) imports the grading code and seals it
+  (:class:`Seal`) before the submission runs (:func:`grade_notebook`); a submission that replaced
+  a ``sys.modules`` entry, a builtin, this guard or otter's checks is not graded. Each hidden check
+  also checks the seal when one is set (:class:`Tampered`).
 """
 
 from __future__ import annotations

@@ -18,8 +18,11 @@ libraries the tests import (the versions of ``requirements-run.txt``) and the pa
 shipped in the zip, so Gradescope or ``otter grade`` builds a grading image from the zip alone.
 The term's seed (``--term``/``--seed``, fresh by default) goes into the autograder only
 (``lab_term.json``): each term's hidden tests draw new data (``lab_guard.term_seed``).
-``grade`` runs ``otter run`` (no Docker) on each submission, several at a time; a kernel may take
-:data:`KERNEL_START_SECONDS` to start and is tried again if it does not; a top-level cell is
+``grade`` grades each submission in a fresh process, several at a time: by default the zip's
+own ``lab_guard.py grade``, which seals the grading code before the submission runs (a submission
+that patches ``sys.modules``, builtins, the guard or otter is not graded); with ``--runner otter``,
+``otter run`` (no Docker), as Gradescope does, whose kernel may take
+:data:`KERNEL_START_SECONDS` to start; a process that does not start is tried again; a top-level cell is
 stopped after :data:`CELL_SECONDS` and each hidden check after its own limit (``lab_guard``); a
 submission that cannot be graded is reported with the reason and the others are graded; it
 writes a CSV gradebook (with CPU seconds, attempts and the reason a submission was not graded)
