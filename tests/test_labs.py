@@ -1260,6 +1260,13 @@ TAMPERING = {
         "abstract_test.TestFile.score = property(lambda self: self.possible)\n"
     ),
     "a builtin replaced": "import builtins\nbuiltins.abs = lambda x: 0.0\n",
+    "the seal emptied, then sys.modules patched": (  # the seal is reachable; the runner holds its state
+        "import lab_guard, sys, types\n"
+        "lab_guard._SEAL.entries, lab_guard._SEAL.modules = (), ()\n"
+        "fake = types.ModuleType('privbandits.audit')\n"
+        "fake.audit = lambda *a, **k: types.SimpleNamespace(violation=False, verdict='')\n"
+        "sys.modules['privbandits.audit'] = fake\n"
+    ),
     "the auditor's code swapped": (
         "import types\nfrom privbandits.audit import audit\n"
         "def _fake(*a, **k):\n    return types.SimpleNamespace(violation=False, verdict='')\n"
@@ -1277,7 +1284,8 @@ def lab0_zip(released):
 def test_patching_the_grading_is_not_graded(route, released, lab0_zip, tmp_path):
     """A submission that patches ``sys.modules``, a builtin, the guard or otter's checks (with a wrong
     answer: half the noise, or the package's own release, which the guard would catch) is found by
-    the seal the fresh grading process takes before the submission runs (``lab_guard.Seal``): every
+    the seal the fresh grading process takes before the submission runs (``lab_guard.Seal``; emptying
+    the seal itself is found too, the runner holding its state): every
     question scores 0 and the student is told what was replaced. The first route is also graded
     without the seal, to show that the patch would have worked (the half-noise release then passes
     the auditor's check). A fresh Python per submission: about 5 CPU s each."""

@@ -140,7 +140,7 @@ class Seal:
     def __init__(self, names=()):
         self.modules: dict[str, types.ModuleType] = {}
         self.entries: list[tuple[str, object, str, object, object, object, object]] = []
-        self.sys_modules = sys.modules
+        self.sys, self.sys_modules = sys, sys.modules
         wanted = set(WATCHED) | set(names) | {__name__, "lab_guard"}
         for name, module in list(sys.modules.items()):
             if isinstance(module, types.ModuleType) and (name in wanted or name.split(".")[0] in (PACKAGE, "otter")):
@@ -149,6 +149,8 @@ class Seal:
         for key in SYS_NAMES:
             if hasattr(sys, key):
                 self._entry("sys", sys, key, getattr(sys, key))
+        # tuples, which the submission cannot change in place (the runner checks these very objects)
+        self.modules, self.entries = tuple(self.modules.items()), tuple(self.entries)
 
     def _entry(self, where, owner, key, value):
         code, defaults = None, (None, None)
@@ -173,13 +175,15 @@ class Seal:
         -------
         str or None
         """
-        if sys.modules is not self.sys_modules:
+        # no global or builtin looked up here (the submission could have replaced them): the
+        # objects captured, and attributes of built-in types (``__dict__``, ``dict.get``)
+        if self.sys.__dict__.get("modules") is not self.sys_modules:
             return "sys.modules"
-        for name, module in self.modules.items():
+        for name, module in self.modules:
             if self.sys_modules.get(name) is not module:
                 return f"sys.modules[{name!r}]"
         for where, owner, key, value, code, defaults, kwdefaults in self.entries:
-            if vars(owner).get(key, _MISSING) is not value:
+            if owner.__dict__.get(key, _MISSING) is not value:
                 return f"{where}.{key}"
             if code is not None and (
                 value.__code__ is not code
@@ -576,7 +580,27 @@ def grade_notebook(tests_dir, notebook, *, cell_seconds: float | None = 60.0, se
     sealed = Seal() if seal else None
     _SEAL = sealed
     this._SEAL = sealed  # the module the tests import, should this one run as __main__
-    broken = sealed.broken if sealed is not None else (lambda: None)
+    if sealed is None:
+
+        def broken():
+            return None
+
+    else:  # the seal's own state and code, held here (the submission can reach the seal, not this frame's names)
+        state = (sealed.sys, sealed.sys_modules, sealed.modules, sealed.entries)
+        method = type(sealed).broken
+        method_code = method.__code__
+
+        def broken():
+            if (  # no builtin used before the seal has checked the builtins
+                sealed.sys is not state[0]
+                or sealed.sys_modules is not state[1]
+                or sealed.modules is not state[2]
+                or sealed.entries is not state[3]
+                or method.__code__ is not method_code
+            ):
+                return "the grading's seal"
+            return method(sealed)
+
     run_file, setitimer, alarm, sig = create_test_file, signal.setitimer, signal.SIGALRM, signal.signal
     with open(notebook, encoding="utf-8") as f:
         nb = json.load(f)
