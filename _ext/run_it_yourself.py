@@ -11,7 +11,8 @@ On ``builder-inited`` of an HTML build it builds the companion package as a whee
 * ``privbandits-sources.tar.gz``, the sources the book was built from (the repository's files as
   git lists them: tracked, and untracked but not ignored; where the sources are not the root of a
   git checkout, every file but builds and caches: for the student edition, its stripped copy), so
-  that a reader of a site that names no repository can still build it.
+  that a reader of a site that names no repository can still build it; never the labs' hidden tests
+  (``labs_hidden/``: instructors only, added to the autograder by ``tools/labs.py release``).
 
 On ``build-finished`` it writes, under ``run/labs/``, the student notebook of each lab page in the
 build (``book/labs/lab*.ipynb``): ``otter assign`` of the master notebook through
@@ -63,6 +64,8 @@ LAB_DOCS = "book/labs/lab"  # the lab pages' docnames start with this
 LAB_CONFIG = "# ASSIGNMENT CONFIG"  # the raw cell of a lab's master notebook (tools/labs.py)
 # outside a git checkout: what the archive leaves out (builds, caches, tool state)
 NOT_SOURCES = ("_build", ".cache", ".git", ".pytest_cache", ".hypothesis", "__pycache__", ".ipynb_checkpoints")
+# never in the archive, checkout or not: the labs' hidden tests (instructors only, tools/labs.py)
+PRIVATE_SOURCES = ("labs_hidden",)
 
 
 def wheel_name() -> str:
@@ -109,6 +112,7 @@ def source_files() -> list[str]:
             and not any(part in NOT_SOURCES for part in path.relative_to(ROOT).parts)
             and path.suffix not in (".pyc", ".nbi", ".nbc")
         }
+    names = {name for name in names if Path(name).parts[0] not in PRIVATE_SOURCES}
     return sorted(name for name in names if (ROOT / name).is_file())  # a deleted file is still listed by git
 
 
@@ -170,7 +174,9 @@ def _ship_labs(app, exception) -> None:
         for doc in docs:
             page = Path(app.srcdir) / f"{doc}.ipynb"
             if tool is not None and tool.is_master(page):
-                dest = tool.assign(page.stem, Path(tmp) / page.stem, run_tests=False, root=page.parent, wheel=wheel)
+                dest = tool.assign(
+                    page.stem, Path(tmp) / page.stem, run_tests=False, root=page.parent, wheel=wheel, hidden=None
+                )
                 shutil.copy2(dest / "student" / page.name, out / page.name)
             elif LAB_CONFIG in page.read_text():  # a master notebook, and no tool to make the student's
                 raise RuntimeError(f"{page} is a lab's master notebook, and {ROOT / 'tools' / 'labs.py'} is missing")
@@ -348,9 +354,10 @@ class LabNotebook(_RunDirective):
             nodes.literal(text="# BEGIN SOLUTION"),
             nodes.Text(" and "),
             nodes.literal(text="# END SOLUTION"),
-            nodes.Text("), the public tests, and the hidden tests that earn the points (folded: show them with "),
-            nodes.emphasis(text="Show code cell source"),
-            nodes.Text(")."),
+            nodes.Text("), and the public tests. The hidden tests that earn the points are not on this site:"),
+            nodes.Text(" they ship only in the instructor's autograder zip ("),
+            nodes.literal(text="python tools/labs.py release"),
+            nodes.Text(", with a fresh seed each term)."),
         )
         return [box]
 

@@ -626,6 +626,7 @@ def grading_files(tmp_path):
         (lambda z, t, n: labs.grade(z, n, cell_seconds=0), "cell_seconds"),
         (lambda z, t, n: labs.grade(z, n, attempts=0), "attempts"),
         (lambda z, t, n: labs.grade(z, n, attempts=1.5), "attempts"),
+        (lambda z, t, n: labs.grade(z, n, runner="docker"), "runner"),
         (lambda z, t, n: labs.grade_batch(z.parent / "missing.zip", [n]), "zip_path"),
         (lambda z, t, n: labs.grade_batch(z, [n], jobs=0), "jobs"),
         (lambda z, t, n: labs.grade_batch(z, [n], timeout=math.inf), "timeout"),

@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -490,6 +491,20 @@ CLASS_RUN = [
         {"q1_release": 0, "q2_debias": 0},
     ),
     ("lab3_privbern", "half noise", ("edits", WRONG[6][3]), {"q1_release": 0, "q2_debias": 3}),
+    (  # the release takes no sensitivity: its analogue, the reward's range ignored (rounded to a bit)
+        "lab3_privbern",
+        "sensitivity ignored",
+        (
+            "edits",
+            [
+                (
+                    "p = (r * np.exp(epsilon) + 1 - r) / (1 + np.exp(epsilon))",
+                    "p = (np.round(r) * np.exp(epsilon) + 1 - np.round(r)) / (1 + np.exp(epsilon))",
+                )
+            ],
+        ),
+        {"q1_release": 0, "q2_debias": 3},
+    ),
     ("lab3_privbern", "a raising cell", ("cell", "import no_such_module"), {"q1_release": 3, "q2_debias": 3}),
     (
         "lab3_privbern",
@@ -508,6 +523,18 @@ CLASS_RUN = [
         {"q1_stop": 0, "q2_budget": 2},
     ),
     ("lab5_above_threshold", "half noise", ("edits", WRONG[10][3]), {"q1_stop": 0, "q2_budget": 2}),
+    (  # the rule takes no sensitivity: its analogue, each noisy value scaled as one count query's
+        "lab5_above_threshold",
+        "sensitivity ignored",
+        (
+            "edits",
+            [
+                ("rng.laplace(0.0, 2 / epsilon)", "rng.laplace(0.0, 1 / epsilon)"),
+                ("rng.laplace(0.0, 4 / epsilon)", "rng.laplace(0.0, 1 / epsilon)"),
+            ],
+        ),
+        {"q1_stop": 0, "q2_budget": 2},
+    ),
     ("lab5_above_threshold", "a raising cell", ("cell", "1 / 0"), {"q1_stop": 4, "q2_budget": 2}),
     (
         "lab5_above_threshold",
@@ -658,7 +685,7 @@ def test_student_checks_work_in_a_renamed_notebook(released, tmp_path):
 
 
 def test_batch_grading_survives_bad_submissions(released, tmp_path):
-    """The instructors' command (`otter run`, a kernel per submission, two at a time) on a batch of
+    """The instructors' command (the sealed runner: a fresh Python per submission, two at a time) on a batch of
     Lab 0 with a renamed copy of the reference under another kernel's name, the stub, a truncated
     upload, the reference with an endless loop in a top-level cell before its second answer, and an
     answer that wraps the package: the truncated upload is reported with the reason; the loop's cell
@@ -686,7 +713,7 @@ def test_batch_grading_survives_bad_submissions(released, tmp_path):
     subs = [renamed, dest / "student" / "lab0_laplace.ipynb", truncated, endless, wrapper]
     rows = labs.grade_batch(labs.autograder_zip(dest), subs, jobs=2, timeout=900, cell_seconds=20)
     ref, stub, bad, loop, wrapped = rows
-    assert wrapped["tests"] == {"q1_scale": 2.0, "q2_release": 0.0}, wrapped  # the guard works under otter run
+    assert wrapped["tests"] == {"q1_scale": 2.0, "q2_release": 0.0}, wrapped  # the guard works in the runner
     said = wrapped["messages"]["q2_release"]
     assert "your code calls the package's privbandits.mechanisms.laplace_mechanism" in said, said
     assert "default_rng" not in said and "seed(" not in said, said
@@ -703,9 +730,11 @@ def test_batch_grading_survives_bad_submissions(released, tmp_path):
     assert json.loads((tmp_path / "gradebook.csv.messages.json").read_text())[str(truncated)]["error"]
 
 
-def test_a_kernel_that_does_not_start_is_tried_again(released, tmp_path, monkeypatch):
-    """A kernel that does not start (a loaded machine) is tried again; if it never starts, the
-    gradebook says so in the submission's error column and the batch goes on."""
+@pytest.mark.parametrize("runner", labs.RUNNERS)
+def test_a_kernel_that_does_not_start_is_tried_again(runner, released, tmp_path, monkeypatch):
+    """A kernel (or the sealed runner's process) that does not start or dies (a loaded machine) is
+    tried again; if it never starts, the gradebook says so in the submission's error column and the
+    batch goes on."""
     calls = []
 
     def flaky(zip_path, submission, notebook, python, timeout, cell_seconds):
@@ -714,13 +743,13 @@ def test_a_kernel_that_does_not_start_is_tried_again(released, tmp_path, monkeyp
             raise labs._KernelFailure("RuntimeError: Kernel didn't respond in 300 seconds", 1.5)
         return {"score": 6.0, "possible": 6.0, "tests": {"q1_scale": 2.0, "q2_release": 4.0}, "messages": {}}, 4.0
 
-    monkeypatch.setattr(labs, "_otter_run", flaky)
+    monkeypatch.setattr(labs, "_otter_run" if runner == "otter" else "_sealed_run", flaky)
     monkeypatch.setattr(labs.time, "sleep", lambda seconds: None)
     reference = released["lab0_laplace"] / "autograder" / "lab0_laplace.ipynb"
     (tmp_path / "never.ipynb").write_text(reference.read_text())
     unused_zip = tmp_path / "unused.zip"  # must exist (grade_batch checks it); _otter_run is replaced
     unused_zip.touch()
-    rows = labs.grade_batch(unused_zip, [reference, tmp_path / "never.ipynb"], jobs=1)
+    rows = labs.grade_batch(unused_zip, [reference, tmp_path / "never.ipynb"], jobs=1, runner=runner)
     assert rows[0]["score"] == 6.0 and rows[0]["attempts"] == 2 and rows[0]["cpu_seconds"] == 5.5, rows[0]
     assert rows[1]["score"] is None and "did not start or died, 2 attempts" in rows[1]["error"], rows[1]
     labs.write_gradebook(rows, tmp_path / "gradebook.csv")
@@ -732,7 +761,8 @@ def test_autograder_zip_carries_its_environment(released, tmp_path):
     """In a venv holding ONLY what the autograder zip installs (its environment.yml's pip list: otter,
     the pinned libraries and the package's wheel shipped in the zip), `otter run` grades the
     reference at full marks and a planted wrong answer below: what Gradescope or `otter grade`
-    would do with the zip (there in conda's Python of the same version)."""
+    would do with the zip (there in conda's Python of the same version); the sealed runner
+    (``labs.py grade``'s default) grades the reference at full marks there too."""
     from concurrent.futures import ThreadPoolExecutor
 
     zips = {name: labs.autograder_zip(released[name]) for name in ("lab0_laplace", "lab1_hybrid_counter")}
@@ -752,12 +782,20 @@ def test_autograder_zip_carries_its_environment(released, tmp_path):
     edits = next(w[3] for w in WRONG if w[:2] == ("lab0_laplace", "release with half the noise"))
     wrong = _wrong_notebook(lab0, "lab0_laplace", edits, tmp_path)  # caught by the auditor, from the wheel
     jobs = [
-        (zips["lab0_laplace"], lab0 / "autograder" / "lab0_laplace.ipynb"),
-        (zips["lab0_laplace"], wrong),
-        (zips["lab1_hybrid_counter"], released["lab1_hybrid_counter"] / "autograder" / "lab1_hybrid_counter.ipynb"),
+        (zips["lab0_laplace"], lab0 / "autograder" / "lab0_laplace.ipynb", "otter"),
+        (zips["lab0_laplace"], wrong, "otter"),
+        (
+            zips["lab1_hybrid_counter"],
+            released["lab1_hybrid_counter"] / "autograder" / "lab1_hybrid_counter.ipynb",
+            "otter",
+        ),
+        (zips["lab0_laplace"], lab0 / "autograder" / "lab0_laplace.ipynb", "sealed"),
     ]
     with ThreadPoolExecutor(len(jobs)) as pool:
-        ref0, wrong0, ref1 = pool.map(lambda job: labs.grade(*job, python=python, timeout=300), jobs)
+        ref0, wrong0, ref1, sealed0 = pool.map(
+            lambda job: labs.grade(*job[:2], python=python, timeout=300, runner=job[2]), jobs
+        )
+    assert sealed0["score"] == sealed0["possible"] > 0 and sealed0["tampered"] is None, sealed0
     assert ref0["score"] == ref0["possible"] > 0, ref0
     assert ref1["score"] == ref1["possible"] > 0, ref1
     assert wrong0["tests"]["q2_release"] < ref0["tests"]["q2_release"], wrong0
@@ -802,7 +840,7 @@ def _site_extension():
 def test_lab_page_says_how_a_student_receives_it(name):
     """The page opens with its title and the chapter it practises (a link to a page of the book),
     then the ``lab-notebook`` note in the one cell tagged ``book-only`` (which the student notebook
-    leaves out); the hidden tests are folded on the page."""
+    leaves out); the page has no hidden test (they live in ``labs_hidden/``)."""
     cells = json.loads((ROOT / "book" / "labs" / f"{name}.ipynb").read_text())["cells"]
     first = "".join(cells[0]["source"])
     assert cells[0]["cell_type"] == "markdown" and first.startswith("# Lab "), first[:80]
@@ -811,9 +849,7 @@ def test_lab_page_says_how_a_student_receives_it(name):
     tagged = [i for i, c in enumerate(cells) if labs.BOOK_ONLY in c.get("metadata", {}).get("tags", [])]
     assert tagged == [1], tagged
     assert "".join(cells[1]["source"]).split() == [":::{lab-notebook}", ":::"]
-    config = re.compile(r'"""\s*# BEGIN TEST CONFIG')
-    hidden = [c for c in cells if c["cell_type"] == "code" and config.match("".join(c["source"]))]
-    assert hidden and all("hide-input" in c["metadata"].get("tags", []) for c in hidden)
+    assert not [c for c in cells if "BEGIN TEST CONFIG" in "".join(c["source"])]  # labs_hidden/ only
 
 
 def test_site_serves_the_released_student_notebook(released, tmp_path):
@@ -887,11 +923,15 @@ def _guard():
     return lab_guard
 
 
-def _assert_feedback(result: dict) -> None:
+def _assert_feedback(result: dict, name: str | None = None) -> None:
     """Every failed hidden check tells the student what is wrong in words: otter quotes the test's
-    ``with hidden_test(...)`` line (not the line that failed) and the message, with no seed."""
+    ``with hidden_test(...)`` line (not the line that failed) and the message, with no seed (and,
+    given the lab, none of its hidden tests' code lines or ``seed(n)`` calls)."""
+    found = labs.hidden_fingerprints(name) if name else {"lines": set(), "seeds": set()}
     for question, cases in result["messages"].items():
         for case, message in cases.items():
+            leaks = [x for x in found["lines"] | found["seeds"] if x in message]
+            assert not leaks, (question, case, leaks)
             lines = message.split("\n")
             assert lines[2].strip().startswith("with hidden_test("), (question, case, message)
             said = lines[-1]
@@ -1029,14 +1069,16 @@ def test_guard_feedback_time_limit_and_seeds(tmp_path):
 
 
 def _test_cells(name: str) -> list[tuple[bool, str]]:
-    """(hidden?, source) of each test cell of a lab's master notebook (the cells between
-    ``# BEGIN TESTS`` and ``# END TESTS``)."""
+    """(hidden?, source) of each test cell of a lab: the master notebook's (between ``# BEGIN TESTS``
+    and ``# END TESTS``: public) and its hidden-tests file's."""
     cells, inside = [], False
     for cell in re.split(r"(?=^# %%)", (ROOT / "book" / "labs" / f"{name}.py").read_text(), flags=re.M):
         if "# BEGIN TESTS" in cell or "# END TESTS" in cell:
             inside = "# BEGIN TESTS" in cell
         elif inside and cell.startswith("# %%"):
             cells.append(("# BEGIN TEST CONFIG" in cell, cell.split("\n", 1)[1]))
+    assert not any(hidden for hidden, _ in cells), f"{name}: a hidden test in the book's page (labs_hidden/ only)"
+    cells += [(True, text) for texts in labs.hidden_tests(name).values() for text in texts]
     return cells
 
 
@@ -1083,7 +1125,9 @@ def _class_submission(dest: Path, name: str, change, tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("name, label, change, expected", CLASS_RUN, ids=[f"{c[0]}-{c[1]}" for c in CLASS_RUN])
 def test_class_run(name, label, change, expected, released, tmp_path, monkeypatch):
-    """A class's submissions grade as the rules say (see CLASS_RUN), with feedback in words."""
+    """A class's submissions grade as the rules say (see CLASS_RUN), with feedback in words that
+    quotes none of the lab's hidden code or seeds. Cost: the 27 cases about 50 CPU s (102 s wall at
+    load 5-9, 55 s of it the three endless loops waiting out their 5 s limits)."""
     options = {}
     if label == "endless loop":  # short limits: each check, and each top-level cell that calls the loop
         monkeypatch.setenv("LAB_GUARD_SECONDS", "5")
@@ -1091,7 +1135,8 @@ def test_class_run(name, label, change, expected, released, tmp_path, monkeypatc
     dest = released[name]
     result = _grade(dest, _class_submission(dest, name, change, tmp_path), **options)
     assert result["tests"] == {q: float(v) for q, v in expected.items()}, (label, result)
-    _assert_feedback(result)
+    assert result["tampered"] is None, result
+    _assert_feedback(result, name)
     if label == "endless loop":
         said = " ".join(m for cases in result["messages"].values() for m in cases.values())
         assert "stopped after 5 s" in said, said
@@ -1117,3 +1162,159 @@ def test_a_term_release_draws_fresh_hidden_tests(tmp_path, monkeypatch):
     monkeypatch.chdir(dest / "autograder")  # where the grading kernel finds lab_term.json
     result = labs.grade_in_process(tests, dest / "autograder" / "lab0_laplace.ipynb")
     assert result["score"] == result["possible"] > 0, result
+
+
+def _public_text_with_hidden(text: str, found: dict) -> list[str]:
+    """Whatever of a lab's hidden tests (their names, code lines, seeds) a public text holds."""
+    return sorted(x for key in ("names", "seeds", "lines") for x in found[key] if x in text)
+
+
+def test_public_edition_ships_no_hidden_test(tmp_path):
+    """The hidden tests (``labs_hidden/``) reach the instructor's autograder zip and nothing public:
+    not the book's lab pages (``.py``/``.ipynb``, which the site renders, indexes for search, copies
+    to ``_sources`` and offers for download), not the student notebook the site serves (written
+    without them: placeholders stand for them, so the points shown are the release's), not the
+    sources archive (its list of files), and, when the site is built, not its pages, search index or
+    sources. Their code, names and ``seed(n)`` calls are looked for (``labs.hidden_fingerprints``);
+    the student edition is searched in ``tests/test_student_edition.py``. About 10 CPU s (an ``otter
+    assign`` of each lab without tests)."""
+    import zipfile
+
+    ext = _site_extension()
+    archived = ext.source_files()
+    assert archived and not [f for f in archived if f.split("/")[0] == "labs_hidden"], "hidden tests archived"
+    assert all((ROOT / "labs_hidden" / f"{name}.py").is_file() for name in LABS)
+    wheel = labs.package_wheel()
+    everything = {"names": set(), "seeds": set(), "lines": set()}
+    for name in LABS:
+        found = labs.hidden_fingerprints(name)
+        assert found["names"] and found["lines"], name
+        for key in everything:
+            everything[key] |= found[key]
+        for page in (ROOT / "book" / "labs" / f"{name}.py", ROOT / "book" / "labs" / f"{name}.ipynb"):
+            assert not _public_text_with_hidden(page.read_text(), found), (
+                page,
+                _public_text_with_hidden(page.read_text(), found),
+            )
+        public = labs.assign(name, tmp_path / name, run_tests=False, wheel=wheel, hidden=None)  # as the site does
+        for path in public.rglob("*"):
+            if path.suffix == ".zip":
+                with zipfile.ZipFile(path) as archive:
+                    text = "".join(
+                        archive.read(m).decode(errors="ignore")
+                        for m in archive.namelist()
+                        if m.endswith((".py", ".ipynb"))
+                    )
+            elif path.suffix in (".ipynb", ".py"):
+                text = path.read_text()
+            else:
+                continue
+            assert not _public_text_with_hidden(text, found), (path, _public_text_with_hidden(text, found))
+    # the archive's files: no hidden test's code or seed anywhere (this test and test_labs' wrong
+    # answers name some hidden tests, to check which one catches an answer: names only there)
+    for rel in archived:
+        if not rel.endswith((".py", ".ipynb", ".md", ".txt", ".yml", ".json", ".toml")):
+            continue
+        text = (ROOT / rel).read_text(errors="ignore")
+        leaks = _public_text_with_hidden(
+            text, {**everything, "names": set() if rel.startswith("tests/") else everything["names"]}
+        )
+        assert not leaks, (rel, leaks)
+    html = ROOT / "_build" / "html"
+    if (html / "index.html").exists():  # CI builds the site before the tests
+        for path in [
+            html / "searchindex.js",
+            *(html / "book" / "labs").glob("*.html"),
+            *(html / "_sources").rglob("*"),
+        ]:
+            if path.is_file():
+                leaks = _public_text_with_hidden(path.read_text(errors="ignore"), everything)
+                assert not leaks, (path, leaks)
+
+
+#: Submissions that patch the grading instead of answering (route -> the code of a cell added after
+#: the first one): each would lift a wrong answer to full marks where nothing checks identities.
+TAMPERING = {
+    "sys.modules entry of privbandits": (  # the auditor, and scipy.stats's test of the noise law
+        "import sys, types, scipy\n"
+        "from scipy import stats\n"
+        "fake = types.ModuleType('privbandits.audit')\n"
+        "fake.audit = lambda *a, **k: types.SimpleNamespace(violation=False, verdict='')\n"
+        "sys.modules['privbandits.audit'] = fake\n"
+        "law = types.ModuleType('scipy.stats')\n"
+        "law.laplace, law.kstest = stats.laplace, lambda *a, **k: types.SimpleNamespace(pvalue=1.0)\n"
+        "sys.modules['scipy.stats'] = scipy.stats = law\n"
+    ),
+    "the guard module replaced in sys.modules": (
+        "import contextlib, sys, types\n"
+        "fake = types.ModuleType('lab_guard')\n"
+        "fake.hidden_test = lambda allow=(), seconds=None: contextlib.nullcontext(int)\n"
+        "sys.modules['lab_guard'] = fake\n"
+    ),
+    "the guard function replaced": (
+        "import contextlib, lab_guard\n"
+        "lab_guard.hidden_test = lambda allow=(), seconds=None: contextlib.nullcontext(int)\n"
+    ),
+    "otter's check monkeypatched": (
+        "from otter.test_files import abstract_test\n"
+        "abstract_test.TestFile.score = property(lambda self: self.possible)\n"
+    ),
+    "a builtin replaced": "import builtins\nbuiltins.abs = lambda x: 0.0\n",
+    "the seal emptied, then sys.modules patched": (  # the seal is reachable; the runner holds its state
+        "import lab_guard, sys, types\n"
+        "lab_guard._SEAL.entries, lab_guard._SEAL.modules = (), ()\n"
+        "fake = types.ModuleType('privbandits.audit')\n"
+        "fake.audit = lambda *a, **k: types.SimpleNamespace(violation=False, verdict='')\n"
+        "sys.modules['privbandits.audit'] = fake\n"
+    ),
+    "the auditor's code swapped": (
+        "import types\nfrom privbandits.audit import audit\n"
+        "def _fake(*a, **k):\n    return types.SimpleNamespace(violation=False, verdict='')\n"
+        "audit.__code__ = _fake.__code__\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def lab0_zip(released):
+    return labs.autograder_zip(released["lab0_laplace"])
+
+
+@pytest.mark.parametrize("route", TAMPERING)
+def test_patching_the_grading_is_not_graded(route, released, lab0_zip, tmp_path):
+    """A submission that patches ``sys.modules``, a builtin, the guard or otter's checks (with a wrong
+    answer: half the noise, or the package's own release, which the guard would catch) is found by
+    the seal the fresh grading process takes before the submission runs (``lab_guard.Seal``; emptying
+    the seal itself is found too, the runner holding its state): every
+    question scores 0 and the student is told what was replaced. The first route is also graded
+    without the seal, to show that the patch would have worked (the half-noise release then passes
+    the auditor's check). A fresh Python per submission: about 5 CPU s each."""
+    dest = released["lab0_laplace"]
+    wrong = _wrong_notebook(dest, "lab0_laplace", WRONG[1][3], tmp_path)  # half the noise: q2 fails
+    if route.startswith("the guard"):  # the package's release (the guard's PackageCalled): q2 fails
+        wrong = _replace_functions(dest, "lab0_laplace", dict(WRAPPERS[0][2]), tmp_path)
+    nb = json.loads(wrong.read_text())
+    first = next(
+        i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code" and "otter" not in "".join(c["source"])
+    )
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": TAMPERING[route]}
+    nb["cells"].insert(first + 1, cell)
+    path = tmp_path / "tampered.ipynb"
+    path.write_text(json.dumps(nb))
+    result = labs.grade(lab0_zip, path, timeout=600)
+    assert result["tampered"] and result["score"] == 0 and result["possible"] == 6, (route, result)
+    for question, said in result["messages"].items():
+        assert said.startswith("Tampered: not graded: your notebook replaces "), (question, said)
+    if route == "sys.modules entry of privbandits":
+        tests = labs.extract_tests(dest)
+        program = (
+            "import json, sys\nsys.path.insert(0, sys.argv[1])\nimport lab_guard\n"
+            "print(json.dumps(lab_guard.grade_notebook(sys.argv[2], sys.argv[3], seal=False)['tests']))"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", program, str(labs.GUARD.parent), str(tests), str(path)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert json.loads(done.stdout.strip().splitlines()[-1]) == {"q1_scale": 2.0, "q2_release": 4.0}, done.stderr

@@ -5,7 +5,7 @@ where the grading kernel imports it), with the term's file :data:`TERM_FILE`. Ev
 runs its whole body inside :func:`hidden_test`::
 
     with hidden_test(allow=("privbandits.mechanisms.binary_tree_prefix_sums",)) as seed:
-        rng = np.random.default_rng(seed(8))
+        data = np.random.default_rng(seed(100)).random(50)
         ...
 
 While the block runs:
@@ -31,7 +31,12 @@ While the block runs:
   costs only the check it sits in (``SIGALRM``, in the grading kernel's main thread).
 * **The term's seeds.** ``seed(n)`` is the seed the test wrote as ``n``, mixed with the term's seed
   of :data:`TERM_FILE` (``labs.py release --seed``): each term's autograder draws fresh hidden-test
-  randomness, which the book (where ``seed(n) == n``) does not show.
+  randomness (the hidden tests are in no public file: ``labs_hidden/``).
+* **No patching the grading.** ``python lab_guard.py grade TESTS NOTEBOOK`` (what ``labs.py
+  grade`` runs, in a fresh Python per submission) imports the grading code and seals it
+  (:class:`Seal`) before the submission runs (:func:`grade_notebook`); a submission that replaced
+  a ``sys.modules`` entry, a builtin, this guard or otter's checks is not graded. Each hidden check
+  also checks the seal when one is set (:class:`Tampered`).
 """
 
 from __future__ import annotations
@@ -62,6 +67,10 @@ class Feedback(AssertionError):
 
 class PackageCalled(Feedback):
     """The submission called the package."""
+
+
+class Tampered(Feedback):
+    """The submission replaced part of the grading's own code (see :class:`Seal`)."""
 
 
 class TimeLimit(BaseException):
@@ -100,6 +109,115 @@ def term_seed(base: int, term: dict | None = None) -> int:
     import numpy as np
 
     return int(np.random.SeedSequence([int(term["seed"]), int(base)]).generate_state(1, dtype=np.uint32)[0])
+
+
+#: Modules a submission must leave as they are, besides the package, otter and what the tests import.
+WATCHED = ("builtins", "importlib", "contextlib", "signal", "threading", "json", "pickle", "math", "types", "os")
+#: The callables of ``sys`` the guard relies on (``sys.stdout`` and the like may change legitimately).
+SYS_NAMES = ("setprofile", "getprofile", "settrace", "gettrace", "_getframe", "exit")
+_MISSING = object()
+_SEAL: Seal | None = None
+
+
+class Seal:
+    """What the grading's own code is, captured before the submission runs, to find what it replaced.
+
+    The grading runner (:func:`grade_notebook`) imports every module the hidden tests import, this
+    guard, the package and otter, then seals them: for each such module, its entry in
+    ``sys.modules``, every callable (function, class, module) it binds, each function's code and
+    defaults, and the functions of its classes; for ``builtins`` every name, for ``sys`` the
+    functions the guard uses (:data:`SYS_NAMES`). :meth:`broken` names the first of them that is no
+    longer the same object (``sys.modules['privbandits.audit'] = fake``, ``lab_guard.hidden_test =
+    ...``, ``otter....TestFile.run = ...``, ``f.__code__ = ...``, ``builtins.abs = ...``): the
+    submission is then not graded (every question scores 0, :class:`Tampered`).
+
+    Parameters
+    ----------
+    names : iterable of str
+        The modules to seal besides :data:`WATCHED`, the package's, otter's and this one.
+    """
+
+    def __init__(self, names=()):
+        self.modules: dict[str, types.ModuleType] = {}
+        self.entries: list[tuple[str, object, str, object, object, object, object]] = []
+        self.sys, self.sys_modules = sys, sys.modules
+        wanted = set(WATCHED) | set(names) | {__name__, "lab_guard"}
+        for name, module in list(sys.modules.items()):
+            if isinstance(module, types.ModuleType) and (name in wanted or name.split(".")[0] in (PACKAGE, "otter")):
+                self.modules[name] = module
+                self._record(name, module)
+        for key in SYS_NAMES:
+            if hasattr(sys, key):
+                self._entry("sys", sys, key, getattr(sys, key))
+        # tuples, which the submission cannot change in place (the runner checks these very objects)
+        self.modules, self.entries = tuple(self.modules.items()), tuple(self.entries)
+
+    def _entry(self, where, owner, key, value):
+        code, defaults = None, (None, None)
+        if type(value) is types.FunctionType:  # plain functions (not proxies that make these on access)
+            code, defaults = value.__code__, (value.__defaults__, value.__kwdefaults__)
+        self.entries.append((where, owner, key, value, code, *defaults))
+
+    def _record(self, name: str, module: types.ModuleType) -> None:
+        for key, value in list(vars(module).items()):
+            if name != "builtins" and not (callable(value) or isinstance(value, types.ModuleType)):
+                continue  # data (caches, settings) may change
+            self._entry(name, module, key, value)
+            if isinstance(value, type) and getattr(value, "__module__", None) == name:
+                for attr, member in list(vars(value).items()):
+                    if isinstance(member, (types.FunctionType, classmethod, staticmethod, property)):
+                        self._entry(f"{name}.{key}", value, attr, member)
+
+    def broken(self) -> str | None:
+        """What the submission replaced (a phrase), or None if everything sealed is as it was.
+
+        Returns
+        -------
+        str or None
+        """
+        # no global or builtin looked up here (the submission could have replaced them): the
+        # objects captured, and attributes of built-in types (``__dict__``, ``dict.get``)
+        if self.sys.__dict__.get("modules") is not self.sys_modules:
+            return "sys.modules"
+        for name, module in self.modules:
+            if self.sys_modules.get(name) is not module:
+                return f"sys.modules[{name!r}]"
+        for where, owner, key, value, code, defaults, kwdefaults in self.entries:
+            if owner.__dict__.get(key, _MISSING) is not value:
+                return f"{where}.{key}"
+            if code is not None and (
+                value.__code__ is not code
+                or value.__defaults__ is not defaults
+                or value.__kwdefaults__ is not kwdefaults
+            ):
+                return f"the code of {where}.{key}"
+        return None
+
+
+def _check_seal() -> None:
+    """Raise :class:`Tampered` if a seal is set and broken."""
+    seal = _SEAL
+    what = seal.broken() if seal is not None else None
+    if what is not None:
+        raise Tampered(tampered_message(what))
+
+
+def tampered_message(what: str) -> str:
+    """What a student whose notebook replaced part of the grading is told.
+
+    Parameters
+    ----------
+    what : str
+        What was replaced (:meth:`Seal.broken`).
+
+    Returns
+    -------
+    str
+    """
+    return (
+        f"not graded: your notebook replaces {what}, which the grading itself uses; remove the code that"
+        " changes modules, builtins, the grading guard or otter, and submit again"
+    )
 
 
 def _library_dirs() -> tuple[str, ...]:
@@ -326,6 +444,7 @@ def hidden_test(allow: tuple[str, ...] = (), seconds: float | None = None):
     Feedback
         When the body fails, with a message in words (:class:`PackageCalled` for a package call).
     """
+    _check_seal()  # the submission replaced nothing the check relies on
     term = _term()
     if seconds is None:
         seconds = float(os.environ.get("LAB_GUARD_SECONDS") or term.get("seconds") or SECONDS)
@@ -380,5 +499,209 @@ def hidden_test(allow: tuple[str, ...] = (), seconds: float | None = None):
                 del dispatcher.__call__
         for space, key, value in reversed(swapped):
             space[key] = value
+    _check_seal()  # nor while the check ran
     if failure is not None or guard.violation or guard.timed_out:
         raise (PackageCalled if guard.violation else Feedback)(_message(failure, guard, seconds)) from None
+
+
+class _CellTimeout(BaseException):
+    """A submission's top-level cell ran out of time (:func:`grade_notebook`)."""
+
+
+def _test_imports(paths) -> set[str]:
+    """The modules the test files import (``import x``, ``from x import y``), with their parents."""
+    import ast
+
+    names = set()
+    for path in paths:
+        for node in ast.walk(ast.parse(open(path, encoding="utf-8").read())):
+            found = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                found = [node.module]
+            for name in found:
+                parts = name.split(".")
+                names.update(".".join(parts[: i + 1]) for i in range(len(parts)))
+    return names
+
+
+def _cell_code(source: str) -> str:
+    """A notebook cell as Python: IPython's ``%`` magics and ``!`` shell lines become ``pass``."""
+    lines = []
+    for line in source.split("\n"):
+        stripped = line.lstrip()
+        lines.append(line[: len(line) - len(stripped)] + "pass" if stripped.startswith(("%", "!")) else line)
+    return "\n".join(lines)
+
+
+def grade_notebook(tests_dir, notebook, *, cell_seconds: float | None = 60.0, seal: bool = True) -> dict:
+    """Grade a submission here: its code cells, then otter's test files, the grading code sealed.
+
+    Run by ``tools/labs.py grade`` in a fresh Python for each submission (``python lab_guard.py
+    grade``, from the autograder zip's ``files/``), and in the test suite's process. Before any code
+    of the submission runs, it imports otter's test runner, the package (every module), this guard
+    and every module the test files import, and seals them (:class:`Seal`). Then each code cell of
+    the notebook is executed in one namespace (a cell that raises or runs longer than
+    ``cell_seconds`` is skipped, as otter skips it; otter's own cells are left out), and each test
+    file runs on that namespace through the references captured before. If the submission replaced
+    anything sealed (checked after its cells, by every hidden check, and after each test file), it
+    is not graded: every question scores 0 and ``tampered`` says what was replaced.
+
+    Parameters
+    ----------
+    tests_dir : str or pathlib.Path
+        The test files (``tests/*.py`` of the autograder zip).
+    notebook : str or pathlib.Path
+        The submission.
+    cell_seconds : float, optional
+        Seconds allowed to each code cell (``SIGALRM``); None: no limit.
+    seal : bool
+        Seal the grading code (False only to compare, in tests).
+
+    Returns
+    -------
+    dict
+        ``score``, ``possible``, ``tests`` (question -> score), ``question_possible``,
+        ``failed_cases`` (question -> names of failed test cases), ``messages`` (question -> case
+        -> what otter shows the student), ``errors`` (the cells that raised) and ``tampered``
+        (None, or what the submission replaced).
+    """
+    global _SEAL
+    import glob
+
+    from otter.test_files import create_test_file
+
+    paths = sorted(glob.glob(os.path.join(str(tests_dir), "*.py")))
+    for name in sorted(_test_imports(paths)):
+        with contextlib.suppress(Exception):
+            importlib.import_module(name)
+    package_modules()
+    _package_dir()
+    this = sys.modules.get("lab_guard", sys.modules[__name__])
+    sealed = Seal() if seal else None
+    _SEAL = sealed
+    this._SEAL = sealed  # the module the tests import, should this one run as __main__
+    if sealed is None:
+
+        def broken():
+            return None
+
+    else:  # the seal's own state and code, held here (the submission can reach the seal, not this frame's names)
+        state = (sealed.sys, sealed.sys_modules, sealed.modules, sealed.entries)
+        method = type(sealed).broken
+        method_code = method.__code__
+
+        def broken():
+            if (  # no builtin used before the seal has checked the builtins
+                sealed.sys is not state[0]
+                or sealed.sys_modules is not state[1]
+                or sealed.modules is not state[2]
+                or sealed.entries is not state[3]
+                or method.__code__ is not method_code
+            ):
+                return "the grading's seal"
+            return method(sealed)
+
+    run_file, setitimer, alarm, sig = create_test_file, signal.setitimer, signal.SIGALRM, signal.signal
+    with open(notebook, encoding="utf-8") as f:
+        nb = json.load(f)
+    namespace: dict = {"__name__": "__main__"}
+    errors: list[str] = []
+    try:
+        for cell in nb.get("cells", []):
+            source = "".join(cell.get("source", ""))
+            if cell.get("cell_type") != "code" or "otter.Notebook(" in source or "grader.check" in source:
+                continue
+
+            def out_of_time(signum, frame):
+                raise _CellTimeout()
+
+            previous = sig(alarm, out_of_time) if cell_seconds else None
+            try:
+                if cell_seconds:
+                    setitimer(signal.ITIMER_REAL, cell_seconds)
+                exec(compile(_cell_code(source), str(notebook), "exec"), namespace)
+            except Exception as exc:  # noqa: BLE001 - a student's cell may raise anything
+                errors.append(f"{type(exc).__name__}: {exc}")
+            except _CellTimeout:
+                errors.append(f"CellTimeout: the cell ran longer than {cell_seconds:g} s and was stopped")
+            finally:
+                if cell_seconds:
+                    setitimer(signal.ITIMER_REAL, 0)
+                    sig(alarm, previous)
+        tests, possible, failed, messages = {}, {}, {}, {}
+        tampered = broken()
+        for path in paths:
+            question = os.path.splitext(os.path.basename(path))[0]
+            test_file = run_file(path, None)
+            possible[question] = float(test_file.possible)
+            if tampered is None:
+                test_file.run(namespace)
+                tampered = broken()
+            if tampered is None:
+                results = test_file.test_case_results
+                tests[question] = float(test_file.score)
+                failed[question] = [_case(r.test_case) for r in results if not r.passed]
+                messages[question] = {_case(r.test_case): r.message for r in results if not r.passed}
+        if tampered is not None:  # every question: not graded
+            tests = dict.fromkeys(possible, 0.0)
+            failed = {q: ["not graded"] for q in possible}
+            messages = {q: {"not graded": f"Tampered: {tampered_message(tampered)}"} for q in possible}
+    finally:
+        _SEAL = None
+        this._SEAL = None
+    return {
+        "score": sum(tests.values()),
+        "possible": sum(possible.values()),
+        "tests": tests,
+        "question_possible": possible,
+        "failed_cases": failed,
+        "messages": messages,
+        "errors": errors,
+        "tampered": tampered,
+    }
+
+
+def _case(case) -> str:
+    """The test function's name of an otter test case (otter itself numbers them "q1 - 2")."""
+    func = getattr(case.body, "test_func", None)
+    return func.__name__ if func is not None else case.name
+
+
+#: Starts the line on which ``python lab_guard.py grade`` prints its result (JSON) to ``tools/labs.py``.
+RESULT = "LAB_GUARD_RESULT "
+
+
+def main(argv=None) -> int:
+    """``python lab_guard.py grade TESTS_DIR NOTEBOOK [--cell-seconds S]``: :func:`grade_notebook`.
+
+    Reads a token on standard input first (before the submission runs) and prints the result as
+    ``RESULT <token> <json>``, the last line of its output, for ``tools/labs.py``.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+
+    Returns
+    -------
+    int
+        0 once graded (whatever the score).
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(description="grade one lab submission in this fresh Python")
+    parser.add_argument("command", choices=["grade"])
+    parser.add_argument("tests_dir")
+    parser.add_argument("notebook")
+    parser.add_argument("--cell-seconds", type=float, default=60.0)
+    args = parser.parse_args(argv)
+    token = sys.stdin.readline().strip()
+    write, stdout = os.write, sys.__stdout__.fileno()
+    result = grade_notebook(args.tests_dir, args.notebook, cell_seconds=args.cell_seconds or None)
+    write(stdout, f"\n{RESULT}{token} {json.dumps(result)}\n".encode())
+    return 0
+
+
+if __name__ == "__main__":
+    import lab_guard  # the module the tests import (this file runs as __main__): one guard, one seal
+
+    sys.exit(lab_guard.main())

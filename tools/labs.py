@@ -1,8 +1,10 @@
 """Release and grade the book's labs with otter-grader (``book/labs/lab*.ipynb``).
 
 Each lab is an otter-grader *master* notebook (a jupytext pair, edited as ``.py``): reference
-solutions between ``# BEGIN SOLUTION`` and ``# END SOLUTION``, public and hidden tests between
-``# BEGIN TESTS`` and ``# END TESTS``. This script wraps what an instructor needs::
+solutions between ``# BEGIN SOLUTION`` and ``# END SOLUTION``, public tests between ``# BEGIN
+TESTS`` and ``# END TESTS``. Its hidden tests live apart, in ``labs_hidden/<lab>.py`` (one cell per
+test, ``# %% question=<name>``), which the book, its sources archive and the student edition leave
+out: ``release`` adds them to the autograder only. This script wraps what an instructor needs::
 
     python tools/labs.py release --term 2027-spring   # every lab -> _build/labs/<lab>/{student,autograder}
     python tools/labs.py grade lab0_laplace subs/*.ipynb      # after `release`: scores, CSV gradebook
@@ -16,8 +18,11 @@ libraries the tests import (the versions of ``requirements-run.txt``) and the pa
 shipped in the zip, so Gradescope or ``otter grade`` builds a grading image from the zip alone.
 The term's seed (``--term``/``--seed``, fresh by default) goes into the autograder only
 (``lab_term.json``): each term's hidden tests draw new data (``lab_guard.term_seed``).
-``grade`` runs ``otter run`` (no Docker) on each submission, several at a time; a kernel may take
-:data:`KERNEL_START_SECONDS` to start and is tried again if it does not; a top-level cell is
+``grade`` grades each submission in a fresh process, several at a time: by default the zip's
+own ``lab_guard.py grade``, which seals the grading code before the submission runs (a submission
+that patches ``sys.modules``, builtins, the guard or otter is not graded); with ``--runner otter``,
+``otter run`` (no Docker), as Gradescope does, whose kernel may take
+:data:`KERNEL_START_SECONDS` to start; a process that does not start is tried again; a top-level cell is
 stopped after :data:`CELL_SECONDS` and each hidden check after its own limit (``lab_guard``); a
 submission that cannot be graded is reported with the reason and the others are graded; it
 writes a CSV gradebook (with CPU seconds, attempts and the reason a submission was not graded)
@@ -70,6 +75,12 @@ KERNEL_FAILURES = ("Kernel didn't respond", "Kernel died", "kernel died", "Timeo
 BOOK_ONLY = "book-only"
 #: The first line of a master notebook's raw configuration cell (otter drops the cell).
 LAB_CONFIG = "# ASSIGNMENT CONFIG"
+#: The hidden tests, one file per lab (``labs_hidden/<lab>.py``), kept out of the book: :func:`assign`
+#: adds them to the master notebook for the autograder only. The site (its lab pages, search index,
+#: ``_sources`` and sources archive) and the student edition never see them.
+HIDDEN = ROOT / "labs_hidden"
+#: A cell of a hidden-tests file starts with this line and the name of its question.
+HIDDEN_CELL = "# %% question="
 _WHEEL: dict[str, Path] = {}  # the package's wheel, built once per process
 
 
@@ -168,6 +179,130 @@ def _configure(nb: dict, wheel: Path, term_file: Path | None = None) -> None:
     cells[0]["source"] = source
 
 
+def hidden_tests(name: str, hidden: Path = HIDDEN) -> dict[str, list[str]]:
+    """The hidden tests of a lab, by question (the cells of ``labs_hidden/<lab>.py``).
+
+    Parameters
+    ----------
+    name : str
+        The lab (e.g. ``"lab0_laplace"``).
+    hidden : pathlib.Path
+        The folder of the hidden-tests files (default :data:`HIDDEN`).
+
+    Returns
+    -------
+    dict
+        Question name -> the sources of its hidden test cells, in order.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the lab has no hidden-tests file (e.g. in the site's sources archive, which leaves them
+        out): say where an instructor's copy must have it.
+    """
+    import re
+
+    path = hidden / f"{name}.py"
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"no hidden tests for {name}: {path} is missing (the book's public sources leave the hidden tests"
+            " out; release from the instructors' repository, which has labs_hidden/)"
+        )
+    cells: dict[str, list[str]] = {}
+    for part in re.split(rf"(?=^{re.escape(HIDDEN_CELL)})", path.read_text(), flags=re.M):
+        if part.startswith(HIDDEN_CELL):
+            header, body = part.split("\n", 1)
+            cells.setdefault(header[len(HIDDEN_CELL) :].strip(), []).append(body.strip("\n") + "\n")
+    return cells
+
+
+#: Stands for a hidden test where the lab's hidden tests are not used (the student notebook of the
+#: site and of the student edition): otter needs as many tests as a question's ``points`` list has.
+PLACEHOLDER = '''""" # BEGIN TEST CONFIG
+hidden: true
+"""  # END TEST CONFIG
+
+
+def test_placeholder_{n}():
+    pass  # a hidden test stands here in the instructor's release (labs_hidden/)
+
+
+test_placeholder_{n}()
+'''
+
+
+def _add_hidden(nb: dict, cells: dict[str, list[str]] | None) -> None:
+    """Insert each question's hidden test cells before its ``# END TESTS`` cell (after its public tests);
+    ``cells`` None: as many placeholders as the question's ``points`` list counts tests beyond its public ones."""
+    import uuid
+
+    import yaml
+
+    left, question, out, points, n = dict(cells or {}), None, [], None, 0
+    in_tests, public = False, 0
+    for cell in nb["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "raw" and source.startswith("# BEGIN QUESTION"):
+            config = yaml.safe_load(source) or {}
+            question, points = config.get("name"), config.get("points")
+        elif cell["cell_type"] == "raw" and source.strip() == "# BEGIN TESTS":
+            in_tests, public = True, 0
+        elif cell["cell_type"] == "code" and in_tests:
+            public += 1
+        elif cell["cell_type"] == "raw" and source.strip() == "# END TESTS":
+            in_tests = False
+            if cells is None:
+                count = len(points) - public if isinstance(points, list) else 0
+                texts = [PLACEHOLDER.format(n=n + i) for i in range(count)]
+                n += count
+            else:
+                texts = left.pop(question, [])
+            for text in texts:
+                code = {"cell_type": "code", "execution_count": None, "id": uuid.uuid4().hex[:8], "metadata": {}}
+                out.append({**code, "outputs": [], "source": text})
+        out.append(cell)
+    if left:
+        raise ValueError(f"hidden tests name questions the lab does not have: {sorted(left)}")
+    nb["cells"] = out
+
+
+#: Lines a hidden test shares with other code (messages a student is shown, imports, the guard's preamble).
+SHARED_LINES = ('"', 'f"', "'", "f'", ")", "import ", "from ", "try:", "except ", "with hidden_test(", "# a time limit")
+
+
+def hidden_fingerprints(name: str, hidden: Path = HIDDEN) -> dict[str, set[str]]:
+    """What would show a lab's hidden tests if it reached a public file (``tests/test_labs.py`` looks for it).
+
+    Parameters
+    ----------
+    name : str
+        The lab.
+    hidden : pathlib.Path
+        The folder of the hidden-tests files (default :data:`HIDDEN`).
+
+    Returns
+    -------
+    dict
+        ``names``: the hidden tests' function names; ``seeds``: their ``seed(n)`` calls, as written;
+        ``lines``: their lines of code and comment of 32 characters or more (stripped; shorter ones,
+        such as ``horizon, epsilon, fraction``, are common code) that no other cell of the lab's
+        page holds, leaving out :data:`SHARED_LINES` (e.g. their messages, which a student is
+        shown as feedback).
+    """
+    import re
+
+    cells = re.split(r"(?=^# %%)", (LABS / f"{name}.py").read_text(), flags=re.M)
+    public = "\n".join(c for c in cells if "# BEGIN TEST CONFIG" not in c)  # what the page may show
+    names, seeds, lines = set(), set(), set()
+    for text in (t for texts in hidden_tests(name, hidden).values() for t in texts):
+        names.update(re.findall(r"^def (test_\w+)", text, flags=re.M))
+        seeds.update(s for s in re.findall(r"\bseed\(\d+\)", text) if s not in public)
+        for line in (line.strip() for line in text.splitlines()):
+            if len(line) >= 32 and line not in public and not line.startswith(SHARED_LINES):
+                lines.add(line)
+    return {"names": names, "seeds": seeds, "lines": lines}
+
+
 def lab_names() -> list[str]:
     """Names of the labs (the master notebooks ``book/labs/lab*.ipynb``).
 
@@ -204,8 +339,9 @@ def assign(
     root: Path = LABS,
     wheel: Path | None = None,
     term: dict | None = None,
+    hidden: Path | None = HIDDEN,
 ) -> Path:
-    """Run ``otter assign`` on one lab's master notebook.
+    """Run ``otter assign`` on one lab's master notebook (with its hidden tests, :func:`hidden_tests`).
 
     Parameters
     ----------
@@ -224,7 +360,11 @@ def assign(
         The term's settings (:func:`term_settings`), written as ``lab_term.json`` into the
         autograder (zip and directory) only: the hidden tests draw their randomness from the
         term's seed (``lab_guard.term_seed``). Without it the hidden tests use the seeds written
-        in the lab, as the book does.
+        in their file.
+    hidden : pathlib.Path, optional
+        The folder of the hidden-tests files (default :data:`HIDDEN`); None for the student
+        notebook alone (the site and the student edition: they need no hidden test, and the
+        autograder then has none).
 
     Returns
     -------
@@ -235,6 +375,8 @@ def assign(
     ------
     RuntimeError
         If otter fails (e.g. a test fails on the reference solution), with otter's log.
+    FileNotFoundError
+        If ``hidden`` is given and holds no hidden tests for the lab.
     """
     master = root / f"{name}.ipynb"
     if not master.exists():
@@ -244,6 +386,7 @@ def assign(
     with tempfile.TemporaryDirectory(prefix="lab_master_") as tmp:
         nb = json.loads(master.read_text())
         nb["cells"] = [c for c in nb["cells"] if BOOK_ONLY not in c.get("metadata", {}).get("tags", [])]
+        _add_hidden(nb, None if hidden is None else hidden_tests(name, hidden))
         wheel = wheel or package_wheel()
         term_file = None
         if term is not None:
@@ -553,12 +696,24 @@ def grade(
     timeout: float | None = None,
     cell_seconds: float | None = CELL_SECONDS,
     attempts: int = ATTEMPTS,
+    runner: str = "sealed",
 ) -> dict:
-    """Grade one submission with ``otter run`` (no container).
+    """Grade one submission in a fresh process: the sealed runner (default), or ``otter run``.
 
-    Otter runs with :data:`PATIENT_KERNELS`: its kernel may take :data:`KERNEL_START_SECONDS` to
-    start, and a top-level cell of the submission that runs longer than ``cell_seconds`` is
-    interrupted (it fails; the notebook goes on). A kernel that does not start or dies is tried
+    ``runner="sealed"``: ``python lab_guard.py grade`` (the zip's own guard, run from its
+    ``files/``) grades the submission in a fresh Python that imports the grading code (otter's
+    test runner, the package, every module the tests import) and seals it *before* the
+    submission's code runs (``lab_guard.Seal``), so a submission that replaces a module in
+    ``sys.modules``, a builtin, the guard or otter's checks is found and not graded (every
+    question 0, the reason in its messages and in ``tampered``); no kernel is started.
+
+    ``runner="otter"``: ``otter run`` (no container), as Gradescope grades the zip, with
+    :data:`PATIENT_KERNELS`: its kernel may take :data:`KERNEL_START_SECONDS` to start. There the
+    submission's kernel also runs otter's checks and writes the results, so it is *not* proof
+    against a submission that patches them.
+
+    Either way a top-level cell of the submission that runs longer than ``cell_seconds`` is
+    stopped (it fails; the notebook goes on), and a process that does not start or dies is tried
     again, up to ``attempts`` times in all.
 
     Parameters
@@ -577,14 +732,17 @@ def grade(
         None: no limit).
     attempts : int
         Attempts when the kernel does not start or dies (>= 1).
+    runner : {"sealed", "otter"}
+        How to grade (above).
 
     Returns
     -------
     dict
-        ``score``, ``possible`` and ``tests`` (name -> score) from otter's ``results.json``,
-        ``messages`` (name -> otter's output for the tests of that question, hidden ones
-        included), the wall time in ``seconds``, the CPU time of otter and its kernel in
-        ``cpu_seconds`` (user + system) and the number of ``attempts``.
+        ``score``, ``possible`` and ``tests`` (name -> score), ``messages`` (name -> what the
+        student is told for the tests of that question, hidden ones included), the wall time in
+        ``seconds``, the CPU time of the grading processes in ``cpu_seconds`` (user + system), the
+        number of ``attempts``, and for the sealed runner ``tampered`` (None, or what the
+        submission replaced).
 
     Raises
     ------
@@ -604,12 +762,15 @@ def grade(
     timeout, cell_seconds = _seconds("timeout", timeout), _seconds("cell_seconds", cell_seconds)
     if isinstance(attempts, bool) or not isinstance(attempts, int) or attempts < 1:
         raise ValueError(f"attempts must be an integer >= 1, got {attempts!r}")
+    if runner not in RUNNERS:
+        raise ValueError(f"runner must be one of {RUNNERS}, got {runner!r}")
     start = time.perf_counter()
     notebook = _readable_notebook(submission)
     cpu = 0.0
+    run = _sealed_run if runner == "sealed" else _otter_run
     for attempt in range(1, attempts + 1):
         try:
-            result, used = _otter_run(zip_path, submission, notebook, python, timeout, cell_seconds)
+            result, used = run(zip_path, submission, notebook, python, timeout, cell_seconds)
             cpu += used
             break
         except _KernelFailure as exc:
@@ -619,6 +780,78 @@ def grade(
             time.sleep(5.0 * attempt)  # a busy machine: give it a moment
     result.update(seconds=time.perf_counter() - start, cpu_seconds=cpu, attempts=attempt)
     return result
+
+
+#: How :func:`grade` grades: ``"sealed"`` (a fresh Python, the grading code sealed) or ``"otter"`` (``otter run``).
+RUNNERS = ("sealed", "otter")
+
+
+def _run_group(cmd, *, env, cwd, timeout, stdin_text=""):
+    """Run a command in its own process group (stopped whole); (output, return code, CPU seconds)."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.Popen(
+        cmd,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        cwd=cwd,
+        start_new_session=True,
+    )
+    try:
+        output, _ = proc.communicate(stdin_text, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise TimeoutError(f"grading took longer than {timeout:g} s; stopped") from None
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # anything the submission left running
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # shared with other threads' gradings: exact with --jobs 1, an estimate otherwise
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return output, proc.returncode, cpu
+
+
+def _sealed_run(zip_path, submission, notebook, python, timeout, cell_seconds) -> tuple[dict, float]:
+    """One sealed grading (``python lab_guard.py grade`` from the zip): (the result, CPU seconds)."""
+    import secrets
+
+    env = _clean_env(python) if python is not None else None
+    with tempfile.TemporaryDirectory(prefix="lab_grade_") as out:
+        with zipfile.ZipFile(zip_path) as archive:
+            archive.extractall(out)
+        files, tests = Path(out) / "files", Path(out) / "tests"
+        copy = Path(out) / "submission" / _safe_name(submission)
+        copy.parent.mkdir()
+        copy.write_text(json.dumps(notebook))
+        token = secrets.token_hex(16)
+        cmd = [str(python or sys.executable), str(files / GUARD.name), "grade", str(tests), str(copy)]
+        cmd += ["--cell-seconds", str(cell_seconds or 0)]
+        output, code, cpu = _run_group(cmd, env=env, cwd=files, timeout=timeout, stdin_text=token + "\n")
+    marker = f"LAB_GUARD_RESULT {token} "
+    lines = [line for line in output.splitlines() if line.startswith(marker)]
+    if code != 0 or len(lines) != 1:
+        message = f"the grading stopped without a result (exit status {code}): {_otter_error(output)}"
+        if code is not None and code < 0:  # killed by a signal (e.g. out of memory): worth another attempt
+            raise _KernelFailure(message, cpu)
+        raise RuntimeError(message)
+    graded = json.loads(lines[0][len(marker) :])
+    messages = {  # as otter's results say it
+        q: "\n\n".join(graded["messages"].get(q, {}).values()) or f"{q} results: All test cases passed!"
+        for q in graded["tests"]
+    }
+    return {
+        "score": graded["score"],
+        "possible": graded["possible"],
+        "tests": graded["tests"],
+        "messages": messages,
+        "tampered": graded["tampered"],
+        "errors": graded["errors"],
+    }, cpu
 
 
 class _KernelFailure(RuntimeError):
@@ -752,6 +985,7 @@ def grade_batch(
     progress=None,
     cell_seconds: float | None = CELL_SECONDS,
     attempts: int = ATTEMPTS,
+    runner: str = "sealed",
 ) -> list[dict]:
     """Grade many submissions, ``jobs`` at a time; a submission that fails does not stop the rest.
 
@@ -769,7 +1003,7 @@ def grade_batch(
         The Python that grades (see :func:`grade`).
     progress : callable, optional
         Called with each finished row.
-    cell_seconds, attempts
+    cell_seconds, attempts, runner
         See :func:`grade`.
 
     Returns
@@ -796,6 +1030,7 @@ def grade_batch(
                     timeout=timeout,
                     cell_seconds=cell_seconds,
                     attempts=attempts,
+                    runner=runner,
                 )
             )
         except (ValueError, RuntimeError, TimeoutError, OSError) as exc:
@@ -845,24 +1080,15 @@ def write_gradebook(rows: list[dict], path: Path) -> None:
     path.with_suffix(path.suffix + ".messages.json").write_text(json.dumps(messages, indent=1) + "\n")
 
 
-def _case_name(case) -> str:
-    """The test function's name of an otter test case (otter itself numbers them "q1 - 2")."""
-    func = getattr(case.body, "test_func", None)
-    return func.__name__ if func is not None else case.name
-
-
-class _CellTimeout(BaseException):
-    """A submission's cell ran out of time in :func:`grade_in_process`."""
-
-
 def grade_in_process(tests_dir: Path, submission: Path, *, cell_seconds: float | None = CELL_SECONDS) -> dict:
-    """Grade a submission without a kernel: run its code cells here, then otter's test files.
+    """Grade a submission in this process: ``lab_guard.grade_notebook``, what :func:`grade` runs in a fresh one.
 
-    The same test files and scoring as :func:`grade` (otter's ``create_test_file(...).run``), but
-    the code cells are executed with ``exec`` in a fresh namespace of this process (a cell that
-    raises is skipped, as otter skips it), and otter's own cells (``otter.Notebook``,
-    ``grader.check``) are left out. Used by the test suite, where starting a kernel per
-    submission would cost most of the time.
+    The code cells are executed with ``exec`` in a fresh namespace of this process (a cell that
+    raises is skipped, as otter skips it; otter's own cells, ``otter.Notebook`` and
+    ``grader.check``, are left out), then otter's test files (``create_test_file(...).run``), the
+    grading code sealed (``lab_guard.Seal``). Used by the test suite, where starting a Python per
+    submission would cost most of the time; a submission that patches modules would leave this
+    process patched, so the tests of such submissions grade with :func:`grade`.
 
     Parameters
     ----------
@@ -879,8 +1105,8 @@ def grade_in_process(tests_dir: Path, submission: Path, *, cell_seconds: float |
     dict
         ``score``, ``possible``, ``tests`` (question -> score), ``question_possible`` (question ->
         points), ``failed_cases`` (question -> names of its failed test cases), ``messages``
-        (question -> failed case -> what otter shows the student) and ``errors`` (the cells that
-        raised).
+        (question -> failed case -> what otter shows the student), ``errors`` (the cells that
+        raised) and ``tampered`` (None, or what the submission replaced of the grading's code).
 
     Raises
     ------
@@ -893,51 +1119,12 @@ def grade_in_process(tests_dir: Path, submission: Path, *, cell_seconds: float |
     tests_dir = _existing("tests_dir", tests_dir, directory=True)
     submission = _existing("submission", submission)
     cell_seconds = _seconds("cell_seconds", cell_seconds)
-    nb = _readable_notebook(submission)  # ValueError saying why, for a file that is not a notebook
-    from otter.test_files import create_test_file
-
+    _readable_notebook(submission)  # ValueError saying why, for a file that is not a notebook
     if str(GUARD.parent) not in sys.path:  # the guard the autograder zip ships next to the submission
         sys.path.insert(0, str(GUARD.parent))
-    namespace: dict = {"__name__": "__main__"}
-    errors = []
-    for cell in nb["cells"]:
-        source = "".join(cell["source"])
-        if cell["cell_type"] != "code" or "otter.Notebook(" in source or "grader.check" in source:
-            continue
+    import lab_guard
 
-        def out_of_time(signum, frame):
-            raise _CellTimeout()
-
-        previous = signal.signal(signal.SIGALRM, out_of_time) if cell_seconds else None
-        try:
-            if cell_seconds:
-                signal.setitimer(signal.ITIMER_REAL, cell_seconds)
-            exec(compile(source, str(submission), "exec"), namespace)
-        except Exception as exc:  # a student's cell may raise anything
-            errors.append(f"{type(exc).__name__}: {exc}")
-        except _CellTimeout:
-            errors.append(f"CellTimeout: the cell ran longer than {cell_seconds:g} s and was stopped")
-        finally:
-            if cell_seconds:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, previous)
-    tests, possible, failed, messages = {}, {}, {}, {}
-    for path in sorted(tests_dir.glob("*.py")):
-        test_file = create_test_file(str(path), None)
-        test_file.run(namespace)
-        tests[path.stem] = float(test_file.score)
-        possible[path.stem] = float(test_file.possible)
-        failed[path.stem] = [_case_name(r.test_case) for r in test_file.test_case_results if not r.passed]
-        messages[path.stem] = {_case_name(r.test_case): r.message for r in test_file.test_case_results if not r.passed}
-    return {
-        "score": sum(tests.values()),
-        "possible": sum(possible.values()),
-        "tests": tests,
-        "question_possible": possible,
-        "failed_cases": failed,
-        "messages": messages,
-        "errors": errors,
-    }
+    return lab_guard.grade_notebook(tests_dir, submission, cell_seconds=cell_seconds)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -972,6 +1159,9 @@ def main(argv: list[str] | None = None) -> int:
         "--cell-timeout", type=float, default=CELL_SECONDS, help="seconds per top-level cell of a submission (0: none)"
     )
     grading.add_argument("--attempts", type=int, default=ATTEMPTS, help="attempts when a kernel does not start")
+    grading.add_argument(
+        "--runner", choices=RUNNERS, default="sealed", help="sealed: a fresh Python, patching found; otter: otter run"
+    )
     environment = sub.add_parser("env", help="make a venv holding only what a lab's autograder zip installs")
     environment.add_argument("lab")
     environment.add_argument("dest", type=Path)
@@ -1014,6 +1204,7 @@ def main(argv: list[str] | None = None) -> int:
         progress=show,
         cell_seconds=args.cell_timeout or None,
         attempts=args.attempts,
+        runner=args.runner,
     )
     csv_path = args.csv or args.out / args.lab / "gradebook.csv"
     write_gradebook(rows, csv_path)

@@ -18,8 +18,8 @@ solution:
   appear in the edition;
 * each lab (``book/labs/*.ipynb`` with an ``# ASSIGNMENT CONFIG`` cell) is replaced by its student
   version, written by otter-grader (``otter assign``): the reference solutions become ``...`` stubs
-  and the hidden tests are dropped. The labs are not executed (a stub cannot run), and the
-  instructor notes (``book/labs/instructors.md``) are left out;
+  and no hidden test is added (they live in ``labs_hidden/``, which the edition does not copy). The
+  labs are not executed (a stub cannot run), and the instructor notes (``book/labs/instructors.md``) are left out;
 * the jupytext ``.py`` twins are not copied (the build reads the ``.ipynb``).
 
 Output: the stripped tree in ``<out>/src`` and the HTML in ``<out>/html`` (default
@@ -188,7 +188,7 @@ def _student_lab(master: Path, workdir: Path) -> Path:
         import labs
     finally:
         sys.path.pop(0)
-    dest = labs.assign(master.stem, workdir / master.stem, run_tests=False, root=master.parent)
+    dest = labs.assign(master.stem, workdir / master.stem, run_tests=False, root=master.parent, hidden=None)
     return dest / "student" / master.name
 
 
