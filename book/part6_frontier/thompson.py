@@ -11,20 +11,21 @@
 # confidence that Thompson sampling with Gaussian priors, run unchanged, is not $\varepsilon$-DP
 # for any $\varepsilon$ below {glue:text}`p6ts_gauss_lb:.2f`, and Beta-Bernoulli Thompson
 # sampling, the other common default, not for any below {glue:text}`p6ts_beta_lb:.2f`. Two papers
-# call the Gaussian version private; only their abstracts could be read, and their loss bound
-# $O(\ln^2 T)$ has no constant that a number could check: the audit neither confirms nor refutes it.
+# call Thompson sampling private; only their abstracts could be read, and neither gives a constant
+# that a number could check (one bounds the loss by $O(\ln^2 T)$): the audit neither confirms nor
+# refutes them.
 #
 # Hu and Hegde's two private versions are proven $\varepsilon$-DP for the whole run. On their
 # experiment ($K = 5$, $T = 10^5$, 100 runs per point), **Lazy-DP-TS** has
-# {glue:text}`p6ts_cost_1:.0f` times the regret of non-private (Beta) Thompson sampling at
+# {glue:text}`p6ts_cost_1:.0f` times the regret of non-private Beta Thompson sampling at
 # $\varepsilon = 1$ and {glue:text}`p6ts_cost_01:.0f` times at $\varepsilon = 0.1$: the price of
-# privacy. It has
-# significantly less regret than DP-SE and AdaP-KLUCB at $\varepsilon =$
-# {glue:text}`p6ts_lazy_beats_dpse`, not at 0.1. DP-UCB-INT (pure) has significantly less than
-# Lazy-DP-TS at $\varepsilon =$ {glue:text}`p6ts_int_sig_list`; at $\varepsilon = 1$ the two are within the
-# noise ($z =$ {glue:text}`p6ts_z_int_1:.1f`). Some DP-UCB-INT runs lock in on a wrong arm:
-# {glue:text}`p6ts_int_locked_words`. **DP-TS as printed** does not learn at these horizons. If
-# you want Thompson sampling with a proof, use Lazy-DP-TS.
+# privacy. It has significantly less regret than DP-SE and AdaP-KLUCB at $\varepsilon =$
+# {glue:text}`p6ts_lazy_beats_dpse`, not at 0.1. DP-UCB-INT (pure), Part I's DP-UCB-INT tuned by its
+# pure-DP bound, has significantly less than Lazy-DP-TS at $\varepsilon =$
+# {glue:text}`p6ts_int_sig_list`; at $\varepsilon = 1$ the two are within the noise ($z =$
+# {glue:text}`p6ts_z_int_1:.1f`). Some DP-UCB-INT runs lock in on a wrong arm:
+# {glue:text}`p6ts_int_locked_words`. **DP-TS as printed** does not learn at these horizons. If you
+# want Thompson sampling with a proof, use Lazy-DP-TS.
 #
 # **Words.** *Regret* is a run's cumulative pseudo-regret $\sum_{t \le T}(\mu^* - \mu_{I_t})$,
 # averaged over runs: an estimate of the expected pseudo-regret of {prf:ref}`def-regret`. A run
@@ -33,7 +34,8 @@
 # proven guarantee is the same target $\varepsilon$; {doc}`frontier` (the book's comparison of
 # private bandits at matched guarantees) does it with `calibrate(name, eps, delta, T)`, which
 # returns the parameters whose proof gives $(\varepsilon, \delta)$-DP over $T$ rounds; here
-# $\delta = 0$, pure DP. `log` is base 2, as in Hu and Hegde; `ln` is natural.
+# $\delta = 0$, pure DP. $\log$ is base 2, as in Hu and Hegde; $\ln$, natural, appears in Tossou
+# and Dimitrakakis's bound.
 #
 # Prerequisites: {doc}`frontier` and Part V's auditor ({doc}`../part5_audit/audit`); the code is
 # in the {ref}`package reference <api-reference>` (`privbandits.policies.dp_ts`,
@@ -229,20 +231,23 @@ assert clip.loc[("DP-TS", 1.0), ALL] > per_arm_uniform, \
 assert all(clip.loc[("DP-TS", e), ALL] > T for e in EPSILONS if e < 1), \
     "the text says below eps = 1 DP-TS stays clipped beyond T"
 
-# %% tags=["hide-input"] mystnb={"figure": {"caption": "The optimism offsets of DP-TS and Lazy-DP-TS (line 7 of Algorithms 1 and 2) at round $t = 10^5$ and $\\varepsilon = 1$, against the arm's number of observations $O$, log scales. Dashed lines: $1 - \\mu_j$ for the best and the worst arm; while the offset is above an arm's line, that arm's mean is clipped to 1. Dotted vertical line: $T/K$, what each arm gets if the play is uniform.", "name": "p6ts-fig-offset"}, "image": {"alt": "Log-log line chart of the optimism offset against the number of observations O from 1 to 10 million at t = 100,000 and epsilon = 1: the DP-TS offset (brown, dashed) falls slowly, crosses the upper dashed line (0.75) only near O = 100,000, past the dotted vertical line at 20,000, and the lower one (0.25) past O = 1,000,000; the Lazy-DP-TS offset (cyan, solid) falls much faster and crosses both dashed lines below O = 1,000."}}
+# %% tags=["hide-input"] mystnb={"figure": {"caption": "The optimism offsets of DP-TS and Lazy-DP-TS (line 7 of Algorithms 1 and 2) at round $t = 10^5$ and $\\varepsilon = 1$, against the arm's number of observations $O$, log scales. Dashed lines: $1 - \\mu_j$ for the best and the worst arm; while the offset is above an arm's line, that arm's mean is clipped to 1. Dotted vertical line: $T/K$, what each arm gets if the play is uniform.", "name": "p6ts-fig-offset"}, "image": {"alt": "Log-log line chart of the optimism offset against the number of observations O from 1 to 10 million at t = 100,000 and epsilon = 1: the DP-TS offset (brown, dashed) falls slowly, crosses the upper dashed line (0.75) only near O = 100,000, past the dotted vertical line at 20,000, and the lower one (0.25) past O = 1,000,000; the Lazy-DP-TS offset (cyan, solid) falls much faster, crosses both dashed lines below O = 1,000 and leaves the chart at 0.001."}}
 obs = np.unique(np.geomspace(1, 1e7, 300).astype(int))
 with plt.rc_context(BIG):
     fig, ax = plt.subplots(figsize=(0.7 * PAGE_WIDTH, 0.55 * PAGE_WIDTH))
     for name, offset in OFFSETS.items():
         ax.plot(obs, [offset(o, T, 1.0) for o in obs], color=color_for(name),
                 ls=STYLE[name][1], lw=2.2, label=name)
-    for mu, text in ((MEANS[0], "best arm"), (MEANS[-1], "worst arm")):
+    # the worst arm's label above its line, the best arm's below its own
+    for mu, text, dy in ((MEANS[0], "best arm", 0.4),
+                         (MEANS[-1], "worst arm", 1.3)):
         ax.axhline(1 - mu, color="0.4", ls="--", lw=1)
-        ax.annotate(f"1 − μ, {text}", (1.5, (1 - mu) * 1.15), color="0.3")
+        ax.annotate(f"1 − μ, {text}", (1.5, (1 - mu) * dy), color="0.3",
+                    va="top" if dy < 1 else "bottom")
     ax.axvline(per_arm_uniform, color="0.4", ls=":", lw=1)
     ax.set(xscale="log", yscale="log", xlabel="observations of the arm, O",
            ylabel="optimism offset", title="t = 10⁵, ε = 1",
-           xticks=[1, 1e2, 1e4, 1e6])
+           xticks=[1, 1e2, 1e4, 1e6], ylim=(1e-3, 3e2))
     ax.legend(loc="upper right")
     plt.show()
 
@@ -621,8 +626,8 @@ with plt.rc_context(BIG):
 
 # %% tags=["hide-input"] mystnb={"figure": {"caption": "Mean regret over the rounds at $\\varepsilon = 1$ (top, the setting of the paper's Figure 2) and $\\varepsilon = 500$ (bottom, its Figure 1), 100 runs each, with non-private Beta TS for reference. DP-TS at $\\varepsilon = 1$ grows almost linearly: its means are clipped throughout; at $\\varepsilon = 500$ DP-UCB-INT (pure) keeps growing, because some of its runs lock in.", "name": "p6ts-fig-curves"}, "image": {"alt": "Two line charts, one above the other, of mean regret (log scale) against the round t up to 100,000. Top, epsilon = 1: DP-TS (brown, dashed) rises almost linearly far above the others; Lazy-DP-TS, AdaP-KLUCB, DP-UCB-INT (pure) and DP-SE flatten; the non-private Beta TS (navy, dashed) lies lowest. Bottom, epsilon = 500: Beta TS and Lazy-DP-TS lowest, then AdaP-KLUCB, DP-TS and DP-SE; DP-UCB-INT (pure) keeps rising, its locked-in runs adding regret in every round."}}
 with plt.rc_context(BIG):
-    fig, axes = plt.subplots(2, 1, figsize=(0.7 * PAGE_WIDTH, 1.0 * PAGE_WIDTH),
-                             sharex=True)
+    fig, axes = plt.subplots(2, 1, sharex=True,
+                             figsize=(0.7 * PAGE_WIDTH, 1.0 * PAGE_WIDTH))
     for ax, eps in zip(axes, (1.0, 500.0)):
         for key in [(n, eps) for n in ALGORITHMS] + [BETA]:
             ax.plot(grid, curve[key], color=color_for(key[0]), lw=2,
