@@ -143,7 +143,7 @@ def dp_ts_offset(n_obs: float, t: float, epsilon: float) -> float:
         ``O_j``, the arm's observations.
     t : float >= 1
         The round (1-based).
-    epsilon : float >= EPSILON_MIN (1e-12)
+    epsilon : float >= EPSILON_MIN
         ``inf`` gives 0.
 
     Returns
@@ -164,7 +164,7 @@ def lazy_dp_ts_offset(n_obs: float, t: float, epsilon: float) -> float:
         ``O_j = 2^r_j``, the observations behind the arm's private mean.
     t : float >= 1
         The round (1-based).
-    epsilon : float >= EPSILON_MIN (1e-12)
+    epsilon : float >= EPSILON_MIN
         ``inf`` gives 0.
 
     Returns
@@ -205,7 +205,7 @@ class DPTS(Policy):
 
     Parameters
     ----------
-    epsilon : float >= EPSILON_MIN (1e-12)
+    epsilon : float >= EPSILON_MIN
         ``inf`` runs without noise and without optimism.
     """
 
@@ -239,7 +239,7 @@ class LazyDPTS(Policy):
 
     Parameters
     ----------
-    epsilon : float >= EPSILON_MIN (1e-12)
+    epsilon : float >= EPSILON_MIN
         ``inf`` runs without noise and without optimism (Thompson sampling on doubling epochs).
     """
 
