@@ -517,9 +517,10 @@ def frontier_figure(horizon, column, rows, lower_bounds=True):
             ax.set_xscale("log")
             ax.set_yscale("log")
             zoomed[iname] = zoom(ax, ys)
-            ax.set_xticks(X, [f"{e:g}" if math.isfinite(e) else "∞" for e in EPSILONS],
-                          rotation=45, ha="right", rotation_mode="anchor")  # one line each
-            ax.xaxis.get_major_ticks()[-1].label1.set(rotation=0, ha="center")  # ∞ upright
+            ax.set_xticks(X, [f"{e:g}" if math.isfinite(e) else "" for e in EPSILONS],
+                          rotation=90)  # one line each, clear of each other
+            ax.annotate("∞", (X[-1], 0), xycoords=("data", "axes fraction"), xytext=(0, -5),
+                        textcoords="offset points", ha="center", va="top")  # upright: on its side it reads as 8
             ax.minorticks_off()
             ax.tick_params(labelbottom=True)  # every panel: sharex hides them
             label_log_axis(ax)
