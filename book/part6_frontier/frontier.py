@@ -1034,9 +1034,7 @@ dpse_pucb_numbers = pd.DataFrame([
 # times (`dpse_epoch_length`). Private-UCB as printed gives each arm's tree $\varepsilon/K$, but its
 # width $\Gamma/n_a$ dwarfs the gaps whatever the budget.
 #
-# **Verdict.** DP-SE wins {glue:md}`p6_dpse_where_md:myst` Elsewhere its constants cost it a
-# factor of a few against AdaP-KLUCB. At
-# $T = 10^6$ the winner's regret is {glue:text}`p6_lb_win_min:.1f` to
+# **Verdict.** DP-SE wins {glue:md}`p6_dpse_where_md:myst` At $T = 10^6$ the winner's regret is {glue:text}`p6_lb_win_min:.1f` to
 # {glue:text}`p6_lb_win_max:.0f` times the private lower bound, by panel over $\varepsilon$:
 # {glue:md}`p6_lb_win_md:myst`. The printed Private-UCB plays almost like a uniform player, and neither $\varepsilon$ per
 # tree nor the tail bound rescues it by much.
