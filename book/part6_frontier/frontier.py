@@ -6,12 +6,14 @@
 # your number of arms $K$, your $\varepsilon$, your horizon $T$ and your rewards, and what can go
 # wrong with it?
 #
-# **The answer.** {glue:md}`p6_rule_md:myst` The risk is a run that locks in on a wrong arm and
-# never recovers: none of AdaP-KLUCB's runs did, but {glue:text}`p6_runs` runs per setting cannot
-# rule out a rate of up to {glue:text}`p6_lock_upper:.1%`.
+# **The answer.** {glue:md}`p6_rule_md:myst` {glue:md}`p6_rule_horizon_md:myst` The risk is a run
+# that locks in on a wrong arm ({glue:text}`p6_prefix_stay` of the {glue:text}`p6_prefix_locked`
+# DP-UCB-INT runs locked in at $T = 10^5$ never recover by $10^6$): none of AdaP-KLUCB's runs locked
+# in, but {glue:text}`p6_runs` runs per setting cannot rule out a rate of up to
+# {glue:text}`p6_lock_upper:.1%`.
 #
 # - **Horizon unknown:** use AdaP-KLUCB. {glue:md}`p6_anytime_md:myst`
-# - **Approximate $(\varepsilon, \delta)$-DP acceptable:** the same choice. A $\delta > 0$ helps
+# - **Approximate $(\varepsilon, \delta)$-DP acceptable:** AdaP-KLUCB, as above. A $\delta > 0$ helps
 #   only DP-UCB-INT, and up to {glue:text}`p6_int_locked_worst:.0%` of its runs at one setting lock
 #   in, so its low average regret is a bet, not a guarantee.
 # - **The exceptions' risks:** DP-UCB's evidence is one instance (five arms, gaps of at most
@@ -25,21 +27,19 @@
 #   {glue:text}`thompson.ipynb::p6ts_dpse_01:,.0f`, AdaP-KLUCB
 #   {glue:text}`thompson.ipynb::p6ts_adapklucb_01:,.0f`); DP-TS as printed does not learn
 #   by $T = 10^5$ (at $\varepsilon = 1$ each arm first needs about
-#   {glue:text}`thompson.ipynb::p6ts_clip_all_1:s` observations). Its risk: the evidence is one
-#   instance.
+#   {glue:text}`thompson.ipynb::p6ts_clip_all_1:s` observations).
 # - **Never use** the anytime GDP-NCB (its $\varepsilon$-DP claim is false: an audit certifies a
 #   loss of {glue:text}`trust.ipynb::p6_any_certified:.3f` against the claimed
-#   {glue:text}`trust.ipynb::p6_any_eps:g`), the printed Private-UCB (its regret is a median
-#   {glue:text}`p6_pucb_uniform:.0%` of a player who picks arms at random), or DP-UCB and
+#   {glue:text}`trust.ipynb::p6_any_eps:g`), the printed Private-UCB (its median regret is
+#   {glue:text}`p6_pucb_uniform:.0%` of uniform random play's), or DP-UCB and
 #   DP-UCB-BOUND as printed (their counter is $2\varepsilon$-DP: split the budget, as here).
 #
 # **Evidence.** {glue:md}`p6_grid_md:myst` {glue:text}`p6_n_points` *settings* (instance, $T$,
 # finite $\varepsilon$), each {glue:text}`p6_runs` runs. Every algorithm is tuned so that its proof
-# gives the target $\varepsilon$ (the printed Private-UCB's proof then gives the stricter
-# $\varepsilon/K$; the anytime GDP-NCB's guarantee is only claimed). At a setting, the algorithm
-# that **wins** is the one with the lowest average regret among the proven $\varepsilon$-DP
-# algorithms whose stored runs never lock in, at any setting (equal regrets to a relative $10^{-9}$
-# all win). The rule's pick wins {glue:text}`p6_rule_agree` of the {glue:text}`p6_n_points`
+# gives the target $\varepsilon$. The **winner** of a setting is
+# the proven $\varepsilon$-DP algorithm with the lowest average regret there; an algorithm with a
+# locked-in run at any setting is excluded everywhere, and equal regrets (to a relative $10^{-9}$)
+# all win. The rule's pick wins {glue:text}`p6_rule_agree` of the {glue:text}`p6_n_points`
 # settings, and its regret is never more than {glue:text}`p6_rule_ratio_max:.2f` times the
 # winner's ({glue:md}`p6_rule_beta_md:myst`). For *local* DP, where
 # each user privatises their own reward, use LDP-UCB: it wins all {glue:text}`p6_local_points`
@@ -81,13 +81,16 @@ from privbandits.frontier import (
     ranking,
     tail_summary,
 )
-from privbandits.plotting import PAGE_WIDTH, color_for, show_table, use_book_style
+from privbandits.plotting import color_for, format_number, show_table, use_book_style
 from privbandits.policies.dp_ncb import sparse_vector_budget
 from privbandits.provenance import check_close, check_digest
 from privbandits.simulate import simulate
 
 use_book_style()
 INSTANCES = frontier_instances()
+NARROW = 50  # characters: a long table split into parts this wide fits a phone's column
+SHORT = {i: i.split(" (")[0].split(",")[0] for i in INSTANCES}  # an instance by its first words, in long tables
+assert len(set(SHORT.values())) == len(SHORT)
 
 
 def power(h):
@@ -106,7 +109,7 @@ def power(h):
 #   by $\varepsilon$; $(\varepsilon, \delta)$-DP allows more with probability $\delta$ (here
 #   $e^{-10}$). DP-UCB-INT has a proof of each kind: *DP-UCB-INT (pure)* is tuned to the pure one.
 # - **Eps per tree, tail bound.** Private-UCB noises each arm's running sum with a binary tree of
-#   counters and gives each of the $K$ trees $\varepsilon/K$ (the paper writes $k$ for $K$). Its
+#   counters and gives each of the $K$ trees $\varepsilon/K$. Its
 #   index adds $\Gamma/n_a$ to the mean of an arm pulled $n_a$ times, where
 #   $\Gamma = K\log_2^2 T\,\ln(KT\log_2 T/\gamma)/\varepsilon$ is the paper's bound on the
 #   tree's Laplace noise, holding with probability $1 - \gamma$; as in Part I, $\gamma = t^{-4}$ at
@@ -116,9 +119,11 @@ def power(h):
 # - **Episodic, counter.** An *episodic* algorithm ({glue:text}`p6_episodic_list`) releases noisy
 #   statistics only at the ends of episodes: each reward enters one release, except in GDP-NCB's
 #   Phase I, where it enters up to $\lfloor\log_2 T\rfloor$ ({ref}`p6-ex-gdp-noise`). A *counter*
-#   (Part I's algorithms) adds noise to every release of a running sum.
+#   (Part I's algorithms) adds noise to every release of a running sum; DP-UCB's *hybrid counter*
+#   joins two, one over the sums of finished blocks and one within the current block.
 # - **Setting classes.** {glue:md}`p6_classes_md:myst`
-# - **Lock-in.** A run *locks in* when its regret at $T$ is at least $T\Delta_{\min}/2$ while
+# - **Lock-in.** With $\Delta_{\min}$ the smallest gap between the best mean and another arm's, a
+#   run *locks in* when its regret at $T$ is at least $T\Delta_{\min}/2$ while
 #   another run of the same setting has learned ({prf:ref}`p6-def-locked-in`): typically the best
 #   arm's noisy index fell low and froze, and the arm was not played for a long time.
 
@@ -129,7 +134,7 @@ def power(h):
 # *proven* accounting gives exactly the target, with the book's corrections:
 #
 # - **Private-UCB** {cite}`mishra2015nearly` as printed: width $\sqrt{2\ln t/n_a} + \Gamma/n_a$
-#   (Part I), $\varepsilon/K$-DP; two more readings (see the words above).
+#   (Part I), $\varepsilon/K$-DP; two more *readings* (ways to read the paper; see the words above).
 # - **DP-UCB-BOUND, DP-UCB**: the hybrid counter as printed is $2\varepsilon$-DP (Part I); with the
 #   budget split between its parts (`hybrid_split=True`) the target is the parameter.
 # - **DP-UCB-INT**: the mean of an arm pulled $n$ times is released with $\mathrm{Lap}(n^{v/2-1})$
@@ -141,13 +146,11 @@ def power(h):
 #   are the same pure policy.
 # - **AdaP-UCB, AdaP-KLUCB, DP-SE**: each reward enters one Laplace release; the target is the
 #   parameter. DP-SE {cite}`sajed2019optimal` is successive elimination on fresh epochs, each epoch
-#   mean released once with $\mathrm{Lap}(1/(\varepsilon R_\ell))$ ($\beta = 1/T$; its constants
-#   from two public implementations that agree, named in `privbandits.policies.DPSE`).
+#   mean released once with $\mathrm{Lap}(1/(\varepsilon R_\ell))$ ($\beta = 1/T$).
 # - **GDP-NCB**: only Part V's repaired Phase I is $\varepsilon$-DP. **Anytime GDP-NCB** runs the
 #   printed, leaking Phase I in every window: calibrated at its *claimed* $\varepsilon$, unproven.
 #
-# `guarantee(policy, T, delta)` recomputes each guarantee from the parameters; the tests check every
-# calibration meets its target. At $\varepsilon = 1$, $T = 10^6$:
+# The tests check every calibration meets its target (`guarantee` recomputes it from the parameters). At $\varepsilon = 1$, $T = 10^6$:
 
 # %% tags=["hide-input"]
 ROWS = tuple(r for a in GLOBAL_ALGORITHMS + LOCAL_ALGORITHMS
@@ -226,10 +229,10 @@ show_table(shown, keys=1)
 # {glue:text}`p6_int_input_1:.2g`: its simplified release interval is
 # {glue:text}`p6_int_interval_1:,d` pulls. Composing the releases it actually makes
 # (`dp_ucb_int_release_loss`) gives only {glue:text}`p6_int_actual_1:.2f` at $T = 10^6$: a tighter
-# accounting could spend the gap on less noise. The pure calibration is nearly tight
-# ({glue:text}`p6_intpure_actual_1:.4f`).
+# accounting could spend the gap on less noise. For DP-UCB-INT (pure) the composed loss is
+# {glue:text}`p6_intpure_actual_1:.4f` against its target 1: nearly tight.
 #
-# ## The state of the art as a row: AdaP-KLUCB
+# ## The state of the art: AdaP-KLUCB
 #
 # :::{prf:algorithm} AdaP-KLUCB {cite}`azize2022privacy`, Algorithm 1 with the KL-UCB index
 # :label: p6-alg-adap-klucb
@@ -258,9 +261,9 @@ show_table(shown, keys=1)
 #
 # $$\begin{aligned}&\liminf_{T\to\infty}\frac{R_T}{\log T}\\ &\quad\ge \sum_{a:\Delta_a>0}
 # \frac{\Delta_a}{\min\{\mathrm{kl}(\mu_a,\mu^*),\ 6\varepsilon\Delta_a\}}\\
-# &\quad= \frac{K-1}{6\varepsilon}\ \text{for small } \varepsilon,\end{aligned}$$
+# &\quad= \frac{K-1}{6\varepsilon}\ \text{for small } \varepsilon.\end{aligned}$$
 #
-# (thick grey in the figures; thick grey dots: the small-$\varepsilon$ form). Code: `privbandits.policies.AdaPKLUCB`.
+# Code: `privbandits.policies.AdaPKLUCB`.
 #
 # ## The frontier
 #
@@ -275,9 +278,9 @@ show_table(shown, keys=1)
 # `benchmarks/run_frontier.py` writes `results_frontier.npz` next to this chapter.
 # :::
 #
-# Each point is {glue:text}`p6_runs` runs (10 batches of 10, seeds $16, \dots, 25$) with a 95%
+# Each setting is {glue:text}`p6_runs` runs (10 batches of 10, seeds $16, \dots, 25$) with a 95%
 # batch-means band, at both horizons (Private-UCB's eps-per-tree reading at $10^5$ only). The file
-# also holds every run's final regret for {glue:md}`p6_finals_rows:myst`. This execution recomputes
+# also holds every run's final regret: {glue:md}`p6_finals_rows:myst`. This execution recomputes
 # {glue:md}`p6_recomputed_md:myst` and checks them.
 
 # %% tags=["hide-input"]
@@ -329,13 +332,14 @@ for a in ALGS:
     hs = [h for h in HORIZONS if not np.isnan(FINALS[ALGS.index(a), :, :, HORIZONS.index(h)]).all()]
     if hs:
         with_finals.setdefault(" and ".join(f"$T = {power(h)[1:-1]}$" for h in hs), []).append(a)
-glue("p6_finals_rows", Markdown("; ".join(f"{len(v)} rows at {k}" for k, v in with_finals.items())),
+glue("p6_finals_rows", Markdown(", ".join(f"{len(v)} algorithms at {k}" for k, v in
+                                           sorted(with_finals.items(), key=lambda kv: -len(kv[0])))),
      display=False)
 
 # %% [markdown]
 # The stored runs took {glue:text}`p6_wall_min:.0f` minutes in all (first seed
-# {glue:text}`p6_seed`; the file also stores the commands that made it). The recomputation (100
-# runs a point, the same seeds):
+# {glue:text}`p6_seed`; the file also stores the commands that made it). The cell below recomputes
+# them (100 runs a setting, the same seeds) and prints what it checked:
 
 # %% tags=["hide-input"]
 RECOMPUTED = ("AdaP-KLUCB", "AdaP-UCB", "GDP-NCB", "Anytime GDP-NCB")
@@ -348,6 +352,8 @@ for alg in RECOMPUTED:
                                   runs_per_batch=10, seed=int(stored["seed"]))
             check_close(here.values[0], point(alg, iname, eps, HORIZONS[0]),
                         RTOL, f"{alg}, {iname}, eps = {eps}")
+n_checked = len(RECOMPUTED) * len(INSTANCES) * len(EPSILONS)
+print(f"{n_checked} settings recomputed: all as stored")
 
 # %% tags=["remove-cell"]
 DPSE_RECOMPUTED = (("2 arms (Tossou)", 0.5), ("50 arms (DP-NCB)", 0.5), ("10 arms (Tossou)", math.inf))
@@ -357,13 +363,13 @@ for iname, eps in DPSE_RECOMPUTED:
     check_close(here.values[0], point("DP-SE", iname, eps, HORIZONS[0]), RTOL, f"DP-SE, {iname}, eps = {eps}")
 eps_tex = {e: "\\infty" if math.isinf(e) else f"{e:g}" for e in EPSILONS}
 glue("p6_recomputed_md", Markdown(
-    f"the $T = 10^5$ points of {', '.join(RECOMPUTED[:-1])} and {RECOMPUTED[-1]} (every instance and "
+    f"the $T = 10^5$ settings of {', '.join(RECOMPUTED[:-1])} and {RECOMPUTED[-1]} (every instance and "
     "$\\varepsilon$), and three of DP-SE's (" + "; ".join(
         f"{i}, $\\varepsilon = {eps_tex[e]}$" for i, e in DPSE_RECOMPUTED) + ")"), display=False)
 glue("p6_recompute_rtol", Markdown(f"$10^{{{round(math.log10(RTOL))}}}$"), display=False)
 
 # %% [markdown]
-# Every recomputed point equals the stored one to a relative {glue:md}`p6_recompute_rtol:myst`, and
+# Every recomputed setting equals the stored one to a relative {glue:md}`p6_recompute_rtol:myst`, and
 # the page stops if the code that made the file has changed since.
 #
 # :::{admonition} Redoing or widening the sweep
@@ -391,11 +397,12 @@ glue("p6_recompute_rtol", Markdown(f"$10^{{{round(math.log10(RTOL))}}}$"), displ
 # ### Cumulative regret against $\varepsilon$
 #
 # The figures show the cumulative regret $T\cdot R_A(T)$ with its 95% band, one panel per instance;
-# hollow markers have no valid band (see "Heavy tails"). On the Bernoulli instances the thick grey
-# line is the private lower bound above (`frontier.private_lower_bound`; asymptotic: a reference,
+# hollow markers have no valid band (see "Heavy tails"). Line style gives the family; thin light
+# grey, without markers, are the algorithms not to use ({glue:text}`p6_never_list`). On the
+# Bernoulli instances the thick grey line is the private lower bound above (asymptotic: a reference,
 # not a floor at finite $T$), the thick grey dots its small-$\varepsilon$ form. A panel whose curves
-# span less than a factor of 10 is zoomed to them (the bound may then lie below it). $\varepsilon = \infty$ is at the
-# right edge; the algorithms are shifted slightly sideways so that equal regrets show side by side.
+# span less than a factor of 10 is zoomed to them. Curves are shifted slightly sideways to separate
+# equal regrets.
 
 # %% tags=["hide-input"]
 GLOBAL_ROWS = tuple(a for a in (
@@ -408,18 +415,21 @@ MARKERS = {"UCB": "o", "AdaP-KLUCB": "D", "AdaP-UCB": "s", "GDP-NCB": "^",
            "DP-SE": ">", PUCB_EPS: "H", PUCB_VARIANT: "8",
            "LDP-UCB": "s", "LDP-NCB": "^", "Anytime LDP-NCB": "v"}
 # line style by family, so that two alike colours differ in line too: solid episodic, dashed a
-# counter that never locks in, dash-dot DP-UCB-INT (both versions: runs lock in), dotted not to be
-# used; the lower bound is thick grey, a style no algorithm has
-FAMILY_STYLE = {"episodic": "-", "counter": "--", "lockin": "-.", "never": ":"}
+# counter that never locks in, dash-dot DP-UCB-INT (both versions: runs lock in); the algorithms not
+# to be used are thin light grey, one legend entry; the lower bound is thick grey
+FAMILY_STYLE = {"episodic": "-", "counter": "--", "lockin": "-.", "never": "-"}
 FAMILY_TEXT = {"episodic": "solid: episodic", "counter": "dashed: counter",
-               "lockin": "dash-dot: DP-UCB-INT (runs lock in)", "never": "dotted: do not use"}
+               "lockin": "dash-dot: lock-in"}
+NEVER_COLOR, NEVER_TEXT = "#c8c8c8", "grey: do not use"
 FAMILY = {"DP-UCB-BOUND": "counter", "DP-UCB": "counter", "DP-UCB-INT": "lockin",
           "DP-UCB-INT (pure)": "lockin", "Anytime GDP-NCB": "never",
           "Private-UCB": "never", PUCB_EPS: "never", PUCB_VARIANT: "never"}
 X = np.array([e if math.isfinite(e) else 20.0 for e in EPSILONS])
-FIGURE_TEXT = {"font.size": 11, "axes.titlesize": 11, "axes.labelsize": 11,
-               "xtick.labelsize": 10.5, "ytick.labelsize": 10.5,
-               "legend.fontsize": 10.5}
+# a 5-inch figure shown at a phone's column (about 360 px) keeps its text near 8 to 9 pt
+FIGURE_WIDTH = 4.7
+FIGURE_TEXT = {"font.size": 13.5, "axes.titlesize": 13.5, "axes.labelsize": 13.5,
+               "xtick.labelsize": 12.5, "ytick.labelsize": 12.5,
+               "legend.fontsize": 12.5}
 
 
 def draw_row(ax, alg, iname, horizon, column, shift):
@@ -432,11 +442,14 @@ def draw_row(ax, alg, iname, horizon, column, shift):
     bad = np.array([ok[n] and flagged(alg, iname, e, horizon)
                     for n, e in enumerate(EPSILONS)])
     x, color, marker = X * shift, color_for(alg), MARKERS[alg]
+    if FAMILY.get(alg) == "never":  # thin light grey, no band, one legend entry for all
+        ax.plot(x[ok], scale * v[ok, column], color=NEVER_COLOR, lw=1.0, label=NEVER_TEXT, zorder=1)
+        return scale * v[ok, column]
     ls = FAMILY_STYLE[FAMILY.get(alg, "episodic")]
     ax.plot(x[ok], scale * v[ok, column], marker=marker, color=color,
-            label=alg, lw=1.3, ms=5, ls=ls)
+            label=alg, lw=1.5, ms=6, ls=ls)
     ax.plot(x[bad], scale * v[bad, column], ls="none", marker=marker,
-            color=color, mfc="white", ms=5)
+            color=color, mfc="white", ms=6)
     ax.fill_between(x, scale * v[:, column + 1], scale * v[:, column + 2],
                     where=ok & ~bad, color=color, alpha=0.15, lw=0)
     return scale * v[ok, column]
@@ -450,10 +463,10 @@ def draw_bounds(ax, iname, horizon):
     finite = np.array([e for e in EPSILONS if math.isfinite(e)])
     lb = [private_lower_bound(inst, [horizon], e)[0] for e in EPSILONS]
     ax.plot(X, lb, color="grey", ls="-", lw=3.5, alpha=0.6,
-            label="private lower bound")
+            label="lower bound")
     ax.plot(finite, (inst.n_arms - 1) * math.log(horizon) / (6 * finite),
             color="grey", ls=":", lw=3.5, alpha=0.6,
-            label="its small-ε form")
+            label="bound, small ε")
 
 
 def zoom(ax, ys):
@@ -489,9 +502,10 @@ def label_log_axis(ax):
 
 
 def frontier_figure(horizon, column, rows, lower_bounds=True):
-    """A 3 x 2 grid: a panel per instance (statistic `column`), the legend."""
+    """A grid of panels two wide, one per instance (statistic `column`), one legend above."""
     with plt.rc_context(FIGURE_TEXT):
-        fig, axes = plt.subplots(3, 2, figsize=(PAGE_WIDTH, 10.4), sharex=True)
+        n_rows = math.ceil(len(INSTS) / 2)
+        fig, axes = plt.subplots(n_rows, 2, figsize=(FIGURE_WIDTH, 2.45 * n_rows + 2.6), sharex=True)
         zoomed = {}
         for ax, iname in zip(axes.flat, INSTS):
             ys = []
@@ -503,13 +517,15 @@ def frontier_figure(horizon, column, rows, lower_bounds=True):
             ax.set_xscale("log")
             ax.set_yscale("log")
             zoomed[iname] = zoom(ax, ys)
-            ax.set_xticks(X, [("\n" if e == 0.25 else "") + f"{e:g}"  # a line lower:
-                              if math.isfinite(e) else "∞"  # 0.25 and 0.5 apart
-                              for e in EPSILONS])
+            ax.set_xticks(X, [f"{e:g}" if math.isfinite(e) else "" for e in EPSILONS],
+                          rotation=90)  # one line each, clear of each other
+            ax.annotate("∞", (X[-1], 0), xycoords=("data", "axes fraction"), xytext=(0, -5),
+                        textcoords="offset points", ha="center", va="top")  # upright: on its side it reads as 8
             ax.minorticks_off()
             ax.tick_params(labelbottom=True)  # every panel: sharex hides them
             label_log_axis(ax)
             ax.set_title(iname + (" (zoomed)" if zoomed[iname] else ""))
+        for ax in axes.flat[max(0, len(INSTS) - 2):len(INSTS)]:
             ax.set_xlabel("ε")
         for ax in axes[:, 0]:
             ax.set_ylabel("cumulative regret" if column == 0 else "Nash regret")
@@ -519,16 +535,16 @@ def frontier_figure(horizon, column, rows, lower_bounds=True):
                 handles.setdefault(lab, h)
         (hollow,) = axes.flat[0].plot([], [], ls="none", marker="o",
                                       mfc="white", color="grey")
-        handles["hollow: band not valid"] = hollow
+        handles["hollow: no valid band"] = hollow
         if any(FAMILY.get(a) for a in rows):
             for fam, text in FAMILY_TEXT.items():
                 if any(FAMILY.get(a, "episodic") == fam for a in rows):
                     (line,) = axes.flat[0].plot([], [], color="grey", ls=FAMILY_STYLE[fam])
                     handles[text] = line
-        legend_ax = axes.flat[-1]
-        legend_ax.axis("off")
-        legend_ax.legend(handles.values(), handles.keys(), loc="center",
-                         frameon=False, fontsize=10)
+        for ax in axes.flat[len(INSTS):]:
+            ax.axis("off")
+        fig.legend(handles.values(), handles.keys(), loc="outside upper center", ncols=2,
+                   frameon=False, handlelength=2.2, columnspacing=1.0)
     return fig
 
 
@@ -546,6 +562,7 @@ show_figure("p6_fig_nash_1e6",
             frontier_figure(HORIZONS[-1], 3, GLOBAL_ROWS, lower_bounds=False))
 
 # %% tags=["remove-cell"]
+glue("p6_never_list", ", ".join(a for a in GLOBAL_ROWS if FAMILY.get(a) == "never"), display=False)
 from scipy.stats import spearmanr  # noqa: E402  the Nash caption: nearly the order of cumulative regret
 
 NASH_PURE = [a for a in GLOBAL_ROWS if a not in ("UCB", "Anytime GDP-NCB", "DP-UCB-INT", PUCB_EPS)]
@@ -557,28 +574,26 @@ assert np.median(nash_order) > 0.95 and min(nash_order) > 0.8, "Nash regret rank
 # %% [markdown]
 # :::{glue:figure} p6_fig_global_1e6
 # :name: p6-fig-global-1e6
-# :alt: Five log-log panels of cumulative regret against epsilon at T = 10^6, one per instance, thirteen global-DP algorithms each; solid lines are episodic algorithms, dashed ones counters, dash-dot DP-UCB-INT, dotted ones algorithms not to be used. AdaP-KLUCB (violet diamonds, solid) lies lowest, or close to it, of the algorithms that never lock in; DP-SE (olive triangles) is nearly flat in epsilon and lowest at epsilon 0.1 on the 2- and 10-arm panels; the Part I counters lie higher and printed Private-UCB (grey) highest, near uniform play. DP-UCB-INT (pink) zigzags and is drawn hollow where its runs lock in. The small-gap panel is zoomed to its curves, which lie close together; DP-UCB (green stars, dashed) is lowest there of the algorithms that never lock in for epsilon of 0.5 and more. The thick grey private lower bound lies below every curve on the Bernoulli panels.
+# :alt: Five log-log panels, two per row, of cumulative regret against epsilon at T = 10^6, one per instance, with one legend above; nine global-DP algorithms in colour (solid lines episodic algorithms, dashed ones counters, dash-dot DP-UCB-INT) and the four not to be used (Anytime GDP-NCB and Private-UCB's three readings) as thin light-grey lines, highest on every panel. AdaP-KLUCB (violet diamonds, solid) lies lowest, or close to it, of the algorithms that never lock in; DP-SE (olive triangles) is nearly flat in epsilon and lowest at epsilon 0.1 on the 2- and 10-arm panels; the Part I counters lie higher. DP-UCB-INT (pink) zigzags and is drawn hollow where its runs lock in. The small-gap panel is zoomed to its curves, which lie close together; DP-UCB (green stars, dashed) is lowest there of the algorithms that never lock in for epsilon of 0.5 and more. The thick grey private lower bound lies below every curve on the Bernoulli panels.
 # :width: 100%
 #
-# Global DP, $T = 10^6$ (stored run): cumulative regret against $\varepsilon$, one panel per
-# instance; the line style gives the family (solid episodic, dashed counter, dash-dot DP-UCB-INT,
-# dotted not to be used; thick grey: the lower bound). See AdaP-KLUCB lowest, or close to it, of the algorithms that never lock in, DP-SE flat and best at
+# Global DP, $T = 10^6$ (stored run): cumulative regret against $\varepsilon$. See AdaP-KLUCB
+# lowest, or close to it, of the algorithms that never lock in, DP-SE flat and best at
 # $\varepsilon = 0.1$ with few arms, DP-UCB best on the small-gap panel at $\varepsilon \ge 0.5$, and
-# DP-UCB-INT hollow (lock-in) where it looks best. Click the figure to open it full size.
+# DP-UCB-INT hollow (lock-in) where it looks best.
 # :::
 #
 # :::{glue:figure} p6_fig_global_1e5
 # :name: p6-fig-global-1e5
-# :alt: The same five panels at T = 10^5: cumulative regret against epsilon for the thirteen global-DP algorithms, with the same order as at 10^6, the Private-UCB eps-per-tree reading (green hexagons) close to the printed Private-UCB, and the lower bound thick grey on the Bernoulli panels.
+# :alt: The same five panels at T = 10^5: cumulative regret against epsilon for the same algorithms, with the same order as at 10^6; the printed Private-UCB and its eps-per-tree reading are two thin grey lines close together near the top, and the lower bound is thick grey on the Bernoulli panels.
 # :width: 100%
 #
-# Global DP, $T = 10^5$ (stored run). The order is that of $T = 10^6$; see how little the printed
-# Private-UCB gains from $\varepsilon$ per tree (the two top curves).
+# Global DP, $T = 10^5$ (stored run). The order is that of $T = 10^6$.
 # :::
 #
 # :::{glue:figure} p6_fig_nash_1e6
 # :name: p6-fig-nash-1e6
-# :alt: Five log-log panels of Nash regret against epsilon at T = 10^6 for the thirteen global-DP algorithms; the order of the algorithms on each panel is nearly that of cumulative regret.
+# :alt: Five log-log panels of Nash regret against epsilon at T = 10^6 for the same algorithms; the order of the algorithms on each panel is nearly that of cumulative regret.
 # :width: 100%
 #
 # Global DP, $T = 10^6$ (stored run): Nash regret against $\varepsilon$. See that the ranking by
@@ -589,18 +604,18 @@ assert np.median(nash_order) > 0.95 and min(nash_order) > 0.8, "Nash regret rank
 #
 # DP-UCB-INT's index is frozen between releases, up to {glue:text}`p6_int_interval_1:,d` pulls
 # apart at $\varepsilon = 1$: when the best arm's noisy index falls low early, the arm may never be
-# pulled again. A few such runs among 100 make the mean jump and the band explode, even below 0.
+# pulled again. A few such runs make the mean jump and the band explode, even below 0.
 #
 # :::{prf:definition} Locked-in run
 # :label: p6-def-locked-in
 #
 # A run is *locked in* (`frontier.tail_summary`) when its regret at $T$ is at least
-# $T\Delta_{\min}/2$ at a point where some run has learned (regret below $T\Delta_{\min}/4$).
+# $T\Delta_{\min}/2$ at a setting where some run has learned (regret below $T\Delta_{\min}/4$).
 # :::
 #
-# Where no run has learned (small gaps, small $\varepsilon$) the point is slow, not heavy-tailed.
+# Where no run has learned (small gaps, small $\varepsilon$) the setting is slow, not heavy-tailed.
 # "Locked" means linear *up to* $T$: a frozen index may still move at a later release, so a lock-in
-# at $10^5$ is often, not always, one for good (table below). A point is flagged, hollow and
+# at $10^5$ is often, not always, one for good (table below). A setting is flagged, hollow and
 # without a band, when its band's lower end is at most 0 or some stored run locked in.
 
 # %% tags=["hide-input"]
@@ -637,9 +652,9 @@ glue("p6_flagged_locked", int((tails["runs locked in"] > 0).sum()), display=Fals
 glue("p6_flagged_unmeasured", int(tails["runs locked in"].isna().sum()), display=False)
 n_locked_pts, n_unmeasured = int((tails["runs locked in"] > 0).sum()), int(tails["runs locked in"].isna().sum())
 glue("p6_flagged_md", Markdown(
-    f"{len(tails)} points are flagged, all because some of their stored runs locked in."
+    f"{len(tails)} settings are flagged, all because some of their stored runs locked in."
     if n_locked_pts == len(tails) else
-    f"{len(tails)} points are flagged: {n_locked_pts} because some of their stored runs locked in, "
+    f"{len(tails)} settings are flagged: {n_locked_pts} because some of their stored runs locked in, "
     f"{n_unmeasured} because their band reaches 0 (their runs' final regrets are not stored)."), display=False)
 ex_t = tail("DP-UCB-INT", "2 arms (Tossou)", 2.0, HORIZONS[-1])
 glue("p6_ex_mean", float(HORIZONS[-1] * point("DP-UCB-INT", "2 arms (Tossou)", 2.0, HORIZONS[-1])[0]), display=False)
@@ -677,25 +692,28 @@ for i in INSTS:
 assert 0 < prefix_unlocked < prefix_locked, "some, not all, 10^5 lock-ins are no longer linear at 10^6"
 glue("p6_prefix_locked", prefix_locked, display=False)
 glue("p6_prefix_unlocked", prefix_unlocked, display=False)
+glue("p6_prefix_stay", prefix_locked - prefix_unlocked, display=False)
+assert prefix_locked - prefix_unlocked > prefix_locked / 2, "the first screen: most never recover by 10^6"
 glue("p6_prefix_sg_locked", sg_locked, display=False)
 glue("p6_prefix_sg_unlocked", sg_unlocked, display=False)
 ex_point = HORIZONS[-1] * point("DP-UCB-INT", "2 arms (Tossou)", 2.0, HORIZONS[-1])
 tail_numbers = pd.DataFrame([
-    ("rows with a locked-in run somewhere", ", ".join(sorted(locked_algs, key=ALGS.index))),
-    ("rows whose stored runs never lock in", ", ".join(clean) if clean else "none"),
-    ("example: DP-UCB-INT at (2, e^-10), 2 arms, T = 10^6: mean (band's lower end)",
+    ("algorithms with a locked-in run somewhere", ", ".join(sorted(locked_algs, key=ALGS.index))),
+    ("algorithms whose stored runs never lock in", ", ".join(clean) if clean else "none"),
+    ("example: DP-UCB-INT at (ε, δ) = (2, e^-10), 2 arms, T = 10^6: mean regret (band's lower end)",
      f"{ex_point[0]:,.0f} ({ex_point[1]:,.0f})"),
-    ("… median; runs locked in; worst run", f"{ex_t.median:,.0f}; {ex_t.locked_in:.0%}; {ex_t.maximum:,.0f}"),
-    ("points with locked-in runs: DP-UCB-INT; DP-UCB-INT (pure) (of each row's)",
-     f"{int_locked_points['DP-UCB-INT']}; {int_locked_points['DP-UCB-INT (pure)']} "
-     f"(of {len(INSTS) * len(HORIZONS) * (len(EPSILONS) - 1)})"),
-    ("… of DP-UCB-INT's at ε ≥ 1", int(sum(tail("DP-UCB-INT", i, e, h).locked_in > 0 for i in INSTS for h in HORIZONS
+    ("… its median run; runs locked in; its worst run",
+     f"regret {format_number(ex_t.median)}; {ex_t.locked_in:.0%} of runs; regret {format_number(ex_t.maximum)}"),
+    ("settings with locked-in runs, of each version's",
+     f"DP-UCB-INT {int_locked_points['DP-UCB-INT']}, DP-UCB-INT (pure) {int_locked_points['DP-UCB-INT (pure)']} "
+     f"(of {len(INSTS) * len(HORIZONS) * (len(EPSILONS) - 1)} each)"),
+    ("… settings of DP-UCB-INT's at ε ≥ 1", int(sum(tail("DP-UCB-INT", i, e, h).locked_in > 0 for i in INSTS for h in HORIZONS
                                            for e in EPSILONS[:-1] if e >= 1))),
     ("DP-UCB-INT runs locked in at T = 10^5 (where the 10^5 runs are the start of the 10^6 runs)",
-     f"{prefix_locked}"),
-    ("… of these, below the lock-in threshold again at T = 10^6", f"{prefix_unlocked}"),
+     f"{prefix_locked} runs"),
+    ("… of these, below the lock-in threshold again at T = 10^6", f"{prefix_unlocked} runs"),
     ("… on the small-gap instance at ε = 1: locked in at 10^5; below the threshold at 10^6",
-     f"{sg_locked}; {sg_unlocked}"),
+     f"{sg_locked} runs; {sg_unlocked} of them"),
     ("0 of 100 runs locked in: lock-in rate up to (95% Clopper-Pearson)", f"{clopper_pearson(0, 100, 0.05)[1]:.1%}"),
 ], columns=["what", "value"]).astype({"value": str})
 tail_summary_table = tails.groupby("algorithm", sort=False).agg(
@@ -717,14 +735,16 @@ show_table(tail_summary_table.rename(columns=short),
            formats={"most locked in": pct})
 
 # %% tags=["remove-input"]
-show_table(tails, horizons=["T"], keys=4, max_rows=10, missing="not stored",
-           formats={"runs locked in": pct, "95% t-band": band, "ε": "{:g}"},
-           caption="Every flagged point")
+show_table(tails.assign(algorithm=tails["algorithm"].map({"DP-UCB-INT": "INT", "DP-UCB-INT (pure)": "INT pure"}),
+                        instance=tails["instance"].map(SHORT))
+           .rename(columns={"runs locked in": "locked", "mean regret": "mean", "90% quantile": "90%"}),
+           horizons=["T"], keys=4, max_rows=10, missing="not stored", max_width=NARROW - 10,
+           formats={"locked": pct, "95% t-band": band, "ε": "{:g}"},
+           caption="Every flagged setting (INT: DP-UCB-INT; an instance by its first words; regrets of runs)")
 
 # %% [markdown]
 # **Verdict.** Only DP-UCB-INT's runs lock in, each costing about $T\Delta$: its mean regret is
-# not monotone in $\varepsilon$, and its rank does not carry over to longer horizons. No other
-# algorithm's stored runs lock in, which, from 100 runs, still allows a small rate. The numbers:
+# not monotone in $\varepsilon$, and its rank does not carry over to longer horizons. The numbers:
 
 # %% tags=["remove-input"]
 show_table(tail_numbers, caption="Lock-in, in numbers")
@@ -732,9 +752,9 @@ show_table(tail_numbers, caption="Lock-in, in numbers")
 # %% [markdown]
 # ### Who wins where
 #
-# At every setting: the winner (defined on the first screen), the runner-up, and how DP-UCB-INT,
-# left out because its runs lock in, compares in its pure version and at
-# $(\varepsilon, e^{-10})$.
+# At every setting: the winner (defined under **Evidence** at the top: an algorithm with a locked-in
+# run at any setting is excluded at every setting), the runner-up, and how DP-UCB-INT (pure),
+# excluded so, compares.
 
 # %% tags=["hide-input"]
 NOT_PURE = ("UCB", "Anytime GDP-NCB", "DP-UCB-INT")
@@ -826,12 +846,19 @@ wins_numbers = pd.DataFrame([
 ], columns=["what", "value"]).astype({"value": str})
 
 # %%
-show_table(win_summary, digits=3)
+show_table(win_summary, digits=3, caption="Settings won (a tie counts for each of its winners)")
 
 # %% tags=["remove-input"]
-show_table(wins, horizons=["T"], keys=3, max_rows=10, caption="Every setting",
-           formats={"ε": "{:g}", "÷ winner's": "{:.2f}", "INT (pure) ÷ winner's": "{:.2f}",
-                    "INT (pure) locked in": pct})
+def to_win(r):
+    """A ratio to the winner's regret: 'tie' where equal (to a relative 1e-9), else 3 decimals."""
+    return "tie" if is_tie(r, 1.0) else f"{r:.3f}"
+
+
+show_table(wins.assign(instance=wins["instance"].map(SHORT)).rename(
+               columns={"INT (pure) ÷ winner's": "INT pure ÷ winner's", "INT (pure) locked in": "locked"}),
+           horizons=["T"], keys=3, max_rows=10, max_width=NARROW,
+           caption="Every setting (an instance by its first words; INT pure: DP-UCB-INT (pure), its runs locked in)",
+           formats={"ε": "{:g}", "÷ winner's": to_win, "INT pure ÷ winner's": to_win, "locked": pct})
 
 # %% [markdown]
 # **Verdict.** {glue:text}`p6_top` wins {glue:text}`p6_top_wins` of the
@@ -850,8 +877,9 @@ show_table(wins_numbers, caption="Who wins where, in numbers")
 # AdaP-UCB and AdaP-KLUCB have equal regret (to a relative $10^{-9}$) at
 # {glue:text}`p6_kl_ucb_equal` settings, whether or not they win there (they tie for the win at
 # {glue:text}`p6_kl_ucb_tie_win`), yet their arm sequences differ in every run: only the pull counts
-# agree, and pseudo-regret depends on nothing else. Replaying the first 10 runs of each such setting
-# at $T = 10^5$ with the arms kept:
+# agree, and pseudo-regret depends on nothing else. Replaying the first 10 runs of the
+# {glue:text}`p6_tie_replayed` such settings at $T = 10^5$ (the others are at $10^6$) with the arms
+# kept:
 
 # %% tags=["hide-input"]
 def pulls_and_first_difference(iname, eps, horizon, seed):
@@ -880,6 +908,8 @@ show_table(pd.DataFrame([
 assert tie_checks, "a tie of AdaP-UCB and AdaP-KLUCB at T = 10^5 to check"
 assert all(same for same, _ in tie_checks.values()), "tied: the same pulls of each arm, run by run"
 assert all(None not in first for _, first in tie_checks.values()), "tied, yet the arm sequences differ in every run"
+glue("p6_tie_replayed", len(tie_checks), display=False)
+assert all(p[2] == HORIZONS[1] for p in tied_points if p not in tie_checks), "the others: at 10^6"
 glue("p6_tie_first_diff", min(min(first) for _, first in tie_checks.values()), display=False)
 glue("p6_kl_ucb_tie_win", sum(" = " in w and {"AdaP-UCB", "AdaP-KLUCB"} <= set(w.split(" = "))
                               for w in wins["winner"]), display=False)
@@ -1004,9 +1034,7 @@ dpse_pucb_numbers = pd.DataFrame([
 # times (`dpse_epoch_length`). Private-UCB as printed gives each arm's tree $\varepsilon/K$, but its
 # width $\Gamma/n_a$ dwarfs the gaps whatever the budget.
 #
-# **Verdict.** DP-SE wins {glue:md}`p6_dpse_where_md:myst` Elsewhere its constants cost it a
-# factor of a few against AdaP-KLUCB. At
-# $T = 10^6$ the winner's regret is {glue:text}`p6_lb_win_min:.1f` to
+# **Verdict.** DP-SE wins {glue:md}`p6_dpse_where_md:myst` At $T = 10^6$ the winner's regret is {glue:text}`p6_lb_win_min:.1f` to
 # {glue:text}`p6_lb_win_max:.0f` times the private lower bound, by panel over $\varepsilon$:
 # {glue:md}`p6_lb_win_md:myst`. The printed Private-UCB plays almost like a uniform player, and neither $\varepsilon$ per
 # tree nor the tail bound rescues it by much.
@@ -1063,7 +1091,7 @@ assert local_top == "LDP-UCB" and local_best.count(local_top) == len(local_best)
 # settings (instances and both horizons) and picks the algorithm whose regret is closest to the
 # winner's: the smallest geometric mean of its regret divided by the winner's (1: it wins every
 # setting). A close call (the next within {glue:text}`p6_dec_margin:.0%`) is marked. The first
-# screen's sentence is written by the code from this table, with equal neighbours merged.
+# screen's rule is this table, equal neighbours merged.
 
 # %% tags=["hide-input"]
 CLOSE_GAP = 0.05  # "close means": every gap at most this
@@ -1076,7 +1104,7 @@ def setting(iname):
     inst = INSTANCES[iname]
     if inst.gaps.max() <= CLOSE_GAP:
         return f"all gaps ≤ {CLOSE_GAP:g}"
-    return f"K {'≤' if inst.n_arms <= SMALL_K else '>'} {SMALL_K}, a gap > {CLOSE_GAP:g}"
+    return f"K {'≤' if inst.n_arms <= SMALL_K else '>'} {SMALL_K}, largest gap > {CLOSE_GAP:g}"
 
 
 def to_winner(alg, where):
@@ -1113,8 +1141,8 @@ def rule(iname, eps):
 glue("p6_dec_margin", DEC_MARGIN, display=False)
 glue("p6_close_gap", CLOSE_GAP, display=False)
 TESTED = list(EPSILONS[:-1])  # the finite eps of the grid
-close_s, small_s, large_s = (f"all gaps ≤ {CLOSE_GAP:g}", f"K ≤ {SMALL_K}, a gap > {CLOSE_GAP:g}",
-                             f"K > {SMALL_K}, a gap > {CLOSE_GAP:g}")
+close_s, small_s, large_s = (f"all gaps ≤ {CLOSE_GAP:g}", f"K ≤ {SMALL_K}, largest gap > {CLOSE_GAP:g}",
+                             f"K > {SMALL_K}, largest gap > {CLOSE_GAP:g}")
 
 
 def gap_words(iname):
@@ -1124,8 +1152,11 @@ def gap_words(iname):
     return f"{g.min():.3g}" if np.isclose(g.min(), g.max()) else f"{g.min():.3g} to {g.max():.3g}"
 
 
-glue("p6_classes_md", Markdown("; ".join(
-    f"*{s}*: " + ", ".join(f"{i} (gaps {gap_words(i)})" for i in INSTS if setting(i) == s)
+CLASS_DEF = {close_s: f"every arm's gap at most {CLOSE_GAP:g}",
+             small_s: f"at most {SMALL_K} arms, at least one gap above {CLOSE_GAP:g}",
+             large_s: f"more than {SMALL_K} arms, at least one gap above {CLOSE_GAP:g}"}
+glue("p6_classes_md", Markdown("An arm's *gap* is the best mean minus its own. " + "; ".join(
+    f"*{s}* ({CLASS_DEF[s]}): " + ", ".join(f"{i} (gaps {gap_words(i)})" for i in INSTS if setting(i) == s)
     for s in SETTINGS) + "."), display=False)
 assert SETTINGS == [small_s, large_s, close_s] or set(SETTINGS) == {small_s, large_s, close_s}
 close_means = [i for i in INSTS if setting(i) == close_s]
@@ -1174,10 +1205,11 @@ one = lambda d: ", ".join(f"{r['instance']}, $T = {power(r['T'])[1:-1]}$" for _,
 split = [(e, n, m) for e, n, m in in_class[:last + 1] if n < m]
 assert all(use[(small_s, e)] != "DP-SE" for e, _, _ in split), "where DP-SE wins only some, the rule picks another"
 glue("p6_dpse_where_md", Markdown(
-    f"in its class (K ≤ {SMALL_K}, a gap > {CLOSE_GAP:g}) "
+    f"in its class ({small_s}) "
     + ", ".join(f"{n} of {m} settings at $\\varepsilon = {e:g}$"
                 + (f" ({one(dpse_wins[(dpse_wins['instance'].map(setting) == small_s) & (dpse_wins['ε'] == e)])}; "
-                   f"the rule picks {use[(small_s, e)]} there, nearer the winner over the {m})" if n < m else "")
+                   f"the rule picks {use[(small_s, e)]}: its regret is closest to the winner's, averaged (geometric "
+                   f"mean) over the {m} settings)" if n < m else "")
                 for e, n, m in in_class[:last + 1])
     + f", none at larger $\\varepsilon$, and {len(gap_wins)} small-gap settings, all at "
     f"$T = {power(HORIZONS[0])[1:-1]}$ ($\\varepsilon \\le {gap_wins['ε'].max():g}$)."),
@@ -1212,15 +1244,15 @@ for s in SETTINGS:
         u, i, j = grp["use"].iloc[0], TESTED.index(grp["ε"].min()), TESTED.index(grp["ε"].max())
         if u == default:
             continue
-        bounds = ([f"$\\varepsilon \\ge {TESTED[i]:g}$"] if i > 0 else []) + (
-            [f"$\\varepsilon \\le {TESTED[j]:g}$"] if j < len(TESTED) - 1 else [])
+        bounds = ([f"$\\varepsilon > {math.sqrt(TESTED[i - 1] * TESTED[i]):.2g}$ (tested: $\\varepsilon \\ge {TESTED[i]:g}$)"]
+                  if i > 0 else []) + (
+            [f"$\\varepsilon < {math.sqrt(TESTED[j] * TESTED[j + 1]):.2g}$ (tested: $\\varepsilon \\le {TESTED[j]:g}$)"]
+            if j < len(TESTED) - 1 else [])
         where = " and ".join(bounds) or "any $\\varepsilon$"
-        unless.append(f"{CLASS_WORDS[s]} and {where} (then use {HOW.get(u, u)})")
-        cuts += [(u, math.sqrt(TESTED[k - 1] * TESTED[k])) for k in (i, j + 1) if 0 < k < len(TESTED)]
+        unless.append(f"{CLASS_WORDS[s]} and {where}: then use {HOW.get(u, u)}")
 glue("p6_rule_md", Markdown(
-    f"Use {default}, unless " + "; or ".join(unless) + ". Between two tested values of $\\varepsilon$, switch "
-    "halfway on a log scale: " + ", ".join(f"for {u} at $\\varepsilon \\approx {c:.2g}$" for u, c in cuts) + "."),
-    display=False)
+    f"Use {default}, unless " + "; or ".join(unless) + ". Each switch point lies halfway, on a log scale, "
+    "between two tested values."), display=False)
 decision_shown = decision.assign(wins=[f"{w} of {n}" for w, n in zip(decision["wins"], decision["of"])]).drop(
     columns=["of"])
 
@@ -1228,7 +1260,7 @@ decision_shown = decision.assign(wins=[f"{w} of {n}" for w, n in zip(decision["w
 show_table(rule_table, digits=3, caption="The rule as a table")
 
 # %% tags=["remove-input"]
-show_table(decision_shown, keys=2, max_rows=1, digits=3, formats={"ε": "{:g}"},
+show_table(decision_shown, keys=2, max_rows=1, digits=3, formats={"ε": "{:g}"}, max_width=NARROW,
            caption="The decision table, one ε at a time")
 
 # %% [markdown]
@@ -1277,11 +1309,25 @@ assert r.max() < 2 and beta.max() < 1.5, "the rule stays within 2 (Beta: 1.5) ti
 cost = rule_check["rule ÷ lowest"]
 glue("p6_rule_cost_median", float(cost.median()), display=False)
 glue("p6_rule_cost_max", float(cost.max()), display=False)
+# the rule pools both horizons; what changes at the shorter one, on the close-means instance
+sg = rule_check[rule_check["instance"].map(setting) == close_s]
+sg5, sg6 = sg[sg["T"] == HORIZONS[0]], sg[sg["T"] == HORIZONS[1]]
+dpse5 = sg5[sg5["winner"].str.split(" = ").map(lambda w: "DP-SE" in w)]["ε"]
+assert list(dpse5) == TESTED[:len(dpse5)], "at the shorter horizon DP-SE wins the small gaps up to some eps"
+worst5 = sg5.loc[sg5["rule ÷ winner's"].idxmax()]
+worst5_ratio = float(worst5["rule ÷ winner's"])
+others6 = sorted({a for w in sg6["winner"] for a in w.split(" = ")}, key=ALGS.index)
+assert "DP-SE" not in others6
+glue("p6_rule_horizon_md", Markdown(
+    f"The rule pools both horizons, but on the small-gap instance DP-SE wins at $T = {power(HORIZONS[0])[1:-1]}$ "
+    f"for $\\varepsilon \\le {dpse5.max():g}$ (at ${power(HORIZONS[1])[1:-1]}$: {', '.join(others6)}), and there "
+    f"the rule's pick has up to {worst5_ratio:.2f} times the winner's regret ({worst5['rule']}, "
+    f"$\\varepsilon = {worst5['ε']:g}$)."), display=False)
 
 # %% [markdown]
 # Its regret is a median {glue:text}`p6_rule_ratio_median:.2f` times the winner's. Never locking in
 # has a price: against the
-# lowest average regret of any pure algorithm (DP-UCB-INT (pure) included) the rule pays a median
+# lowest average regret of any pure algorithm the rule pays a median
 # factor {glue:text}`p6_rule_cost_median:.2f` (at most {glue:text}`p6_rule_cost_max:.2f`).
 
 # %% tags=["remove-input"]
@@ -1289,6 +1335,7 @@ show_table(rule_summary, digits=3)
 
 # %% tags=["remove-cell"]
 PART1 = ("DP-UCB-BOUND", "Private-UCB", PUCB_VARIANT, "DP-UCB")
+NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four"}
 NEAR = 0.02  # a counter below the episodic algorithms by less than this, with overlapping bands: a near tie
 exceptions, near_ties = [], []
 for i, e, h in FIN:
@@ -1320,20 +1367,22 @@ glue("p6_ucb_wins", ucb_won, display=False)
 part1_won = sum(any(a in PART1 for a in w.split(" = ")) for w in wins["winner"])
 assert len(exceptions) + len(near_ties) == part1_won == ucb_won, "a counter below every episodic one: DP-UCB's wins"
 summary_numbers = pd.DataFrame([
-    ("settings AdaP-KLUCB wins; DP-SE; DP-UCB",
+    ("settings AdaP-KLUCB wins; DP-SE; DP-UCB (a tie counts for each winner)",
      f"{int(won['AdaP-KLUCB'])}; {int(won.get('DP-SE', 0))}; {ucb_won} (of {n_points})"),
     ("the rule's pick: settings won; its regret ÷ the winner's: median (worst; Beta rewards)",
      f"{int(np.isclose(r, 1.0).sum())}; {r.median():.2f} ({r.max():.2f}; {beta.max():.2f})"),
     ("AdaP-KLUCB, DP-SE, DP-UCB: runs locked in; lock-in rate still possible (95%)",
      f"none of {int(point_runs[0])} per setting; up to {clopper_pearson(0, int(point_runs[0]), 0.05)[1]:.1%}"),
-    ("DP-UCB-INT: settings with locked-in runs (of each version's); worst share",
-     f"{int_locked_points['DP-UCB-INT']}, pure {int_locked_points['DP-UCB-INT (pure)']} "
-     f"(of {len(FIN)}); {int_worst:.0%}"),
+    ("DP-UCB-INT: settings with locked-in runs; the largest share of runs locked in at one setting",
+     f"DP-UCB-INT {int_locked_points['DP-UCB-INT']}, DP-UCB-INT (pure) {int_locked_points['DP-UCB-INT (pure)']} "
+     f"(of {len(FIN)} each); {int_worst:.0%} of runs"),
     ("the rule's regret ÷ the lowest of any pure algorithm (DP-UCB-INT included): median",
      f"{cost.median():.2f}"),
     ("settings where a Part I counter (always DP-UCB) has less regret than every episodic algorithm",
-     f"{len(exceptions) + len(near_ties)}: DP-UCB's wins, all on the small-gap instance; at {len(near_ties)} "
-     f"by less than {NEAR:.0%} with overlapping bands, elsewhere by up to {max(x[3] for x in exceptions):.2f} times"),
+     f"{len(exceptions) + len(near_ties)}: DP-UCB's wins, all on the small-gap instance; at "
+     f"{NUMBER_WORDS.get(len(near_ties), len(near_ties))} setting{'s' * (len(near_ties) != 1)} by less than {NEAR:.0%} "
+     f"with overlapping bands; at the others the best episodic algorithm's regret is up to "
+     f"{max(x[3] for x in exceptions):.2f} times DP-UCB's"),
     ("repaired GDP-NCB's regret ÷ the better AdaP algorithm's: median; its noise ÷ AdaP-UCB's (T = 10^6)",
      f"{np.median(gdp_over_adap):.1f}; {int(noise_factor)}"),
     ("printed Private-UCB's regret ÷ a uniform player's: median",  f"{np.median(uniform):.0%}"),
@@ -1344,7 +1393,7 @@ summary_numbers = pd.DataFrame([
 # %% [markdown]
 # ## Summary
 #
-# Tuned to the same *proven* target (not the same parameter), AdaP-KLUCB is the default: it wins
+# AdaP-KLUCB is the default: it wins
 # {glue:text}`p6_top_wins` of the {glue:text}`p6_n_points` settings, needs no horizon, and none of
 # its runs locked in. The rule's two exceptions (first screen) have reasons: with close means and
 # larger $\varepsilon$, DP-UCB with its budget split does better, because sampling noise, not
