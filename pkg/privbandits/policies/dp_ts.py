@@ -38,10 +38,7 @@ LAZY_OFFSET_LOGS = {"log2": 1.0, "ln": math.log(2.0)}
 
 @njit(nogil=True, cache=True)
 def _lazy_offset(n_obs, t, eps, log_factor):  # pragma: no cover - compiled
-    """Lazy-DP-TS's optimism ``3 log2(t) / (eps O)`` (Algorithm 2, line 7), ``log2 t`` scaled by ``log_factor``.
-
-    0 at ``eps = inf``.
-    """
+    """Lazy-DP-TS's optimism ``3 log2(t) log_factor / (eps O)`` (Algorithm 2, line 7); 0 at ``eps = inf``."""
     if not np.isfinite(eps):
         return 0.0
     return 3.0 * (np.log2(t) * log_factor) / (eps * n_obs)
