@@ -217,7 +217,7 @@ per_arm_uniform = T // len(MEANS)  # what each arm gets if the play is uniform
 
 # %% tags=["remove-input"]
 show_table(clips, formats={c: "{:,}" for c in [ALL, *ARM.values()]},
-           max_width=60,
+           keys=2, max_width=60,
            caption="Observations O an arm needs at t = 10⁵ before the offset falls "
            "below 1 (column < 1: necessary for any arm to be unclipped) and below "
            "1 − μ for the arm of mean μ (that arm unclipped at its true mean)")
