@@ -54,8 +54,9 @@ def _dp_ts(table: np.ndarray, eps: float, seed: int) -> np.ndarray:
     return np.array(arms)
 
 
-def _lazy_dp_ts(table: np.ndarray, eps: float, seed: int) -> tuple[np.ndarray, int]:
-    """Algorithm 2 written plainly on a reward table; returns the arms and the Laplace draws."""
+def _lazy_dp_ts(table: np.ndarray, eps: float, seed: int, log=math.log2) -> tuple[np.ndarray, int]:
+    """Algorithm 2 written plainly on a reward table (``log`` of ``t`` in line 7's offset); returns the arms
+    and the Laplace draws."""
     rng = np.random.default_rng(seed)
     horizon, k = table.shape
     private = eps < math.inf
@@ -67,7 +68,7 @@ def _lazy_dp_ts(table: np.ndarray, eps: float, seed: int) -> tuple[np.ndarray, i
         draws += private
     for t in range(k, horizon):
         thetas = [
-            _shifted_beta(rng, mean[j], 3.0 * math.log2(t + 1.0) / (eps * n_obs[j]) if private else 0.0, n_obs[j])
+            _shifted_beta(rng, mean[j], 3.0 * log(t + 1.0) / (eps * n_obs[j]) if private else 0.0, n_obs[j])
             for j in range(k)
         ]
         j = int(np.argmax(thetas))
@@ -110,6 +111,19 @@ def test_lazy_dp_ts_kernel_is_algorithm_2_written_plainly(eps):
     assert int(rec["releases"]) == draws
 
 
+@pytest.mark.parametrize("eps", [0.2, 1.0])
+def test_lazy_dp_ts_natural_log_offset_is_algorithm_2_with_ln(eps):
+    # offset_log="ln" changes line 7's log2 t to ln t and nothing else; ln t = log2(t) ln 2 may differ
+    # from math.log in the last bit, which flips a Beta comparison with probability ~1e-16 per draw.
+    inst, table = _table([0.7, 0.6, 0.45, 0.3], 20000, 4)
+    rec = LazyDPTS(epsilon=eps, offset_log="ln").run(inst, 20000, np.random.default_rng(12))
+    arms, draws = _lazy_dp_ts(table, eps, 12, log=math.log)
+    np.testing.assert_array_equal(rec["arms"], arms)
+    assert int(rec["releases"]) == draws
+    printed = LazyDPTS(epsilon=eps).run(inst, 20000, np.random.default_rng(12))["arms"]
+    assert not np.array_equal(printed, arms), "the smaller offset changes the play"
+
+
 def test_dp_ts_without_privacy_is_beta_thompson_sampling():
     # eps = inf: no noise, no optimism, mu_tilde is the empirical mean: Beta(S + 1, F + 1) on the rewards
     # (Agrawal and Goyal's Algorithm 1), the same draws in the same order.
@@ -138,6 +152,7 @@ def test_offsets_by_hand():
     assert dp_ts_offset(1000, 2**16, 1.0) == pytest.approx(6.0 * math.sqrt(8.0 * math.log2(1001) * 16 / 1000))
     assert dp_ts_offset(1000, 2**16, 1.0) == pytest.approx(6.777092, abs=1e-6)
     assert lazy_dp_ts_offset(8, 1024, 0.5) == 7.5
+    assert lazy_dp_ts_offset(8, 1024, 0.5, "ln") == pytest.approx(7.5 * math.log(2.0), rel=1e-15)
     assert dp_ts_offset(3, 10, math.inf) == lazy_dp_ts_offset(3, 10, math.inf) == 0.0
 
 
@@ -153,6 +168,10 @@ def test_bad_input_names_the_parameter():
         lazy_dp_ts_offset(1, 0.5, 1.0)
     with pytest.raises(ValueError, match="epsilon"):
         lazy_dp_ts_offset(1, 2, -1.0)
+    with pytest.raises(ValueError, match="offset_log"):
+        LazyDPTS(offset_log="log10")
+    with pytest.raises(ValueError, match="offset_log"):
+        lazy_dp_ts_offset(1, 2, 1.0, "e")
     for flag in (True, np.True_):  # a switch is not a count, though Python's bool is an int
         with pytest.raises(ValueError, match="n_obs"):
             dp_ts_offset(flag, 5, 1.0)
