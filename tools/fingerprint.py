@@ -67,6 +67,7 @@ CHOICES = {
     "l_tilde_rule": ("sum", "norm", "data"),
     "per_tree_budget": ("eps/k", "eps"),
     "width": ("printed", "tail_bound"),
+    "offset_log": ("log2", "ln"),
 }
 #: further settings that change what a run does (beyond defaults, flags and choices)
 EXTRA = {

@@ -846,7 +846,8 @@ wins_numbers = pd.DataFrame([
 ], columns=["what", "value"]).astype({"value": str})
 
 # %%
-show_table(win_summary, digits=3, caption="Settings won (a tie counts for each of its winners)")
+show_table(win_summary, digits=3,
+           caption="Settings won (a tie counts for each of its winners)")
 
 # %% tags=["remove-input"]
 def to_win(r):
