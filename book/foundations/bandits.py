@@ -7,17 +7,33 @@
 # {cite:t}`barman2023fairness`, and meet UCB {cite}`auer2002finite`, the algorithm every private
 # variant in this book starts from.
 #
+# **The question.** A bandit learner must trade off *exploring* (trying arms it knows little
+# about) against *exploiting* (playing the arm that looks best so far); how well does it do? We
+# score it in two ways. Average regret is the reward lost per round against always playing the best
+# arm, averaged over the rounds; Nash regret replaces that average by a geometric mean, so that a
+# round in which someone gets almost nothing counts heavily. Nash regret needs care because a
+# handful of bad rounds can dominate it and because its product of many small numbers cannot be
+# computed directly. **The answer in short:** UCB's regret grows only like the logarithm of the
+# number of rounds and stays far below its theorem's bound; Nash regret is never below average
+# regret, and a few bad early rounds that barely move the average regret can multiply the Nash
+# regret many times over, towards its largest possible value as their reward tends to zero;
+# computed in log space, it stays exact at long horizons.
+#
 # :::{admonition} Key results
 # :class: important
 #
-# - On a 10-armed instance UCB's mean regret at $T = 10^5$ is {glue:text}`p0_ucb10_regret:.0f`,
-#   and the worst-case bound of {cite:t}`auer2002finite` is {glue:text}`p0_ucb10_slack:.1f` times
-#   larger.
-# - Nash regret is never below average regret; on the same UCB runs it is
-#   {glue:text}`p0_ucb10_nash:.5f` against {glue:text}`p0_ucb10_avg:.5f`.
-# - Ten bad rounds out of 1,000 cost at most {glue:text}`p0_unfair_avg_max:.3f` of average
-#   regret, whatever their reward, but {glue:text}`p0_unfair_nash_1e10:.3f` of Nash regret when
-#   their mean reward is $10^{-10}$.
+# Regret is measured in units of reward (rewards lie in $[0, 1]$). *Cumulative* regret is a total
+# over all rounds; average and Nash regret are *per round*, at most $\mu^* \le 1$.
+#
+# - On a 10-armed instance UCB's mean cumulative regret, summed over $T = 10^5$ rounds, is
+#   {glue:text}`p0_ucb10_regret:.0f`, and the worst-case bound of {cite:t}`auer2002finite` is
+#   {glue:text}`p0_ucb10_slack:.1f` times larger.
+# - Nash regret is never below average regret; per round, on the same UCB runs, it is
+#   {glue:text}`p0_ucb10_nash:.5f` against {glue:text}`p0_ucb10_avg:.5f` (the cumulative regret
+#   divided by $T$).
+# - Ten bad rounds out of 1,000 raise the per-round average regret by at most
+#   {glue:text}`p0_unfair_avg_max:.3f`, whatever their reward, but raise the per-round Nash regret
+#   to {glue:text}`p0_unfair_nash_1e10:.3f` when their mean reward is $10^{-10}$.
 # - Nash regret must be computed in log space: a product of $10^5$ expected rewards underflows.
 # :::
 #
@@ -249,6 +265,27 @@ glue("p0_ucb10_nash", float(nash_regret(ucb)), display=False)
 #
 # ## Summary
 #
+# A bandit learner trades exploring against exploiting, and we score it by the reward it loses.
+# UCB's cumulative regret grows like $\log T$, far below its theorem's bound. Per round, Nash
+# regret is never below average regret and reacts much more strongly to a few bad rounds, so it
+# must be computed with care, in log space. The table collects the chapter's numbers; the list
+# below restates its points.
+
+# %% tags=["remove-input"]
+show_table(
+    pd.DataFrame([
+        {"quantity": f"UCB, {instance.n_arms} arms: mean cumulative regret at T = {HORIZON:,}", "value": final.mean()},
+        {"quantity": f"UCB, {instance.n_arms} arms: Auer et al.'s bound on it", "value": bound[-1]},
+        {"quantity": f"UCB, {instance.n_arms} arms: average regret per round", "value": average_regret(ucb)},
+        {"quantity": f"UCB, {instance.n_arms} arms: Nash regret per round", "value": nash_regret(ucb)},
+        {"quantity": f"{EARLY} bad rounds of {T_SMALL:,}: largest average regret per round",
+         "value": EARLY * BEST / T_SMALL},
+        {"quantity": f"{EARLY} bad rounds of {T_SMALL:,}, μ_bad = 10⁻¹⁰: Nash regret per round",
+         "value": unfair_start_regrets(1e-10)[1]},
+    ]),
+)
+
+# %% [markdown]
 # - A stochastic bandit picks one of $K$ arms per round and sees only the reward of the arm it
 #   picked; regret is the expected reward lost against always playing the best arm.
 # - UCB1 plays the arm with the largest optimistic index; its regret grows like $\log T$, and the
