@@ -34,7 +34,7 @@
 #   (Private-Fair-Greedy on a pair of its own): this pair does not expose GDP-NCB's leak.
 # - Pair built for GDP-NCB's Phase I, claimed $\eps = 1$: exact loss
 #   {glue:text}`p5_law20_loss_T:.3f` ($T = 20$), audit's 95% bound {glue:text}`p5_audit_printed:.3f`
-#   ($T = 5$); the sparse-vector repair ({doc}`proof <repair>`): {glue:text}`p5_audit_repaired:.2f`.
+#   ($T = 5$); the sparse-vector repair ({doc}`proof <repair>`) passes with {glue:text}`p5_audit_repaired:.2f`.
 # - Thompson sampling: DP-TS and Lazy-DP-TS pass (DP-TS vacuously); Gaussian-prior Thompson sampling
 #   run unchanged, called private by two papers with no readable constant, leaks at least
 #   {glue:text}`p5_ts_gauss_lb:.2f`.
