@@ -16,8 +16,10 @@
 # complexity $H_\eps$ (the private counterpart of $H$, the sum of inverse squared gaps that sets how
 # many samples are needed) is $\coth^2(\eps/2)$ times $H$: that factor is the price of privacy, and
 # measured stopping times follow it from above. Run, the theorems fare worse than they read:
-# Theorem 3.1's error bound is vacuous at every budget tried, and Algorithm 2's printed radius is half
-# the size its proof needs, though on the test instance it still errs less than $\delta$ allows.
+# the paper's Theorem 3.1 (its fixed-budget error bound) is vacuous at every budget tried, and the
+# printed radius of its Algorithm 2 (fixed confidence: it stops once it can classify every arm,
+# correctly with probability at least $1 - \delta$) is half the size its proof needs, though on the test instance it still
+# errs less than $\delta$ allows.
 # PrivBern is the better local mechanism: it beats the Laplace mechanism at every $\eps$ tried.
 #
 # :::{admonition} Learning objectives and prerequisites

@@ -21,8 +21,9 @@
 # formulas gives the loss of one rare output, {glue:text}`p5_law20_loss_T:.3f` at $T = 20$; the
 # audit, which sees only samples of the actions (on a $T = 5$ copy, where the leaking events are
 # frequent enough to sample), certifies a 95% lower bound, {glue:text}`p5_audit_printed:.3f`. The
-# bound is smaller, as a lower bound must be, and still above $\eps = 1$: enough to refute the claim.
-# A repaired Phase I passes, and Thompson sampling run unchanged leaks.
+# bound is smaller (a lower bound, from a shorter run) and still above $\eps = 1$: enough to refute
+# the claim. A repaired Phase I passes (the next page proves it $\eps$-DP), and Thompson sampling,
+# which states no $\eps$ with a checkable constant, is measured to leak more than $\eps = 1$.
 #
 # :::{admonition} Key results
 # :class: important
