@@ -130,9 +130,12 @@ class Seal:
     guard, the package and otter, then seals them: for each such module, its entry in
     ``sys.modules``, every callable (function, class, module) it binds, each function's code and
     defaults, and the functions of its classes; for ``builtins`` every name, for ``sys`` the
-    functions the guard uses (:data:`SYS_NAMES`). :meth:`broken` names the first of them that is no
-    longer the same object (``sys.modules['privbandits.audit'] = fake``, ``lab_guard.hidden_test =
-    ...``, ``otter....TestFile.run = ...``, ``f.__code__ = ...``, ``builtins.abs = ...``): the
+    functions the guard uses (:data:`SYS_NAMES`); and the key set of each sealed module, of each
+    class it defines and of numpy's and scipy's callable instances (``scipy.stats.beta``), so a key
+    added later is found too (a submodule imported later is not counted). :meth:`broken` names the
+    first of them that is no longer the same object, or the added key
+    (``sys.modules['privbandits.audit'] = fake``, ``lab_guard.hidden_test = ...``,
+    ``otter....TestFile.run = ...``, ``f.__code__ = ...``, ``builtins.abs = ...``): the
     submission is then not graded (every question scores 0, :class:`Tampered`).
 
     Parameters
