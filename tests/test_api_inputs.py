@@ -212,8 +212,6 @@ def test_the_policy_list_is_the_package_s():
     names = {cls.__name__ for cls in POLICY_CLASSES}
     assert {"UCB", "GDPNCB", "PrivateUCB", "DPUCBInt", "DPSE", "PrivateFairGreedy", "FixedBudgetThresholding"} <= names
     assert all(cls(**REQUIRED.get(cls.__name__, {})) for cls in POLICY_CLASSES)
-    registered = {cls for cls, _ in calibration.REGISTRY.values()}
-    assert registered <= set(POLICY_CLASSES)
 
 
 @pytest.mark.parametrize(("cls", "name"), FIELDS, ids=lambda x: getattr(x, "__name__", x))

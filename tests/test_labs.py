@@ -1272,6 +1272,29 @@ TAMPERING = {
         "def _fake(*a, **k):\n    return types.SimpleNamespace(violation=False, verdict='')\n"
         "audit.__code__ = _fake.__code__\n"
     ),
+    "scipy.stats.kstest replaced in place": (  # a module the tests import (sealed with them)
+        "import types, scipy.stats\nscipy.stats.kstest = lambda *a, **k: types.SimpleNamespace(pvalue=1.0)\n"
+    ),
+    "scipy.stats.beta.ppf added to the instance": (  # the auditor's Clopper-Pearson bound
+        "import numpy as np, scipy.stats\n"
+        "scipy.stats.beta.ppf = lambda q, a, b: (np.zeros if q < 0.5 else np.ones)(np.shape(a))\n"
+    ),
+    "score added to otter's subclass": (  # an added key that shadows an inherited one
+        "from otter.test_files import exception_test\n"
+        "exception_test.ExceptionTestFile.score = property(lambda self: self.possible)\n"
+    ),
+    "the seal set to None": "import lab_guard\nlab_guard._SEAL = None\n",
+}
+#: Cells that change nothing the grading reads: graded as the wrong answer alone (2 of 6), untampered.
+NO_EFFECT = {
+    "test files rewritten on disk": (  # the tests are read before the first cell runs
+        "import glob, os, sys\n"
+        "for p in glob.glob(os.path.join(sys.argv[2], '*.py')):\n"
+        "    t = open(p).read().replace('assert ', 'assert True or ')\n"
+        "    open(p, 'w').write(t)\n"
+    ),
+    "a cell that calls sys.exit()": "import sys\nsys.exit(0)\n",  # skipped as a raising cell
+    "a cell that raises KeyboardInterrupt": "raise KeyboardInterrupt\n",
 }
 
 
@@ -1280,13 +1303,16 @@ def lab0_zip(released):
     return labs.autograder_zip(released["lab0_laplace"])
 
 
-@pytest.mark.parametrize("route", TAMPERING)
+@pytest.mark.parametrize("route", [*TAMPERING, *NO_EFFECT])
 def test_patching_the_grading_is_not_graded(route, released, lab0_zip, tmp_path):
     """A submission that patches ``sys.modules``, a builtin, the guard or otter's checks (with a wrong
     answer: half the noise, or the package's own release, which the guard would catch) is found by
     the seal the fresh grading process takes before the submission runs (``lab_guard.Seal``; emptying
-    the seal itself is found too, the runner holding its state): every
-    question scores 0 and the student is told what was replaced. The first route is also graded
+    the seal itself is found too, the runner holding its state; an attribute added to a sealed
+    class or instance, e.g. ``score`` on otter's subclass, too): every question scores 0 and the
+    student is told what was replaced. The :data:`NO_EFFECT` cells (rewriting the test files on
+    disk, which the runner read before the first cell; ``sys.exit()``) change nothing: the wrong
+    answer alone is graded, 2 of 6. The first route is also graded
     without the seal, to show that the patch would have worked (the half-noise release then passes
     the auditor's check). A fresh Python per submission: about 5 CPU s each."""
     dest = released["lab0_laplace"]
@@ -1297,11 +1323,15 @@ def test_patching_the_grading_is_not_graded(route, released, lab0_zip, tmp_path)
     first = next(
         i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code" and "otter" not in "".join(c["source"])
     )
-    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": TAMPERING[route]}
+    source = TAMPERING.get(route) or NO_EFFECT[route]
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": source}
     nb["cells"].insert(first + 1, cell)
     path = tmp_path / "tampered.ipynb"
     path.write_text(json.dumps(nb))
     result = labs.grade(lab0_zip, path, timeout=600)
+    if route in NO_EFFECT:
+        assert result["tampered"] is None and result["tests"] == {"q1_scale": 2.0, "q2_release": 0.0}, (route, result)
+        return
     assert result["tampered"] and result["score"] == 0 and result["possible"] == 6, (route, result)
     for question, said in result["messages"].items():
         assert said.startswith("Tampered: not graded: your notebook replaces "), (question, said)

@@ -115,6 +115,10 @@ def term_seed(base: int, term: dict | None = None) -> int:
 WATCHED = ("builtins", "importlib", "contextlib", "signal", "threading", "json", "pickle", "math", "types", "os")
 #: The callables of ``sys`` the guard relies on (``sys.stdout`` and the like may change legitimately).
 SYS_NAMES = ("setprofile", "getprofile", "settrace", "gettrace", "_getframe", "exit")
+#: numpy and scipy modules sealed in the grading besides what the tests import (the package's and
+#: the auditor's: ``scipy.stats.kstest``, ``scipy.stats.beta.ppf``); every loaded numpy and scipy
+#: module is sealed too.
+NUMERIC = ("numpy", "numpy.random", "scipy", "scipy.special", "scipy.stats")
 _MISSING = object()
 _SEAL: Seal | None = None
 
@@ -126,9 +130,12 @@ class Seal:
     guard, the package and otter, then seals them: for each such module, its entry in
     ``sys.modules``, every callable (function, class, module) it binds, each function's code and
     defaults, and the functions of its classes; for ``builtins`` every name, for ``sys`` the
-    functions the guard uses (:data:`SYS_NAMES`). :meth:`broken` names the first of them that is no
-    longer the same object (``sys.modules['privbandits.audit'] = fake``, ``lab_guard.hidden_test =
-    ...``, ``otter....TestFile.run = ...``, ``f.__code__ = ...``, ``builtins.abs = ...``): the
+    functions the guard uses (:data:`SYS_NAMES`); and the key set of each sealed module, of each
+    class it defines and of numpy's and scipy's callable instances (``scipy.stats.beta``), so a key
+    added later is found too (a submodule imported later is not counted). :meth:`broken` names the
+    first of them that is no longer the same object, or the added key
+    (``sys.modules['privbandits.audit'] = fake``, ``lab_guard.hidden_test = ...``,
+    ``otter....TestFile.run = ...``, ``f.__code__ = ...``, ``builtins.abs = ...``): the
     submission is then not graded (every question scores 0, :class:`Tampered`).
 
     Parameters
@@ -141,6 +148,8 @@ class Seal:
         self.modules: dict[str, types.ModuleType] = {}
         self.entries: list[tuple[str, object, str, object, object, object, object]] = []
         self.sys, self.sys_modules = sys, sys.modules
+        self.fixed: tuple = ((), None)  # the term's settings and LAB_GUARD_SECONDS (set by the runner)
+        self.keys: list[tuple[str, object, frozenset]] = []  # (where, namespace owner, its keys)
         wanted = set(WATCHED) | set(names) | {__name__, "lab_guard"}
         for name, module in list(sys.modules.items()):
             if isinstance(module, types.ModuleType) and (name in wanted or name.split(".")[0] in (PACKAGE, "otter")):
@@ -150,7 +159,7 @@ class Seal:
             if hasattr(sys, key):
                 self._entry("sys", sys, key, getattr(sys, key))
         # tuples, which the submission cannot change in place (the runner checks these very objects)
-        self.modules, self.entries = tuple(self.modules.items()), tuple(self.entries)
+        self.modules, self.entries, self.keys = tuple(self.modules.items()), tuple(self.entries), tuple(self.keys)
 
     def _entry(self, where, owner, key, value):
         code, defaults = None, (None, None)
@@ -159,14 +168,24 @@ class Seal:
         self.entries.append((where, owner, key, value, code, *defaults))
 
     def _record(self, name: str, module: types.ModuleType) -> None:
+        # a key added later (a global that shadows a builtin, an attribute that shadows an
+        # inherited one) is found through the key sets; a module added to a module (a submodule
+        # imported later) is not counted
+        self.keys.append((name, module, frozenset(vars(module))))
+        numeric = name.split(".")[0] in ("numpy", "scipy")
         for key, value in list(vars(module).items()):
             if name != "builtins" and not (callable(value) or isinstance(value, types.ModuleType)):
                 continue  # data (caches, settings) may change
             self._entry(name, module, key, value)
             if isinstance(value, type) and getattr(value, "__module__", None) == name:
+                self.keys.append((f"{name}.{key}", value, frozenset(vars(value))))
                 for attr, member in list(vars(value).items()):
                     if isinstance(member, (types.FunctionType, classmethod, staticmethod, property)):
                         self._entry(f"{name}.{key}", value, attr, member)
+            elif numeric and not isinstance(value, (type, types.FunctionType, types.ModuleType)):
+                # callable instances (scipy.stats.beta): ``beta.ppf = ...`` adds an instance key
+                with contextlib.suppress(TypeError):
+                    self.keys.append((f"{name}.{key}", value, frozenset(vars(value))))
 
     def broken(self) -> str | None:
         """What the submission replaced (a phrase), or None if everything sealed is as it was.
@@ -175,8 +194,9 @@ class Seal:
         -------
         str or None
         """
-        # no global or builtin looked up here (the submission could have replaced them): the
-        # objects captured, and attributes of built-in types (``__dict__``, ``dict.get``)
+        # no builtin looked up here before the entries (builtins among them) are checked, one global,
+        # ``_MISSING`` (sealed, as this module is): the objects captured, and attributes of
+        # built-in types (``__dict__``, ``dict.get``, ``frozenset.__contains__``)
         if self.sys.__dict__.get("modules") is not self.sys_modules:
             return "sys.modules"
         for name, module in self.modules:
@@ -191,6 +211,10 @@ class Seal:
                 or value.__kwdefaults__ is not kwdefaults
             ):
                 return f"the code of {where}.{key}"
+        for where, owner, keys in self.keys:
+            for key, value in owner.__dict__.items():
+                if not keys.__contains__(key) and type(value) is not types.ModuleType:
+                    return f"{where}.{key}"
         return None
 
 
@@ -445,9 +469,12 @@ def hidden_test(allow: tuple[str, ...] = (), seconds: float | None = None):
         When the body fails, with a message in words (:class:`PackageCalled` for a package call).
     """
     _check_seal()  # the submission replaced nothing the check relies on
-    term = _term()
+    seal = _SEAL  # in the grading: the term file and LAB_GUARD_SECONDS as read before the submission ran
+    term, env_seconds = (dict(seal.fixed[0]), seal.fixed[1]) if seal is not None else (_term(), None)
+    if seal is None:
+        env_seconds = os.environ.get("LAB_GUARD_SECONDS")
     if seconds is None:
-        seconds = float(os.environ.get("LAB_GUARD_SECONDS") or term.get("seconds") or SECONDS)
+        seconds = float(env_seconds or term.get("seconds") or SECONDS)
     test_frame = sys._getframe(2)  # contextmanager's __enter__, then the test function
     guard = _Guard(test_frame, allow)
     swapped = []
@@ -538,13 +565,17 @@ def grade_notebook(tests_dir, notebook, *, cell_seconds: float | None = 60.0, se
 
     Run by ``tools/labs.py grade`` in a fresh Python for each submission (``python lab_guard.py
     grade``, from the autograder zip's ``files/``), and in the test suite's process. Before any code
-    of the submission runs, it imports otter's test runner, the package (every module), this guard
-    and every module the test files import, and seals them (:class:`Seal`). Then each code cell of
+    of the submission runs, it reads the test files (kept in memory), the term file and
+    ``LAB_GUARD_SECONDS``, imports otter's test runner, the package (every module), this guard,
+    every module the test files import and numpy's and scipy's (:data:`NUMERIC`), and seals them
+    (:class:`Seal`). A deterrent against casual patching, not a security boundary: the submission
+    runs in this process and can reach this function's frame. Then each code cell of
     the notebook is executed in one namespace (a cell that raises or runs longer than
     ``cell_seconds`` is skipped, as otter skips it; otter's own cells are left out), and each test
     file runs on that namespace through the references captured before. If the submission replaced
     anything sealed (checked after its cells, by every hidden check, and after each test file), it
-    is not graded: every question scores 0 and ``tampered`` says what was replaced.
+    is not graded: every question scores 0 and ``tampered`` says what was replaced. A cell that
+    raises ``SystemExit`` or ``KeyboardInterrupt`` (``exit()``) is skipped like any raising cell.
 
     Parameters
     ----------
@@ -571,22 +602,35 @@ def grade_notebook(tests_dir, notebook, *, cell_seconds: float | None = 60.0, se
     from otter.test_files import create_test_file
 
     paths = sorted(glob.glob(os.path.join(str(tests_dir), "*.py")))
-    for name in sorted(_test_imports(paths)):
+    imported = _test_imports(paths) | set(NUMERIC)
+    for name in sorted(imported):
         with contextlib.suppress(Exception):
             importlib.import_module(name)
     package_modules()
     _package_dir()
+    # everything the checks read is read now, before the submission runs, and kept in memory:
+    # the test files (otter's objects), the term's settings and the time limit
+    term, env_seconds = _term(), os.environ.get("LAB_GUARD_SECONDS")
+    test_files = [(os.path.splitext(os.path.basename(path))[0], create_test_file(path, None)) for path in paths]
     this = sys.modules.get("lab_guard", sys.modules[__name__])
-    sealed = Seal() if seal else None
+    numeric = {  # every loaded numpy and scipy module (scipy._lib, scipy's private helpers, left out)
+        n for n in sys.modules if n.split(".")[0] in ("numpy", "scipy") and n.split(".")[:2] != ["scipy", "_lib"]
+    }
+    sealed = Seal(imported | numeric) if seal else None
     _SEAL = sealed
     this._SEAL = sealed  # the module the tests import, should this one run as __main__
+    if sealed is not None:
+        sealed.fixed = (tuple(sorted(term.items())), env_seconds)
+        # the seal itself (``lab_guard._SEAL = None`` would turn off the checks' own checks)
+        owners = {id(m): m for m in (this, sys.modules[__name__])}
+        sealed.entries += tuple(("lab_guard", m, "_SEAL", sealed, None, None, None) for m in owners.values())
     if sealed is None:
 
         def broken():
             return None
 
     else:  # the seal's own state and code, held here (the submission can reach the seal, not this frame's names)
-        state = (sealed.sys, sealed.sys_modules, sealed.modules, sealed.entries)
+        state = (sealed.sys, sealed.sys_modules, sealed.modules, sealed.entries, sealed.keys, sealed.fixed)
         method = type(sealed).broken
         method_code = method.__code__
 
@@ -596,12 +640,14 @@ def grade_notebook(tests_dir, notebook, *, cell_seconds: float | None = 60.0, se
                 or sealed.sys_modules is not state[1]
                 or sealed.modules is not state[2]
                 or sealed.entries is not state[3]
+                or sealed.keys is not state[4]
+                or sealed.fixed is not state[5]
                 or method.__code__ is not method_code
             ):
                 return "the grading's seal"
             return method(sealed)
 
-    run_file, setitimer, alarm, sig = create_test_file, signal.setitimer, signal.SIGALRM, signal.signal
+    setitimer, alarm, sig = signal.setitimer, signal.SIGALRM, signal.signal
     with open(notebook, encoding="utf-8") as f:
         nb = json.load(f)
     namespace: dict = {"__name__": "__main__"}
@@ -620,7 +666,7 @@ def grade_notebook(tests_dir, notebook, *, cell_seconds: float | None = 60.0, se
                 if cell_seconds:
                     setitimer(signal.ITIMER_REAL, cell_seconds)
                 exec(compile(_cell_code(source), str(notebook), "exec"), namespace)
-            except Exception as exc:  # noqa: BLE001 - a student's cell may raise anything
+            except (Exception, SystemExit, KeyboardInterrupt) as exc:  # noqa: BLE001 - a student's cell may raise anything, exit() too
                 errors.append(f"{type(exc).__name__}: {exc}")
             except _CellTimeout:
                 errors.append(f"CellTimeout: the cell ran longer than {cell_seconds:g} s and was stopped")
@@ -630,9 +676,7 @@ def grade_notebook(tests_dir, notebook, *, cell_seconds: float | None = 60.0, se
                     sig(alarm, previous)
         tests, possible, failed, messages = {}, {}, {}, {}
         tampered = broken()
-        for path in paths:
-            question = os.path.splitext(os.path.basename(path))[0]
-            test_file = run_file(path, None)
+        for question, test_file in test_files:
             possible[question] = float(test_file.possible)
             if tampered is None:
                 test_file.run(namespace)

@@ -835,7 +835,8 @@ def _sealed_run(zip_path, submission, notebook, python, timeout, cell_seconds) -
     marker = f"LAB_GUARD_RESULT {token} "
     lines = [line for line in output.splitlines() if line.startswith(marker)]
     if code != 0 or len(lines) != 1:
-        message = f"the grading stopped without a result (exit status {code}): {_otter_error(output)}"
+        said = _otter_error(output, "the sealed runner")
+        message = f"the grading stopped without a result (exit status {code}): {said}"
         if code is not None and code < 0:  # killed by a signal (e.g. out of memory): worth another attempt
             raise _KernelFailure(message, cpu)
         raise RuntimeError(message)
@@ -965,14 +966,15 @@ def _readable_notebook(path: Path) -> dict:
     return nb
 
 
-def _otter_error(output: str) -> str:
-    """The informative end of otter's output: from the last traceback's exception line on."""
+def _otter_error(output: str, who: str = "otter") -> str:
+    """The informative end of the grader's output (otter's, or the sealed runner's): from the last
+    traceback's exception line on."""
     lines = [line for line in output.strip().splitlines() if line.strip() and "Kernel is running over TCP" not in line]
     for i in range(len(lines) - 1, -1, -1):
         if lines[i].startswith("Traceback"):
             tail = [line for line in lines[i:] if not line.startswith(" ")]
             return " | ".join(tail[-3:])
-    return " | ".join(lines[-3:]) or "otter failed without a message"
+    return " | ".join(lines[-3:]) or f"{who} failed without a message"
 
 
 def grade_batch(
