@@ -1231,7 +1231,8 @@ def test_public_edition_ships_no_hidden_test(tmp_path):
                 leaks = _public_text_with_hidden(path.read_text(errors="ignore"), everything)
                 # Sphinx keeps the words of a page's older versions in searchindex.js (with no page
                 # left) when it rebuilds over an older _build: rebuild from an empty _build/html
-                assert not leaks, (path, leaks, "if _build/html predates the move of the hidden tests, delete it and build again")
+                hint = "if _build/html predates the move of the hidden tests, delete it and build again"
+                assert not leaks, (path, leaks, hint)
 
 
 #: Submissions that patch the grading instead of answering (route -> the code of a cell added after
