@@ -328,6 +328,15 @@ def test_the_counter_helpers_a_policy_uses_are_public():
 
     assert [mech.binary_counter_levels(n) for n in (1, 2, 7, 8, 1000)] == [1, 2, 3, 4, 10]
     assert [mech.binary_counter_terms(n) for n in (0, 1, 6, 7, 8)] == [0, 1, 2, 3, 1]
+    for helper, bad, name in (
+        (mech.binary_counter_levels, 0, "horizon"),
+        (mech.binary_counter_levels, -3, "horizon"),
+        (mech.binary_counter_terms, -1, "n must"),
+        (mech.binary_counter_states, -1, "n must"),
+        (mech.hybrid_counter_states, -1, "n must"),
+    ):
+        with pytest.raises(ValueError, match=name):
+            helper(bad)
     states = mech.binary_counter_states(3)
     assert states.shape == (3, mech.binary_counter_state().size) and not states.any()
     assert mech.hybrid_counter_states(2).shape == (2, mech.hybrid_counter_state().size)

@@ -399,7 +399,14 @@ def binary_counter_states(n):  # pragma: no cover - compiled
     Returns
     -------
     numpy.ndarray, shape (n, state length), float64
+
+    Raises
+    ------
+    ValueError
+        If ``n < 0``.
     """
+    if n < 0:
+        raise ValueError("n must be an integer >= 0")
     return np.zeros((n, _BIN_SIZE))
 
 
@@ -465,7 +472,14 @@ def hybrid_counter_states(n):  # pragma: no cover - compiled
     Returns
     -------
     numpy.ndarray, shape (n, state length), float64
+
+    Raises
+    ------
+    ValueError
+        If ``n < 0``.
     """
+    if n < 0:
+        raise ValueError("n must be an integer >= 0")
     return np.zeros((n, _HYB_SIZE))
 
 
@@ -545,7 +559,14 @@ def binary_counter_levels(horizon):  # pragma: no cover - compiled
     Returns
     -------
     int
+
+    Raises
+    ------
+    ValueError
+        If ``horizon < 1``.
     """
+    if horizon < 1:
+        raise ValueError("horizon must be an integer >= 1")
     levels = 0
     while (horizon >> levels) > 0:
         levels += 1
@@ -746,7 +767,14 @@ def binary_counter_terms(n):  # pragma: no cover - compiled
     Returns
     -------
     int
+
+    Raises
+    ------
+    ValueError
+        If ``n < 0``.
     """
+    if n < 0:
+        raise ValueError("n must be an integer >= 0")
     count = 0
     while n > 0:
         count += n & 1
