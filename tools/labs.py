@@ -865,8 +865,6 @@ class _KernelFailure(RuntimeError):
 
 def _otter_run(zip_path, submission, notebook, python, timeout, cell_seconds) -> tuple[dict, float]:
     """One ``otter run`` of a submission: (the graded result, CPU seconds of otter and its kernel)."""
-    import resource
-
     env = _clean_env(python) if python is not None else None
     with tempfile.TemporaryDirectory(prefix="lab_grade_") as out:
         copy = Path(out) / "submission" / _safe_name(submission)
@@ -886,31 +884,11 @@ def _otter_run(zip_path, submission, notebook, python, timeout, cell_seconds) ->
             out,
             str(copy),
         ]
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        proc = subprocess.Popen(
-            cmd,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            env=env,
-            cwd=out,
-            start_new_session=True,  # otter and the kernel it starts form one group, stopped together
-        )
-        try:
-            output, _ = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            raise TimeoutError(f"grading took longer than {timeout:g} s; stopped") from None
-        finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)  # a kernel otter left behind
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        # children of this process (otter; its kernel is otter's child, counted when otter reaps it),
-        # shared with other threads' gradings: exact with --jobs 1, an estimate otherwise
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        # otter and the kernel it starts form one process group, stopped together; the CPU seconds are
+        # otter's and its kernel's (the kernel is otter's child, counted when otter reaps it)
+        output, returncode, cpu = _run_group(cmd, env=env, cwd=out, timeout=timeout)
         results_path = Path(out) / "results.json"
-        if proc.returncode != 0 or not results_path.exists():
+        if returncode != 0 or not results_path.exists():
             message = _otter_error(output)
             if any(k in output for k in KERNEL_FAILURES):
                 raise _KernelFailure(message, cpu)
