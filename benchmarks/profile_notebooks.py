@@ -7,7 +7,10 @@ empty result cache and an empty numba cache of its own (``PRIVBANDITS_CACHE_DIR`
 added to the executed copy (never to the file) installs ``benchmarks/_nb_profile.py``'s probes; a last
 one writes ``<out>/<part>__<name>.json``: CPU seconds by kind (compile, simulation, audit, plotting,
 cache I/O, imports, kernel start-up, other), each numba kernel compiled and its CPU time, each cache
-key computed (its configuration and the CPU time before its store) and the CPU time of every cell.
+key computed (its configuration and the CPU time before its store) and the CPU time of every cell;
+and the executed notebook (``<part>__<name>.ipynb``, without the probes' cells), whose glued values
+``tools/fingerprint.py``'s ``glued`` reads. ``--parallel N`` runs the notebooks N at a time in list
+order on one shared pair of empty caches, as the book build does.
 
 Usage (from the repository root)::
 
