@@ -263,3 +263,127 @@ def test_the_source_parse_waits_for_numbas_compiler_lock():
         assert worker.is_alive() and not done  # blocked on the lock
     worker.join(timeout=30)
     assert done and "privbandits.simulate" in done[0]
+
+
+# --- computed once across processes (cache.compute_once, cache.claim) ---------------------------------
+
+_ASKER = r"""
+import os, sys, time
+from pathlib import Path
+import numpy as np
+from privbandits import cache
+
+key, log, go = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
+Path(str(go) + "." + str(os.getpid())).touch()  # ready
+while not go.exists():
+    time.sleep(0.01)
+
+def compute():
+    with log.open("a") as f:
+        f.write(f"{os.getpid()}\n")
+    time.sleep(2.0)  # long enough for the other process to find the key missing and wait
+    return {"pid": np.array(os.getpid())}
+
+print(int(cache.compute_once(key, compute)["pid"]))
+"""
+
+_HOLDER = r"""
+import sys, time
+from privbandits import cache
+
+held = cache.claim(sys.argv[1])
+assert held is not None and held.locked
+print("held", flush=True)
+time.sleep(600)  # killed by the test while it holds the lock
+"""
+
+
+def _python(code, *args, **popen):
+    import subprocess
+    import sys
+
+    return subprocess.Popen([sys.executable, "-c", code, *map(str, args)], text=True, **popen)
+
+
+def test_two_processes_asking_for_one_key_compute_it_once(tmp_path):
+    """Two processes find one key missing at the same moment (a barrier releases both): one computes,
+    the other waits for its lock and loads the same result."""
+    import subprocess
+    import time
+
+    key = cache.cache_key({"asked": "twice"})
+    log, go = tmp_path / "computed.log", tmp_path / "go"
+    askers = [_python(_ASKER, key, log, go, stdout=subprocess.PIPE) for _ in range(2)]
+    deadline = time.monotonic() + 120
+    while len(list(tmp_path.glob("go.*"))) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    go.touch()
+    outputs = [asker.communicate(timeout=120)[0].strip() for asker in askers]
+    assert [asker.returncode for asker in askers] == [0, 0]
+    computed = log.read_text().split()
+    assert len(computed) == 1, f"computed by {computed}"
+    assert outputs == [computed[0], computed[0]]  # both return the one stored result
+    assert int(cache.load(key)["pid"]) == int(computed[0])
+
+
+def test_a_lock_left_by_a_killed_process_is_taken_over(tmp_path):
+    """A process killed (SIGKILL) while it holds a key's lock leaves the lock file on disk, but not
+    the lock: the next process takes it at once and computes the missing result."""
+    import signal
+    import subprocess
+    import time
+
+    key = cache.cache_key({"holder": "killed"})
+    holder = _python(_HOLDER, key, stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert cache.claim(key) is None  # held by a live process: not taken without waiting
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(timeout=30)
+    assert cache._lock_path(key).exists()
+    start = time.monotonic()
+    result = cache.compute_once(key, lambda: {"x": np.arange(3)}, timeout=60)
+    assert time.monotonic() - start < 10
+    np.testing.assert_array_equal(result["x"], np.arange(3))
+    np.testing.assert_array_equal(cache.load(key)["x"], np.arange(3))
+
+
+def test_a_waiter_loads_what_the_holder_stored_and_does_not_compute():
+    """Locks exclude threads too: while one thread holds the key and then stores it, another thread's
+    compute_once waits and returns the stored result without computing."""
+    import threading
+    import time
+
+    key = cache.cache_key({"holder": "thread"})
+    held = cache.claim(key)
+    assert held is not None and held.locked
+
+    def finish():
+        time.sleep(0.5)
+        cache.store(key, {"x": np.array(7)})
+        held.release()
+
+    thread = threading.Thread(target=finish)
+    thread.start()
+    calls = []
+    result = cache.compute_once(key, lambda: calls.append(1) or {"x": np.array(0)}, timeout=60)
+    thread.join()
+    assert calls == [] and int(result["x"]) == 7
+
+
+def test_a_wait_past_the_timeout_warns_and_computes():
+    """A holder alive but slower than the timeout does not hang the waiter: it warns and computes."""
+    key = cache.cache_key({"holder": "slow"})
+    with cache.claim(key) as held:
+        assert held.locked
+        with pytest.warns(RuntimeWarning, match="computing it here too"):
+            result = cache.compute_once(key, lambda: {"x": np.array(5)}, timeout=0.3)
+    assert int(result["x"]) == 5 and int(cache.load(key)["x"]) == 5
+    with cache.claim(key) as again:  # released on leaving the block
+        assert again.locked
+
+
+def test_claim_bad_wait():
+    with pytest.raises(ValueError, match="wait"):
+        cache.claim("ab" * 32, wait=-1)

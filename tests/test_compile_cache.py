@@ -86,3 +86,55 @@ def test_without_the_lock_numba_loses_a_signature(tmp_path):
     """The control: the harness does reproduce the race the lock prevents (numba 0.68.1, pinned)."""
     overloads = _race(tmp_path, locked=False)
     assert len(overloads) == 1, overloads
+
+
+def _compile_same(directory: str, locked: bool, barrier, results) -> None:
+    """Call ``plus_one(1)`` at the barrier; report whether this process compiled it or loaded it."""
+    sys.path.insert(0, directory)
+    import time
+
+    from numba.core.caching import IndexDataCacheFile
+
+    original = IndexDataCacheFile._save_index
+
+    def slow_save_index(self, overloads):
+        time.sleep(1.0)  # the other process asks for the kernel while this one is still saving it
+        original(self, overloads)
+
+    IndexDataCacheFile._save_index = slow_save_index
+    if locked:
+        from privbandits import _compile_cache
+
+        assert _compile_cache.install()
+    import racy_kernel
+
+    barrier.wait()
+    assert racy_kernel.plus_one(1) == 2
+    stats = racy_kernel.plus_one.stats
+    results.put(
+        ("compiled" if sum(stats.cache_misses.values()) else "") + ("loaded" if sum(stats.cache_hits.values()) else "")
+    )
+
+
+def _same_kernel(tmp_path: Path, locked: bool) -> list[str]:
+    (tmp_path / "racy_kernel.py").write_text(KERNEL)
+    ctx = mp.get_context("spawn")
+    barrier, results = ctx.Barrier(2), ctx.Queue()
+    procs = [ctx.Process(target=_compile_same, args=(str(tmp_path), locked, barrier, results)) for _ in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+        assert p.exitcode == 0
+    return sorted(results.get(timeout=10) for _ in procs)
+
+
+def test_two_processes_needing_one_kernel_compile_it_once(tmp_path):
+    """Issue 37: processes started together on a cold cache (the build's parallel notebooks) compile a
+    kernel they share once; the other process waits for the compile lock and loads the machine code."""
+    assert _same_kernel(tmp_path, locked=True) == ["compiled", "loaded"]
+
+
+def test_without_the_compile_lock_both_processes_compile(tmp_path):
+    """The control: numba alone compiles the kernel in both processes."""
+    assert _same_kernel(tmp_path, locked=False) == ["compiled", "compiled"]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from privbandits import bernoulli_instance, cache, simulate
-from privbandits.policies import UCB
+from privbandits.policies import NCB, UCB
 
 
 @pytest.fixture(autouse=True)
@@ -225,3 +225,40 @@ def test_several_bandit_policies_are_each_run_alone():
     for policy, result in zip([UCB(), NCB()], both):
         assert result.policy == policy
         np.testing.assert_array_equal(result.arms, simulate(policy, inst, 300, 3, 1, cache=False).arms)
+
+
+def test_two_callers_of_one_simulation_compute_it_once(tmp_path, monkeypatch):
+    """Two threads (each its own lock file descriptor, as two processes) simulate the same two settings
+    at once: each setting is run once, and both callers get the runs bit for bit as uncached."""
+    import threading
+    import time
+
+    from privbandits import engine
+
+    monkeypatch.setenv("PRIVBANDITS_CACHE_DIR", str(tmp_path / "once"))
+    instance = bernoulli_instance([0.9, 0.5, 0.4])
+    policies = [UCB(), NCB()]
+    reference = simulate(policies, instance, 200, runs=3, seed=5, cache=False)
+    real = engine.run_repetitions
+    runs = []
+
+    def slow(batch, args, *a, **k):
+        runs.append([q.name for q in args[0]])
+        time.sleep(0.5)  # both callers find the keys missing before either stores
+        return real(batch, args, *a, **k)
+
+    monkeypatch.setattr(engine, "run_repetitions", slow)
+    out = [None, None]
+
+    def call(i):
+        out[i] = simulate(policies, instance, 200, runs=3, seed=5)
+
+    threads = [threading.Thread(target=call, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(name for group in runs for name in group) == sorted(q.name for q in policies)
+    for result in out:
+        for got, want in zip(result, reference):
+            np.testing.assert_array_equal(got.arms, want.arms)

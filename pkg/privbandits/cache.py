@@ -8,11 +8,22 @@ Files are compressed ``.npz`` archives (deflate, level 1): the book's results ar
 sequences, which a cold build would otherwise write as about 3 GB and compress about 15-fold. A store
 that fails (a full disk, a read-only folder) warns and leaves the result uncached; it never fails the
 computation.
+
+Computed once across processes: :func:`compute_once` (which :func:`privbandits.engine.cached` and
+the simulators use) holds a lock file per key (``<key>.lock`` next to the result, an exclusive
+``flock``) while it computes, so that when several processes (the book build's parallel notebooks,
+the test command's workers) need one missing key at the same time, the first computes it and the
+others wait, then load it. The operating system releases the lock when its holder ends, however it
+ends (killed included), so a lock file left on disk by a dead process is free and is taken over at
+once; a process that waits longer than :data:`LOCK_TIMEOUT` for a live holder warns and computes the
+result itself. Where file locks are not available (no ``fcntl``, or a file system that refuses
+``flock``), every process computes, as before.
 """
 
 from __future__ import annotations
 
 import ast
+import errno
 import functools
 import hashlib
 import json
@@ -20,6 +31,7 @@ import os
 import shutil
 import sys
 import threading
+import time
 import types
 import warnings
 import zipfile
@@ -33,15 +45,25 @@ from numba.core.compiler_lock import global_compiler_lock
 
 from ._version import __version__
 
+try:  # POSIX only: without it, every process computes its own results (no lock)
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
 __all__ = [
     "belongs_to_package",
+    "Claim",
+    "LOCK_TIMEOUT",
     "cache_dir",
     "cache_key",
+    "claim",
     "clear_cache",
+    "compute_once",
     "load",
     "module_closure",
     "source_hash",
     "store",
+    "wait_for",
 ]
 
 
@@ -291,6 +313,155 @@ def _write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
         for name, array in arrays.items():
             with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
                 np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
+
+
+#: Seconds a process waits for another one computing the same key before computing it itself: the
+#: book's notebook time-out (``_config.yml``), beyond which that notebook, and its lock, are gone.
+LOCK_TIMEOUT = 1800.0
+#: Seconds between two attempts to take a lock held by another process.
+_POLL = 0.2
+
+
+class Claim:
+    """The exclusive right to compute one key: an open lock file under ``flock``, or no lock at all.
+
+    Released by :meth:`release` (or leaving a ``with`` block), and by the operating system when the
+    process ends. ``locked`` is ``False`` where file locks are not available: the holder computes
+    as if it held the lock, and so may another process.
+
+    Parameters
+    ----------
+    fd : int or None
+        The lock file's descriptor, ``None`` for a claim without a lock.
+    """
+
+    def __init__(self, fd: int | None) -> None:
+        self._fd = fd
+
+    @property
+    def locked(self) -> bool:
+        """Whether the claim holds a lock (until released)."""
+        return self._fd is not None
+
+    def release(self) -> None:
+        """Give the key up (idempotent): closing the lock file releases its lock."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> Claim:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _lock_path(key: str) -> Path:
+    """The lock file of ``key``, next to its result."""
+    return cache_dir() / key[:2] / f"{key}.lock"
+
+
+def claim(key: str, wait: float = 0.0) -> Claim | None:
+    """Take the lock of ``key`` (a file next to its result), waiting up to ``wait`` seconds for its holder.
+
+    A lock belongs to an open file, not to the file on disk: a lock file left by a process that has
+    ended (killed included) is free, and is taken at once. Locks also exclude threads of one process.
+
+    Parameters
+    ----------
+    key : str
+    wait : float >= 0
+        Seconds to wait while another process (or thread) holds the lock; 0: do not wait.
+
+    Returns
+    -------
+    Claim or None
+        ``None`` if the lock was still held after ``wait`` seconds; a :class:`Claim` without a lock
+        (``locked`` false) where file locks are not available.
+    """
+    if not isinstance(wait, (int, float)) or not wait >= 0:
+        raise ValueError(f"wait must be a number of seconds >= 0, got {wait!r}")
+    if fcntl is None:  # pragma: no cover - Windows
+        return Claim(None)
+    path = _lock_path(key)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError:  # a read-only or full cache folder: compute unlocked, as a failed store does
+        return Claim(None)
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return Claim(fd)
+        except OSError as error:
+            if error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                os.close(fd)  # a file system without flock (ENOLCK, EOPNOTSUPP): compute unlocked
+                return Claim(None)
+        if time.monotonic() >= deadline:
+            os.close(fd)
+            return None
+        time.sleep(min(_POLL, max(0.0, deadline - time.monotonic())))
+
+
+def wait_for(key: str, timeout: float | None = None) -> Claim:
+    """:func:`claim` ``key``, waiting up to ``timeout`` seconds; after that, warn and return a claim without a lock.
+
+    Parameters
+    ----------
+    key : str
+    timeout : float >= 0 or None
+        ``None``: :data:`LOCK_TIMEOUT`.
+
+    Returns
+    -------
+    Claim
+        Locked, unless the wait timed out (``RuntimeWarning``) or file locks are not available.
+    """
+    timeout = LOCK_TIMEOUT if timeout is None else timeout
+    held = claim(key, wait=timeout)
+    if held is None:
+        warnings.warn(
+            f"privbandits: another process has been computing cache key {key[:12]} for more than "
+            f"{timeout:.0f} s; computing it here too",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        held = Claim(None)
+    return held
+
+
+def compute_once(key: str, compute: Any, timeout: float | None = None) -> dict[str, np.ndarray]:
+    """The arrays stored under ``key``, computed by ``compute()`` and stored if missing, once across processes.
+
+    A process that finds ``key`` missing takes its lock (:func:`claim`), looks again (another
+    process may have stored it meanwhile), computes, stores and releases. Another process that needs
+    ``key`` meanwhile waits for the lock and then loads the result. If the result is still missing
+    when the lock is free (its holder failed or was killed), the next process computes it. A wait
+    longer than ``timeout`` warns (``RuntimeWarning``) and computes without the lock.
+
+    Parameters
+    ----------
+    key : str
+    compute : callable
+        ``compute() -> dict of numpy.ndarray`` (no object arrays).
+    timeout : float or None
+        Seconds to wait for another process's computation; ``None``: :data:`LOCK_TIMEOUT`.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+    """
+    hit = load(key)
+    if hit is not None:
+        return hit
+    with wait_for(key, timeout):
+        hit = load(key)
+        if hit is not None:
+            return hit
+        result = compute()
+        store(key, result)
+        return result
 
 
 def clear_cache() -> int:

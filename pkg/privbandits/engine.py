@@ -141,6 +141,9 @@ def cached(
 ) -> Arrays:
     """``compute()`` (a dict of numpy arrays, no object arrays), stored on disk under ``config`` and its source.
 
+    Computed once across processes (:func:`privbandits.cache.compute_once`): a process that needs
+    the result while another computes it waits and loads it.
+
     Parameters
     ----------
     config : dict
@@ -157,12 +160,7 @@ def cached(
     """
     if not cache:
         return compute()
-    key = _cache.cache_key(config, depends_on)
-    hit = _cache.load(key)
-    if hit is None:
-        hit = compute()
-        _cache.store(key, hit)
-    return hit
+    return _cache.compute_once(_cache.cache_key(config, depends_on), compute)
 
 
 def _stack(outputs: list[Arrays]) -> Arrays:

@@ -66,22 +66,31 @@ def simulate(
         for j, q in enumerate(policies)
     ]
     found: dict[Any, Arrays | None] = {}
-    todo: dict[tuple, list[int]] = {}  # the policies to run, by the random stream they draw
-    for j, (q, key) in enumerate(zip(policies, keys)):
-        if key not in found:  # equal settings (equal keys) run once
+    first: dict[Any, int] = {}  # equal settings (equal keys) run once
+    for j, key in enumerate(keys):
+        if key not in first:
+            first[key] = j
             found[key] = _cache.load(key) if cache else None
-            if found[key] is None:
-                todo.setdefault(_stream(q, instance, horizon, j), []).append(j)
-    for members in todo.values():
-        group = [policies[j] for j in members]
-        label = group[0].label if len(group) == 1 else f"{group[0].name} ({len(group)} settings)"
-        stacked = engine.run_repetitions(
-            _run_chunk, (group, instance, horizon, keep), runs, seed, n_jobs=n_jobs, progress=progress, desc=label
-        )
-        for s, j in enumerate(members):
-            found[keys[j]] = {name.partition(":")[2]: v for name, v in stacked.items() if name.startswith(f"{s}:")}
-            if cache:
-                _cache.store(keys[j], found[keys[j]])
+    missing = [key for key in first if found[key] is None]
+    while missing:  # computed once across processes: the keys another process computes are waited for
+        claims = _claim_keys(missing, found) if cache else dict.fromkeys(missing)
+        try:
+            for members in _by_stream([first[key] for key in claims], policies, instance, horizon):
+                group = [policies[j] for j in members]
+                label = group[0].label if len(group) == 1 else f"{group[0].name} ({len(group)} settings)"
+                args = (group, instance, horizon, keep)
+                stacked = engine.run_repetitions(
+                    _run_chunk, args, runs, seed, n_jobs=n_jobs, progress=progress, desc=label
+                )
+                for s, j in enumerate(members):
+                    found[keys[j]] = {n.partition(":")[2]: v for n, v in stacked.items() if n.startswith(f"{s}:")}
+                    if cache:
+                        _cache.store(keys[j], found[keys[j]])
+        finally:
+            for held in claims.values():
+                if held is not None:
+                    held.release()
+        missing = [key for key in missing if found[key] is None]
     results = [SimulationResult(q, instance, horizon, runs, seed, found[key]) for q, key in zip(policies, keys)]
     return results[0] if single else results
 
@@ -159,10 +168,9 @@ def simulate_mean_rewards(
             "a policy that is not episodic folds every round of its runs; use a shorter horizon "
             "(an episodic policy, policy.episodic, folds its episodes only)",
         )
-    key = _cache_key(folding.fold_runs, policy, instance, horizon, runs, seed) if cache else None
-    fold = _cache.load(key) if cache else None
-    if fold is None:
-        fold = engine.run_repetitions(
+
+    def compute() -> Arrays:
+        return engine.run_repetitions(
             folding.fold_runs,
             (policy, instance, horizon),
             runs,
@@ -172,8 +180,11 @@ def simulate_mean_rewards(
             desc=policy.label,
             combine=folding.MergeFolds(instance.log_means),
         )
-        if cache:
-            _cache.store(key, fold)
+
+    if cache:  # computed once across processes (cache.compute_once)
+        fold = _cache.compute_once(_cache_key(folding.fold_runs, policy, instance, horizon, runs, seed), compute)
+    else:
+        fold = compute()
     log_mean, cum_log, cum = folding.read_fold(fold, instance.log_means, horizon, runs, rounds)
     records = {name.removeprefix("record:"): v for name, v in fold.items() if name.startswith("record:")}
     return SimulationResult(policy, instance, horizon, runs, seed, records, log_mean, rounds, cum_log, cum)
@@ -402,6 +413,37 @@ def _kept(records: dict[str, np.ndarray], keep: tuple[str, ...] | None, policy: 
     if missing:
         raise ValueError(f"keep names records {sorted(missing)} that {type(policy).__name__} does not produce")
     return {name: records[name] for name in keep}
+
+
+def _by_stream(indices: list[int], policies: list, env: Any, horizon: int) -> list[list[int]]:
+    """The policies ``indices`` grouped by the random stream they draw (:func:`_stream`), in order."""
+    todo: dict[tuple, list[int]] = {}
+    for j in indices:
+        todo.setdefault(_stream(policies[j], env, horizon, j), []).append(j)
+    return list(todo.values())
+
+
+def _claim_keys(missing: list[str], found: dict[Any, Arrays | None]) -> dict[str, Any]:
+    """The missing keys to compute now, claimed (any held elsewhere and stored meanwhile go to ``found``)."""
+    claims = {}
+    for key in missing:
+        held = _cache.claim(key)
+        if held is None:
+            continue
+        found[key] = _cache.load(key)
+        if found[key] is None:
+            claims[key] = held
+        else:
+            held.release()
+    unresolved = [key for key in missing if found[key] is None and key not in claims]
+    if claims or not unresolved:
+        return claims
+    held = _cache.wait_for(unresolved[0])
+    found[unresolved[0]] = _cache.load(unresolved[0])
+    if found[unresolved[0]] is None:
+        return {unresolved[0]: held}
+    held.release()
+    return {}
 
 
 def _policy_list(policy: Any) -> list:
