@@ -185,7 +185,7 @@ BLOCK = 64
 def _copy(src, dst):  # pragma: no cover - compiled
     """``dst[:] = src`` for two 1-d arrays of one length, as a loop."""
     # An array assigned to a slice compiles numba's shape check with its error message (string
-    # formatting: about 3 CPU seconds per process on a cold cache); the shapes here agree by construction.
+    # formatting, a few CPU seconds per process on a cold cache); the shapes here agree by construction.
     for j in range(dst.shape[0]):
         dst[j] = src[j]
 
@@ -352,7 +352,7 @@ def _add_row_exact(env, run, s, n_reg, gram, b):  # pragma: no cover - compiled
 
 
 @njit(nogil=True, cache=True)
-def _add_row_private(env, run, s, n_reg, y_clip, sigma, noise, leaf, exact, noisy, refresh):  # pragma: no cover
+def _add_row_private(env, run, s, n_reg, y_clip, sigma, noise, leaf, exact, noisy):  # pragma: no cover
     """Line 5 (private, Section 4.1): insert the leaf of row ``n_reg`` into setting s's tree."""
     # Line 5 (private, Section 4.1): insert the leaf [x, y][x, y]^T of row ``n_reg`` of setting s's
     # X_{1:t~} into its tree, the reward clipped to [-y_clip, y_clip] (``leaf``: a (d + 1,) buffer for
@@ -367,13 +367,7 @@ def _add_row_private(env, run, s, n_reg, y_clip, sigma, noise, leaf, exact, nois
         y = -y_clip
     _copy(x, leaf[:d])
     leaf[d] = y
-    # The node closed by leaf n at level L (n = odd * 2^L) enters the prefix sums of t~ = n .. n + 2^L - 1
-    # only, and theta-hat reads the tree only at multiples of ``refresh``: with none of them in that
-    # range (refresh = 16: the nodes of levels 0-3) its noisy sum is never read, so not written.
-    n = n_reg + 1
-    span = n & -n  # 2^L
-    release = ((n + refresh - 1) // refresh) * refresh < n + span
-    tree_insert(exact, noisy, n, leaf, sigma, noise, release)
+    tree_insert(exact, noisy, n_reg + 1, leaf, sigma, noise)
 
 
 @njit(nogil=True, cache=True)
@@ -609,8 +603,8 @@ def _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, private):  # pr
     """The two Fair-Greedy variants: the ridge step exact, or (``private``) the tree's, and eq. (1)."""
     # ``private`` (and ``rank_step`` of _draw_block) arrive as run-time booleans, ``bool(True)`` rather
     # than ``True`` (hence the noqa UP018): numba compiles a function once per literal value of a
-    # constant argument, so literals would compile this loop and its callees twice (about 8 CPU seconds
-    # on a cold cache).
+    # constant argument, so literals would compile this loop and its callees twice. With the array
+    # copies as loops (_copy), the three kernels compile in about 23 CPU seconds instead of 30.
     n_set = p.reg.shape[0]
     run = _new_run(env, horizon, n_set, trace)
     window = _new_window(env, n_set)
@@ -651,17 +645,7 @@ def _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, private):  # pr
                     if private:
                         noise = draws.node[n_reg[s] - draws.first[1]]
                         _add_row_private(
-                            env,
-                            run,
-                            s,
-                            n_reg[s],
-                            p.y_clip[s],
-                            p.sigma_tree[s],
-                            noise,
-                            leaf,
-                            exact[s],
-                            noisy[s],
-                            p.refresh[s],
+                            env, run, s, n_reg[s], p.y_clip[s], p.sigma_tree[s], noise, leaf, exact[s], noisy[s]
                         )
                     else:
                         _add_row_exact(env, run, s, n_reg[s], gram[s], b[s])

@@ -53,7 +53,7 @@ def draw_node_noise(rng, out):  # pragma: no cover - compiled
 
 
 @njit(nogil=True, cache=True)
-def tree_insert(exact, noisy, leaf_index, v, sigma, noise, release=True):  # pragma: no cover - compiled
+def tree_insert(exact, noisy, leaf_index, v, sigma, noise):  # pragma: no cover - compiled
     """Insert leaf number ``leaf_index`` (1-based), the matrix ``v v^T``, into the binary tree (updated in place).
 
     The new node is ``v v^T`` plus the nodes below its level; each closed node gets fresh symmetrised
@@ -71,10 +71,6 @@ def tree_insert(exact, noisy, leaf_index, v, sigma, noise, release=True):  # pra
         Standard deviation of the node noise (0: no noise).
     noise : numpy.ndarray
         The node's :func:`packed_size` standard normals (read only if ``sigma`` > 0).
-    release : bool
-        Write the node's noisy sum (default). ``False`` leaves ``noisy[level]`` as it was, for a caller
-        that never reads this node's release (:func:`tree_prefix` at counts that do not use it); the
-        exact sums, and so every later node, are the same either way.
     """
     level = 0
     while (leaf_index >> level) & 1 == 0:
@@ -94,9 +90,7 @@ def tree_insert(exact, noisy, leaf_index, v, sigma, noise, release=True):  # pra
             below = exact[lv, e : e + width]
             for j in range(width):
                 node[j] += below[j]
-        if not release:
-            pass
-        elif sigma > 0.0:
+        if sigma > 0.0:
             z = noise[e : e + width]
             out[0] = node[0] + (0.0 + diag * z[0])
             for j in range(1, width):
