@@ -182,6 +182,23 @@ BLOCK = 64
 
 
 @njit(nogil=True, cache=True)
+def _copy(src, dst):  # pragma: no cover - compiled
+    """``dst[:] = src`` for two 1-d arrays of one length, as a loop."""
+    # An array assigned to a slice compiles numba's shape check with its error message (string
+    # formatting, a few CPU seconds per process on a cold cache); the shapes here agree by construction.
+    for j in range(dst.shape[0]):
+        dst[j] = src[j]
+
+
+@njit(nogil=True, cache=True)
+def _fill_eye(out, diagonal, off):  # pragma: no cover - compiled
+    """``out[:] = c * np.eye(n)`` (or ``np.eye(n) / c``) given its two values ``diagonal`` and ``off``."""
+    for a in range(out.shape[0]):
+        for c in range(out.shape[1]):
+            out[a, c] = diagonal if a == c else off
+
+
+@njit(nogil=True, cache=True)
 def _new_run(env, horizon, n_set, trace):  # pragma: no cover - compiled
     k_groups = env.offsets.shape[0] - 1
     d = env.pool.shape[1]
@@ -348,7 +365,7 @@ def _add_row_private(env, run, s, n_reg, y_clip, sigma, noise, leaf, exact, nois
         y = y_clip
     elif y < -y_clip:
         y = -y_clip
-    leaf[:d] = x
+    _copy(x, leaf[:d])
     leaf[d] = y
     tree_insert(exact, noisy, n_reg + 1, leaf, sigma, noise)
 
@@ -369,7 +386,7 @@ def _private_theta(noisy, t_tilde, shift, prefix, m, rhs, theta):  # pragma: no 
         e += d - a
         rhs[a] = prefix[e]
         e += 1
-    theta[:] = np.linalg.solve(m, rhs)
+    _copy(np.linalg.solve(m, rhs), theta)
 
 
 @njit(nogil=True, cache=True)
@@ -433,7 +450,7 @@ def _rank_and_pick(
                 # eq. (1): sensitivity 1/N_t, sigma_t = sqrt(T / (2 N_t^2 rho_rank))
                 est[k] += 0.0 + math.sqrt(horizon / (2.0 * n_t * n_t * rank_rho)) * draws[k]
     if trace:
-        run.trace_theta[s, i, :] = theta
+        _copy(theta, run.trace_theta[s, i])
     # Line 7: greedy on the estimated relative rank
     kt = 0
     for k in range(1, k_groups):
@@ -471,16 +488,17 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
     k_groups = env.offsets.shape[0] - 1
     d = pool.shape[1]
     vinv = np.zeros((n_set, d, d))
-    for s in range(n_set):
-        vinv[s] = np.eye(d) / p.reg[s]
+    for s in range(n_set):  # np.eye(d) / reg, entry by entry
+        _fill_eye(vinv[s], 1.0 / p.reg[s], 0.0 / p.reg[s])
     b = np.zeros((n_set, d))
     logdet = np.zeros(n_set)  # log(det V / det(reg I)), by the determinant lemma (code_radius)
     theta = np.zeros(d)  # theta = V^-1 X^T y, entry j computed when a candidate needs it
     theta_round = np.zeros(d, dtype=np.int64)  # the round theta[j] was computed in (0: never)
     u = np.zeros(d)
+    no = bool(False)  # noqa: UP018 (a run-time flag: _draw_block compiled once, see _greedy_kernel)
     for t0 in range(1, horizon + 1, BLOCK):
         t1 = min(t0 + BLOCK, horizon + 1)
-        _draw_block(rng, env, run, fixed, t0, t1, False, False, False, draws)
+        _draw_block(rng, env, run, fixed, t0, t1, no, no, no, draws)
         for s in range(n_set):
             v, reg = vinv[s], p.reg[s]
             theta_round[:] = 0
@@ -555,7 +573,7 @@ def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma:
     -------
     Run
     """
-    return _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, False)
+    return _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, bool(False))  # noqa: UP018 (_greedy_kernel)
 
 
 @njit(nogil=True, cache=True)
@@ -577,12 +595,16 @@ def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  #
     -------
     Run
     """
-    return _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, True)
+    return _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, bool(True))  # noqa: UP018 (_greedy_kernel)
 
 
 @njit(nogil=True, cache=True)
 def _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, private):  # pragma: no cover - compiled
     """The two Fair-Greedy variants: the ridge step exact, or (``private``) the tree's, and eq. (1)."""
+    # ``private`` (and ``rank_step`` of _draw_block) arrive as run-time booleans, ``bool(True)`` rather
+    # than ``True`` (hence the noqa UP018): numba compiles a function once per literal value of a
+    # constant argument, so literals would compile this loop and its callees twice. With the array
+    # copies as loops (_copy), the three kernels compile in about 23 CPU seconds instead of 30.
     n_set = p.reg.shape[0]
     run = _new_run(env, horizon, n_set, trace)
     window = _new_window(env, n_set)
@@ -595,8 +617,8 @@ def _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, private):  # pr
     # exact ridge (Fair-Greedy): V = reg I + X^T X and X^T y
     n_exact = 0 if private else n_set
     gram = np.zeros((n_exact, d, d))
-    for s in range(n_exact):
-        gram[s] = p.reg[s] * np.eye(d)
+    for s in range(n_exact):  # reg * np.eye(d), entry by entry
+        _fill_eye(gram[s], p.reg[s] * 1.0, p.reg[s] * 0.0)
     b = np.zeros((n_exact, d))
     # private ridge (Private-Fair-Greedy): the tree's exact and noisy node sums, and scratch space
     levels = 1
@@ -612,7 +634,7 @@ def _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, private):  # pr
     theta_version = np.full(n_set, -1, dtype=np.int64)
     for t0 in range(1, horizon + 1, BLOCK):
         t1 = min(t0 + BLOCK, horizon + 1)
-        _draw_block(rng, env, run, fixed, t0, t1, True, private, tree_noise, draws)
+        _draw_block(rng, env, run, fixed, t0, t1, bool(True), private, tree_noise, draws)  # noqa: UP018
         for s in range(n_set):
             for t in range(t0, t1):
                 i = t - 1
@@ -632,7 +654,7 @@ def _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, private):  # pr
                 # refresh > 1, only when t~ is a multiple of refresh (private: post-processing)
                 if theta_version[s] != t_tilde and t_tilde % p.refresh[s] == 0:
                     if not private:
-                        theta[s] = np.linalg.solve(gram[s], b[s])
+                        _copy(np.linalg.solve(gram[s], b[s]), theta[s])
                     elif t_tilde > 0:
                         shift = p.shift[s]
                         if p.shift_per_node[s]:  # 2 Gamma I on each of the prefix sum's nodes
