@@ -114,7 +114,8 @@ def main() -> None:
     labels = [repr(p) for p in settings]
     print(f"load average before: {os.getloadavg()}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.before, "pkg"], capture_output=True, check=True)
+        command = ["git", "-C", str(ROOT), "archive", args.before, "pkg"]
+        archive = subprocess.run(command, capture_output=True, check=True)
         subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
         trees = {"before": Path(tmp) / "pkg", "after": ROOT / "pkg"}
         best = {side: dict.fromkeys(labels, float("inf")) for side in trees}
