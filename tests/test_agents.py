@@ -34,7 +34,6 @@ PENDING = {
     "DPTS",
     "LazyDPTS",
     "GaussianTS",
-    "LDPUCB",
     "FixedBudgetThresholding",
     "FixedConfidenceThresholding",
 }
