@@ -33,7 +33,6 @@ PENDING = {
     "DPSE",
     "DPTS",
     "LazyDPTS",
-    "GaussianTS",
     "FixedBudgetThresholding",
     "FixedConfidenceThresholding",
 }
