@@ -31,7 +31,6 @@ PENDING = {
     "AdaPUCB",
     "AdaPKLUCB",
     "DPSE",
-    "DPTS",
     "LazyDPTS",
     "FixedBudgetThresholding",
     "FixedConfidenceThresholding",

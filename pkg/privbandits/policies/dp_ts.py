@@ -51,12 +51,8 @@ def _shifted_beta_draw(rng, private_mean, offset, n_obs):  # pragma: no cover - 
     return rng.beta(mu * n_obs + 1.0, (1.0 - mu) * n_obs + 1.0)
 
 
-@njit(nogil=True, cache=True)
-def _dp_ts_kernel(rng, kinds, params, table, horizon, epsilon):  # pragma: no cover - compiled
-    k = kinds.shape[0]
-    arms = np.empty(horizon, dtype=np.int64)
-    private = np.isfinite(epsilon)
-    half = 0.5 * epsilon
+@njit(nogil=True, cache=True, inline="always")
+def _dp_ts_init(k, horizon, epsilon):  # pragma: no cover - compiled
     n_obs = np.zeros(k)  # O_j
     log_sum = np.zeros(k)  # C_j: the modified logarithmic mechanism's noisy sum
     tree_sum = np.zeros(k)  # B_j: the bounded binary mechanism's noisy sum of Psi_j
@@ -64,33 +60,60 @@ def _dp_ts_kernel(rng, kinds, params, table, horizon, epsilon):  # pragma: no co
     fresh = np.zeros(k)  # sum of Psi_j, the observations not yet in C_j
     mean = np.zeros(k)  # mu_tilde_j = (C_j + B_j) / O_j
     trees = np.zeros((k, binary_counter_state().shape[0]))
-    for t in range(k):  # lines 2-4: pull each arm once, C_j = X + Lap(1 / (0.5 eps))
-        x = draw_reward(rng, kinds, params, table, t, t)
-        arms[t] = t
-        n_obs[t] = 1.0
-        log_sum[t] = x + (laplace_draw(rng, 1.0 / half) if private else 0.0)
-        mean[t] = log_sum[t] / n_obs[t]
-    for t in range(k, horizon):  # line 5; the paper's round is t + 1
-        best, best_theta = 0, -np.inf
-        for j in range(k):  # lines 6-10
-            theta = _shifted_beta_draw(rng, mean[j], _dp_ts_offset(n_obs[j], t + 1.0, epsilon), n_obs[j])
-            if theta > best_theta:  # line 11: the first maximiser
-                best, best_theta = j, theta
-        x = draw_reward(rng, kinds, params, table, t, best)
-        arms[t] = best
-        n_obs[best] += 1.0  # line 12
-        fresh[best] += x
-        if n_obs[best] == 2.0 ** (epoch[best] + 2) - 1.0:  # line 13: O_j = sum_{s=0}^{r_j+1} 2^s
-            log_sum[best] += fresh[best] + (laplace_draw(rng, 1.0 / half) if private else 0.0)  # line 14
-            fresh[best] = 0.0  # line 15
-            epoch[best] += 1
-            tree_sum[best] = 0.0
-            trees[best, :] = 0.0  # the next epoch's binary mechanism starts afresh
-        elif private:  # line 17: the 2^(r_j+1)-bounded binary mechanism, eps/2-DP (r_j + 1 levels)
-            tree_sum[best] = binary_counter_insert(trees[best], x, (epoch[best] + 1.0) / half, rng)
-        else:
-            tree_sum[best] = fresh[best]
-        mean[best] = (log_sum[best] + tree_sum[best]) / n_obs[best]  # line 19
+    return n_obs, log_sum, tree_sum, epoch, fresh, mean, trees
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _dp_ts_choose(rng, state, t, horizon, epsilon):  # pragma: no cover - compiled
+    n_obs, mean = state[0], state[5]
+    k = n_obs.shape[0]
+    if t < k:  # lines 2-4: pull each arm once
+        return t
+    best, best_theta = 0, -np.inf  # line 5; the paper's round is t + 1
+    for j in range(k):  # lines 6-10
+        theta = _shifted_beta_draw(rng, mean[j], _dp_ts_offset(n_obs[j], t + 1.0, epsilon), n_obs[j])
+        if theta > best_theta:  # line 11: the first maximiser
+            best, best_theta = j, theta
+    return best
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _dp_ts_update(rng, state, t, arm, reward, horizon, epsilon):  # pragma: no cover - compiled
+    n_obs, log_sum, tree_sum, epoch, fresh, mean, trees = state
+    private = np.isfinite(epsilon)
+    half = 0.5 * epsilon
+    x = reward
+    if t < n_obs.shape[0]:  # lines 2-4: C_j = X + Lap(1 / (0.5 eps))
+        n_obs[arm] = 1.0
+        log_sum[arm] = x + (laplace_draw(rng, 1.0 / half) if private else 0.0)
+        mean[arm] = log_sum[arm] / n_obs[arm]
+        return
+    n_obs[arm] += 1.0  # line 12
+    fresh[arm] += x
+    if n_obs[arm] == 2.0 ** (epoch[arm] + 2) - 1.0:  # line 13: O_j = sum_{s=0}^{r_j+1} 2^s
+        log_sum[arm] += fresh[arm] + (laplace_draw(rng, 1.0 / half) if private else 0.0)  # line 14
+        fresh[arm] = 0.0  # line 15
+        epoch[arm] += 1
+        tree_sum[arm] = 0.0
+        trees[arm, :] = 0.0  # the next epoch's binary mechanism starts afresh
+    elif private:  # line 17: the 2^(r_j+1)-bounded binary mechanism, eps/2-DP (r_j + 1 levels)
+        tree_sum[arm] = binary_counter_insert(trees[arm], x, (epoch[arm] + 1.0) / half, rng)
+    else:
+        tree_sum[arm] = fresh[arm]
+    mean[arm] = (log_sum[arm] + tree_sum[arm]) / n_obs[arm]  # line 19
+
+
+# error_model="numpy" (no divisor is 0): a ZeroDivisionError branch would stop numba pruning the inlined
+# step functions' reference counting
+@njit(nogil=True, cache=True, error_model="numpy")
+def _dp_ts_kernel(rng, kinds, params, table, horizon, epsilon):  # pragma: no cover - compiled
+    state = _dp_ts_init(kinds.shape[0], horizon, epsilon)
+    arms = np.empty(horizon, dtype=np.int64)
+    for t in range(horizon):
+        arm = _dp_ts_choose(rng, state, t, horizon, epsilon)
+        reward = draw_reward(rng, kinds, params, table, t, arm)
+        _dp_ts_update(rng, state, t, arm, reward, horizon, epsilon)
+        arms[t] = arm
     return arms
 
 
@@ -224,6 +247,9 @@ class DPTS(Policy):
     anytime = True
     accounting = "hu2022near Theorem 1: eps/2 logarithmic mechanism on epoch sums + eps/2 bounded binary mechanism"
     _kernel = staticmethod(_dp_ts_kernel)
+    _init = staticmethod(_dp_ts_init)
+    _choose = staticmethod(_dp_ts_choose)
+    _update = staticmethod(_dp_ts_update)
     binding = ("epsilon",)
 
 
