@@ -31,7 +31,6 @@ PENDING = {
     "AdaPUCB",
     "AdaPKLUCB",
     "DPSE",
-    "LazyDPTS",
     "FixedBudgetThresholding",
     "FixedConfidenceThresholding",
 }

@@ -117,41 +117,67 @@ def _dp_ts_kernel(rng, kinds, params, table, horizon, epsilon):  # pragma: no co
     return arms
 
 
-@njit(nogil=True, cache=True)
-def _lazy_dp_ts_kernel(rng, kinds, params, table, horizon, epsilon, log_factor):  # pragma: no cover - compiled
-    k = kinds.shape[0]
-    arms = np.empty(horizon, dtype=np.int64)
-    private = np.isfinite(epsilon)
+@njit(nogil=True, cache=True, inline="always")
+def _lazy_dp_ts_init(k, horizon, epsilon, log_factor):  # pragma: no cover - compiled
     n_obs = np.zeros(k)  # O_j = 2^r_j, the observations behind mu_tilde_j
     epoch = np.zeros(k, dtype=np.int64)  # r_j
     fresh = np.zeros(k)  # sum of Psi_j
     fresh_n = np.zeros(k, dtype=np.int64)  # |Psi_j|
     mean = np.zeros(k)  # mu_tilde_j
-    releases = 0
-    for t in range(k):  # lines 2-4: mu_tilde_j = X + Lap(1 / eps)
-        x = draw_reward(rng, kinds, params, table, t, t)
-        arms[t] = t
-        n_obs[t] = 1.0
-        mean[t] = x + (laplace_draw(rng, 1.0 / epsilon) if private else 0.0)
-        releases += 1 if private else 0
-    for t in range(k, horizon):  # line 5; the paper's round is t + 1
-        best, best_theta = 0, -np.inf
-        for j in range(k):  # lines 6-10
-            theta = _shifted_beta_draw(rng, mean[j], _lazy_offset(n_obs[j], t + 1.0, epsilon, log_factor), n_obs[j])
-            if theta > best_theta:  # line 11
-                best, best_theta = j, theta
-        x = draw_reward(rng, kinds, params, table, t, best)
-        arms[t] = best
-        fresh[best] += x  # line 12
-        fresh_n[best] += 1
-        if fresh_n[best] == 2 ** (epoch[best] + 1):  # line 13
-            n_obs[best] = 2.0 ** (epoch[best] + 1)  # line 14: the fresh batch alone, one Lap(1 / eps)
-            mean[best] = (fresh[best] + (laplace_draw(rng, 1.0 / epsilon) if private else 0.0)) / n_obs[best]
-            releases += 1 if private else 0
-            epoch[best] += 1  # line 15: Psi_j is dropped
-            fresh[best] = 0.0
-            fresh_n[best] = 0
-    return arms, releases
+    releases = np.zeros(1, dtype=np.int64)  # the Laplace releases so far
+    return n_obs, epoch, fresh, fresh_n, mean, releases
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _lazy_dp_ts_choose(rng, state, t, horizon, epsilon, log_factor):  # pragma: no cover - compiled
+    n_obs, mean = state[0], state[4]
+    k = n_obs.shape[0]
+    if t < k:  # lines 2-4: pull each arm once
+        return t
+    best, best_theta = 0, -np.inf  # line 5; the paper's round is t + 1
+    for j in range(k):  # lines 6-10
+        theta = _shifted_beta_draw(rng, mean[j], _lazy_offset(n_obs[j], t + 1.0, epsilon, log_factor), n_obs[j])
+        if theta > best_theta:  # line 11
+            best, best_theta = j, theta
+    return best
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _lazy_dp_ts_update(rng, state, t, arm, reward, horizon, epsilon, log_factor):  # pragma: no cover - compiled
+    n_obs, epoch, fresh, fresh_n, mean, releases = state
+    private = np.isfinite(epsilon)
+    x = reward
+    if t < n_obs.shape[0]:  # lines 2-4: mu_tilde_j = X + Lap(1 / eps)
+        n_obs[arm] = 1.0
+        mean[arm] = x + (laplace_draw(rng, 1.0 / epsilon) if private else 0.0)
+        releases[0] += 1 if private else 0
+        return
+    fresh[arm] += x  # line 12
+    fresh_n[arm] += 1
+    if fresh_n[arm] == 2 ** (epoch[arm] + 1):  # line 13
+        n_obs[arm] = 2.0 ** (epoch[arm] + 1)  # line 14: the fresh batch alone, one Lap(1 / eps)
+        mean[arm] = (fresh[arm] + (laplace_draw(rng, 1.0 / epsilon) if private else 0.0)) / n_obs[arm]
+        releases[0] += 1 if private else 0
+        epoch[arm] += 1  # line 15: Psi_j is dropped
+        fresh[arm] = 0.0
+        fresh_n[arm] = 0
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _lazy_dp_ts_records(state):  # pragma: no cover - compiled
+    return (state[5][0],)  # the releases
+
+
+@njit(nogil=True, cache=True, error_model="numpy")
+def _lazy_dp_ts_kernel(rng, kinds, params, table, horizon, epsilon, log_factor):  # pragma: no cover - compiled
+    state = _lazy_dp_ts_init(kinds.shape[0], horizon, epsilon, log_factor)
+    arms = np.empty(horizon, dtype=np.int64)
+    for t in range(horizon):
+        arm = _lazy_dp_ts_choose(rng, state, t, horizon, epsilon, log_factor)
+        reward = draw_reward(rng, kinds, params, table, t, arm)
+        _lazy_dp_ts_update(rng, state, t, arm, reward, horizon, epsilon, log_factor)
+        arms[t] = arm
+    return arms, _lazy_dp_ts_records(state)[0]
 
 
 def _check_arguments(n_obs: float, t: float) -> None:
@@ -296,6 +322,10 @@ class LazyDPTS(Policy):
     records = ("arms", "releases")
     accounting = "hu2022near Theorem 3: one Lap(1/eps) per epoch sum of fresh rewards (parallel composition)"
     _kernel = staticmethod(_lazy_dp_ts_kernel)
+    _init = staticmethod(_lazy_dp_ts_init)
+    _choose = staticmethod(_lazy_dp_ts_choose)
+    _update = staticmethod(_lazy_dp_ts_update)
+    _step_records = staticmethod(_lazy_dp_ts_records)
     binding = ("epsilon", "_log_factor")
 
     @property
