@@ -23,7 +23,6 @@ from privbandits.policies.base import Agent, Policy
 #: Exported bandit policy classes whose kernel is not split into step functions yet: this set may only
 #: shrink (a class that gains an agent must leave it; a new class must come with its agent)
 PENDING = {
-    "DPUCBInt",
     "NCB",
     "GDPNCB",
     "LDPNCB",

@@ -616,38 +616,63 @@ def _release_points(epsilon: float, v: float, horizon: int, simplified: bool) ->
     return np.asarray(points, dtype=np.int64)
 
 
-@njit(nogil=True, cache=True)
-def _dp_ucb_int_kernel(rng, kinds, params, table, horizon, v, points):  # pragma: no cover - compiled
-    k = kinds.shape[0]
-    f0 = points[0] if points.shape[0] > 0 else horizon  # first interval of the series
+@njit(nogil=True, cache=True, inline="always")
+def _dp_ucb_int_init(k, horizon, v, points):  # pragma: no cover - compiled
     sums = np.zeros(k)  # s_a (exact; only released through the noisy means)
     pulls = np.zeros(k, dtype=np.int64)
     next_release = np.zeros(k, dtype=np.int64)  # index into points of each arm's next release
     index = np.zeros(k)  # x_hat (line 2: x_hat <- 0)
+    releases = np.zeros(1, dtype=np.int64)
+    return sums, pulls, next_release, index, releases
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _dp_ucb_int_choose(rng, state, t, horizon, v, points):  # pragma: no cover - compiled
+    sums, pulls, next_release, index, releases = state
+    k = pulls.shape[0]
+    r = t + 1  # the paper's round, from 1
+    f0 = points[0] if points.shape[0] > 0 else horizon  # first interval of the series
+    if r <= k * f0:  # lines 4-5: round robin until every arm has f0 pulls
+        return (r - 1) % k
+    arm = 0
+    best = -np.inf
+    for a in range(k):
+        n = pulls[a]
+        if next_release[a] < points.shape[0] and n == points[next_release[a]]:  # lines 7-11
+            scale = float(n) ** (v / 2.0 - 1.0)  # Lap(0, 1/n^(1 - v/2))
+            index[a] = sums[a] / n + rng.laplace(0.0, scale) + np.sqrt(2.0 * np.log(r) / n)
+            next_release[a] += 1
+            releases[0] += 1
+        # line 13: argmax x_hat, in the same loop (x_hat_a is final once arm a's release is done), so that
+        # every array lives to the loop's end and numba prunes their reference counting
+        if index[a] > best:
+            best = index[a]
+            arm = a
+    return arm
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _dp_ucb_int_update(rng, state, t, arm, reward, horizon, v, points):  # pragma: no cover - compiled
+    sums, pulls = state[0], state[1]
+    pulls[arm] += 1
+    sums[arm] += reward  # line 14
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _dp_ucb_int_records(state):  # pragma: no cover - compiled
+    return (state[4][0],)  # the releases
+
+
+@njit(nogil=True, cache=True, error_model="numpy")
+def _dp_ucb_int_kernel(rng, kinds, params, table, horizon, v, points):  # pragma: no cover - compiled
+    state = _dp_ucb_int_init(kinds.shape[0], horizon, v, points)
     arms = np.empty(horizon, dtype=np.int64)
-    releases = 0
-    for t in range(1, horizon + 1):
-        if t <= k * f0:  # lines 4-5: round robin until every arm has f0 pulls
-            arm = (t - 1) % k
-        else:
-            for a in range(k):  # lines 7-11
-                n = pulls[a]
-                if next_release[a] < points.shape[0] and n == points[next_release[a]]:
-                    scale = float(n) ** (v / 2.0 - 1.0)  # Lap(0, 1/n^(1 - v/2))
-                    index[a] = sums[a] / n + rng.laplace(0.0, scale) + np.sqrt(2.0 * np.log(t) / n)
-                    next_release[a] += 1
-                    releases += 1
-            arm = 0
-            best = -np.inf
-            for a in range(k):  # line 13: argmax x_hat
-                if index[a] > best:
-                    best = index[a]
-                    arm = a
-        reward = draw_reward(rng, kinds, params, table, t - 1, arm)
-        pulls[arm] += 1
-        sums[arm] += reward  # line 14
-        arms[t - 1] = arm
-    return arms, releases
+    for t in range(horizon):
+        arm = _dp_ucb_int_choose(rng, state, t, horizon, v, points)
+        reward = draw_reward(rng, kinds, params, table, t, arm)
+        _dp_ucb_int_update(rng, state, t, arm, reward, horizon, v, points)
+        arms[t] = arm
+    return arms, _dp_ucb_int_records(state)[0]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -677,6 +702,10 @@ class DPUCBInt(Policy):
     records = ("arms", "releases")
     accounting = "Corollary 3.1 of tossou2016algorithms"
     _kernel = staticmethod(_dp_ucb_int_kernel)
+    _init = staticmethod(_dp_ucb_int_init)
+    _choose = staticmethod(_dp_ucb_int_choose)
+    _update = staticmethod(_dp_ucb_int_update)
+    _step_records = staticmethod(_dp_ucb_int_records)
     binding = (
         "v",
         lambda p, h: release_points(p.epsilon, p.v, h, simplified=p.simplified_intervals),
