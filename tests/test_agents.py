@@ -20,8 +20,9 @@ from privbandits.environments import draw_reward
 from privbandits.policies import UCB
 from privbandits.policies.base import Agent, Policy
 
-#: Exported bandit policy classes whose kernel is not split into step functions yet: this set may only
-#: shrink (a class that gains an agent must leave it; a new class must come with its agent)
+#: Registered (``calibration.REGISTRY``) or exported bandit policy classes whose kernel is not split into
+#: step functions yet: this set may only shrink (a class that gains an agent leaves it; a new class comes with
+#: its agent, or is added here)
 PENDING = {
     "NCB",
     "GDPNCB",
@@ -34,11 +35,16 @@ PENDING = {
     "FixedConfidenceThresholding",
 }
 
-BANDIT_CLASSES = [
-    c
-    for c in (getattr(policies, n) for n in policies.__all__)
-    if inspect.isclass(c) and issubclass(c, Policy) and not inspect.isabstract(c)
-]
+BANDIT_CLASSES = list(
+    dict.fromkeys(
+        [
+            c
+            for c in (getattr(policies, n) for n in policies.__all__)
+            if inspect.isclass(c) and issubclass(c, Policy) and not inspect.isabstract(c)
+        ]
+        + [cls for cls, _ in calibration.REGISTRY.values()]
+    )
+)
 
 
 def _settings():
