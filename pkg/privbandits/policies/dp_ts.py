@@ -51,27 +51,32 @@ def _shifted_beta_draw(rng, private_mean, offset, n_obs):  # pragma: no cover - 
     return rng.beta(mu * n_obs + 1.0, (1.0 - mu) * n_obs + 1.0)
 
 
+# Each algorithm's per-arm statistics are the rows of one (rows, K) array, read by the row names below:
+# one array for the step functions to carry, so that numba can prune the reference counting of the
+# state the inlined steps receive (with one array per statistic the split kernel was 15-25 % slower).
+#: DP-TS's rows: O_j; C_j, the modified logarithmic mechanism's noisy sum; B_j, the bounded binary
+#: mechanism's noisy sum of Psi_j; r_j; the sum of Psi_j (the observations not yet in C_j);
+#: mu_tilde_j = (C_j + B_j) / O_j
+_TS_OBS, _TS_LOG_SUM, _TS_TREE_SUM, _TS_EPOCH, _TS_FRESH, _TS_MEAN = range(6)
+
+
 @njit(nogil=True, cache=True, inline="always")
 def _dp_ts_init(k, horizon, epsilon):  # pragma: no cover - compiled
-    n_obs = np.zeros(k)  # O_j
-    log_sum = np.zeros(k)  # C_j: the modified logarithmic mechanism's noisy sum
-    tree_sum = np.zeros(k)  # B_j: the bounded binary mechanism's noisy sum of Psi_j
-    epoch = np.zeros(k, dtype=np.int64)  # r_j
-    fresh = np.zeros(k)  # sum of Psi_j, the observations not yet in C_j
-    mean = np.zeros(k)  # mu_tilde_j = (C_j + B_j) / O_j
-    trees = np.zeros((k, binary_counter_state().shape[0]))
-    return n_obs, log_sum, tree_sum, epoch, fresh, mean, trees
+    stats = np.zeros((6, k))  # the rows _TS_*
+    trees = np.zeros((k, binary_counter_state().shape[0]))  # each arm's bounded binary mechanism
+    return stats, trees
 
 
 @njit(nogil=True, cache=True, inline="always")
 def _dp_ts_choose(rng, state, t, horizon, epsilon):  # pragma: no cover - compiled
-    n_obs, mean = state[0], state[5]
-    k = n_obs.shape[0]
+    stats = state[0]
+    k = stats.shape[1]
     if t < k:  # lines 2-4: pull each arm once
         return t
     best, best_theta = 0, -np.inf  # line 5; the paper's round is t + 1
     for j in range(k):  # lines 6-10
-        theta = _shifted_beta_draw(rng, mean[j], _dp_ts_offset(n_obs[j], t + 1.0, epsilon), n_obs[j])
+        n_obs = stats[_TS_OBS, j]
+        theta = _shifted_beta_draw(rng, stats[_TS_MEAN, j], _dp_ts_offset(n_obs, t + 1.0, epsilon), n_obs)
         if theta > best_theta:  # line 11: the first maximiser
             best, best_theta = j, theta
     return best
@@ -79,28 +84,30 @@ def _dp_ts_choose(rng, state, t, horizon, epsilon):  # pragma: no cover - compil
 
 @njit(nogil=True, cache=True, inline="always")
 def _dp_ts_update(rng, state, t, arm, reward, horizon, epsilon):  # pragma: no cover - compiled
-    n_obs, log_sum, tree_sum, epoch, fresh, mean, trees = state
+    stats, trees = state
     private = np.isfinite(epsilon)
     half = 0.5 * epsilon
     x = reward
-    if t < n_obs.shape[0]:  # lines 2-4: C_j = X + Lap(1 / (0.5 eps))
-        n_obs[arm] = 1.0
-        log_sum[arm] = x + (laplace_draw(rng, 1.0 / half) if private else 0.0)
-        mean[arm] = log_sum[arm] / n_obs[arm]
+    if t < stats.shape[1]:  # lines 2-4: C_j = X + Lap(1 / (0.5 eps))
+        stats[_TS_OBS, arm] = 1.0
+        stats[_TS_LOG_SUM, arm] = x + (laplace_draw(rng, 1.0 / half) if private else 0.0)
+        stats[_TS_MEAN, arm] = stats[_TS_LOG_SUM, arm] / stats[_TS_OBS, arm]
         return
-    n_obs[arm] += 1.0  # line 12
-    fresh[arm] += x
-    if n_obs[arm] == 2.0 ** (epoch[arm] + 2) - 1.0:  # line 13: O_j = sum_{s=0}^{r_j+1} 2^s
-        log_sum[arm] += fresh[arm] + (laplace_draw(rng, 1.0 / half) if private else 0.0)  # line 14
-        fresh[arm] = 0.0  # line 15
-        epoch[arm] += 1
-        tree_sum[arm] = 0.0
+    stats[_TS_OBS, arm] += 1.0  # line 12
+    stats[_TS_FRESH, arm] += x
+    if stats[_TS_OBS, arm] == 2.0 ** (stats[_TS_EPOCH, arm] + 2.0) - 1.0:  # line 13: O_j = sum_{s=0}^{r_j+1} 2^s
+        noise = laplace_draw(rng, 1.0 / half) if private else 0.0
+        stats[_TS_LOG_SUM, arm] += stats[_TS_FRESH, arm] + noise  # line 14
+        stats[_TS_FRESH, arm] = 0.0  # line 15
+        stats[_TS_EPOCH, arm] += 1.0
+        stats[_TS_TREE_SUM, arm] = 0.0
         trees[arm, :] = 0.0  # the next epoch's binary mechanism starts afresh
     elif private:  # line 17: the 2^(r_j+1)-bounded binary mechanism, eps/2-DP (r_j + 1 levels)
-        tree_sum[arm] = binary_counter_insert(trees[arm], x, (epoch[arm] + 1.0) / half, rng)
+        scale = (stats[_TS_EPOCH, arm] + 1.0) / half
+        stats[_TS_TREE_SUM, arm] = binary_counter_insert(trees[arm], x, scale, rng)
     else:
-        tree_sum[arm] = fresh[arm]
-    mean[arm] = (log_sum[arm] + tree_sum[arm]) / n_obs[arm]  # line 19
+        stats[_TS_TREE_SUM, arm] = stats[_TS_FRESH, arm]
+    stats[_TS_MEAN, arm] = (stats[_TS_LOG_SUM, arm] + stats[_TS_TREE_SUM, arm]) / stats[_TS_OBS, arm]  # line 19
 
 
 # error_model="numpy" (no divisor is 0): a ZeroDivisionError branch would stop numba pruning the inlined
@@ -117,26 +124,27 @@ def _dp_ts_kernel(rng, kinds, params, table, horizon, epsilon):  # pragma: no co
     return arms
 
 
+#: Lazy-DP-TS's rows: O_j = 2^r_j, the observations behind mu_tilde_j; r_j; the sum of Psi_j; |Psi_j|;
+#: mu_tilde_j; and, in column 0 of the last row, the Laplace releases so far
+_LAZY_OBS, _LAZY_EPOCH, _LAZY_FRESH, _LAZY_FRESH_N, _LAZY_MEAN, _LAZY_RELEASES = range(6)
+
+
 @njit(nogil=True, cache=True, inline="always")
 def _lazy_dp_ts_init(k, horizon, epsilon, log_factor):  # pragma: no cover - compiled
-    n_obs = np.zeros(k)  # O_j = 2^r_j, the observations behind mu_tilde_j
-    epoch = np.zeros(k, dtype=np.int64)  # r_j
-    fresh = np.zeros(k)  # sum of Psi_j
-    fresh_n = np.zeros(k, dtype=np.int64)  # |Psi_j|
-    mean = np.zeros(k)  # mu_tilde_j
-    releases = np.zeros(1, dtype=np.int64)  # the Laplace releases so far
-    return n_obs, epoch, fresh, fresh_n, mean, releases
+    return (np.zeros((6, k)),)  # the rows _LAZY_*
 
 
 @njit(nogil=True, cache=True, inline="always")
 def _lazy_dp_ts_choose(rng, state, t, horizon, epsilon, log_factor):  # pragma: no cover - compiled
-    n_obs, mean = state[0], state[4]
-    k = n_obs.shape[0]
+    stats = state[0]
+    k = stats.shape[1]
     if t < k:  # lines 2-4: pull each arm once
         return t
     best, best_theta = 0, -np.inf  # line 5; the paper's round is t + 1
     for j in range(k):  # lines 6-10
-        theta = _shifted_beta_draw(rng, mean[j], _lazy_offset(n_obs[j], t + 1.0, epsilon, log_factor), n_obs[j])
+        n_obs = stats[_LAZY_OBS, j]
+        offset = _lazy_offset(n_obs, t + 1.0, epsilon, log_factor)
+        theta = _shifted_beta_draw(rng, stats[_LAZY_MEAN, j], offset, n_obs)
         if theta > best_theta:  # line 11
             best, best_theta = j, theta
     return best
@@ -144,28 +152,30 @@ def _lazy_dp_ts_choose(rng, state, t, horizon, epsilon, log_factor):  # pragma: 
 
 @njit(nogil=True, cache=True, inline="always")
 def _lazy_dp_ts_update(rng, state, t, arm, reward, horizon, epsilon, log_factor):  # pragma: no cover - compiled
-    n_obs, epoch, fresh, fresh_n, mean, releases = state
+    stats = state[0]
     private = np.isfinite(epsilon)
     x = reward
-    if t < n_obs.shape[0]:  # lines 2-4: mu_tilde_j = X + Lap(1 / eps)
-        n_obs[arm] = 1.0
-        mean[arm] = x + (laplace_draw(rng, 1.0 / epsilon) if private else 0.0)
-        releases[0] += 1 if private else 0
+    if t < stats.shape[1]:  # lines 2-4: mu_tilde_j = X + Lap(1 / eps)
+        stats[_LAZY_OBS, arm] = 1.0
+        stats[_LAZY_MEAN, arm] = x + (laplace_draw(rng, 1.0 / epsilon) if private else 0.0)
+        stats[_LAZY_RELEASES, 0] += 1.0 if private else 0.0
         return
-    fresh[arm] += x  # line 12
-    fresh_n[arm] += 1
-    if fresh_n[arm] == 2 ** (epoch[arm] + 1):  # line 13
-        n_obs[arm] = 2.0 ** (epoch[arm] + 1)  # line 14: the fresh batch alone, one Lap(1 / eps)
-        mean[arm] = (fresh[arm] + (laplace_draw(rng, 1.0 / epsilon) if private else 0.0)) / n_obs[arm]
-        releases[0] += 1 if private else 0
-        epoch[arm] += 1  # line 15: Psi_j is dropped
-        fresh[arm] = 0.0
-        fresh_n[arm] = 0
+    stats[_LAZY_FRESH, arm] += x  # line 12
+    stats[_LAZY_FRESH_N, arm] += 1.0
+    if stats[_LAZY_FRESH_N, arm] == 2.0 ** (stats[_LAZY_EPOCH, arm] + 1.0):  # line 13
+        # line 14: the fresh batch alone, one Lap(1 / eps)
+        stats[_LAZY_OBS, arm] = 2.0 ** (stats[_LAZY_EPOCH, arm] + 1.0)
+        noise = laplace_draw(rng, 1.0 / epsilon) if private else 0.0
+        stats[_LAZY_MEAN, arm] = (stats[_LAZY_FRESH, arm] + noise) / stats[_LAZY_OBS, arm]
+        stats[_LAZY_RELEASES, 0] += 1.0 if private else 0.0
+        stats[_LAZY_EPOCH, arm] += 1.0  # line 15: Psi_j is dropped
+        stats[_LAZY_FRESH, arm] = 0.0
+        stats[_LAZY_FRESH_N, arm] = 0.0
 
 
 @njit(nogil=True, cache=True, inline="always")
 def _lazy_dp_ts_records(state):  # pragma: no cover - compiled
-    return (state[5][0],)  # the releases
+    return (int(state[0][_LAZY_RELEASES, 0]),)  # the releases
 
 
 @njit(nogil=True, cache=True, error_model="numpy")
