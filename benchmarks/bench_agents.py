@@ -1,6 +1,7 @@
 """Issue 36: whole-run CPU time of every split kernel before and after the split, and the agent's cost per round.
 
-Run from the repository root: ``python benchmarks/bench_agents.py [--before REF] [--rounds N]``.
+Run from the repository root: ``python benchmarks/bench_agents.py [--before REF] [--rounds N] [--only TEXT]``
+(``--only``: the settings whose label contains ``TEXT``).
 
 "Before" is the package at git ``REF`` (default ``cd8c499``, the commit the step API branched from),
 extracted with ``git archive`` into a temporary directory; "after" is this checkout's ``pkg``. Each is
@@ -67,7 +68,7 @@ def _worker(labels: list[str], rounds: int, repeat: int) -> dict[str, float]:
     return out
 
 
-def _agent_overhead(rounds: int = 20_000) -> dict[str, float]:
+def _agent_overhead(only: str = "", rounds: int = 20_000) -> dict[str, float]:
     """Microseconds per round of a Python loop driving each agent (choose, draw_reward, update)."""
     import numpy as np
 
@@ -77,7 +78,7 @@ def _agent_overhead(rounds: int = 20_000) -> dict[str, float]:
     inst = bernoulli_instance([0.1] * 8 + [0.2, 0.55])
     kinds, params, table = inst.kernel_args()
     out = {}
-    for policy in _settings():
+    for policy in [p for p in _settings() if only in repr(p)]:
         best = np.inf
         for _ in range(3):
             rng = np.random.default_rng(0)
@@ -105,12 +106,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--passes", type=int, default=2)
+    parser.add_argument("--only", default="", help="time only the settings whose label contains this text")
     parser.add_argument("--worker", default=None)
     args = parser.parse_args()
     if args.worker is not None:
         print(json.dumps(_worker(json.loads(args.worker), args.rounds, args.repeat)))
         return
-    settings = _settings()
+    settings = [p for p in _settings() if args.only in repr(p)]
     labels = [repr(p) for p in settings]
     print(f"load average before: {os.getloadavg()}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -131,7 +133,7 @@ def main() -> None:
         print(f"| `{label}` | {b:.3f} | {a:.3f} | {100 * (a / b - 1):+.0f} % |")
     print("\nagent from Python, CPU microseconds per round (choose + draw_reward + update), best of 3 x 20,000 rounds")
     print("| policy | us per round |\n|---|---|")
-    for label, micros in _agent_overhead().items():
+    for label, micros in _agent_overhead(args.only).items():
         print(f"| `{label}` | {micros:.1f} |")
 
 

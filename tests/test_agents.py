@@ -3,6 +3,9 @@
 An agent calls its policy's compiled step functions, the body of the whole-run kernel, one round at a
 time; driven with the package's own reward draw on the agent's generator it must play the run of
 ``policy.run`` bit for bit (arms and every other record), on drawn rewards and on a reward table.
+An episodic policy's kernel draws an episode's reward sum at once (``draw_reward_sum``) where its agent
+is given the episode's rewards one by one: its agent plays ``policy.run`` bit for bit on a reward table,
+and in distribution on drawn rewards (checked by a two-sample test).
 """
 
 from __future__ import annotations
@@ -29,7 +32,6 @@ PENDING = {
     "LDPNCB",
     "AnytimeDPNCB",
     "AdaPUCB",
-    "AdaPKLUCB",
     "DPSE",
     "FixedBudgetThresholding",
     "FixedConfidenceThresholding",
@@ -95,7 +97,9 @@ def test_agent_plays_the_run_bit_for_bit(policy):
     inst = bernoulli_instance([0.1, 0.3, 0.5, 0.45, 0.7])
     horizon = max(1500, policy.min_horizon(inst.n_arms))
     table = (np.random.default_rng(11).random((horizon, inst.n_arms)) < 0.4).astype(float)
-    for instance in (inst, inst.with_table(table)):
+    # an episodic agent's per-round draws are not its kernel's one draw of an episode's sum: a table only
+    instances = (inst.with_table(table),) if policy._step_episodes else (inst, inst.with_table(table))
+    for instance in instances:
         for seed in (0, 1, 2, 3):
             agent = drive(policy, instance, horizon, seed)
             run = policy.run(instance, horizon, np.random.default_rng(seed))
@@ -103,6 +107,41 @@ def test_agent_plays_the_run_bit_for_bit(policy):
             assert set(got) == set(run)
             for name in run:
                 np.testing.assert_array_equal(got[name], run[name], err_msg=f"{policy.label}: {name}, seed {seed}")
+
+
+EPISODIC_SETTINGS = [p for p in AGENT_SETTINGS if p._step_episodes]
+
+
+@pytest.mark.parametrize("policy", EPISODIC_SETTINGS, ids=lambda p: p.label)
+def test_episodic_agent_plays_the_run_in_distribution(policy):
+    """On drawn rewards, the best arm's pulls over 120 agent runs and 120 kernel runs (other seeds) have the
+    same distribution: a two-sample Kolmogorov-Smirnov test at level 1e-3, so a correct agent fails with
+    probability at most 1e-3 over the choice of seeds (fixed here). An agent that drops an episode's rewards
+    but the last failed it with p = 5e-17 (AdaP-KLUCB, epsilon = 1). A setting whose play hardly depends on
+    the rewards at this horizon (AdaP-KLUCB at its default epsilon = 0.2) passes it trivially."""
+    from scipy import stats
+
+    inst = bernoulli_instance([0.3, 0.5, 0.6])
+    horizon = max(400, policy.min_horizon(inst.n_arms))
+    runs = 120
+    agents = [np.sum(drive(policy, inst, horizon, 1000 + i).records()["arms"] == 2) for i in range(runs)]
+    kernel = [np.sum(policy.run(inst, horizon, np.random.default_rng(5000 + i))["arms"] == 2) for i in range(runs)]
+    assert stats.ks_2samp(agents, kernel).pvalue > 1e-3, (np.mean(agents), np.mean(kernel))
+
+
+def test_episodic_agent_holds_the_arm_for_the_episode():
+    policy = policies.AdaPKLUCB(epsilon=1.0)
+    agent = policy.agent(2, 40, 0)
+    for _ in range(2):  # line 3: one pull of each arm
+        agent.update(0.0 if agent.choose() == 0 else 1.0)
+    arm = agent.choose()  # the first episode: the arm's pulls double, one round
+    agent.update(1.0)
+    arms = []
+    for _ in range(2):  # the next episode of that arm, if chosen again, lasts two rounds
+        arms.append(agent.choose())
+        agent.update(0.5)
+    assert agent.records()["arms"].tolist()[:3] == [0, 1, arm]
+    assert arms[0] != arm or arms[1] == arm
 
 
 @pytest.mark.parametrize("policy", AGENT_SETTINGS, ids=lambda p: p.label)

@@ -465,6 +465,9 @@ _STEP_LEADING = {
     "_choose": ("rng", "state", "t", "horizon"),
     "_update": ("rng", "state", "t", "arm", "reward", "horizon"),
 }
+#: ``_update``'s leading parameters for a policy that plays episodes (``_step_episodes``): the episode's
+#: first round, arm, length and reward sum
+_EPISODE_UPDATE_LEADING = ("rng", "state", "t", "arm", "length", "total", "horizon")
 
 
 def _declared_fields(cls: type) -> set[str]:
@@ -549,7 +552,7 @@ def _check_steps(cls: type, bound: list[str]) -> None:
         if not hasattr(step, "py_func"):
             raise TypeError(f"{cls.__name__}.{name} must be a compiled (numba) function, got {step!r}")
         names = list(inspect.signature(step.py_func).parameters)
-        lead = _STEP_LEADING[name]
+        lead = _EPISODE_UPDATE_LEADING if name == "_update" and cls._step_episodes else _STEP_LEADING[name]
         if tuple(names[: len(lead)]) != lead or names[len(lead) :] != bound:
             raise TypeError(
                 f"{name} {step.__name__} of {cls.__name__} takes {names}, but must take "
@@ -587,6 +590,10 @@ class Policy(Declared, abc.ABC):
     _update: ClassVar[Any] = None
     #: ``f(state)``: the records after ``"arms"`` (a tuple, in :attr:`records` order) from the step state
     _step_records: ClassVar[Any] = None
+    #: ``True``: the steps play episodes: ``_choose`` returns ``(arm, length)``, the arm to play for ``length``
+    #: rounds, and ``_update(rng, state, t, arm, length, total, horizon, ...)`` takes the episode's first
+    #: round and reward sum once it ends (the kernel draws that sum at once, ``draw_reward_sum``)
+    _step_episodes: ClassVar[bool] = False
     #: what the privacy guarantee rests on (a result or an argument), or ``None`` for an algorithm without one
     accounting: ClassVar[str | None] = None
 
@@ -857,6 +864,14 @@ class Agent:
     (:meth:`guarantee`), whatever environment supplies the rewards. All randomness, the privacy
     noise included, is drawn from the agent's generator ``rng``.
 
+    An episodic policy (AdaP-KLUCB, AdaP-UCB, DP-SE, ...) plays one arm for a whole episode and updates
+    once on the episode's reward sum, which its kernel draws at once (``draw_reward_sum``: one Binomial
+    draw for a Bernoulli arm). Its agent returns the episode's arm from :meth:`choose` at every round of
+    the episode, adds up the rewards given to :meth:`update`, and runs the policy's update on their sum
+    when the episode ends. Its play is then :meth:`Policy.run`'s bit for bit on a reward table (the same
+    sum, added in the same order) and equal in distribution on drawn rewards (a sum of per-round draws
+    is distributed as the kernel's single draw, but the generator's stream differs).
+
     Parameters
     ----------
     policy : Policy
@@ -884,6 +899,9 @@ class Agent:
         self._state = policy._init(n_arms, horizon, *self._args)
         self._arms = np.empty(horizon, dtype=np.int64)
         self._pending: int | None = None
+        # episodic steps: the open episode's first round, arm, length and reward sum so far
+        self._episode = (0, 0, 0)
+        self._total = 0.0
 
     def __repr__(self) -> str:
         return f"Agent({self.policy!r}, n_arms={self.n_arms}, horizon={self.horizon}, t={self.t})"
@@ -902,7 +920,15 @@ class Agent:
             )
         if self.t >= self.horizon:
             raise RuntimeError(f"the agent has played its horizon of {self.horizon} rounds; make a new agent")
-        arm = int(self.policy._choose(self.rng, self._state, self.t, self.horizon, *self._args))
+        if not self.policy._step_episodes:
+            arm = int(self.policy._choose(self.rng, self._state, self.t, self.horizon, *self._args))
+        elif self._episode[0] + self._episode[2] > self.t:  # an episode is open: its arm
+            arm = self._episode[1]
+        else:
+            arm, length = self.policy._choose(self.rng, self._state, self.t, self.horizon, *self._args)
+            arm, length = int(arm), int(length)
+            self._episode = (self.t, arm, length)
+            self._total = 0.0
         self._pending = arm
         return arm
 
@@ -920,9 +946,15 @@ class Agent:
         if not _is_real(reward) or not 0.0 <= float(reward) <= 1.0:  # NaN fails the comparison
             raise ValueError(f"reward must be a real number in [0, 1], got {reward!r}")
         arm, self._pending = self._pending, None
-        self.policy._update(self.rng, self._state, self.t, arm, float(reward), self.horizon, *self._args)
+        if not self.policy._step_episodes:
+            self.policy._update(self.rng, self._state, self.t, arm, float(reward), self.horizon, *self._args)
+        else:
+            self._total += float(reward)
         self._arms[self.t] = arm
         self.t += 1
+        start, _, length = self._episode
+        if self.policy._step_episodes and self.t == start + length:  # the episode ends: update on its sum
+            self.policy._update(self.rng, self._state, start, arm, length, self._total, self.horizon, *self._args)
 
     def records(self) -> Records:
         """The records so far: ``"arms"`` (the arm of each completed round) and the policy's others.
