@@ -32,7 +32,6 @@ PENDING = {
     "LDPNCB",
     "AnytimeDPNCB",
     "AdaPUCB",
-    "DPSE",
     "FixedBudgetThresholding",
     "FixedConfidenceThresholding",
 }
@@ -109,23 +108,32 @@ def test_agent_plays_the_run_bit_for_bit(policy):
                 np.testing.assert_array_equal(got[name], run[name], err_msg=f"{policy.label}: {name}, seed {seed}")
 
 
-EPISODIC_SETTINGS = [p for p in AGENT_SETTINGS if p._step_episodes]
+#: An episodic setting whose play depends on the rewards within a short horizon, per class: (policy, means, horizon)
+DISTRIBUTION_CASES = {
+    "AdaPKLUCB": (policies.AdaPKLUCB(epsilon=1.0), [0.3, 0.5, 0.6], 400),
+    "DPSE": (policies.DPSE(epsilon=1.0, beta=0.5), [0.4, 0.55], 2000),  # one epoch of 2 x 443 pulls, then elimination
+}
 
 
-@pytest.mark.parametrize("policy", EPISODIC_SETTINGS, ids=lambda p: p.label)
-def test_episodic_agent_plays_the_run_in_distribution(policy):
-    """On drawn rewards, the best arm's pulls over 120 agent runs and 120 kernel runs (other seeds) have the
+def test_every_episodic_agent_has_a_distribution_case():
+    episodic = {type(p).__name__ for p in AGENT_SETTINGS if p._step_episodes}
+    assert episodic == set(DISTRIBUTION_CASES)
+
+
+@pytest.mark.parametrize("name", sorted(DISTRIBUTION_CASES))
+def test_episodic_agent_plays_the_run_in_distribution(name):
+    """On drawn rewards, the last arm's pulls over 120 agent runs and 120 kernel runs (other seeds) have the
     same distribution: a two-sample Kolmogorov-Smirnov test at level 1e-3, so a correct agent fails with
-    probability at most 1e-3 over the choice of seeds (fixed here). An agent that drops an episode's rewards
-    but the last failed it with p = 5e-17 (AdaP-KLUCB, epsilon = 1). A setting whose play hardly depends on
-    the rewards at this horizon (AdaP-KLUCB at its default epsilon = 0.2) passes it trivially."""
+    probability at most 1e-3 over the choice of seeds (fixed here). An agent that dropped an episode's
+    rewards but the last failed it with p = 5e-17 (AdaP-KLUCB) and 2e-28 (DP-SE)."""
     from scipy import stats
 
-    inst = bernoulli_instance([0.3, 0.5, 0.6])
-    horizon = max(400, policy.min_horizon(inst.n_arms))
+    policy, means, horizon = DISTRIBUTION_CASES[name]
+    inst = bernoulli_instance(means)
+    best = inst.n_arms - 1
     runs = 120
-    agents = [np.sum(drive(policy, inst, horizon, 1000 + i).records()["arms"] == 2) for i in range(runs)]
-    kernel = [np.sum(policy.run(inst, horizon, np.random.default_rng(5000 + i))["arms"] == 2) for i in range(runs)]
+    agents = [np.sum(drive(policy, inst, horizon, 1000 + i).records()["arms"] == best) for i in range(runs)]
+    kernel = [np.sum(policy.run(inst, horizon, np.random.default_rng(5000 + i))["arms"] == best) for i in range(runs)]
     assert stats.ks_2samp(agents, kernel).pvalue > 1e-3, (np.mean(agents), np.mean(kernel))
 
 
