@@ -31,7 +31,6 @@ PENDING = {
     "GDPNCB",
     "LDPNCB",
     "AnytimeDPNCB",
-    "AdaPUCB",
     "FixedBudgetThresholding",
     "FixedConfidenceThresholding",
 }
@@ -49,8 +48,8 @@ BANDIT_CLASSES = list(
 
 
 def _settings():
-    """Every registered setting (``calibration.REGISTRY`` at epsilon = 1), each exported class's default, and
-    the readings ``tests/test_simulate.py`` adds."""
+    """Every registered setting (``calibration.REGISTRY`` at epsilon = 1), each exported class's default, the
+    readings ``tests/test_simulate.py`` adds, and each class with departures as its authors run it."""
     out = [cls(epsilon=1.0, **fixed) for cls, fixed in calibration.REGISTRY.values()]
     required = {"epsilon": 1.0, "tau": 0.5, "delta": 0.1}
     for cls in BANDIT_CLASSES:
@@ -61,6 +60,11 @@ def _settings():
         policies.GDPNCB(epsilon=1.0, phase1_rule="sparse_vector"),
         policies.PrivateUCB(1.0, width="tail_bound"),
     ]
+    for cls in BANDIT_CLASSES:  # every departure on
+        if cls.departures:
+            eps = {"epsilon": 1.0} if "epsilon" in {f.name for f in dataclasses.fields(cls)} else {}
+            fields = {f.name: required[f.name] for f in dataclasses.fields(cls) if f.default is dataclasses.MISSING}
+            out.append(cls.as_run_by_authors(**{**fields, **eps}))
     unique = []
     for p in out:
         if p not in unique:
@@ -111,6 +115,7 @@ def test_agent_plays_the_run_bit_for_bit(policy):
 #: An episodic setting whose play depends on the rewards within a short horizon, per class: (policy, means, horizon)
 DISTRIBUTION_CASES = {
     "AdaPKLUCB": (policies.AdaPKLUCB(epsilon=1.0), [0.3, 0.5, 0.6], 400),
+    "AdaPUCB": (policies.AdaPUCB(epsilon=1.0), [0.3, 0.5, 0.6], 400),
     "DPSE": (policies.DPSE(epsilon=1.0, beta=0.5), [0.4, 0.55], 2000),  # one epoch of 2 x 443 pulls, then elimination
 }
 
