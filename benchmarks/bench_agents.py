@@ -34,7 +34,7 @@ def _settings():
     from privbandits.calibration import REGISTRY
 
     out = [cls(epsilon=1.0, **fixed) for cls, fixed in REGISTRY.values()]
-    out += [policies.UCB(), policies.GaussianTS(), policies.DPUCBBound(epsilon=1.0, bonus="printed")]
+    out += [policies.UCB(), policies.GaussianTS(), policies.DPUCBBound(epsilon=1.0, bonus="printed"), policies.NCB()]
     unique = []
     for p in out:
         if p.has_agent and p not in unique:
@@ -50,7 +50,7 @@ def _worker(labels: list[str], rounds: int, repeat: int) -> dict[str, float]:
 
     inst = bernoulli_instance([0.1] * 8 + [0.2, 0.55])
     known = [cls(epsilon=1.0, **fixed) for cls, fixed in calibration.REGISTRY.values()]
-    known += [policies.UCB(), policies.GaussianTS(), policies.DPUCBBound(epsilon=1.0, bonus="printed")]
+    known += [policies.UCB(), policies.GaussianTS(), policies.DPUCBBound(epsilon=1.0, bonus="printed"), policies.NCB()]
     by_label = {repr(p): p for p in known}
     out = {}
     for label in labels:
