@@ -27,7 +27,6 @@ from privbandits.policies.base import Agent, Policy
 #: step functions yet: this set may only shrink (a class that gains an agent leaves it; a new class comes with
 #: its agent, or is added here)
 PENDING = {
-    "AnytimeDPNCB",
     "FixedBudgetThresholding",
     "FixedConfidenceThresholding",
 }
@@ -120,6 +119,7 @@ DISTRIBUTION_CASES = {
     "NCB": (policies.NCB(), [0.3, 0.5, 0.6], 400),
     "GDPNCB": (policies.GDPNCB(epsilon=1.0), [0.3, 0.5, 0.6], 2000),
     "LDPNCB": (policies.LDPNCB(epsilon=1.0), [0.3, 0.5, 0.6], 2000),
+    "AnytimeDPNCB": (policies.AnytimeDPNCB(epsilon=1.0), [0.3, 0.5, 0.6], 2000),
     "DPSE": (policies.DPSE(epsilon=1.0, beta=0.5), [0.4, 0.55], 2000),  # one epoch of 2 x 443 pulls, then elimination
 }
 

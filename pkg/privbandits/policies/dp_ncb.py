@@ -788,6 +788,68 @@ def _fixed_episodes(rng, kinds, params, table, horizon, base, epsilon, constants
     return episode_array(out), p1, rel
 
 
+#: the anytime wrapper's agent: the scalars of its second state array: the window W, its first round, whether
+#: it is uniform (1.0) or a DP-NCB block (0.0), the uniform windows so far
+_W, _START, _UNIFORM, _N_UNIFORM = 0, 1, 2, 3
+
+
+@njit(nogil=True, cache=True)
+def _anytime_init(k, horizon, base, epsilon, constants):  # pragma: no cover - compiled
+    return _ncb_init(k, 1, base, epsilon, constants), np.zeros(4)
+
+
+@njit(nogil=True, cache=True)
+def _anytime_choose(rng, state, t, horizon, base, epsilon, constants):  # pragma: no cover - compiled
+    """Algorithm 3 at round ``t`` (the agent's step): a new window's draw (line 3), then its episode from ``t``."""
+    # The window's rounds are those of :func:`_anytime_kernel`; a DP-NCB window runs the block's own steps
+    # (:func:`_block`), told the horizon W, on the window's rounds u = t - start.
+    block, win = state
+    k = int(block[_S, _K])
+    if t & (t + 1) == 0:  # t + 1 = W, a power of two: window W starts (lines 1-2, 11)
+        w = t + 1
+        win[_W] = w
+        win[_START] = t
+        uniform = rng.random() < 1.0 / (w * w)  # line 3: flag = UNIFORM
+        win[_UNIFORM] = 1.0 if uniform else 0.0
+        if uniform:
+            win[_N_UNIFORM] += 1.0
+        else:  # line 9: a fresh DP-NCB told the horizon W
+            block[:] = _ncb_init(k, w, base, epsilon, constants)
+    if win[_UNIFORM] == 1.0:  # lines 5-7 (rewards observed, not used)
+        return _uniform_arm(rng, k), 1
+    start, w = int(win[_START]), int(win[_W])
+    u = t - start
+    if block[_S, _PHASE] == 1.0:
+        return _phase1_choose(rng, block, u, w, base, epsilon, constants), 1
+    if base == GDP_BASE:
+        a, length = _gdp_choose2(rng, block, u, w, base, epsilon, constants)
+        return a, min(length, min(w, horizon - start) - u)  # a window cut by the horizon
+    return _ncb_choose2(rng, block, u, w, base, epsilon, constants), 1
+
+
+@njit(nogil=True, cache=True)
+def _anytime_update(rng, state, t, arm, length, total, horizon, base, epsilon, constants):  # pragma: no cover
+    """Algorithm 3's update of the episode from round ``t`` (the agent's step): the DP-NCB block's, if any."""
+    block, win = state
+    if win[_UNIFORM] == 0.0:
+        u = t - int(win[_START])
+        w = int(win[_W])
+        phase1 = block[_S, _PHASE] == 1.0
+        if base == GDP_BASE and phase1:
+            _gdp_update1(rng, block, u, arm, length, total, w, base, epsilon, constants)
+        elif base == GDP_BASE:
+            _gdp_update2(rng, block, u, arm, length, total, w, base, epsilon, constants)
+        elif phase1:
+            _ldp_update1(rng, block, u, arm, length, total, w, base, epsilon, constants)
+        else:
+            _ldp_update2(rng, block, u, arm, length, total, w, base, epsilon, constants)
+
+
+@njit(nogil=True, cache=True)
+def _anytime_records(state):  # pragma: no cover - compiled
+    return (int(state[1][_N_UNIFORM]),)
+
+
 @njit(nogil=True, cache=True)
 def _anytime_kernel(rng, kinds, params, table, horizon, base, epsilon, constants):  # pragma: no cover
     """Algorithm 3: windows W = 1, 2, 4, ...; uniform with probability 1/W^2, else DP-NCB(k, W, epsilon)."""
@@ -1085,6 +1147,11 @@ class AnytimeDPNCB(NCBFamily):
     records = ("arms", "uniform_windows")
     _kernel = staticmethod(_anytime_kernel)
     binding = (lambda p, h: GDP_BASE if p.base == "gdp" else LDP_BASE, "epsilon", "_constants")
+    _init = staticmethod(_anytime_init)
+    _choose = staticmethod(_anytime_choose)
+    _update = staticmethod(_anytime_update)
+    _step_records = staticmethod(_anytime_records)
+    _step_episodes = True  # GDP-NCB's Phase II episodes; every other round an episode of one
 
     @property
     def name(self) -> str:  # type: ignore[override]
