@@ -35,6 +35,7 @@ def _settings():
 
     out = [cls(epsilon=1.0, **fixed) for cls, fixed in REGISTRY.values()]
     out += [policies.UCB(), policies.GaussianTS(), policies.DPUCBBound(epsilon=1.0, bonus="printed"), policies.NCB()]
+    out += [policies.FixedBudgetThresholding(tau=0.5, epsilon=1.0), policies.FixedBudgetThresholding(tau=0.5)]
     unique = []
     for p in out:
         if p.has_agent and p not in unique:
@@ -51,6 +52,7 @@ def _worker(labels: list[str], rounds: int, repeat: int) -> dict[str, float]:
     inst = bernoulli_instance([0.1] * 8 + [0.2, 0.55])
     known = [cls(epsilon=1.0, **fixed) for cls, fixed in calibration.REGISTRY.values()]
     known += [policies.UCB(), policies.GaussianTS(), policies.DPUCBBound(epsilon=1.0, bonus="printed"), policies.NCB()]
+    known += [policies.FixedBudgetThresholding(tau=0.5, epsilon=1.0), policies.FixedBudgetThresholding(tau=0.5)]
     by_label = {repr(p): p for p in known}
     out = {}
     for label in labels:

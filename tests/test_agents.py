@@ -27,7 +27,6 @@ from privbandits.policies.base import Agent, Policy
 #: step functions yet: this set may only shrink (a class that gains an agent leaves it; a new class comes with
 #: its agent, or is added here)
 PENDING = {
-    "FixedBudgetThresholding",
     "FixedConfidenceThresholding",
 }
 
@@ -55,6 +54,8 @@ def _settings():
         policies.DPUCBBound(epsilon=1.0, bonus="printed"),
         policies.GDPNCB(epsilon=1.0, phase1_rule="sparse_vector"),
         policies.PrivateUCB(1.0, width="tail_bound"),
+        policies.FixedBudgetThresholding(tau=0.5, epsilon=1.0, checkpoints=(10, 40)),
+        policies.FixedBudgetThresholding(tau=0.4, zeta=0.05, epsilon=1.0, mechanism="laplace"),
     ]
     for cls in BANDIT_CLASSES:  # every departure on
         if cls.departures:

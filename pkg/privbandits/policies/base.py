@@ -964,10 +964,8 @@ class Agent:
         Records
             As :meth:`Policy.run` names them; ``"arms"`` has shape ``(t,)``.
         """
-        out = {"arms": self._arms[: self.t].copy()}
         extra = self.policy._step_records(self._state) if len(self.policy.records) > 1 else ()
-        out.update({name: np.asarray(value) for name, value in zip(self.policy.records[1:], extra)})
-        return out
+        return self.policy._records((self._arms[: self.t].copy(), *extra))  # named as the policy's run names them
 
     def guarantee(self, delta: float = 0.0) -> tuple[float, float, bool]:
         """The privacy guarantee of the whole interaction: :meth:`Policy.guarantee` at the agent's horizon.
