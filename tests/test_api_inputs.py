@@ -305,7 +305,16 @@ def test_calibrate_at_inf_says_why_where_it_refuses():
 
 EPISODIC = policies_module.AdaPUCB(epsilon=1.0)
 
+
 #: (callable, good keyword arguments, {parameter: bad values}); the call with the good arguments must run
+def _agent_update(reward: Any) -> Any:
+    """A UCB agent's first round ended with ``reward``: the agent."""
+    agent = policies_module.UCB().agent(2, 10, 0)
+    agent.choose()
+    agent.update(reward)
+    return agent
+
+
 CASES: list[tuple[str, Any, dict[str, Any], dict[str, Any]]] = [
     ("bernoulli_instance", bernoulli_instance, {"means": [0.2, 0.8]}, {"means": bad_array(unit=True, min_size=2)}),
     (
@@ -483,6 +492,17 @@ CASES: list[tuple[str, Any, dict[str, Any], dict[str, Any]]] = [
         {"arms": np.array([[0, 0, 1], [1, 0, 0]]), "arm": 0, "start": 0},
         {"arms": st.sampled_from(["abc", None, [[0.5, 1]], [[0, -1]]]), "arm": bad_int(0), "start": bad_int(0, 2)},
     ),
+    (
+        "Policy.agent",
+        policies_module.UCB().agent,
+        {"n_arms": 3, "horizon": 10, "rng": 0},
+        {
+            "n_arms": bad_int(1),
+            "horizon": bad_int(3),
+            "rng": st.one_of(st.integers(max_value=-1), st.sampled_from([None, 1.5, "0", True, [0]])),
+        },
+    ),
+    ("Agent.update", _agent_update, {"reward": 0.5}, {"reward": bad_real(0.0, 1.0, "[]")}),
     ("mechanism_targets", audit.mechanism_targets, {"epsilon": 1.0}, {"epsilon": bad_real(), "broken": BAD_BOOL}),
     ("default_features", audit.default_features, {"bins": 8}, {"bins": bad_int(1)}),
     ("is_tie", frontier.is_tie, {"a": 1.0, "b": 1.0, "rtol": 1e-9}, {"rtol": bad_real(0.0, math.inf, "[)")}),

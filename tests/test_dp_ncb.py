@@ -544,3 +544,29 @@ def test_a_horizon_shorter_than_the_number_of_arms_is_played(policy):
         assert result.arms.shape == (5, horizon) and result.arms.min() >= 0 and result.arms.max() < inst.n_arms
         if "phase1_end" in result.records:
             assert np.all((result.records["phase1_end"] >= 1) & (result.records["phase1_end"] <= horizon))
+
+
+def test_uniform_arm_is_generator_integers():
+    """The kernels' ``_uniform_arm(rng, k)`` draws what ``rng.integers(0, k)`` draws, from the same stream."""
+    from numba import njit
+
+    from privbandits.policies.dp_ncb import _uniform_arm
+
+    @njit
+    def ours(rng, k, n):  # pragma: no cover - compiled
+        out = np.empty(n, dtype=np.int64)
+        for i in range(n):
+            out[i] = _uniform_arm(rng, k)
+        return out
+
+    @njit
+    def numbas(rng, k, n):  # pragma: no cover - compiled
+        out = np.empty(n, dtype=np.int64)
+        for i in range(n):
+            out[i] = rng.integers(0, k)
+        return out
+
+    for k in (1, 2, 3, 10, 1000, 2**31 + 7, 2**32):
+        got = ours(np.random.default_rng(k), k, 5000)
+        np.testing.assert_array_equal(got, numbas(np.random.default_rng(k), k, 5000), err_msg=f"k = {k}")
+        np.testing.assert_array_equal(got, np.random.default_rng(k).integers(0, k, 5000), err_msg=f"k = {k}")

@@ -336,7 +336,7 @@ def privbern(rewards: Any, epsilon: float, rng: np.random.Generator) -> np.ndarr
     return (rng.random(r.shape) < p).astype(np.int8)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")  # inlined: a call in a kernel's loop keeps reference counting there
 def privbern_draw(rng, reward, epsilon):  # pragma: no cover - compiled
     """One PrivBern bit (0.0 or 1.0) in a numba kernel; ``epsilon = inf`` gives a Bernoulli(reward) bit.
 

@@ -80,55 +80,81 @@ def kl_ucb_upper(p: float, level: float) -> float:
     return float(_kl_ucb(float(p), float(level)))
 
 
+#: the rows of the step state, one ``(4, K)`` array (one array to carry keeps the split kernel as fast as the
+#: unsplit one, see benchmarks/README.md, issue 36): total pulls N_a; the arm's last episode length
+#: f_a = N_a(t_l - 1) / 2 (forgetting); mu_tilde_a; and, in column 0 of the last row, the Laplace releases
+_N, _LAST, _MU, _RELEASES = 0, 1, 2, 3
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _adap_klucb_init(k, horizon, epsilon, alpha):  # pragma: no cover - compiled
+    return np.zeros((4, k))
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _adap_klucb_choose(rng, state, t, horizon, epsilon, alpha):  # pragma: no cover - compiled
+    """The episode to play from round ``t`` (0-based): ``(arm, length)``."""
+    k = state.shape[1]
+    if t < k:  # line 3: choose each arm once (an episode of one round)
+        return t, 1
+    private = np.isfinite(epsilon)
+    t_l = t + 1.0  # line 5 (1-based)
+    log_tl = np.log(t_l)
+    best = -np.inf
+    a = 0
+    for i in range(k):  # line 6: A_l = argmax_a I_a(t_l - 1, alpha), the AdaP-KLUCB index
+        f = state[_LAST, i]
+        shifted = state[_MU, i] + alpha * log_tl / (epsilon * f) if private else state[_MU, i]
+        clipped = min(max(shifted, 0.0), 1.0)  # Clip_{0,1}(mu_tilde + alpha log t_l / (eps f))
+        level = alpha * log_tl / f
+        # Pinsker, d(p, q) >= 2 (q - p)^2: the index is at most p + sqrt(level / 2); an arm whose
+        # bound cannot beat the best so far is skipped (the same argmax, first index on ties)
+        if clipped + np.sqrt(0.5 * level) <= best:
+            continue
+        idx = _kl_ucb(clipped, level)  # max{q : d(clipped, q) <= alpha log t_l / f}
+        if idx > best:
+            best = idx
+            a = i
+    # line 7: play A_l until its pull count doubles (N_a new pulls)
+    return a, min(int(state[_N, a]), horizon - t)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _adap_klucb_update(rng, state, t, arm, length, total, horizon, epsilon, alpha):  # pragma: no cover - compiled
+    """The episode of ``length`` rounds of ``arm`` from round ``t`` has ended with reward sum ``total``."""
+    private = np.isfinite(epsilon)
+    state[_N, arm] += length
+    state[_LAST, arm] = length  # keep only this episode
+    # Lemma 1: the episode's mean plus Lap(1 / (eps * length)) (the paper's Lap(2 / (eps N_a))); for the
+    # first pull of line 3, x + Lap(1 / eps) (j - i = 1)
+    state[_MU, arm] = total / length + (laplace_draw(rng, 1.0 / (epsilon * length)) if private else 0.0)
+    state[_RELEASES, 0] += 1.0 if private else 0.0
+
+
 @njit(nogil=True, cache=True)
+def _adap_klucb_records(state):  # pragma: no cover - compiled
+    return (int(state[_RELEASES, 0]),)
+
+
+# error_model="numpy" (no divisor is 0): a ZeroDivisionError branch would stop numba pruning the inlined
+# step functions' reference counting (benchmarks/README.md, issue 36); the values are the same
+@njit(nogil=True, cache=True, error_model="numpy")
 def _adap_klucb_kernel(rng, kinds, params, table, horizon, epsilon, alpha):  # pragma: no cover - compiled
     k = kinds.shape[0]
     arms = np.empty(horizon, dtype=np.int64)
-    n = np.zeros(k)  # total pulls N_a
-    last = np.zeros(k)  # the arm's last episode length f_a = N_a(t_l - 1) / 2 (forgetting)
-    mu_tilde = np.zeros(k)
-    private = np.isfinite(epsilon)
+    state = _adap_klucb_init(k, horizon, epsilon, alpha)
     t = 0
-    releases = 0
-    # line 3: choose each arm once; its single reward is released as x + Lap(1 / eps) (Lemma 1, j - i = 1)
-    for a in range(min(k, horizon)):
-        x = draw_reward(rng, kinds, params, table, t, a)
-        arms[t] = a
-        t += 1
-        n[a] = 1.0
-        last[a] = 1.0
-        mu_tilde[a] = x + laplace_draw(rng, 1.0 / epsilon) if private else x
-        releases += 1 if private else 0
-    while t < horizon:  # line 4: episodes l = 1, 2, ...
-        t_l = t + 1.0  # line 5 (1-based)
-        log_tl = np.log(t_l)
-        best = -np.inf
-        a = 0
-        for i in range(k):  # line 6: A_l = argmax_a I_a(t_l - 1, alpha), the AdaP-KLUCB index
-            f = last[i]
-            shifted = mu_tilde[i] + alpha * log_tl / (epsilon * f) if private else mu_tilde[i]
-            clipped = min(max(shifted, 0.0), 1.0)  # Clip_{0,1}(mu_tilde + alpha log t_l / (eps f))
-            level = alpha * log_tl / f
-            # Pinsker, d(p, q) >= 2 (q - p)^2: the index is at most p + sqrt(level / 2); an arm whose
-            # bound cannot beat the best so far is skipped (the same argmax, first index on ties)
-            if clipped + np.sqrt(0.5 * level) <= best:
-                continue
-            idx = _kl_ucb(clipped, level)  # max{q : d(clipped, q) <= alpha log t_l / f}
-            if idx > best:
-                best = idx
-                a = i
-        # line 7: play A_l until its pull count doubles (N_a new pulls); keep only this episode
-        length = min(int(n[a]), horizon - t)
-        s = draw_reward_sum(rng, kinds, params, table, t, a, length)
+    while t < horizon:  # line 3's single pulls, then line 4: episodes l = 1, 2, ...
+        a, length = _adap_klucb_choose(rng, state, t, horizon, epsilon, alpha)
+        if t < k:
+            s = draw_reward(rng, kinds, params, table, t, a)
+        else:
+            s = draw_reward_sum(rng, kinds, params, table, t, a, length)
         for u in range(length):
             arms[t + u] = a
+        _adap_klucb_update(rng, state, t, a, length, s, horizon, epsilon, alpha)
         t += length
-        n[a] += length
-        last[a] = length
-        # Lemma 1: the episode's mean plus Lap(1 / (eps * length)) (the paper's Lap(2 / (eps N_a)))
-        mu_tilde[a] = s / length + (laplace_draw(rng, 1.0 / (epsilon * length)) if private else 0.0)
-        releases += 1 if private else 0
-    return arms, releases
+    return arms, int(state[_RELEASES, 0])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -158,6 +184,11 @@ class AdaPKLUCB(Policy):
     accounting = AdaPUCB.accounting  # one release per reward, as AdaP-UCB
     _kernel = staticmethod(_adap_klucb_kernel)
     binding = ("epsilon", "alpha")
+    _init = staticmethod(_adap_klucb_init)
+    _choose = staticmethod(_adap_klucb_choose)
+    _update = staticmethod(_adap_klucb_update)
+    _step_records = staticmethod(_adap_klucb_records)
+    _step_episodes = True
 
 
 def _check_bernoulli_means(means) -> np.ndarray:

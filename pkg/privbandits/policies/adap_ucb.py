@@ -14,63 +14,85 @@ from .base import Bool, Departure, Epsilon, Policy, Real, episode_array, new_epi
 __all__ = ["AdaPUCB"]
 
 
+#: the rows of the step state, one ``(4, K)`` array: total pulls N_a; the size of the arm's last episode (the
+#: only samples kept: forgetting); mu_tilde_a; and, in column 0 of the last row, the Laplace releases
+_N, _LAST, _MU, _RELEASES = 0, 1, 2, 3
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _adap_ucb_init(k, horizon, epsilon, alpha, flags):  # pragma: no cover - compiled
+    return np.zeros((4, k))
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _adap_ucb_choose(rng, state, t, horizon, epsilon, alpha, flags):  # pragma: no cover - compiled
+    """The episode to play from round ``t`` (0-based): ``(arm, length)``."""
+    authors_index, double_last = flags[0], flags[2]
+    k = state.shape[1]
+    if t < k:  # initialisation: one pull per arm
+        return t, 1
+    # episode start t_l (1-based, = t + 1): Eq. (7) of azize2022privacy with f = the length of
+    # the arm's last episode (N_a / 2 once the arm has had an episode; 1 after the initial pull):
+    # a_l = argmax mu_tilde + sqrt(alpha log(2 t_l) / (2 f)) + alpha log(t_l) / (eps f)
+    log_t = np.log(t + 1.0)
+    log_2t = np.log(2.0 * (t + 1.0))
+    best = -np.inf
+    a = 0
+    for i in range(k):
+        f = state[_LAST, i]
+        if authors_index:  # authors' code: no 1/2, log t_l, and 2 alpha log t_l / f without 1/eps
+            idx = state[_MU, i] + np.sqrt(alpha * log_t / f) + 2.0 * alpha * log_t / f
+        else:
+            idx = state[_MU, i] + np.sqrt(alpha * log_2t / (2.0 * f))
+            if np.isfinite(epsilon):
+                idx += alpha * log_t / (epsilon * f)
+        if idx > best:
+            best = idx
+            a = i
+    # play a_l until its number of pulls doubles (N_a new pulls), forget older samples
+    return a, min(int(2.0 * state[_LAST, a] if double_last else state[_N, a]), horizon - t)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _adap_ucb_update(rng, state, t, arm, length, total, horizon, epsilon, alpha, flags):  # pragma: no cover - compiled
+    """The episode of ``length`` rounds of ``arm`` from round ``t`` has ended with reward sum ``total``."""
+    noiseless_init, clip = flags[1], flags[3]
+    state[_N, arm] += length
+    state[_LAST, arm] = length
+    if noiseless_init and t < state.shape[1]:  # authors' code: the first pulls enter the index without noise
+        state[_MU, arm] = total
+    else:
+        # Laplace on the last episode's mean (the first pull: X + Lap(1/eps))
+        scale = 1.0 / (epsilon * length) if np.isfinite(epsilon) else 0.0
+        state[_MU, arm] = total / length + laplace_draw(rng, scale)
+        if clip:  # authors' code (AdaPUCB.py line 123): the release clipped to [0, 1]
+            state[_MU, arm] = min(max(state[_MU, arm], 0.0), 1.0)
+        state[_RELEASES, 0] += 1.0
+
+
 @njit(nogil=True, cache=True)
+def _adap_ucb_records(state):  # pragma: no cover - compiled
+    return (int(state[_RELEASES, 0]),)
+
+
+# error_model="numpy" (no divisor is 0): a ZeroDivisionError branch would stop numba pruning the inlined
+# step functions' reference counting (benchmarks/README.md, issue 36); the values are the same
+@njit(nogil=True, cache=True, error_model="numpy")
 def _adap_ucb_play(rng, arms, kinds, params, table, horizon, eps, alpha, flags):  # pragma: no cover - compiled
     """One run, its play recorded into ``arms`` (:func:`~privbandits.policies.base.record_play`)."""
-    authors_index, noiseless_init, double_last, clip = flags
     k = kinds.shape[0]
-    n = np.zeros(k)  # total pulls N_a
-    last = np.zeros(k)  # size of the arm's last episode (the only samples kept: forgetting)
-    mu_tilde = np.zeros(k)
-    noise1 = 1.0 if np.isfinite(eps) else 0.0
+    state = _adap_ucb_init(k, horizon, eps, alpha, flags)
     t = 0
-    releases = 0
-    # initialisation: one pull per arm, released as X + Lap(1/eps)
-    for a in range(min(k, horizon)):
-        x = draw_reward(rng, kinds, params, table, t, a)
-        record_play(arms, t, a, 1)
-        t += 1
-        n[a] = 1.0
-        last[a] = 1.0
-        if noiseless_init:  # authors' code: the first pulls enter the index without noise
-            mu_tilde[a] = x
+    while t < horizon:  # one pull per arm, then the episodes
+        a, length = _adap_ucb_choose(rng, state, t, horizon, eps, alpha, flags)
+        if t < k:
+            s = draw_reward(rng, kinds, params, table, t, a)
         else:
-            mu_tilde[a] = x + laplace_draw(rng, noise1 / eps if noise1 > 0 else 0.0)
-            if clip:  # authors' code: every release clipped to [0, 1]
-                mu_tilde[a] = min(max(mu_tilde[a], 0.0), 1.0)
-            releases += 1
-    while t < horizon:
-        # episode start t_l (1-based, = t + 1): Eq. (7) of azize2022privacy with f = the length of
-        # the arm's last episode (N_a / 2 once the arm has had an episode; 1 after the initial pull):
-        # a_l = argmax mu_tilde + sqrt(alpha log(2 t_l) / (2 f)) + alpha log(t_l) / (eps f)
-        log_t = np.log(t + 1.0)
-        log_2t = np.log(2.0 * (t + 1.0))
-        best = -np.inf
-        a = 0
-        for i in range(k):
-            f = last[i]
-            if authors_index:  # authors' code: no 1/2, log t_l, and 2 alpha log t_l / f without 1/eps
-                idx = mu_tilde[i] + np.sqrt(alpha * log_t / f) + 2.0 * alpha * log_t / f
-            else:
-                idx = mu_tilde[i] + np.sqrt(alpha * log_2t / (2.0 * f))
-                if np.isfinite(eps):
-                    idx += alpha * log_t / (eps * f)
-            if idx > best:
-                best = idx
-                a = i
-        # play a_l until its number of pulls doubles (N_a new pulls), forget older samples
-        length = min(int(2.0 * last[a] if double_last else n[a]), horizon - t)
-        s = draw_reward_sum(rng, kinds, params, table, t, a, length)
+            s = draw_reward_sum(rng, kinds, params, table, t, a, length)
         record_play(arms, t, a, length)
+        _adap_ucb_update(rng, state, t, a, length, s, horizon, eps, alpha, flags)
         t += length
-        n[a] += length
-        last[a] = length
-        scale = 1.0 / (eps * length) if np.isfinite(eps) else 0.0
-        mu_tilde[a] = s / length + laplace_draw(rng, scale)  # Laplace on the last episode's mean
-        if clip:  # authors' code (AdaPUCB.py line 123): the release clipped to [0, 1]
-            mu_tilde[a] = min(max(mu_tilde[a], 0.0), 1.0)
-        releases += 1
-    return arms, releases
+    return arms, int(state[_RELEASES, 0])
 
 
 @njit(nogil=True, cache=True)
@@ -154,3 +176,8 @@ class AdaPUCB(Policy):
     _kernel = staticmethod(_adap_ucb_kernel)
     _episode_kernel = staticmethod(_adap_ucb_episodes)
     binding = ("epsilon", "alpha", ("authors_index", "noiseless_init", "episode_doubles_last", "clip_private_mean"))
+    _init = staticmethod(_adap_ucb_init)
+    _choose = staticmethod(_adap_ucb_choose)
+    _update = staticmethod(_adap_ucb_update)
+    _step_records = staticmethod(_adap_ucb_records)
+    _step_episodes = True

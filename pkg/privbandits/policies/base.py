@@ -21,6 +21,7 @@ from ..environments import BanditInstance
 
 __all__ = [
     "Policy",
+    "Agent",
     "Records",
     "ContextualPolicy",
     "Declared",
@@ -458,6 +459,15 @@ def _first_of_runs(kernel, rng, n, horizon, args):  # pragma: no cover - compile
 
 #: The kernel's parameters before those of its ``binding``: ``(rng, *instance.kernel_args(), horizon)``
 _KERNEL_LEADING = ("rng", "kinds", "params", "table", "horizon")
+#: The step functions' parameters before the kernel's bound ones (see :class:`Agent`)
+_STEP_LEADING = {
+    "_init": ("k", "horizon"),
+    "_choose": ("rng", "state", "t", "horizon"),
+    "_update": ("rng", "state", "t", "arm", "reward", "horizon"),
+}
+#: ``_update``'s leading parameters for a policy that plays episodes (``_step_episodes``): the episode's
+#: first round, arm, length and reward sum
+_EPISODE_UPDATE_LEADING = ("rng", "state", "t", "arm", "length", "total", "horizon")
 
 
 def _declared_fields(cls: type) -> set[str]:
@@ -483,9 +493,15 @@ def _check_binding(cls: type) -> None:
     # constant or tuple (a computed entry may derive its value from the field, as DP-SE's ``beta``).
     # Skipped for a kernel chosen per instance (a property, not a compiled function) and for a class
     # that builds the call itself (``_kernel_call`` overridden, no ``binding``).
-    if not hasattr(getattr(cls, "_kernel", None), "py_func"):
-        return
-    if cls._kernel_call is not Policy._kernel_call and not cls.binding:
+    steps = [name for name in _STEP_LEADING if getattr(cls, name, None) is not None]
+    if not hasattr(getattr(cls, "_kernel", None), "py_func") or (
+        cls._kernel_call is not Policy._kernel_call and not cls.binding
+    ):
+        if steps and cls._step_args is Policy._step_args:
+            raise TypeError(
+                f"{cls.__name__} declares {', '.join(steps)} but its kernel's arguments are not its binding: "
+                "override _step_args to give the step functions' bound arguments"
+            )
         return
     fields = _declared_fields(cls)
     lead = len(_KERNEL_LEADING)
@@ -514,6 +530,34 @@ def _check_binding(cls: type) -> None:
                     f"{cls.__name__}.binding passes {_entry_text(entry)} to the parameter {parameter!r} of {where}, "
                     f"which is named after the field {parameter!r}: bind the field by its name, or rename the parameter"
                 )
+    _check_steps(cls, list(inspect.signature(cls._kernel.py_func).parameters)[lead:])
+
+
+def _check_steps(cls: type, bound: list[str]) -> None:
+    """``TypeError`` unless ``_init``, ``_choose``, ``_update`` are declared together and take the bound parameters."""
+    # the step functions take, after their own leading parameters (_STEP_LEADING), the parameters the
+    # kernel's binding fills, by the same names and in the same order, so one binding serves all four
+    steps = {name: getattr(cls, name, None) for name in _STEP_LEADING}
+    declared = [name for name, step in steps.items() if step is not None]
+    if not declared:
+        return
+    if len(declared) != len(steps):
+        missing = sorted(set(steps) - set(declared))
+        raise TypeError(
+            f"{cls.__name__} declares {', '.join(declared)} but not {', '.join(missing)}: declare all three"
+        )
+    if len(cls.records) > 1 and cls._step_records is None:
+        raise TypeError(f"{cls.__name__} records {cls.records[1:]} besides the arms: declare _step_records(state)")
+    for name, step in steps.items():
+        if not hasattr(step, "py_func"):
+            raise TypeError(f"{cls.__name__}.{name} must be a compiled (numba) function, got {step!r}")
+        names = list(inspect.signature(step.py_func).parameters)
+        lead = _EPISODE_UPDATE_LEADING if name == "_update" and cls._step_episodes else _STEP_LEADING[name]
+        if tuple(names[: len(lead)]) != lead or names[len(lead) :] != bound:
+            raise TypeError(
+                f"{name} {step.__name__} of {cls.__name__} takes {names}, but must take "
+                f"{list(lead) + bound}: its leading parameters, then the kernel's bound parameters {bound}"
+            )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -540,6 +584,16 @@ class Policy(Declared, abc.ABC):
     binding: ClassVar[tuple] = ()
     records: ClassVar[tuple[str, ...]] = ("arms",)
     _episode_kernel: ClassVar[Any] = None
+    #: the step functions of :meth:`agent` (``None``: the policy has no agent yet), the kernel's loop body
+    _init: ClassVar[Any] = None
+    _choose: ClassVar[Any] = None
+    _update: ClassVar[Any] = None
+    #: ``f(state)``: the records after ``"arms"`` (a tuple, in :attr:`records` order) from the step state
+    _step_records: ClassVar[Any] = None
+    #: ``True``: the steps play episodes: ``_choose`` returns ``(arm, length)``, the arm to play for ``length``
+    #: rounds, and ``_update(rng, state, t, arm, length, total, horizon, ...)`` takes the episode's first
+    #: round and reward sum once it ends (the kernel draws that sum at once, ``draw_reward_sum``)
+    _step_episodes: ClassVar[bool] = False
     #: what the privacy guarantee rests on (a result or an argument), or ``None`` for an algorithm without one
     accounting: ClassVar[str | None] = None
 
@@ -728,6 +782,47 @@ class Policy(Declared, abc.ABC):
             out[1:] = batch(kernel, rng, n - 1, horizon, args)
         return out
 
+    @property
+    def has_agent(self) -> bool:
+        """Whether :meth:`agent` is available (the policy declares its kernel's step functions)."""
+        return self._init is not None
+
+    def agent(self, n_arms: int, horizon: int, rng: np.random.Generator | int) -> Agent:
+        """A learner to drive one round at a time, with any environment: the kernel's own compiled steps.
+
+        The run of :meth:`run` is the loop ``arm = agent.choose()``, the environment's reward,
+        ``agent.update(reward)``: an agent driven with the package's
+        :func:`~privbandits.environments.draw_reward` on the agent's generator plays :meth:`run`'s arms
+        bit for bit (the same compiled code on the same state; ``tests/test_agents.py``).
+
+        Parameters
+        ----------
+        n_arms : int >= 1
+        horizon : int
+            At least :meth:`min_horizon`; the agent plays at most this many rounds, and the privacy
+            guarantee (:meth:`Agent.guarantee`) is that of a run of this length.
+        rng : numpy.random.Generator or int
+            The generator the policy draws its randomness (and its privacy noise) from, or a seed
+            (``int >= 0``) for ``numpy.random.default_rng``.
+
+        Returns
+        -------
+        Agent
+        """
+        if not self.has_agent:
+            raise NotImplementedError(f"{type(self).__name__} has no step agent yet (its kernel is not split)")
+        n_arms = check_int("n_arms", n_arms, minimum=1)
+        horizon = check_int("horizon", horizon, minimum=self.min_horizon(n_arms))
+        if not isinstance(rng, np.random.Generator):
+            if isinstance(rng, bool) or not isinstance(rng, (int, np.integer)) or rng < 0:
+                raise ValueError(f"rng must be a numpy.random.Generator or a seed (int >= 0), got {rng!r}")
+            rng = np.random.default_rng(int(rng))
+        return Agent(self, n_arms, horizon, rng)
+
+    def _step_args(self, n_arms: int, horizon: int) -> tuple:
+        """The step functions' bound arguments (the kernel's after ``horizon``)."""
+        return self._bound(self.binding, horizon)
+
     def _kernel_call(self, instance: BanditInstance, horizon: int) -> tuple[Callable, tuple]:
         """The compiled kernel and its arguments after ``rng``: ``kernel(rng, *args)`` plays one run."""
         return self._kernel, (*instance.kernel_args(), horizon, *self._bound(self.binding, horizon))
@@ -757,6 +852,135 @@ class Policy(Declared, abc.ABC):
     def _run(self, instance: BanditInstance, horizon: int, rng: np.random.Generator) -> Records:
         """One run's records; ``horizon`` and ``instance`` are already validated."""
         return self._records(self._play(instance, horizon, rng))
+
+
+class Agent:
+    """A policy driven one round at a time: ``arm = agent.choose()``, then ``agent.update(reward)``.
+
+    Made by :meth:`Policy.agent`. The policy's whole-run kernel is the loop of its three compiled
+    step functions (``_init``, ``_choose``, ``_update``, each inlined into the kernel); the agent calls
+    the same functions on the same state from Python, so it is the algorithm of the policy's page
+    (paper, algorithm and equation are cited there) and has its privacy guarantee
+    (:meth:`guarantee`), whatever environment supplies the rewards. All randomness, the privacy
+    noise included, is drawn from the agent's generator ``rng``.
+
+    An episodic policy (AdaP-KLUCB, AdaP-UCB, DP-SE, ...) plays one arm for a whole episode and updates
+    once on the episode's reward sum, which its kernel draws at once (``draw_reward_sum``: one Binomial
+    draw for a Bernoulli arm). Its agent returns the episode's arm from :meth:`choose` at every round of
+    the episode, adds up the rewards given to :meth:`update`, and runs the policy's update on their sum
+    when the episode ends. Its play is then :meth:`Policy.run`'s bit for bit on a reward table (the same
+    sum, added in the same order) and equal in distribution on drawn rewards (a sum of per-round draws
+    is distributed as the kernel's single draw, but the generator's stream differs).
+
+    Parameters
+    ----------
+    policy : Policy
+    n_arms : int >= 1
+    horizon : int
+        The rounds the agent may play (its privacy accounting is for this many).
+    rng : numpy.random.Generator
+
+    Attributes
+    ----------
+    policy : Policy
+    n_arms, horizon : int
+    rng : numpy.random.Generator
+    t : int
+        Rounds completed (``update`` calls).
+    """
+
+    def __init__(self, policy: Policy, n_arms: int, horizon: int, rng: np.random.Generator) -> None:
+        self.policy = policy
+        self.n_arms = n_arms
+        self.horizon = horizon
+        self.rng = rng
+        self.t = 0
+        self._args = policy._step_args(n_arms, horizon)
+        self._state = policy._init(n_arms, horizon, *self._args)
+        self._arms = np.empty(horizon, dtype=np.int64)
+        self._pending: int | None = None
+        # episodic steps: the open episode's first round, arm, length and reward sum so far
+        self._episode = (0, 0, 0)
+        self._total = 0.0
+
+    def __repr__(self) -> str:
+        return f"Agent({self.policy!r}, n_arms={self.n_arms}, horizon={self.horizon}, t={self.t})"
+
+    def choose(self) -> int:
+        """The arm to play this round (0-based); call :meth:`update` with its reward before the next.
+
+        Returns
+        -------
+        int
+            In ``[0, n_arms)``.
+        """
+        if self._pending is not None:
+            raise RuntimeError(
+                f"choose() called twice without update(): call update(reward) with arm {self._pending}'s reward first"
+            )
+        if self.t >= self.horizon:
+            raise RuntimeError(f"the agent has played its horizon of {self.horizon} rounds; make a new agent")
+        if not self.policy._step_episodes:
+            arm = int(self.policy._choose(self.rng, self._state, self.t, self.horizon, *self._args))
+        elif self._episode[0] + self._episode[2] > self.t:  # an episode is open: its arm
+            arm = self._episode[1]
+        else:
+            arm, length = self.policy._choose(self.rng, self._state, self.t, self.horizon, *self._args)
+            arm, length = int(arm), int(length)
+            self._episode = (self.t, arm, length)
+            self._total = 0.0
+        self._pending = arm
+        return arm
+
+    def update(self, reward: float) -> None:
+        """Observe the reward of the arm of the last :meth:`choose`, ending the round.
+
+        Parameters
+        ----------
+        reward : float in [0, 1]
+            The privacy accounting assumes rewards in [0, 1] (sensitivity 1): a value outside, or NaN,
+            raises ``ValueError`` and leaves the round open.
+        """
+        if self._pending is None:
+            raise RuntimeError("update() called before choose(): choose an arm, then report its reward")
+        if not _is_real(reward) or not 0.0 <= float(reward) <= 1.0:  # NaN fails the comparison
+            raise ValueError(f"reward must be a real number in [0, 1], got {reward!r}")
+        arm, self._pending = self._pending, None
+        if not self.policy._step_episodes:
+            self.policy._update(self.rng, self._state, self.t, arm, float(reward), self.horizon, *self._args)
+        else:
+            self._total += float(reward)
+        self._arms[self.t] = arm
+        self.t += 1
+        start, _, length = self._episode
+        if self.policy._step_episodes and self.t == start + length:  # the episode ends: update on its sum
+            self.policy._update(self.rng, self._state, start, arm, length, self._total, self.horizon, *self._args)
+
+    def records(self) -> Records:
+        """The records so far: ``"arms"`` (the arm of each completed round) and the policy's others.
+
+        Returns
+        -------
+        Records
+            As :meth:`Policy.run` names them; ``"arms"`` has shape ``(t,)``.
+        """
+        extra = self.policy._step_records(self._state) if len(self.policy.records) > 1 else ()
+        return self.policy._records((self._arms[: self.t].copy(), *extra))  # named as the policy's run names them
+
+    def guarantee(self, delta: float = 0.0) -> tuple[float, float, bool]:
+        """The privacy guarantee of the whole interaction: :meth:`Policy.guarantee` at the agent's horizon.
+
+        Parameters
+        ----------
+        delta : float
+            As for :meth:`Policy.guarantee`.
+
+        Returns
+        -------
+        tuple of (float, float, bool)
+            ``(epsilon, delta, proven)``.
+        """
+        return self.policy.guarantee(self.horizon, delta)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numba.np.random.generator_core import next_uint32
 
 from .._validation import check_epsilon, check_int, check_positive
 from ..environments import draw_reward, draw_reward_sum
@@ -297,57 +298,12 @@ def _log_window(big_t):  # pragma: no cover - compiled
     return np.log(int(np.sqrt(big_t)) + 1.0)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def _clip01(x):  # pragma: no cover - compiled
     return min(1.0, max(0.0, x))
 
 
-@njit(nogil=True, cache=True)
-def _ncb_block(rng, kinds, params, table, arms, t0, n_play, big_t, k_consts, cap):  # pragma: no cover
-    """NCB (Barman et al. 2023) with the data-adaptive Phase I test of Algorithm 1 at eps = inf."""
-    # Plays rounds ``t0 .. t0 + n_play - 1``; ``big_t`` is the horizon the algorithm is told.
-    # Returns the number of Phase I rounds.
-    k = kinds.shape[0]
-    const, c, bonus = k_consts.phase1_constant, k_consts.c, k_consts.authors_bonus
-    log_t = np.log(big_t)
-    thr = const * c * c * log_t
-    n = np.zeros(k)
-    mean = np.zeros(k)
-    t = 0
-    # Phase I: uniform exploration until n_i * mu_hat_i > C c^2 log T for some arm
-    while t < min(n_play, cap):
-        a = rng.integers(0, k)
-        x = draw_reward(rng, kinds, params, table, t0 + t, a)
-        n[a] += 1.0
-        mean[a] += (x - mean[a]) / n[a]
-        record_play(arms, t0 + t, a, 1)
-        t += 1
-        if n[a] * mean[a] > thr:
-            break
-    phase1 = t
-    # Phase II: play argmax NCB(i, t) = mu_hat + 4 sqrt(mu_hat log T / n_i)   (Eq. 3). The index uses
-    # log T, not log t, so only the pulled arm's index changes: it is kept per arm and recomputed
-    # for that arm alone (the same formula, so the same numbers as recomputing every arm).
-    idx = np.empty(k)
-    for i in range(k):
-        idx[i] = _ncb_index(mean[i], n[i], log_t, c, bonus)
-    while t < n_play:
-        best = -np.inf
-        a = 0
-        for i in range(k):
-            if idx[i] > best:
-                best = idx[i]
-                a = i
-        x = draw_reward(rng, kinds, params, table, t0 + t, a)
-        n[a] += 1.0
-        mean[a] += (x - mean[a]) / n[a]
-        idx[a] = _ncb_index(mean[a], n[a], log_t, c, bonus)
-        record_play(arms, t0 + t, a, 1)
-        t += 1
-    return phase1, 0
-
-
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def _ncb_index(mean, n, log_t, c, authors_bonus):  # pragma: no cover - compiled
     """NCB(i, t) of Eq. (3), ``inf`` for an arm never pulled; ``authors_bonus``: ``2 c sqrt(2 mu log T / n)``."""
     if n == 0.0:
@@ -374,39 +330,6 @@ def gdp_index(mu_tilde, n, log_t, eps, c, alpha):  # pragma: no cover - compiled
         # typesets the sqrt over the whole fraction; the proofs (Lemma D.2, Eq. (20)) use this form
         idx += 4.0 * np.sqrt(2.0 * alpha / eps) * log_t**1.5 / n
     return idx
-
-
-@njit(nogil=True, cache=True)
-def _gdp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts, cap):  # pragma: no cover
-    """GDP-NCB, Algorithm 1. Returns (Phase I rounds, Phase II Laplace releases)."""
-    k = kinds.shape[0]
-    const, c = k_consts.phase1_constant, k_consts.c
-    log_t = np.log(big_t)
-    log_i = _log_window(big_t) if k_consts.log_window else log_t  # log W (authors' code) or log T
-    thr = const * (c * c * log_i + (log_i * log_i / eps if np.isfinite(eps) else 0.0))
-    # line 1: mu_hat = mu_tilde = 0, N_1 = 0
-    mu_hat = np.zeros(k)
-    mu_tilde = np.zeros(k)
-    n1 = np.zeros(k)
-    t = 0
-    # line 2: while max_i n_i mu_tilde_i <= thr and t <= T (only the pulled arm's product changes)
-    while t < min(n_play, cap):
-        a = rng.integers(0, k)  # line 3: I_t ~ Unif([k])
-        x = draw_reward(rng, kinds, params, table, t0 + t, a)
-        n1[a] += 1.0  # line 4
-        mu_hat[a] = (n1[a] - 1.0) / n1[a] * mu_hat[a] + x / n1[a]
-        if k_consts.phase1_noise:
-            mu_tilde[a] = mu_hat[a] + laplace_draw(rng, log_t / (eps * n1[a]))  # line 5
-        else:  # authors' code: no Phase I noise, the test reads the exact mean
-            mu_tilde[a] = mu_hat[a]
-        record_play(arms, t0 + t, a, 1)
-        t += 1  # line 6
-        if n1[a] * mu_tilde[a] > thr:
-            break
-    phase1 = t
-    state = PhaseOneState(mu_hat, mu_tilde, n1, np.zeros(k, dtype=np.int64))
-    _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, log_i, eps, k_consts, state)
-    return phase1, state.arm_releases.sum()
 
 
 @njit(nogil=True, cache=True)
@@ -475,7 +398,7 @@ def _gdp_sv_block(
     )  # AboveThreshold line 1: T_hat = T + Lap(2/eps1)
     t = 0
     while t < n_play:
-        a = rng.integers(0, k)  # line 3: I_t ~ Unif([k]) (data-independent)
+        a = _uniform_arm(rng, k)  # line 3: I_t ~ Unif([k]) (data-independent)
         x = draw_reward(rng, kinds, params, table, t, a)
         n1[a] += 1.0  # line 4
         s_sum[a] += x
@@ -519,59 +442,7 @@ def _sv_kernel(rng, kinds, params, table, horizon, eps_stop, eps_form, k_consts)
     return arms, p1, arm_releases
 
 
-@njit(nogil=True, cache=True)
-def _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts, cap):  # pragma: no cover
-    """LDP-NCB, Algorithm 2. Returns (Phase I rounds, 0)."""
-    k = kinds.shape[0]
-    const, c, alpha = k_consts.phase1_constant, k_consts.c, k_consts.alpha
-    log_t = np.log(big_t)
-    log_w = _log_window(big_t) if k_consts.log_window else log_t  # last term of Eq. (5)
-    fin = np.isfinite(eps)
-    noise = 1.0 / eps if fin else 0.0
-    mu_tilde = np.zeros(k)  # line 1 (raw running mean of privatised rewards)
-    n = np.zeros(k)
-    t = 0
-    while t < min(n_play, cap):  # line 2 (max{...} form of Section "Phase I"); only the pulled arm changes
-        a = rng.integers(0, k)  # line 3
-        if k_consts.phase1_noise_as_location:  # authors' code: 1/eps passed as the location of a Lap(1) draw
-            x = draw_reward(rng, kinds, params, table, t0 + t, a) + (noise + laplace_draw(rng, 1.0))
-        else:
-            x = draw_reward(rng, kinds, params, table, t0 + t, a) + laplace_draw(rng, noise)  # line 4
-        n[a] += 1.0  # line 5
-        mu_tilde[a] = (n[a] - 1.0) / n[a] * mu_tilde[a] + x / n[a]
-        record_play(arms, t0 + t, a, 1)
-        t += 1  # line 6
-        s_prod = n[a] * mu_tilde[a]
-        dev = noise * np.sqrt(8.0 * n[a] * alpha * log_t)  # (1/eps) sqrt(8 n alpha log T)
-        if s_prod > dev:
-            extra = 0.0
-            if fin:
-                extra = n[a] * log_t * log_t / ((s_prod - dev) * eps * eps)
-            if s_prod >= dev + const * (c * c * log_t + extra):
-                break
-    phase1 = t
-    # The index uses log T, so only the pulled arm's index changes between rounds: kept per arm and
-    # recomputed for that arm alone (the same formula, so the same numbers as a full recomputation).
-    idx = np.empty(k)
-    for i in range(k):
-        idx[i] = _ldp_index(mu_tilde[i], n[i], log_t, log_w, eps, c, alpha)
-    while t < n_play:  # line 8
-        best = -np.inf  # line 9: argmax NCB_LDP (Eq. 5) of the clipped means
-        a = 0
-        for i in range(k):
-            if idx[i] > best:
-                best = idx[i]
-                a = i
-        x = draw_reward(rng, kinds, params, table, t0 + t, a) + laplace_draw(rng, noise)  # line 10
-        n[a] += 1.0  # line 11
-        mu_tilde[a] = (n[a] - 1.0) / n[a] * mu_tilde[a] + x / n[a]
-        idx[a] = _ldp_index(mu_tilde[a], n[a], log_t, log_w, eps, c, alpha)
-        record_play(arms, t0 + t, a, 1)
-        t += 1  # line 13
-    return phase1, 0
-
-
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def _ldp_index(mu_tilde, n, log_t, log_w, eps, c, alpha):  # pragma: no cover - compiled
     """NCB_LDP(i, t) of Eq. (5) on the clipped mean (line 12), ``inf`` for an arm never pulled."""
     # ``log_w`` enters the last term (``log T`` as printed; ``log W`` in the authors' code).
@@ -585,21 +456,317 @@ def _ldp_index(mu_tilde, n, log_t, log_w, eps, c, alpha):  # pragma: no cover - 
     return idx
 
 
+# The step functions of NCB (Barman et al. 2023, with the data-adaptive Phase I test of Algorithm 1 at
+# eps = inf), GDP-NCB (Algorithm 1) and LDP-NCB (Algorithm 2), ``base`` choosing (:data:`NCB_BASE`,
+# :data:`GDP_BASE`, :data:`LDP_BASE`); ``horizon`` is the horizon the algorithm is told. Every round of
+# Phase I, and of NCB's and LDP-NCB's Phase II, is an episode of one round; GDP-NCB's Phase II episodes
+# are its doubling episodes (lines 12-19). The state is one (7, max(K, 8)) array (one array to carry keeps
+# the split kernel as fast as the unsplit one, benchmarks/README.md, issue 36): per-arm rows, then a row
+# of scalars.
+#: rows: pulls (n, N_1 for GDP-NCB); the exact mean (NCB, GDP-NCB's mu_hat) or LDP-NCB's running mean of
+#: privatised rewards; GDP-NCB's mu_tilde; GDP-NCB's N_2; NCB's and LDP-NCB's Phase II index (kept per arm:
+#: the index uses log T, so only the pulled arm's changes); GDP-NCB's Phase II releases of each arm
+_N, _MEAN, _TILDE, _N2, _IDX, _REL = 0, 1, 2, 3, 4, 5
+#: scalars: the phase (1 or 2); Phase I rounds so far; the Phase I cap; log T; log T or log W (the index's,
+#: GDP-NCB's threshold's, LDP-NCB's last term's); the Phase I threshold; LDP-NCB's noise scale 1/eps; K
+_PHASE, _P1END, _CAP, _LOG_T, _LOG_I, _THR, _NOISE, _K = 0, 1, 2, 3, 4, 5, 6, 7
+_S = 6  # the row of the scalars
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _uniform_arm(rng, k):  # pragma: no cover - compiled
+    """``rng.integers(0, k)`` for ``1 <= k <= 2^32``, the same draw from the same stream, without its checks.
+
+    numba's ``Generator.integers`` allocates a one-element array and checks its bounds (a path that raises) on
+    every call: inlined into a kernel, either stops numba pruning the reference counting of the step
+    functions' arrays (benchmarks/README.md, issue 36). The draw is the one numpy and numba make for a range
+    below 2^32: a 32-bit word ``x`` (``next_uint32`` of the generator's bit generator), ``m = x * k``, kept if
+    its low 32 bits are at least ``2^32 mod k`` (Lemire's rejection), the result ``m >> 32``.
+    ``tests/test_dp_ncb.py`` checks it against ``integers``.
+    """
+    if k == 1:
+        return 0
+    span = np.uint64(k)
+    m = np.uint64(next_uint32(rng.bit_generator)) * span
+    low = m & np.uint64(0xFFFFFFFF)
+    if low < span:
+        threshold = (np.uint64(0xFFFFFFFF) - (span - np.uint64(1))) % span
+        while low < threshold:
+            m = np.uint64(next_uint32(rng.bit_generator)) * span
+            low = m & np.uint64(0xFFFFFFFF)
+    return np.int64(m >> np.uint64(32))
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _ncb_init(k, horizon, base, epsilon, constants):  # pragma: no cover - compiled
+    state = np.zeros((7, max(k, 8)))
+    state[_S, _K] = k
+    state[_S, _PHASE] = 1.0
+    # cap_sqrt: optional cap of Phase I at ceil(sqrt(T)) + 1 rounds (NOT in the paper's pseudocode)
+    cap = int(np.ceil(np.sqrt(horizon))) + 1 if constants.phase1_cap_sqrt else horizon
+    if constants.phase1_window_cap:  # the authors' window W = int(sqrt T) + 1: W rounds, W + 1 for LDP-NCB (t <= W)
+        w = int(np.sqrt(horizon)) + 1
+        cap = w + 1 if base == LDP_BASE else w
+    state[_S, _CAP] = cap
+    const, c = constants.phase1_constant, constants.c
+    log_t = np.log(horizon)
+    log_i = _log_window(horizon) if constants.log_window else log_t  # log W (authors' code) or log T
+    state[_S, _LOG_T] = log_t
+    state[_S, _LOG_I] = log_i
+    fin = np.isfinite(epsilon)
+    if base == NCB_BASE:  # n_i mu_hat_i > C c^2 log T
+        state[_S, _THR] = const * c * c * log_t
+    elif base == GDP_BASE:  # Algorithm 1, line 2
+        state[_S, _THR] = const * (c * c * log_i + (log_i * log_i / epsilon if fin else 0.0))
+    state[_S, _NOISE] = 1.0 / epsilon if fin else 0.0
+    return state
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _ncb_phase2(state, base, epsilon, constants):  # pragma: no cover - compiled
+    """Phase I has ended: Phase II's per-arm quantities from the Phase I state."""
+    k = int(state[_S, _K])
+    state[_S, _PHASE] = 2.0
+    for i in range(k):
+        if base == NCB_BASE:
+            state[_IDX, i] = _ncb_index(
+                state[_MEAN, i], state[_N, i], state[_S, _LOG_T], constants.c, constants.authors_bonus
+            )
+        elif base == LDP_BASE:
+            state[_IDX, i] = _ldp_index(
+                state[_MEAN, i],
+                state[_N, i],
+                state[_S, _LOG_T],
+                state[_S, _LOG_I],
+                epsilon,
+                constants.c,
+                constants.alpha,
+            )
+        else:
+            # The paper clips the private means to [0, 1] "for both algorithms" (line 21 for the Phase II
+            # releases); the Phase I means enter Eq. (4) here too, and a negative one would make the
+            # sqrt(mu_tilde) term NaN and drop the arm from every argmax. Clipping is post-processing.
+            state[_TILDE, i] = 0.0 if constants.reset_mu_tilde else _clip01(state[_TILDE, i])  # reset: authors' code
+            state[_N2, i] = 1.0  # line 8: N_2,i = 1
+
+
+# Each phase has its own step functions, and the kernel a loop per phase (one loop whose body holds both
+# phases was 20-40 % slower: the phase is read from the state every round); the agent's steps
+# (``_ncb_choose``, ``_ncb_update``, ...) call the phase's function.
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _phase1_choose(rng, state, t, horizon, base, epsilon, constants):  # pragma: no cover - compiled
+    """Phase I of the three: line 3, ``I_t ~ Unif([k])``."""
+    return _uniform_arm(rng, int(state[_S, _K]))
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _ncb_choose2(rng, state, t, horizon, base, epsilon, constants):  # pragma: no cover - compiled
+    """NCB's and LDP-NCB's Phase II: argmax NCB(i, t) (Eq. 3), NCB_LDP (Eq. 5, line 9), kept per arm."""
+    a = 0
+    best = -np.inf
+    for i in range(int(state[_S, _K])):
+        if state[_IDX, i] > best:
+            best = state[_IDX, i]
+            a = i
+    return a
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _gdp_choose2(rng, state, t, horizon, base, epsilon, constants):  # pragma: no cover - compiled
+    """GDP-NCB's Phase II episode from round ``t``: ``(arm, length)``."""
+    a = 0
+    best = -np.inf
+    for i in range(int(state[_S, _K])):  # line 11: A = argmax NCB_GDP(i, t_l - 1), n_i = N_1,i + N_2,i
+        idx = gdp_index(
+            state[_TILDE, i], state[_N, i] + state[_N2, i], state[_S, _LOG_I], epsilon, constants.c, constants.alpha
+        )
+        if idx > best:
+            best = idx
+            a = i
+    # lines 12-14: 2 n_s pulls (truncated at the horizon), the episode mean restarted from the Phase I mean
+    return a, min(2 * int(state[_N2, a]), horizon - t)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _ncb_update1(rng, state, t, arm, length, total, horizon, base, epsilon, constants):  # pragma: no cover
+    """NCB's Phase I: uniform exploration until n_i * mu_hat_i > C c^2 log T (or the cap)."""
+    state[_N, arm] += 1.0
+    state[_MEAN, arm] += (total - state[_MEAN, arm]) / state[_N, arm]
+    state[_S, _P1END] = t + 1
+    if state[_N, arm] * state[_MEAN, arm] > state[_S, _THR] or t + 1 >= state[_S, _CAP]:
+        _ncb_phase2(state, base, epsilon, constants)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _ncb_update2(rng, state, t, arm, length, total, horizon, base, epsilon, constants):  # pragma: no cover
+    """NCB's Phase II: the pulled arm's NCB(i, t) = mu_hat + 4 sqrt(mu_hat log T / n_i) (Eq. 3)."""
+    state[_N, arm] += 1.0
+    state[_MEAN, arm] += (total - state[_MEAN, arm]) / state[_N, arm]
+    state[_IDX, arm] = _ncb_index(
+        state[_MEAN, arm], state[_N, arm], state[_S, _LOG_T], constants.c, constants.authors_bonus
+    )
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _ldp_update1(rng, state, t, arm, length, total, horizon, base, epsilon, constants):  # pragma: no cover
+    """LDP-NCB's Phase I: the reward released with Lap(1/eps) (line 4), the running mean, the test (line 2)."""
+    a = arm
+    noise = state[_S, _NOISE]
+    if constants.phase1_noise_as_location:  # authors' code: 1/eps passed as the location of a Lap(1) draw
+        x = total + (noise + laplace_draw(rng, 1.0))
+    else:
+        x = total + laplace_draw(rng, noise)  # line 4
+    state[_N, a] += 1.0  # line 5
+    state[_MEAN, a] = (state[_N, a] - 1.0) / state[_N, a] * state[_MEAN, a] + x / state[_N, a]
+    state[_S, _P1END] = t + 1
+    # line 2 (max{...} form of Section "Phase I"); only the pulled arm changes
+    log_t = state[_S, _LOG_T]
+    s_prod = state[_N, a] * state[_MEAN, a]
+    dev = noise * np.sqrt(8.0 * state[_N, a] * constants.alpha * log_t)  # (1/eps) sqrt(8 n alpha log T)
+    stop = False
+    if s_prod > dev:
+        extra = 0.0
+        if np.isfinite(epsilon):
+            extra = state[_N, a] * log_t * log_t / ((s_prod - dev) * epsilon * epsilon)
+        stop = s_prod >= dev + constants.phase1_constant * (constants.c * constants.c * log_t + extra)
+    if stop or t + 1 >= state[_S, _CAP]:  # the test, or the Phase I cap reached at the next round
+        _ncb_phase2(state, base, epsilon, constants)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _ldp_update2(rng, state, t, arm, length, total, horizon, base, epsilon, constants):  # pragma: no cover
+    """LDP-NCB's Phase II: the reward released with Lap(1/eps) (line 10), the pulled arm's index (Eq. 5)."""
+    a = arm
+    x = total + laplace_draw(rng, state[_S, _NOISE])  # line 10
+    state[_N, a] += 1.0  # line 11
+    state[_MEAN, a] = (state[_N, a] - 1.0) / state[_N, a] * state[_MEAN, a] + x / state[_N, a]
+    state[_IDX, a] = _ldp_index(
+        state[_MEAN, a], state[_N, a], state[_S, _LOG_T], state[_S, _LOG_I], epsilon, constants.c, constants.alpha
+    )
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _gdp_update1(rng, state, t, arm, length, total, horizon, base, epsilon, constants):  # pragma: no cover
+    """GDP-NCB's Phase I: lines 4-5, the test of line 2 (or the cap)."""
+    a = arm
+    state[_S, _P1END] = t + 1
+    state[_N, a] += 1.0  # line 4
+    state[_MEAN, a] = (state[_N, a] - 1.0) / state[_N, a] * state[_MEAN, a] + total / state[_N, a]
+    if constants.phase1_noise:  # line 5
+        state[_TILDE, a] = state[_MEAN, a] + laplace_draw(rng, state[_S, _LOG_T] / (epsilon * state[_N, a]))
+    else:  # authors' code: no Phase I noise, the test reads the exact mean
+        state[_TILDE, a] = state[_MEAN, a]
+    if state[_N, a] * state[_TILDE, a] > state[_S, _THR] or t + 1 >= state[_S, _CAP]:
+        _ncb_phase2(state, base, epsilon, constants)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _gdp_update2(rng, state, t, arm, length, total, horizon, base, epsilon, constants):  # pragma: no cover
+    """GDP-NCB's Phase II: the episode of ``arm`` from round ``t`` ended with reward sum ``total`` (lines 16-21)."""
+    a = arm
+    state[_N2, a] = length  # line 16
+    # An episode that reaches the last round releases nothing: no later decision would read the release
+    # (lines 20-21 after the horizon are dead code), and skipping it keeps the count equal to the releases
+    # the privacy accounting of :func:`sparse_vector_budget` pays for
+    if t + length < horizon:
+        n_a = state[_N2, a] + state[_N, a]  # line 17
+        mu_ep = (state[_N, a] * state[_MEAN, a] + total) / n_a  # line 18 unrolled: running mean from mu_hat_A
+        state[_TILDE, a] = _clip01(mu_ep + laplace_draw(rng, state[_S, _LOG_T] / (epsilon * n_a)))  # lines 20-21
+        state[_REL, a] += 1.0
+
+
 @njit(nogil=True, cache=True)
+def _ncb_choose(rng, state, t, horizon, base, epsilon, constants):  # pragma: no cover - compiled
+    """NCB's and LDP-NCB's round ``t`` (the agent's step): ``(arm, 1)``."""
+    if state[_S, _PHASE] == 1.0:
+        return _phase1_choose(rng, state, t, horizon, base, epsilon, constants), 1
+    return _ncb_choose2(rng, state, t, horizon, base, epsilon, constants), 1
+
+
+@njit(nogil=True, cache=True)
+def _gdp_choose(rng, state, t, horizon, base, epsilon, constants):  # pragma: no cover - compiled
+    """GDP-NCB's episode from round ``t`` (the agent's step): ``(arm, length)``, one round in Phase I."""
+    if state[_S, _PHASE] == 1.0:
+        return _phase1_choose(rng, state, t, horizon, base, epsilon, constants), 1
+    return _gdp_choose2(rng, state, t, horizon, base, epsilon, constants)
+
+
+@njit(nogil=True, cache=True)
+def _ncb_update(rng, state, t, arm, length, total, horizon, base, epsilon, constants):  # pragma: no cover
+    """NCB's update of round ``t`` (the agent's step)."""
+    if state[_S, _PHASE] == 1.0:
+        _ncb_update1(rng, state, t, arm, length, total, horizon, base, epsilon, constants)
+    else:
+        _ncb_update2(rng, state, t, arm, length, total, horizon, base, epsilon, constants)
+
+
+@njit(nogil=True, cache=True)
+def _ldp_update(rng, state, t, arm, length, total, horizon, base, epsilon, constants):  # pragma: no cover
+    """LDP-NCB's update of round ``t`` (the agent's step)."""
+    if state[_S, _PHASE] == 1.0:
+        _ldp_update1(rng, state, t, arm, length, total, horizon, base, epsilon, constants)
+    else:
+        _ldp_update2(rng, state, t, arm, length, total, horizon, base, epsilon, constants)
+
+
+@njit(nogil=True, cache=True)
+def _gdp_update(rng, state, t, arm, length, total, horizon, base, epsilon, constants):  # pragma: no cover
+    """GDP-NCB's update at the end of the episode from round ``t`` (the agent's step)."""
+    if state[_S, _PHASE] == 1.0:
+        _gdp_update1(rng, state, t, arm, length, total, horizon, base, epsilon, constants)
+    else:
+        _gdp_update2(rng, state, t, arm, length, total, horizon, base, epsilon, constants)
+
+
+@njit(nogil=True, cache=True)
+def _ncb_records(state):  # pragma: no cover - compiled
+    return int(state[_S, _P1END]), int(state[_REL, : int(state[_S, _K])].sum())
+
+
+# error_model="numpy" (no divisor is 0): a ZeroDivisionError branch would stop numba pruning the inlined
+# step functions' reference counting (benchmarks/README.md, issue 36); the values are the same
+@njit(nogil=True, cache=True, error_model="numpy")
 def _block(base, rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts):  # pragma: no cover
     """Rounds ``t0 .. t0 + n_play - 1`` of the algorithm ``base`` told the horizon ``big_t``."""
-    # Rounds ``t0 .. t0 + n_play - 1`` of the algorithm ``base`` (:data:`NCB_BASE`, :data:`GDP_BASE`
-    # or :data:`LDP_BASE`) told the horizon ``big_t``. Returns (Phase I rounds, Laplace releases).
-    # cap_sqrt: optional cap of Phase I at ceil(sqrt(T)) + 1 rounds (NOT in the paper's pseudocode)
-    cap = int(np.ceil(np.sqrt(big_t))) + 1 if k_consts.phase1_cap_sqrt else n_play
-    if k_consts.phase1_window_cap:  # the authors' window W = int(sqrt T) + 1: W rounds, W + 1 for LDP-NCB (t <= W)
-        w = int(np.sqrt(big_t)) + 1
-        cap = w + 1 if base == LDP_BASE else w
+    # Returns (Phase I rounds, Laplace releases).
+    state = _ncb_init(kinds.shape[0], big_t, base, eps, k_consts)
+    t = 0
+    while t < n_play and state[_S, _PHASE] == 1.0:  # Phase I (lines 2-7)
+        a = _phase1_choose(rng, state, t, big_t, base, eps, k_consts)
+        x = draw_reward(rng, kinds, params, table, t0 + t, a)
+        record_play(arms, t0 + t, a, 1)
+        if base == NCB_BASE:
+            _ncb_update1(rng, state, t, a, 1, x, big_t, base, eps, k_consts)
+        elif base == GDP_BASE:
+            _gdp_update1(rng, state, t, a, 1, x, big_t, base, eps, k_consts)
+        else:
+            _ldp_update1(rng, state, t, a, 1, x, big_t, base, eps, k_consts)
+        t += 1
     if base == NCB_BASE:
-        return _ncb_block(rng, kinds, params, table, arms, t0, n_play, big_t, k_consts, cap)
-    if base == GDP_BASE:
-        return _gdp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts, cap)
-    return _ldp_block(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts, cap)
+        while t < n_play:
+            a = _ncb_choose2(rng, state, t, big_t, base, eps, k_consts)
+            x = draw_reward(rng, kinds, params, table, t0 + t, a)
+            record_play(arms, t0 + t, a, 1)
+            _ncb_update2(rng, state, t, a, 1, x, big_t, base, eps, k_consts)
+            t += 1
+    elif base == LDP_BASE:
+        while t < n_play:  # line 8
+            a = _ncb_choose2(rng, state, t, big_t, base, eps, k_consts)
+            x = draw_reward(rng, kinds, params, table, t0 + t, a)
+            record_play(arms, t0 + t, a, 1)
+            _ldp_update2(rng, state, t, a, 1, x, big_t, base, eps, k_consts)
+            t += 1
+    else:
+        while t < n_play:  # line 9: episodes
+            a, length = _gdp_choose2(rng, state, t, big_t, base, eps, k_consts)
+            length = min(length, n_play - t)  # an anytime window cut by the horizon
+            x = draw_reward_sum(rng, kinds, params, table, t0 + t, a, length)  # lines 15-19 in one draw
+            record_play(arms, t0 + t, a, length)  # line 14's 2 n_s pulls of A
+            _gdp_update2(rng, state, t, a, length, x, big_t, base, eps, k_consts)
+            t += length
+    return _ncb_records(state)
 
 
 @njit(nogil=True, cache=True)
@@ -619,6 +786,68 @@ def _fixed_episodes(rng, kinds, params, table, horizon, base, epsilon, constants
     """:func:`_fixed_kernel` with the play recorded as episodes (``Policy.run_episodes``)."""
     out, p1, rel = _fixed_play(rng, new_episodes(), kinds, params, table, horizon, base, epsilon, constants)
     return episode_array(out), p1, rel
+
+
+#: the anytime wrapper's agent: the scalars of its second state array: the window W, its first round, whether
+#: it is uniform (1.0) or a DP-NCB block (0.0), the uniform windows so far
+_W, _START, _UNIFORM, _N_UNIFORM = 0, 1, 2, 3
+
+
+@njit(nogil=True, cache=True)
+def _anytime_init(k, horizon, base, epsilon, constants):  # pragma: no cover - compiled
+    return _ncb_init(k, 1, base, epsilon, constants), np.zeros(4)
+
+
+@njit(nogil=True, cache=True)
+def _anytime_choose(rng, state, t, horizon, base, epsilon, constants):  # pragma: no cover - compiled
+    """Algorithm 3 at round ``t`` (the agent's step): a new window's draw (line 3), then its episode from ``t``."""
+    # The window's rounds are those of :func:`_anytime_kernel`; a DP-NCB window runs the block's own steps
+    # (:func:`_block`), told the horizon W, on the window's rounds u = t - start.
+    block, win = state
+    k = int(block[_S, _K])
+    if t & (t + 1) == 0:  # t + 1 = W, a power of two: window W starts (lines 1-2, 11)
+        w = t + 1
+        win[_W] = w
+        win[_START] = t
+        uniform = rng.random() < 1.0 / (w * w)  # line 3: flag = UNIFORM
+        win[_UNIFORM] = 1.0 if uniform else 0.0
+        if uniform:
+            win[_N_UNIFORM] += 1.0
+        else:  # line 9: a fresh DP-NCB told the horizon W
+            block[:] = _ncb_init(k, w, base, epsilon, constants)
+    if win[_UNIFORM] == 1.0:  # lines 5-7 (rewards observed, not used)
+        return _uniform_arm(rng, k), 1
+    start, w = int(win[_START]), int(win[_W])
+    u = t - start
+    if block[_S, _PHASE] == 1.0:
+        return _phase1_choose(rng, block, u, w, base, epsilon, constants), 1
+    if base == GDP_BASE:
+        a, length = _gdp_choose2(rng, block, u, w, base, epsilon, constants)
+        return a, min(length, min(w, horizon - start) - u)  # a window cut by the horizon
+    return _ncb_choose2(rng, block, u, w, base, epsilon, constants), 1
+
+
+@njit(nogil=True, cache=True)
+def _anytime_update(rng, state, t, arm, length, total, horizon, base, epsilon, constants):  # pragma: no cover
+    """Algorithm 3's update of the episode from round ``t`` (the agent's step): the DP-NCB block's, if any."""
+    block, win = state
+    if win[_UNIFORM] == 0.0:
+        u = t - int(win[_START])
+        w = int(win[_W])
+        phase1 = block[_S, _PHASE] == 1.0
+        if base == GDP_BASE and phase1:
+            _gdp_update1(rng, block, u, arm, length, total, w, base, epsilon, constants)
+        elif base == GDP_BASE:
+            _gdp_update2(rng, block, u, arm, length, total, w, base, epsilon, constants)
+        elif phase1:
+            _ldp_update1(rng, block, u, arm, length, total, w, base, epsilon, constants)
+        else:
+            _ldp_update2(rng, block, u, arm, length, total, w, base, epsilon, constants)
+
+
+@njit(nogil=True, cache=True)
+def _anytime_records(state):  # pragma: no cover - compiled
+    return (int(state[1][_N_UNIFORM]),)
 
 
 @njit(nogil=True, cache=True)
@@ -713,6 +942,11 @@ class NCB(NCBFamily):
     )
     _kernel = staticmethod(_fixed_kernel)
     binding = (NCB_BASE, math.inf, "_constants")
+    _init = staticmethod(_ncb_init)
+    _choose = staticmethod(_ncb_choose)
+    _update = staticmethod(_ncb_update)
+    _step_records = staticmethod(_ncb_records)
+    _step_episodes = True  # GDP-NCB's Phase II episodes; every other round an episode of one
 
 
 @dataclasses.dataclass(frozen=True)
@@ -774,6 +1008,16 @@ class GDPNCB(NCBFamily):
     _kernel = staticmethod(_fixed_kernel)
     binding = (GDP_BASE, "epsilon", "_constants")
     _episode_kernel = staticmethod(_fixed_episodes)
+    _init = staticmethod(_ncb_init)
+    _choose = staticmethod(_gdp_choose)
+    _update = staticmethod(_gdp_update)
+    _step_records = staticmethod(_ncb_records)
+    _step_episodes = True  # GDP-NCB's Phase II episodes; every other round an episode of one
+
+    @property
+    def has_agent(self) -> bool:
+        """The printed Phase I rule only: the sparse-vector rule's kernel is not split into steps yet."""
+        return self.phase1_rule == "printed"
 
     def _check_together(self) -> None:
         super()._check_together()
@@ -872,6 +1116,11 @@ class LDPNCB(NCBFamily):
     accounting = "local: each reward released once with Lap(1/eps)"
     _kernel = staticmethod(_fixed_kernel)
     binding = (LDP_BASE, "epsilon", "_constants")
+    _init = staticmethod(_ncb_init)
+    _choose = staticmethod(_ncb_choose)
+    _update = staticmethod(_ldp_update)
+    _step_records = staticmethod(_ncb_records)
+    _step_episodes = True  # GDP-NCB's Phase II episodes; every other round an episode of one
 
 
 @dataclasses.dataclass(frozen=True)
@@ -898,6 +1147,11 @@ class AnytimeDPNCB(NCBFamily):
     records = ("arms", "uniform_windows")
     _kernel = staticmethod(_anytime_kernel)
     binding = (lambda p, h: GDP_BASE if p.base == "gdp" else LDP_BASE, "epsilon", "_constants")
+    _init = staticmethod(_anytime_init)
+    _choose = staticmethod(_anytime_choose)
+    _update = staticmethod(_anytime_update)
+    _step_records = staticmethod(_anytime_records)
+    _step_episodes = True  # GDP-NCB's Phase II episodes; every other round an episode of one
 
     @property
     def name(self) -> str:  # type: ignore[override]

@@ -15,62 +15,87 @@ from .base import Bool, Departure, Epsilon, Policy, Real, param
 __all__ = ["LDPUCB"]
 
 
-@njit(nogil=True, cache=True)
-def _ldp_ucb_kernel(rng, kinds, params, table, horizon, epsilon, explore, flags):  # pragma: no cover - compiled
-    clip_rewards, forced_first = flags
-    k = kinds.shape[0]
-    arms = np.empty(horizon, dtype=np.int64)
+@njit(nogil=True, cache=True, inline="always")
+def _ldp_ucb_init(k, horizon, epsilon, explore, flags):  # pragma: no cover - compiled
     n = np.zeros(k)
     s = np.zeros(k)
     width = np.zeros(k)  # sqrt(2 / n_a) + sqrt(32 / (eps^2 n_a)): the screen's per-arm factor
     approx = np.empty(k)
+    return n, s, width, approx
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _ldp_ucb_choose(rng, state, t, horizon, epsilon, explore, flags):  # pragma: no cover - compiled
+    n, s, width, approx = state
+    forced_first = flags[1]
+    k = n.shape[0]
     fin = np.isfinite(epsilon)
-    b = 1.0 / epsilon if fin else 0.0
-    for t in range(horizon):
-        log_t = np.log(t + 1.0)  # t + 1 = the 1-based round
-        # forced exploration: the least-pulled arm with N_a <= explore * log t (covers the first k
-        # rounds, where every N_a = 0), before the Laplace part of the width is a valid bound
-        a = -1
-        if forced_first and t < k:  # authors' code: arms 0..k-1 in turn, then the first arm under the threshold
-            a = t
-        else:
-            for i in range(k):
-                if n[i] <= explore * log_t and (a < 0 or (not forced_first and n[i] < n[a])):
+    log_t = np.log(t + 1.0)  # t + 1 = the 1-based round
+    # forced exploration: the least-pulled arm with N_a <= explore * log t (covers the first k
+    # rounds, where every N_a = 0), before the Laplace part of the width is a valid bound
+    a = -1
+    if forced_first and t < k:  # authors' code: arms 0..k-1 in turn, then the first arm under the threshold
+        a = t
+    else:
+        for i in range(k):
+            if n[i] <= explore * log_t and (a < 0 or (not forced_first and n[i] < n[a])):
+                a = i
+                if forced_first:
+                    break
+    # (a loop of at most one turn, not an `if`: the state's arrays then stay live to the end on both paths,
+    # so numba prunes their reference counting in the kernel that inlines this function)
+    for _ in range(1 if a < 0 else 0):
+        # argmax of the index s_i / n_i + sqrt(2 log t / n_i) + sqrt(32 log t / (eps^2 n_i)). Every
+        # index changes with log t, so a screen first: approx_i = s_i / n_i + sqrt(log t) w_i with
+        # w_i = sqrt(2 / n_i) + sqrt(32 / (eps^2 n_i)) kept per arm, within `slack` of the exact
+        # index (a few ulps; the slack is 1e-9 of the terms' size). Only arms whose approx is within 2 slack of
+        # the largest can be the exact argmax; their exact indices are computed in arm order, so
+        # the arm chosen is exactly the first maximiser of the full scan.
+        root = np.sqrt(log_t)
+        top = -np.inf
+        size = 0.0  # the largest magnitude of an index's terms: the slack is relative to it
+        for i in range(k):
+            mean = s[i] / n[i]
+            approx[i] = mean + root * width[i]
+            top = max(top, approx[i])
+            size = max(size, abs(mean) + root * width[i])
+        cut = top - 2.0 * 1e-9 * (1.0 + size)
+        best = -np.inf
+        for i in range(k):
+            if approx[i] >= cut:
+                idx = s[i] / n[i] + np.sqrt(2.0 * log_t / n[i])
+                if fin:
+                    idx += np.sqrt(32.0 * log_t / (epsilon * epsilon * n[i]))
+                if idx > best:
+                    best = idx
                     a = i
-                    if forced_first:
-                        break
-        if a < 0:
-            # argmax of the index s_i / n_i + sqrt(2 log t / n_i) + sqrt(32 log t / (eps^2 n_i)). Every
-            # index changes with log t, so a screen first: approx_i = s_i / n_i + sqrt(log t) w_i with
-            # w_i = sqrt(2 / n_i) + sqrt(32 / (eps^2 n_i)) kept per arm, within `slack` of the exact
-            # index (a few ulps; the slack is 1e-9 of the terms' size). Only arms whose approx is within 2 slack of
-            # the largest can be the exact argmax; their exact indices are computed in arm order, so
-            # the arm chosen is exactly the first maximiser of the full scan.
-            root = np.sqrt(log_t)
-            top = -np.inf
-            size = 0.0  # the largest magnitude of an index's terms: the slack is relative to it
-            for i in range(k):
-                mean = s[i] / n[i]
-                approx[i] = mean + root * width[i]
-                top = max(top, approx[i])
-                size = max(size, abs(mean) + root * width[i])
-            cut = top - 2.0 * 1e-9 * (1.0 + size)
-            best = -np.inf
-            for i in range(k):
-                if approx[i] >= cut:
-                    idx = s[i] / n[i] + np.sqrt(2.0 * log_t / n[i])
-                    if fin:
-                        idx += np.sqrt(32.0 * log_t / (epsilon * epsilon * n[i]))
-                    if idx > best:
-                        best = idx
-                        a = i
-        x = draw_reward(rng, kinds, params, table, t, a) + laplace_draw(rng, b)  # user-side Lap(1/eps)
-        if clip_rewards:  # authors' code: the privatised reward clipped to [0, 1]
-            x = min(1.0, max(0.0, x))
-        n[a] += 1.0
-        s[a] += x
-        width[a] = np.sqrt(2.0 / n[a]) + (np.sqrt(32.0 / (epsilon * epsilon * n[a])) if fin else 0.0)
-        arms[t] = a
+    return a
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _ldp_ucb_update(rng, state, t, arm, reward, horizon, epsilon, explore, flags):  # pragma: no cover - compiled
+    n, s, width = state[0], state[1], state[2]
+    clip_rewards = flags[0]
+    fin = np.isfinite(epsilon)
+    x = reward + laplace_draw(rng, 1.0 / epsilon if fin else 0.0)  # user-side Lap(1/eps)
+    if clip_rewards:  # authors' code: the privatised reward clipped to [0, 1]
+        x = min(1.0, max(0.0, x))
+    n[arm] += 1.0
+    s[arm] += x
+    width[arm] = np.sqrt(2.0 / n[arm]) + (np.sqrt(32.0 / (epsilon * epsilon * n[arm])) if fin else 0.0)
+
+
+# error_model="numpy": no ZeroDivisionError branch (no divisor can be 0 where it is used), which would stop
+# numba pruning the inlined step functions' reference counting; the values computed are the same
+@njit(nogil=True, cache=True, error_model="numpy")
+def _ldp_ucb_kernel(rng, kinds, params, table, horizon, epsilon, explore, flags):  # pragma: no cover - compiled
+    state = _ldp_ucb_init(kinds.shape[0], horizon, epsilon, explore, flags)
+    arms = np.empty(horizon, dtype=np.int64)
+    for t in range(horizon):
+        arm = _ldp_ucb_choose(rng, state, t, horizon, epsilon, explore, flags)
+        reward = draw_reward(rng, kinds, params, table, t, arm)
+        _ldp_ucb_update(rng, state, t, arm, reward, horizon, epsilon, explore, flags)
+        arms[t] = arm
     return arms
 
 
@@ -114,4 +139,7 @@ class LDPUCB(Policy):
     )
     accounting = "local: each reward released once with Lap(1/eps)"
     _kernel = staticmethod(_ldp_ucb_kernel)
+    _init = staticmethod(_ldp_ucb_init)
+    _choose = staticmethod(_ldp_ucb_choose)
+    _update = staticmethod(_ldp_ucb_update)
     binding = ("epsilon", "explore", ("clip_rewards", "forced_first"))

@@ -30,58 +30,98 @@ def _epoch_length(e, n_alive, beta, eps):  # pragma: no cover - compiled
     return int(np.ceil(min(r, 2.0**62)))  # capped: longer than any horizon, and within int64
 
 
+#: the step state: a ``(2, K)`` array (rows: whether the arm survives, 1.0 or 0.0; its last released epoch
+#: mean) and six counters (arms left, epochs completed, this epoch's R_e, the next arm to pull in this
+#: epoch, the Laplace releases, the survivor or -1)
+_ALIVE, _RELEASED = 0, 1
+_N_ALIVE, _EPOCHS, _LENGTH, _NEXT, _RELEASES, _SURVIVOR = 0, 1, 2, 3, 4, 5
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _dpse_init(k, horizon, epsilon, beta):  # pragma: no cover - compiled
+    arm_rows = np.zeros((2, k))
+    arm_rows[_ALIVE] = 1.0
+    counts = np.zeros(6, dtype=np.int64)
+    counts[_N_ALIVE] = k
+    counts[_SURVIVOR] = 0 if k == 1 else -1
+    if k > 1:
+        counts[_LENGTH] = _epoch_length(1, k, beta, epsilon)
+    return arm_rows, counts
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _dpse_choose(rng, state, t, horizon, epsilon, beta):  # pragma: no cover - compiled
+    """The episode from round ``t``: ``R_e`` pulls of the epoch's next surviving arm, or the survivor to the horizon."""
+    counts = state[1]
+    if counts[_N_ALIVE] == 1:  # the last arm is played to the horizon
+        return counts[_SURVIVOR], horizon - t
+    # fresh samples: R_e pulls of each surviving arm in turn, older rewards dropped
+    return counts[_NEXT], min(counts[_LENGTH], horizon - t)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _dpse_update(rng, state, t, arm, length, total, horizon, epsilon, beta):  # pragma: no cover - compiled
+    """The release of a complete epoch block, then, after the epoch's last arm, the elimination."""
+    arm_rows, counts = state
+    k = arm_rows.shape[1]
+    r = counts[_LENGTH]
+    # the survivor's play, or an epoch cut by the horizon (length < R_e): no release, no elimination
+    if counts[_N_ALIVE] > 1 and length == r:
+        private = np.isfinite(epsilon)
+        # one release per arm per epoch: the epoch mean (sensitivity 1 / R_e) plus Lap(1 / (eps R_e))
+        arm_rows[_RELEASED, arm] = total / r + (laplace_draw(rng, 1.0 / (epsilon * r)) if private else 0.0)
+        counts[_RELEASES] += 1 if private else 0
+        nxt = arm + 1
+        while nxt < k and arm_rows[_ALIVE, nxt] == 0.0:
+            nxt += 1
+        counts[_NEXT] = nxt
+        if nxt == k:  # the epoch is complete: eliminate
+            n_alive = counts[_N_ALIVE]
+            e = counts[_EPOCHS] + 1
+            counts[_EPOCHS] = e
+            h = np.sqrt(np.log(8.0 * n_alive * e * e / beta) / (2.0 * r))
+            c = np.log(4.0 * n_alive * e * e / beta) / (epsilon * r) if private else 0.0
+            best = -np.inf
+            for a in range(k):
+                if arm_rows[_ALIVE, a] == 1.0 and arm_rows[_RELEASED, a] > best:
+                    best = arm_rows[_RELEASED, a]
+            first = k
+            for a in range(k):
+                if arm_rows[_ALIVE, a] == 1.0:
+                    if best - arm_rows[_RELEASED, a] > 2.0 * (h + c):
+                        arm_rows[_ALIVE, a] = 0.0
+                        n_alive -= 1
+                    else:
+                        first = min(first, a)
+                        counts[_SURVIVOR] = a  # kept only if it is alone
+            counts[_N_ALIVE] = n_alive
+            counts[_NEXT] = first
+            if n_alive > 1:
+                counts[_SURVIVOR] = -1
+                counts[_LENGTH] = _epoch_length(e + 1, n_alive, beta, epsilon)
+
+
 @njit(nogil=True, cache=True)
+def _dpse_records(state):  # pragma: no cover - compiled
+    counts = state[1]
+    return counts[_RELEASES], counts[_EPOCHS], counts[_SURVIVOR]
+
+
+# error_model="numpy" (no divisor is 0): a ZeroDivisionError branch would stop numba pruning the inlined
+# step functions' reference counting (benchmarks/README.md, issue 36); the values are the same
+@njit(nogil=True, cache=True, error_model="numpy")
 def _dpse_play(rng, arms, kinds, params, table, horizon, eps, beta):  # pragma: no cover - compiled
     """One run, its play recorded into ``arms`` (:func:`~privbandits.policies.base.record_play`)."""
-    k = kinds.shape[0]
-    alive = np.ones(k, dtype=np.bool_)
-    n_alive = k
-    released = np.zeros(k)
-    private = np.isfinite(eps)
+    state = _dpse_init(kinds.shape[0], horizon, eps, beta)
     t = 0
-    e = 0  # epochs completed
-    releases = 0
-    while n_alive > 1 and t < horizon:
-        r = _epoch_length(e + 1, n_alive, beta, eps)
-        complete = True
-        for a in range(k):  # fresh samples: R_e pulls of each surviving arm, older rewards dropped
-            if not alive[a]:
-                continue
-            length = min(r, horizon - t)
-            if length <= 0:
-                complete = False
-                break
-            s = draw_reward_sum(rng, kinds, params, table, t, a, length)
-            record_play(arms, t, a, length)
-            t += length
-            if length < r:
-                complete = False
-                break
-            # one release per arm per epoch: the epoch mean (sensitivity 1 / R_e) plus Lap(1 / (eps R_e))
-            released[a] = s / r + (laplace_draw(rng, 1.0 / (eps * r)) if private else 0.0)
-            releases += 1 if private else 0
-        if not complete:  # the horizon ended the epoch: no release, no elimination
-            break
-        e += 1
-        h = np.sqrt(np.log(8.0 * n_alive * e * e / beta) / (2.0 * r))
-        c = np.log(4.0 * n_alive * e * e / beta) / (eps * r) if private else 0.0
-        best = -np.inf
-        for a in range(k):
-            if alive[a] and released[a] > best:
-                best = released[a]
-        for a in range(k):
-            if alive[a] and best - released[a] > 2.0 * (h + c):
-                alive[a] = False
-                n_alive -= 1
-    survivor = -1
-    if n_alive == 1:
-        for a in range(k):
-            if alive[a]:
-                survivor = a
-        if t < horizon:  # the last arm is played to the horizon
-            draw_reward_sum(rng, kinds, params, table, t, survivor, horizon - t)
-            record_play(arms, t, survivor, horizon - t)
-    return arms, releases, e, survivor
+    while t < horizon:  # epochs of R_e pulls of each surviving arm, then the survivor to the horizon
+        a, length = _dpse_choose(rng, state, t, horizon, eps, beta)
+        s = draw_reward_sum(rng, kinds, params, table, t, a, length)
+        record_play(arms, t, a, length)
+        _dpse_update(rng, state, t, a, length, s, horizon, eps, beta)
+        t += length
+    counts = state[1]
+    return arms, counts[_RELEASES], counts[_EPOCHS], counts[_SURVIVOR]
 
 
 @njit(nogil=True, cache=True)
@@ -175,3 +215,8 @@ class DPSE(Policy):
     _kernel = staticmethod(_dpse_kernel)
     _episode_kernel = staticmethod(_dpse_episodes)
     binding = ("epsilon", _beta)
+    _init = staticmethod(_dpse_init)
+    _choose = staticmethod(_dpse_choose)
+    _update = staticmethod(_dpse_update)
+    _step_records = staticmethod(_dpse_records)
+    _step_episodes = True

@@ -20,22 +20,41 @@ from .base import Policy, Real, param
 __all__ = ["GaussianTS"]
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
+def _gaussian_ts_init(k, horizon, scale):  # pragma: no cover - compiled
+    # k_i, and the sum of arm i's rewards; mu_hat_i = sums / (k_i + 1)
+    return np.zeros(k), np.zeros(k)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _gaussian_ts_choose(rng, state, t, horizon, scale):  # pragma: no cover - compiled
+    pulls, sums = state
+    best, best_theta = 0, -np.inf
+    for i in range(pulls.shape[0]):  # theta_i ~ N(mu_hat_i, v^2 / (k_i + 1)), independently
+        theta = rng.normal(sums[i] / (pulls[i] + 1.0), scale / np.sqrt(pulls[i] + 1.0))
+        if theta > best_theta:  # arg max (the first maximiser)
+            best, best_theta = i, theta
+    return best
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _gaussian_ts_update(rng, state, t, arm, reward, horizon, scale):  # pragma: no cover - compiled
+    pulls, sums = state
+    sums[arm] += reward  # the posterior of the N(0, 1) prior and N(mu, 1) likelihood
+    pulls[arm] += 1.0
+
+
+# error_model="numpy" (no divisor is 0): a ZeroDivisionError branch would stop numba pruning the inlined
+# step functions' reference counting
+@njit(nogil=True, cache=True, error_model="numpy")
 def _gaussian_ts_kernel(rng, kinds, params, table, horizon, scale):  # pragma: no cover - compiled
-    k = kinds.shape[0]
+    state = _gaussian_ts_init(kinds.shape[0], horizon, scale)
     arms = np.empty(horizon, dtype=np.int64)
-    pulls = np.zeros(k)  # k_i
-    sums = np.zeros(k)  # the sum of arm i's rewards; mu_hat_i = sums / (k_i + 1)
     for t in range(horizon):
-        best, best_theta = 0, -np.inf
-        for i in range(k):  # theta_i ~ N(mu_hat_i, v^2 / (k_i + 1)), independently
-            theta = rng.normal(sums[i] / (pulls[i] + 1.0), scale / np.sqrt(pulls[i] + 1.0))
-            if theta > best_theta:  # arg max (the first maximiser)
-                best, best_theta = i, theta
-        r = draw_reward(rng, kinds, params, table, t, best)
-        arms[t] = best
-        sums[best] += r  # the posterior of the N(0, 1) prior and N(mu, 1) likelihood
-        pulls[best] += 1.0
+        arm = _gaussian_ts_choose(rng, state, t, horizon, scale)
+        reward = draw_reward(rng, kinds, params, table, t, arm)
+        _gaussian_ts_update(rng, state, t, arm, reward, horizon, scale)
+        arms[t] = arm
     return arms
 
 
@@ -74,4 +93,7 @@ class GaussianTS(Policy):
     name = "Gaussian TS"
     anytime = True
     _kernel = staticmethod(_gaussian_ts_kernel)
+    _init = staticmethod(_gaussian_ts_init)
+    _choose = staticmethod(_gaussian_ts_choose)
+    _update = staticmethod(_gaussian_ts_update)
     binding = ("scale",)

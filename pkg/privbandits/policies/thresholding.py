@@ -209,11 +209,16 @@ def _observe(rng, reward, epsilon, mechanism):  # pragma: no cover - compiled
     """The learner's view of a reward: itself (eps = inf), PrivBern(eps) or reward + Lap(1/eps)."""
     # Inlined into the kernels (numba IR): as a call it cost a pair of atomic reference-count
     # updates of ``rng`` per round.
+    # (one exit: rng then stays live to the end on every path, so numba prunes the reference counting of
+    # the step functions' arrays around it, benchmarks/README.md, issue 36)
+    out = reward
     if np.isinf(epsilon):
-        return reward
-    if mechanism == PRIVBERN:
-        return privbern_draw(rng, reward, epsilon)
-    return reward + rng.laplace(0.0, 1.0 / epsilon)
+        pass
+    elif mechanism == PRIVBERN:
+        out = privbern_draw(rng, reward, epsilon)
+    else:
+        out = reward + rng.laplace(0.0, 1.0 / epsilon)
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -221,43 +226,81 @@ def _observe(rng, reward, epsilon, mechanism):  # pragma: no cover - compiled
 # --------------------------------------------------------------------------------------------
 
 
-@njit(nogil=True, cache=True)
+#: the rows of the step state, one ``(5 + C, K)`` array (C checkpoints): pulls T_k; sums of the observations;
+#: B_k = sqrt(T_k) (|tau_eps - mu_hat_k| + zeta_eps) of line 6 (it does not depend on t, so only the pulled
+#: arm's changes in a round); in column 0, the checkpoints recorded so far and tau_eps; then one row per
+#: checkpoint, its line-9 answer (1.0 / 0.0)
+_PULLS, _SUMS, _INDEX, _NEXT, _TAU, _ANSWERS = 0, 1, 2, 3, 4, 5
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _fixed_budget_init(k, horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints):  # pragma: no cover
+    state = np.zeros((_ANSWERS + checkpoints.shape[0], max(k, 1 + checkpoints.shape[0], 2)))
+    state[_TAU, 0] = tau_eps
+    state[_TAU, 1] = k
+    for i in range(checkpoints.shape[0]):
+        state[_NEXT, 1 + i] = checkpoints[i]
+    return state
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _fixed_budget_choose(
+    rng, state, t, horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints
+):  # pragma: no cover
+    k = int(state[_TAU, 1])
+    arm = t  # line 2: pull each arm once
+    best = np.inf
+    for a in range(0 if t < k else k):  # line 6: argmin_k B_k (a loop, not an early return: see benchmarks/README)
+        if state[_INDEX, a] < best:
+            best = state[_INDEX, a]
+            arm = a
+    return arm
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _fixed_budget_update(
+    rng, state, t, arm, reward, horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints
+):  # pragma: no cover
+    k = int(state[_TAU, 1])
+    state[_SUMS, arm] += _observe(rng, reward, epsilon, mechanism)  # line 7
+    state[_PULLS, arm] += 1.0
+    state[_INDEX, arm] = np.sqrt(state[_PULLS, arm]) * (
+        abs(tau_eps - state[_SUMS, arm] / state[_PULLS, arm]) + zeta_eps
+    )
+    # the rule above never reads T, so the answer a budget of t + 1 would have returned is the
+    # line-9 set now (checkpoints: the budgets at which to record it)
+    nxt = int(state[_NEXT, 0])
+    while nxt < state.shape[0] - _ANSWERS and state[_NEXT, 1 + nxt] == t + 1:
+        for a in range(k):
+            state[_ANSWERS + nxt, a] = 1.0 if state[_SUMS, a] / state[_PULLS, a] > tau_eps else 0.0
+        nxt += 1
+    state[_NEXT, 0] = nxt
+
+
+@njit(nogil=True, cache=True, error_model="numpy")
+def _fixed_budget_records(state):  # pragma: no cover - compiled
+    """``answer`` (line 9: {k : mu_hat_k > tau_eps}; an arm not pulled yet is out) and ``answers``."""
+    k = int(state[_TAU, 1])
+    answer = np.empty(k, dtype=np.bool_)
+    for a in range(k):
+        answer[a] = state[_SUMS, a] / state[_PULLS, a] > state[_TAU, 0]
+    return answer, state[_ANSWERS:, :k] > 0.5
+
+
+# error_model="numpy" (no divisor is 0): a ZeroDivisionError branch would stop numba pruning the inlined
+# step functions' reference counting (benchmarks/README.md, issue 36); the values are the same
+@njit(nogil=True, cache=True, error_model="numpy")
 def _fixed_budget_kernel(
     rng, kinds, params, table, horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints
 ):  # pragma: no cover
-    k = kinds.shape[0]
-    pulls = np.zeros(k)
-    sums = np.zeros(k)
-    # B_k = sqrt(T_k) (|tau_eps - mu_hat_k| + zeta_eps) of line 6; it does not depend on t, so only
-    # the pulled arm's changes in a round
-    index = np.zeros(k)
+    state = _fixed_budget_init(kinds.shape[0], horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints)
     arms = np.empty(horizon, dtype=np.int64)
-    answers = np.zeros((checkpoints.shape[0], k), dtype=np.bool_)
-    next_checkpoint = 0
     for t in range(horizon):
-        if t < k:  # line 2: pull each arm once
-            arm = t
-        else:  # line 6: argmin_k B_k
-            arm = 0
-            best = np.inf
-            for a in range(k):
-                if index[a] < best:
-                    best = index[a]
-                    arm = a
+        arm = _fixed_budget_choose(rng, state, t, horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints)
         reward = draw_reward(rng, kinds, params, table, t, arm)
-        sums[arm] += _observe(rng, reward, epsilon, mechanism)  # line 7
-        pulls[arm] += 1.0
-        index[arm] = np.sqrt(pulls[arm]) * (abs(tau_eps - sums[arm] / pulls[arm]) + zeta_eps)
+        _fixed_budget_update(rng, state, t, arm, reward, horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints)
         arms[t] = arm
-        # the rule above never reads T, so the answer a budget of t + 1 would have returned is the
-        # line-9 set now (checkpoints: the budgets at which to record it)
-        while next_checkpoint < checkpoints.shape[0] and checkpoints[next_checkpoint] == t + 1:
-            for a in range(k):
-                answers[next_checkpoint, a] = sums[a] / pulls[a] > tau_eps
-            next_checkpoint += 1
-    answer = np.empty(k, dtype=np.bool_)
-    for a in range(k):  # line 9: {k : mu_hat_k(T) > tau_eps}
-        answer[a] = sums[a] / pulls[a] > tau_eps
+    answer, answers = _fixed_budget_records(state)
     return arms, answer, answers
 
 
@@ -297,6 +340,10 @@ class FixedBudgetThresholding(Policy):
     private = True
     records = ("arms", "answer", "answers")
     _kernel = staticmethod(_fixed_budget_kernel)
+    _init = staticmethod(_fixed_budget_init)
+    _choose = staticmethod(_fixed_budget_choose)
+    _update = staticmethod(_fixed_budget_update)
+    _step_records = staticmethod(_fixed_budget_records)
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -323,15 +370,17 @@ class FixedBudgetThresholding(Policy):
         # once per policy, not once per run (a chapter's point has 2,000 runs of 10^4 rounds)
         return np.asarray(self.checkpoints, dtype=np.int64), *self.mapped_threshold()
 
-    def _kernel_call(self, instance: BanditInstance, horizon: int):
+    def _step_args(self, n_arms: int, horizon: int) -> tuple:
         checkpoints, tau_eps, zeta_eps = self._kernel_constants
-        if checkpoints.size and (checkpoints[0] < self.min_horizon(instance.n_arms) or checkpoints[-1] > horizon):
+        if checkpoints.size and (checkpoints[0] < self.min_horizon(n_arms) or checkpoints[-1] > horizon):
             raise ValueError(
-                f"checkpoints must lie in [2K, horizon] = [{self.min_horizon(instance.n_arms)}, {horizon}], "
+                f"checkpoints must lie in [2K, horizon] = [{self.min_horizon(n_arms)}, {horizon}], "
                 f"got {self.checkpoints}"
             )
-        args = (tau_eps, zeta_eps, self.epsilon, _MECHANISMS[self.mechanism], checkpoints)
-        return self._kernel, (*instance.kernel_args(), horizon, *args)
+        return (tau_eps, zeta_eps, self.epsilon, _MECHANISMS[self.mechanism], checkpoints)
+
+    def _kernel_call(self, instance: BanditInstance, horizon: int):
+        return self._kernel, (*instance.kernel_args(), horizon, *self._step_args(instance.n_arms, horizon))
 
     def _records(self, raw) -> Records:
         records = super()._records(raw)
