@@ -1264,6 +1264,18 @@ REPLAY_KINDS = [
         "raised IndexError: index 600 is out of bounds for axis 0 with size 600 (the log has one row per round",
     ),
     (
+        "the reward of the round before",
+        _replay(
+            "agent = policy.agent(n_arms, n_rounds, seed)",
+            "for t in range(n_rounds):",
+            "    arm = agent.choose()",
+            "    agent.update((log[t - 1, arm] - low) / (high - low))",
+            "return agent.records()['arms']",
+        ),
+        0,
+        "in round t, the reward of round t - 1",
+    ),
+    (
         "the reward of another arm",
         _replay(
             "agent = policy.agent(n_arms, n_rounds, seed)",

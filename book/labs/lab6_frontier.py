@@ -208,21 +208,23 @@ def test_replay_public(replay):
         from privbandits.policies import DPUCB
 
         policy = DPUCB(epsilon=1.0)
-        log = (np.random.default_rng(0).random((300, 3)) < [0.2, 0.5, 0.7]).astype(float)
+        rng = np.random.default_rng(0)
+        log = (rng.random((300, 3)) < [0.2, 0.5, 0.7]).astype(float)
         stars = 1.0 + 4.0 * log  # the same log as ratings: 1 or 5 stars
-        played = policy.run(
-            bernoulli_instance([0.5, 0.5, 0.5]).with_table(log), 300, np.random.default_rng(7)
-        )["arms"]
+        table = bernoulli_instance([0.5, 0.5, 0.5]).with_table(log)
+        played = policy.run(table, 300, np.random.default_rng(7))["arms"]
         for got, what in (
             (replay(policy, log, 7), "the log"),
-            (replay(policy, stars, 7, low=1.0, high=5.0), "the log as ratings from 1 to 5"),
+            (replay(policy, stars, 7, low=1.0, high=5.0), "the log as stars"),
         ):
             got = np.asarray(got)
             assert got.shape == (300,), (
-                f"on {what} (300 rounds) replay returns arms of shape {got.shape}, not (300,)"
+                f"on {what} (300 rounds) replay returns arms of shape"
+                f" {got.shape}, not (300,)"
             )
             assert np.array_equal(got, played), (
-                f"on {what} replay's arms are not those of DP-UCB's run on the log's rewards"
+                f"on {what} replay's arms are not those of DP-UCB's run"
+                " on the log's rewards"
             )
 
 
