@@ -169,6 +169,18 @@ WRONG = [
         "q2_ranking",
         [("abs(r - low) <= 1e-9 * max(abs(r), abs(low))", "r == low")],
     ),
+    (
+        "lab6_frontier",
+        "replay: the reward of the round before",
+        "q3_replay",
+        [("agent.update((log[t, arm] - low)", "agent.update((log[t - 1, arm] - low)")],
+    ),
+    (
+        "lab6_frontier",
+        "replay: ratings not mapped",
+        "q3_replay",
+        [("(log[t, arm] - low) / (high - low)", "log[t, arm]")],
+    ),
 ]
 
 #: Answers with no privacy or no information (no noise, constants): each question named scores
@@ -225,6 +237,11 @@ NO_PRIVACY = [
         "lab5_above_threshold",
         "never stops",
         {"above_threshold": ("queries, threshold, epsilon, rng", "return len(queries)")},
+    ),
+    (
+        "lab6_frontier",
+        "replay: arm 0 in every round",
+        {"replay": ("policy, log, seed, low=0.0, high=1.0", "return np.zeros(len(log), dtype=np.int64)")},
     ),
 ]
 
@@ -327,6 +344,19 @@ WRAPPERS = [
             "winners": ("regrets", "from privbandits.frontier import ranking", "return ranking(regrets)[0]"),
         },
     ),
+    (
+        "lab6_frontier",
+        "policy.run on the log as a reward table",
+        {
+            "replay": (
+                "policy, log, seed, low=0.0, high=1.0",
+                "from privbandits import bernoulli_instance",
+                "table = (np.asarray(log, dtype=float) - low) / (high - low)",
+                "instance = bernoulli_instance(np.full(table.shape[1], 0.5)).with_table(table)",
+                "return policy.run(instance, len(table), np.random.default_rng(seed))['arms']",
+            )
+        },
+    ),
 ]
 
 #: The question each function of NO_PRIVACY and WRAPPERS answers.
@@ -344,6 +374,7 @@ QUESTION_OF = {
     "svt_split": "q2_budget",
     "locked_in_fraction": "q1_locked_in",
     "winners": "q2_ranking",
+    "replay": "q3_replay",
 }
 
 #: Routes to a question's answer through the package's private helpers, numba kernels and aliases
@@ -444,6 +475,25 @@ PRIVATE_ROUTES = [
                 "finite = {k: float(v) for k, v in regrets.items() if np.isfinite(v)}",
                 "low = min(finite.values())",
                 "return [k for k, v in finite.items() if frontier.is_tie(v, low)]",
+            )
+        },
+    ),
+    (
+        "lab6_frontier",
+        "the agent's compiled steps called without the agent",
+        {
+            "replay": (
+                "policy, log, seed, low=0.0, high=1.0",
+                "log = (np.asarray(log, dtype=float) - low) / (high - low)",
+                "n_rounds, n_arms = log.shape",
+                "rng = np.random.default_rng(seed)",
+                "args = policy._step_args(n_arms, n_rounds)",
+                "state = policy._init(n_arms, n_rounds, *args)",
+                "arms = []",
+                "for t in range(n_rounds):",
+                "    arms.append(int(policy._choose(rng, state, t, n_rounds, *args)))",
+                "    policy._update(rng, state, t, arms[-1], float(log[t, arms[-1]]), n_rounds, *args)",
+                "return np.array(arms)",
             )
         },
     ),
@@ -1140,6 +1190,236 @@ def test_class_run(name, label, change, expected, released, tmp_path, monkeypatc
     if label == "endless loop":
         said = " ".join(m for cases in result["messages"].values() for m in cases.values())
         assert "stopped after 5 s" in said, said
+
+
+#: What Lab 6's Question 3 lets a submission call while it is graded: the agent's API, nothing else
+#: of the package (not ``policy.run``, the instance builders, or the compiled steps the agent calls).
+AGENT_ALLOW = tuple(
+    f"privbandits.policies.base.{name}"
+    for name in ("Policy.agent", "Agent.choose", "Agent.update", "Agent.records", "Agent.guarantee")
+)
+
+
+def _replay(*body: str) -> dict:
+    """A ``replay`` of Lab 6's Question 3: the reference's opening lines, then ``body`` as its loop and return."""
+    head = ("log = np.asarray(log, dtype=float)", "n_rounds, n_arms = log.shape")
+    return {"replay": ("policy, log, seed, low=0.0, high=1.0", *head, *body)}
+
+
+_MAPPED = "(log[t, arm] - low) / (high - low)"
+#: The wrong kinds a class writes for ``replay`` (Lab 6, Question 3, 3 points: 2 for playing the
+#: policy's run, 1 for mapping ratings onto [0, 1]): (label, function, points, what the student is told).
+REPLAY_KINDS = [
+    (
+        "correct",
+        _replay(
+            "agent = policy.agent(n_arms, n_rounds, seed)",
+            "arms = []",
+            "for t in range(n_rounds):",
+            "    arm = agent.choose()",
+            f"    agent.update({_MAPPED})",
+            "    arms.append(arm)",
+            "return arms",
+        ),
+        3,
+        None,
+    ),
+    (
+        "a new agent each round",
+        _replay(
+            "arms = []",
+            "for t in range(n_rounds):",
+            "    agent = policy.agent(n_arms, n_rounds, seed)",
+            "    arm = agent.choose()",
+            f"    agent.update({_MAPPED})",
+            "    arms.append(arm)",
+            "return np.array(arms)",
+        ),
+        0,
+        "a new agent's first choice: make the agent once, before the loop",
+    ),
+    (
+        "update before choose",
+        _replay(
+            "agent = policy.agent(n_arms, n_rounds, seed)",
+            "arm = 0",
+            "for t in range(n_rounds):",
+            f"    agent.update({_MAPPED})",
+            "    arm = agent.choose()",
+            "return agent.records()['arms']",
+        ),
+        0,
+        "update() called before choose()",
+    ),
+    (
+        "the reward of the next round",
+        _replay(
+            "agent = policy.agent(n_arms, n_rounds, seed)",
+            "for t in range(n_rounds):",
+            "    arm = agent.choose()",
+            "    agent.update((log[t + 1, arm] - low) / (high - low))",
+            "return agent.records()['arms']",
+        ),
+        0,
+        "raised IndexError: index 600 is out of bounds for axis 0 with size 600 (the log has one row per round",
+    ),
+    (
+        "the reward of the round before",
+        _replay(
+            "agent = policy.agent(n_arms, n_rounds, seed)",
+            "for t in range(n_rounds):",
+            "    arm = agent.choose()",
+            "    agent.update((log[t - 1, arm] - low) / (high - low))",
+            "return agent.records()['arms']",
+        ),
+        0,
+        "in round t, the reward of round t - 1",
+    ),
+    (
+        "the reward of another arm",
+        _replay(
+            "agent = policy.agent(n_arms, n_rounds, seed)",
+            "for t in range(n_rounds):",
+            "    arm = agent.choose()",
+            "    agent.update((log[t, (arm + 1) % n_arms] - low) / (high - low))",
+            "return agent.records()['arms']",
+        ),
+        0,
+        "where the policy plays arm",
+    ),
+    (
+        "the log read as (arm, round)",
+        _replay(
+            "agent = policy.agent(n_arms, n_rounds, seed)",
+            "for t in range(n_rounds):",
+            "    arm = agent.choose()",
+            "    agent.update((log[arm, t] - low) / (high - low))",
+            "return agent.records()['arms']",
+        ),
+        0,
+        "the reward of arm a in round t is log[t, a]",
+    ),
+    (
+        "stars fed to the agent (ratings not mapped)",
+        _replay(
+            "agent = policy.agent(n_arms, n_rounds, seed)",
+            "for t in range(n_rounds):",
+            "    agent.update(log[t, agent.choose()])",
+            "return agent.records()['arms']",
+        ),
+        2,
+        "passes the agent a reward outside [0, 1]",
+    ),
+    (
+        "ratings divided by their maximum",
+        _replay(
+            "agent = policy.agent(n_arms, n_rounds, seed)",
+            "for t in range(n_rounds):",
+            "    arm = agent.choose()",
+            "    agent.update(log[t, arm] / high)",
+            "return agent.records()['arms']",
+        ),
+        2,
+        "mapped onto [0, 1] by (r - low) / (high - low)",
+    ),
+    (
+        "a generator of its own",
+        _replay(
+            "agent = policy.agent(n_arms, n_rounds, np.random.default_rng())",
+            "for t in range(n_rounds):",
+            "    arm = agent.choose()",
+            f"    agent.update({_MAPPED})",
+            "return agent.records()['arms']",
+        ),
+        0,
+        "plays other arms when called again with the same seed",
+    ),
+    (
+        "the seed ignored",
+        _replay(
+            "agent = policy.agent(n_arms, n_rounds, 12345)",
+            "for t in range(n_rounds):",
+            "    arm = agent.choose()",
+            f"    agent.update({_MAPPED})",
+            "return agent.records()['arms']",
+        ),
+        0,
+        "plays the same arms for two different seeds",
+    ),
+]
+
+
+@pytest.mark.parametrize("label, functions, points, said", REPLAY_KINDS, ids=[k[0] for k in REPLAY_KINDS])
+def test_replay_wrong_kinds_are_told_what_is_wrong(label, functions, points, said, released, tmp_path):
+    """Lab 6's Question 3 (replay a reward log through a policy's agent), as a class writes it: each
+    wrong kind scores what the rules give and is told its mistake in words, quoting none of the hidden
+    tests' code or seeds; the other questions keep their points. About 1 CPU s each."""
+    dest = released["lab6_frontier"]
+    result = _grade(dest, _replace_functions(dest, "lab6_frontier", functions, tmp_path))
+    assert result["tests"] == {"q1_locked_in": 4.0, "q2_ranking": 2.0, "q3_replay": float(points)}, (label, result)
+    assert result["tampered"] is None and not result["errors"], result
+    told = " ".join(result["messages"].get("q3_replay", {}).values())
+    if said is None:
+        assert not told, told
+    else:
+        assert said in told, (label, told)
+        assert "your code calls the package" not in told, told  # the agent's calls are allowed
+    _assert_feedback(result, "lab6_frontier")
+
+
+def test_guard_allows_the_agents_methods_only(tmp_path):
+    """``allow`` names methods too (``module.Class.method``): under Lab 6's allowance a submission may
+    drive ``policy.agent`` / ``choose`` / ``update`` / ``records`` / ``guarantee``, and is still
+    blocked from ``policy.run``, the instance builders and the compiled steps the agent calls
+    (``Policy._choose``), told what it may call; without it, the agent is blocked too. Every test of
+    the question allows exactly :data:`AGENT_ALLOW`."""
+    import ast
+
+    import numpy as np
+
+    from privbandits import bernoulli_instance
+    from privbandits.policies import DPUCB
+
+    guard = _guard()
+    student = {}
+    source = (
+        "import numpy as np\n"
+        "def drive(policy, log, seed):\n"
+        "    agent = policy.agent(log.shape[1], log.shape[0], seed)\n"
+        "    for t in range(log.shape[0]):\n"
+        "        agent.update(log[t, agent.choose()])\n"
+        "    agent.guarantee()\n"
+        "    return agent.records()['arms']\n"
+        "def run(policy, instance, n, seed):\n"
+        "    return policy.run(instance, n, np.random.default_rng(seed))['arms']\n"
+        "def step(policy, log, seed):\n"
+        "    agent = policy.agent(log.shape[1], log.shape[0], seed)\n"
+        "    return policy._choose(agent.rng, agent._state, 0, agent.horizon, *agent._args)\n"
+    )
+    exec(compile(source, str(tmp_path / "submission.ipynb"), "exec"), student)
+    policy = DPUCB(epsilon=1.0)
+    log = (np.random.default_rng(3).random((200, 3)) < 0.5).astype(float)
+    instance = bernoulli_instance([0.5, 0.5, 0.5]).with_table(log)
+    with guard.hidden_test(allow=AGENT_ALLOW, seconds=60):
+        arms = student["drive"](policy, log, 4)
+    np.testing.assert_array_equal(arms, policy.run(instance, 200, np.random.default_rng(4))["arms"])
+    for name, args in (("run", (policy, instance, 200, 4)), ("step", (policy, log, 4))):
+        with pytest.raises(guard.PackageCalled, match="allows only Policy.agent, Agent.choose") as caught:
+            with guard.hidden_test(allow=AGENT_ALLOW, seconds=60):
+                student[name](*args)
+        assert ("Policy.run" if name == "run" else "_choose") in str(caught.value), caught.value
+    with pytest.raises(guard.PackageCalled, match="Policy.agent; .* allows no function of privbandits"):
+        with guard.hidden_test(seconds=60):
+            student["drive"](policy, log, 4)
+    cells = [cell for _, cell in _test_cells("lab6_frontier") if "def test_replay" in cell]
+    assert len(cells) == 3, len(cells)  # the public check and the two hidden ones
+    for cell in cells:
+        call = next(
+            n
+            for n in ast.walk(ast.parse(cell))
+            if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "hidden_test"
+        )
+        assert ast.literal_eval(call.keywords[0].value) == AGENT_ALLOW, ast.unparse(call)
 
 
 def test_a_term_release_draws_fresh_hidden_tests(tmp_path, monkeypatch):

@@ -11,7 +11,8 @@ runs its whole body inside :func:`hidden_test`::
 While the block runs:
 
 * **No package shortcut.** The submission's code may call nothing of ``privbandits`` except the
-  names in ``allow`` (what the lab tells students to use). The rule is by *where the call comes
+  names in ``allow`` (what the lab tells students to use: a function, or one method of a class,
+  e.g. the step API's ``privbandits.policies.base.Agent.choose``). The rule is by *where the call comes
   from*, not by name, so it covers every route: public and private functions, methods, numba
   kernels (``thresholding._observe``), ``lru_cache`` wrappers, aliases (``f = pkg._helper``, a
   function kept in a list, ``getattr``), calls made through a library (``np.vectorize(pkg_fn)``).
@@ -327,8 +328,17 @@ def package_callables() -> dict[str, object]:
 
 
 def _resolve(name: str):
-    module, attr = name.rsplit(".", 1)
-    return getattr(importlib.import_module(module), attr)
+    """The object a dotted name of ``allow`` names: a module's attribute, or a class's (``mod.Class.method``)."""
+    parts = name.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ModuleNotFoundError:
+            continue
+        for attr in parts[i:]:
+            obj = getattr(obj, attr)
+        return obj.fget if isinstance(obj, property) else obj
+    raise ValueError(f"allow: {name!r} names nothing importable")
 
 
 def _dispatcher_class():
@@ -350,8 +360,10 @@ class _Guard:
             self.test_codes.add(code)
             stack.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
         self.allowed_codes, self.allowed_ids = set(), set()
+        self.allow = []  # the allowed callables' names, for the message
         for name in allow:
             obj = _resolve(name)
+            self.allow.append(getattr(obj, "__qualname__", name))
             self.allowed_ids.add(id(obj))
             for inner in (obj, getattr(obj, "py_func", None), getattr(obj, "__wrapped__", None)):
                 code = getattr(inner, "__code__", None)
@@ -383,9 +395,12 @@ class _Guard:
 
     def record(self, what: str) -> None:
         if self.violation is None:
+            allowed = (
+                "only " + ", ".join(self.allow) + " of privbandits" if self.allow else "no function of privbandits"
+            )
             self.violation = (
                 f"your code calls the package's {what}; this question asks you to write it yourself "
-                "(the grading allows no function of privbandits here)"
+                f"(the grading allows {allowed} here)"
             )
         raise PackageCalled(self.violation)
 
@@ -453,7 +468,9 @@ def hidden_test(allow: tuple[str, ...] = (), seconds: float | None = None):
     ----------
     allow : tuple of str
         Dotted names of the package's callables the submission may call (what the lab tells
-        students to use), e.g. ``"privbandits.mechanisms.binary_tree_prefix_sums"``.
+        students to use), e.g. ``"privbandits.mechanisms.binary_tree_prefix_sums"``, or a method
+        of a class, ``"privbandits.policies.base.Agent.choose"`` (that method only: what it calls
+        in the package is then the package calling itself).
     seconds : float, optional
         The time limit of the check (default: ``LAB_GUARD_SECONDS``, the term file's ``seconds``,
         or :data:`SECONDS`).

@@ -2,7 +2,8 @@
 # # Lab 6: reading the privacy-regret frontier
 #
 # *Part VI, {doc}`../part6_frontier/frontier`. Prerequisites: the frontier's lock-in rule and its
-# ties ("Heavy tails: DP-UCB-INT locks in" and "Who wins where" in that chapter).*
+# ties ("Heavy tails: DP-UCB-INT locks in" and "Who wins where" in that chapter); for Question 3,
+# a policy driven one round at a time (its agent, below).*
 
 # %% [markdown] tags=["book-only"]
 # :::{lab-notebook}
@@ -18,7 +19,9 @@
 #
 # Fill in every `...`, run the notebook top to bottom, and run each `grader.check` cell.
 # Write each function yourself: while the grading runs your answers, a call of any function of
-# `privbandits` fails the check, and so does a check that runs longer than two minutes.
+# `privbandits` fails the check (in Question 3, all but the agent's: `policy.agent`, `agent.choose`,
+# `agent.update`, `agent.records`, `agent.guarantee`), and so does a check that runs longer than two
+# minutes.
 
 # %% [raw]
 # # ASSIGNMENT CONFIG
@@ -138,8 +141,108 @@ test_winners_public(winners)
 # %% [raw]
 # # END QUESTION
 
+# %% [raw]
+# # BEGIN QUESTION
+# name: q3_replay
+# points: [0, 2, 1]
+
+# %% [markdown]
+# The frontier's runs draw fresh rewards from a simulated instance. With data of your own, a log that
+# holds every arm's reward in every round (the ratings each user gave every item, say), you can
+# replay the log to a policy instead, and compare policies on the same rewards. A policy of the
+# package can be driven one round at a time by its **agent**: `agent = policy.agent(K, T, seed)` is the
+# policy's learner for `K` arms and `T` rounds, with all its randomness, the privacy noise included,
+# drawn from the seed; in each round `arm = agent.choose()` is the arm to play (0 to `K - 1`) and
+# `agent.update(reward)` tells the agent that arm's reward; `agent.records()["arms"]` holds the arms
+# played so far, and `agent.guarantee()` is its privacy guarantee for the whole run. The agent takes
+# rewards in $[0, 1]$ only: its guarantee is computed for them (one user's reward moves a sum by at
+# most 1).
+#
+# **Question 3.** Write `replay(policy, log, seed, low=0.0, high=1.0)`: the arms (an array of `T`
+# integers, in order) that `policy` plays when its agent, made with the seed `seed`, is fed the log
+# `log`, an array of shape `(T, K)` whose entry `log[t, a]` is the reward of arm `a` in round `t`
+# (round 0 first). The log's rewards lie in `[low, high]` (star ratings from 1 to 5, for instance):
+# feed the agent each reward `r` mapped onto $[0, 1]$, `(r - low) / (high - low)`.
+
+
+# %%
+def replay(policy, log, seed, low=0.0, high=1.0):
+    # BEGIN SOLUTION
+    log = np.asarray(log, dtype=float)
+    horizon, n_arms = log.shape
+    agent = policy.agent(n_arms, horizon, seed)
+    for t in range(horizon):
+        arm = agent.choose()
+        agent.update((log[t, arm] - low) / (high - low))
+    return agent.records()["arms"]
+    # END SOLUTION
+
+
+# %% [raw]
+# # BEGIN TESTS
+
+
+# %%
+def test_replay_public(replay):
+    try:  # the autograder's time limit and feedback (tools/lab_guard.py)
+        from lab_guard import hidden_test
+    except ImportError:  # in your notebook and in the book: none
+        from contextlib import nullcontext
+
+        def hidden_test(allow=()):
+            return nullcontext(int)
+
+    # the question tells students to use the agent
+    with hidden_test(
+        allow=(
+            "privbandits.policies.base.Policy.agent",
+            "privbandits.policies.base.Agent.choose",
+            "privbandits.policies.base.Agent.update",
+            "privbandits.policies.base.Agent.records",
+            "privbandits.policies.base.Agent.guarantee",
+        )
+    ):
+        import numpy as np
+
+        from privbandits import bernoulli_instance
+        from privbandits.policies import DPUCB
+
+        policy = DPUCB(epsilon=1.0)
+        rng = np.random.default_rng(0)
+        log = (rng.random((300, 3)) < [0.2, 0.5, 0.7]).astype(float)
+        stars = 1.0 + 4.0 * log  # the same log as ratings: 1 or 5 stars
+        table = bernoulli_instance([0.5, 0.5, 0.5]).with_table(log)
+        played = policy.run(table, 300, np.random.default_rng(7))["arms"]
+        for got, what in (
+            (replay(policy, log, 7), "the log"),
+            (replay(policy, stars, 7, low=1.0, high=5.0), "the log as stars"),
+        ):
+            got = np.asarray(got)
+            assert got.shape == (300,), (
+                f"on {what} (300 rounds) replay returns arms of shape"
+                f" {got.shape}, not (300,)"
+            )
+            assert np.array_equal(got, played), (
+                f"on {what} replay's arms are not those of DP-UCB's run"
+                " on the log's rewards"
+            )
+
+
+test_replay_public(replay)
+
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
 # %% [markdown]
 # **To think about.** A point where every run has regret $0.8\,T\Delta_{\min}$ gets a lock-in
 # fraction of 0, and a point where half the runs have regret $0.1\,T\Delta_{\min}$ and half
 # $0.8\,T\Delta_{\min}$ gets 1/2. Why does the chapter count the second and not the first, and what
 # would the mean regret alone say about the two points?
+#
+# A real log holds only the reward of the arm that was played in each round. Why can `replay` not
+# run on such a log, and what would it have to do in a round where the agent chooses another arm
+# than the log's?
