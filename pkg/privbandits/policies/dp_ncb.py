@@ -277,21 +277,6 @@ def anytime_window_run_law(
 # --------------------------------------------------------------------------------------------
 
 
-class PhaseOneState(NamedTuple):
-    """What GDP-NCB's Phase II starts from (per-arm arrays).
-
-    Attributes
-    ----------
-    mu_hat, mu_tilde, n1, arm_releases : numpy.ndarray
-        Phase I means (exact, private) and pulls; Phase II releases.
-    """
-
-    mu_hat: np.ndarray
-    mu_tilde: np.ndarray
-    n1: np.ndarray
-    arm_releases: np.ndarray
-
-
 @njit(nogil=True, cache=True)
 def _log_window(big_t):  # pragma: no cover - compiled
     """``log W`` with the authors' window ``W = int(sqrt(T)) + 1``."""
@@ -330,45 +315,6 @@ def gdp_index(mu_tilde, n, log_t, eps, c, alpha):  # pragma: no cover - compiled
         # typesets the sqrt over the whole fraction; the proofs (Lemma D.2, Eq. (20)) use this form
         idx += 4.0 * np.sqrt(2.0 * alpha / eps) * log_t**1.5 / n
     return idx
-
-
-@njit(nogil=True, cache=True)
-def _gdp_phase2(rng, kinds, params, table, arms, t0, t, n_play, log_t, log_i, eps, k_consts, state):  # pragma: no cover
-    """Phase II of Algorithm 1 (lines 8-22) from round ``t`` on, from the Phase I ``state``."""
-    # Counts the Laplace releases of each arm in ``state.arm_releases``. An episode that reaches the last
-    # round releases nothing: no later decision would read the release (lines 20-21 after the horizon
-    # are dead code), and skipping it keeps the count equal to the releases the privacy accounting of
-    # :func:`sparse_vector_budget` pays for. ``log_t`` scales the releases, ``log_i`` (``log T``, or
-    # ``log W`` with ``log_window``) enters the index.
-    k = kinds.shape[0]
-    c, alpha = k_consts.c, k_consts.alpha
-    mu_hat, mu_tilde, n1, arm_releases = state
-    # The paper clips the private means to [0, 1] "for both algorithms" (line 21 for the Phase II
-    # releases); the Phase I means enter Eq. (4) here too, and a negative one would make the
-    # sqrt(mu_tilde) term NaN and drop the arm from every argmax. Clipping is post-processing.
-    for i in range(k):
-        mu_tilde[i] = 0.0 if k_consts.reset_mu_tilde else _clip01(mu_tilde[i])  # reset: authors' code
-    n2 = np.ones(k)  # line 8: N_2,i = 1
-    while t < n_play:  # line 9: episodes
-        best = -np.inf  # line 11: A = argmax NCB_GDP(i, t_l - 1), n_i = N_1,i + N_2,i
-        a = 0
-        for i in range(k):
-            idx = gdp_index(mu_tilde[i], n1[i] + n2[i], log_i, eps, c, alpha)
-            if idx > best:
-                best = idx
-                a = i
-        ns = int(n2[a])  # line 12
-        # line 13: episode mean restarted from the Phase I mean, N_2,A = 0
-        length = min(2 * ns, n_play - t)  # line 14: 2 n_s pulls (truncated at the horizon)
-        s = draw_reward_sum(rng, kinds, params, table, t0 + t, a, length)  # lines 15-19 in one draw
-        record_play(arms, t0 + t, a, length)  # line 14's 2 n_s pulls of A
-        t += length
-        n2[a] = length  # line 16
-        if t < n_play:  # a release after the last round is read by no decision
-            n_a = n2[a] + n1[a]  # line 17
-            mu_ep = (n1[a] * mu_hat[a] + s) / n_a  # line 18 unrolled: running mean from mu_hat_A
-            mu_tilde[a] = _clip01(mu_ep + laplace_draw(rng, log_t / (eps * n_a)))  # lines 20-21
-            arm_releases[a] += 1
 
 
 @njit(nogil=True, cache=True)
@@ -415,22 +361,24 @@ def _gdp_sv_block(
         for i in range(k):
             if n1[i] > 0.0:
                 mu_tilde[i] = mu_hat[i] + laplace_draw(rng, log_t / (eps_form * n1[i]) if fin else 0.0)
-    # Phase II exactly as printed (lines 8-22), at eps_form
-    _gdp_phase2(
-        rng,
-        kinds,
-        params,
-        table,
-        arms,
-        0,
-        t,
-        n_play,
-        log_t,
-        log_t,
-        eps_form,
-        k_consts,
-        PhaseOneState(mu_hat, mu_tilde, n1, arm_releases),
-    )
+    # Phase II exactly as printed (lines 8-22), at eps_form: the printed GDP-NCB's own step functions,
+    # on a state holding these Phase I means and pulls (log T in the index: the printed form)
+    state = _ncb_init(k, big_t, GDP_BASE, eps_form, k_consts)
+    state[_S, _LOG_I] = log_t
+    for i in range(k):
+        state[_N, i] = n1[i]
+        state[_MEAN, i] = mu_hat[i]
+        state[_TILDE, i] = mu_tilde[i]
+    _ncb_phase2(state, GDP_BASE, eps_form, k_consts)
+    while t < n_play:  # line 9: episodes
+        a, length = _gdp_choose2(rng, state, t, big_t, GDP_BASE, eps_form, k_consts)
+        length = min(length, n_play - t)
+        x = draw_reward_sum(rng, kinds, params, table, t, a, length)  # lines 15-19 in one draw
+        record_play(arms, t, a, length)  # line 14's 2 n_s pulls of A
+        _gdp_update2(rng, state, t, a, length, x, big_t, GDP_BASE, eps_form, k_consts)
+        t += length
+    for i in range(k):
+        arm_releases[i] += int(state[_REL, i])
     return phase1
 
 
