@@ -3,7 +3,7 @@
 #
 # *Part VI, {doc}`../part6_frontier/frontier`. Prerequisites: the frontier's lock-in rule and its
 # ties ("Heavy tails: DP-UCB-INT locks in" and "Who wins where" in that chapter); for Question 3,
-# a policy driven one round at a time (its agent, below).*
+# a policy driven one round at a time (its agent: {doc}`../foundations/agents`).*
 
 # %% [markdown] tags=["book-only"]
 # :::{lab-notebook}
