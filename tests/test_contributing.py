@@ -5,7 +5,7 @@ Each block of that section starts with ``# file: <path>`` (a whole file), or ``#
 <dict>`` (entries added to that dict of the file). The test copies ``pkg/``, ``tests/`` and ``tools/`` to a
 temporary directory, writes the blocks there and runs pytest in a subprocess with the copy first on
 ``sys.path``. It costs 30 to 75 s on the 2-core CI machine, loaded (numba compiles the example's
-kernel and the generated tests' batch loops in the fresh copy; 35 tests are selected).
+kernel and the generated tests' batch loops in the fresh copy), the new policy's agent included.
 """
 
 from __future__ import annotations
@@ -22,8 +22,14 @@ SECTION = "## Adding an algorithm"
 FILE_LINE = re.compile(r"^# file: (?P<path>\S+?)(?:, in (?P<dict>\w+))?$")
 #: The generated tests a registry line enrols a policy in: parametrised by the registry (their ids name
 #: the policy) or looping over it; ``-k`` selects them, so the run stays short
-GENERATED = ["tests/test_simulate.py", "tests/test_calibration.py", "tests/test_base.py", "tests/test_api_inputs.py"]
-SELECT = "Laplace or registered or policy_list"
+GENERATED = [
+    "tests/test_simulate.py",
+    "tests/test_calibration.py",
+    "tests/test_base.py",
+    "tests/test_api_inputs.py",
+    "tests/test_agents.py",
+]
+SELECT = "Laplace or registered or policy_list or pending_is_exactly"
 
 
 def guide_blocks() -> list[tuple[str, str | None, str]]:
@@ -88,5 +94,6 @@ def test_the_guide_s_example_passes_the_suite_s_generated_tests(tmp_path):
         ("tests/test_simulate.py", "Laplace-ETC"),
         ("tests/test_calibration.py", "Laplace-ETC"),
         ("tests/test_api_inputs.py", "LaplaceETC"),
+        ("tests/test_agents.py", "Laplace-ETC"),
     ):
         assert any(t.startswith(path) and label in t for t in ran), f"{path} ran no case of {label}"
