@@ -98,7 +98,9 @@ def test_pending_is_exactly_the_classes_without_an_agent():
 def test_agent_plays_the_run_bit_for_bit(policy):
     inst = bernoulli_instance([0.1, 0.3, 0.5, 0.45, 0.7])
     horizon = max(1500, policy.min_horizon(inst.n_arms))
-    table = (np.random.default_rng(11).random((horizon, inst.n_arms)) < 0.4).astype(float)
+    # real-valued rewards, a different mean per arm: an episode's sum is then exact only if it is added in
+    # the kernel's order
+    table = np.random.default_rng(11).beta(2.0, 2.0 + np.arange(inst.n_arms), size=(horizon, inst.n_arms))
     # an episodic agent's per-round draws are not its kernel's one draw of an episode's sum: a table only, but
     # for the policies whose every episode is one round (NCB, LDP-NCB: the kernel draws each reward alone)
     drawn = not policy._step_episodes or type(policy).__name__ in ONE_ROUND_EPISODES
@@ -193,7 +195,9 @@ def test_agent_bad_arguments(kwargs, name):
         UCB().agent(**args)
 
 
-@pytest.mark.parametrize("reward", [1.5, -0.1, math.nan, math.inf, "1", None, True])
+@pytest.mark.parametrize(
+    "reward", [1.5, -0.1, math.nan, math.inf, "1", None, True, np.True_, np.float64("nan"), np.array([0.5])]
+)
 def test_update_refuses_a_reward_outside_the_unit_interval(reward):
     agent = UCB().agent(2, 10, 0)
     agent.choose()
@@ -201,6 +205,44 @@ def test_update_refuses_a_reward_outside_the_unit_interval(reward):
         agent.update(reward)
     agent.update(0.5)  # the round stayed open
     assert agent.t == 1
+
+
+@pytest.mark.parametrize("reward", [0, 1, np.int64(1), np.float64(0.5), np.float32(0.25), np.array(0.75), -0.0])
+def test_update_takes_any_real_number_in_the_unit_interval(reward):
+    agent = UCB().agent(2, 10, 0)
+    arm = agent.choose()
+    agent.update(reward)
+    assert agent.t == 1 and agent.records()["arms"].tolist() == [arm]
+
+
+def test_agent_made_directly_checks_its_arguments():
+    with pytest.raises(ValueError, match="horizon"):
+        Agent(UCB(), 3, 2, 0)  # below min_horizon
+    with pytest.raises(NotImplementedError, match="no step agent"):
+        Agent(policies.GDPNCB(epsilon=1.0, phase1_rule="sparse_vector"), 3, 1000, 0)
+    with pytest.raises(TypeError, match="policy"):
+        Agent("UCB", 3, 10, 0)
+    with pytest.raises(ValueError, match="rng"):
+        Agent(UCB(), 3, 10, -1)
+
+
+@pytest.mark.parametrize("delta", [math.nan, -0.1, 1.5, "0"])
+def test_guarantee_refuses_a_bad_delta(delta):
+    with pytest.raises(ValueError, match="delta"):
+        policies.DPUCBInt(epsilon=1.0).agent(2, 100, 0).guarantee(delta)
+
+
+def test_guarantee_follows_the_departures_that_change_it():
+    # AdaP-UCB's noiseless first pulls (authors' code) enter the index raw: no finite epsilon
+    assert policies.AdaPUCB(epsilon=1.0).agent(2, 100, 0).guarantee() == (1.0, 0.0, True)
+    assert policies.AdaPUCB(epsilon=1.0, noiseless_init=True).agent(2, 100, 0).guarantee() == (math.inf, 0.0, True)
+    # LDP-NCB's Phase I X + 1/eps + Lap(1) (authors' code) is 1-LDP: max(eps, 1)
+    as_run = policies.LDPNCB(epsilon=0.25, phase1_noise_as_location=True)
+    assert as_run.agent(2, 100, 0).guarantee() == (1.0, 0.0, True)
+    assert policies.LDPNCB(epsilon=0.25).agent(2, 100, 0).guarantee() == (0.25, 0.0, True)
+    assert policies.LDPNCB(epsilon=2.0, phase1_noise_as_location=True).agent(2, 100, 0).guarantee() == (2.0, 0.0, True)
+    # the printed GDP-NCB is not proven private (its Phase I leaks, Part V)
+    assert policies.GDPNCB(epsilon=1.0).agent(2, 100, 0).guarantee()[2] is False
 
 
 def test_agent_refuses_calls_out_of_order():

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from .._validation import _is_real, check_bool, check_int, check_memory
+from .._validation import _is_real, check_bool, check_int, check_memory, check_probability
 from ..environments import BanditInstance
 
 __all__ = [
@@ -793,7 +793,8 @@ class Policy(Declared, abc.ABC):
         The run of :meth:`run` is the loop ``arm = agent.choose()``, the environment's reward,
         ``agent.update(reward)``: an agent driven with the package's
         :func:`~privbandits.environments.draw_reward` on the agent's generator plays :meth:`run`'s arms
-        bit for bit (the same compiled code on the same state; ``tests/test_agents.py``).
+        bit for bit (the same compiled code on the same state; ``tests/test_agents.py``). An episodic
+        policy's agent (see :class:`Agent`) does so on a reward table, and in distribution on drawn rewards.
 
         Parameters
         ----------
@@ -809,14 +810,6 @@ class Policy(Declared, abc.ABC):
         -------
         Agent
         """
-        if not self.has_agent:
-            raise NotImplementedError(f"{type(self).__name__} has no step agent yet (its kernel is not split)")
-        n_arms = check_int("n_arms", n_arms, minimum=1)
-        horizon = check_int("horizon", horizon, minimum=self.min_horizon(n_arms))
-        if not isinstance(rng, np.random.Generator):
-            if isinstance(rng, bool) or not isinstance(rng, (int, np.integer)) or rng < 0:
-                raise ValueError(f"rng must be a numpy.random.Generator or a seed (int >= 0), got {rng!r}")
-            rng = np.random.default_rng(int(rng))
         return Agent(self, n_arms, horizon, rng)
 
     def _step_args(self, n_arms: int, horizon: int) -> tuple:
@@ -875,10 +868,13 @@ class Agent:
     Parameters
     ----------
     policy : Policy
+        A policy with an agent (``policy.has_agent``).
     n_arms : int >= 1
     horizon : int
-        The rounds the agent may play (its privacy accounting is for this many).
-    rng : numpy.random.Generator
+        At least ``policy.min_horizon(n_arms)``: the rounds the agent may play (its privacy accounting
+        is for this many).
+    rng : numpy.random.Generator or int
+        Or a seed (``int >= 0``) for ``numpy.random.default_rng``.
 
     Attributes
     ----------
@@ -889,7 +885,17 @@ class Agent:
         Rounds completed (``update`` calls).
     """
 
-    def __init__(self, policy: Policy, n_arms: int, horizon: int, rng: np.random.Generator) -> None:
+    def __init__(self, policy: Policy, n_arms: int, horizon: int, rng: np.random.Generator | int) -> None:
+        if not isinstance(policy, Policy):
+            raise TypeError(f"policy must be a Policy, got {type(policy).__name__}")
+        if not policy.has_agent:
+            raise NotImplementedError(f"{policy!r} has no step agent yet (its kernel is not split)")
+        n_arms = check_int("n_arms", n_arms, minimum=1)
+        horizon = check_int("horizon", horizon, minimum=policy.min_horizon(n_arms))
+        if not isinstance(rng, np.random.Generator):
+            if isinstance(rng, bool) or not isinstance(rng, (int, np.integer)) or rng < 0:
+                raise ValueError(f"rng must be a numpy.random.Generator or a seed (int >= 0), got {rng!r}")
+            rng = np.random.default_rng(int(rng))
         self.policy = policy
         self.n_arms = n_arms
         self.horizon = horizon
@@ -943,6 +949,8 @@ class Agent:
         """
         if self._pending is None:
             raise RuntimeError("update() called before choose(): choose an arm, then report its reward")
+        if isinstance(reward, np.ndarray) and reward.ndim == 0:  # a 0-d array, e.g. from a numpy reduction
+            reward = reward[()]
         if not _is_real(reward) or not 0.0 <= float(reward) <= 1.0:  # NaN fails the comparison
             raise ValueError(f"reward must be a real number in [0, 1], got {reward!r}")
         arm, self._pending = self._pending, None
@@ -962,7 +970,10 @@ class Agent:
         Returns
         -------
         Records
-            As :meth:`Policy.run` names them; ``"arms"`` has shape ``(t,)``.
+            As :meth:`Policy.run` names them; ``"arms"`` has shape ``(t,)``. Read before the last round,
+            the other records are the state so far: counts (e.g. ``releases``) cover the completed
+            episodes only, and a record filled at fixed rounds (the thresholding policies' answers at
+            their checkpoints) holds its initial value (``False``, 0) for a round not yet reached.
         """
         extra = self.policy._step_records(self._state) if len(self.policy.records) > 1 else ()
         return self.policy._records((self._arms[: self.t].copy(), *extra))  # named as the policy's run names them
@@ -972,7 +983,7 @@ class Agent:
 
         Parameters
         ----------
-        delta : float
+        delta : float in [0, 1]
             As for :meth:`Policy.guarantee`.
 
         Returns
@@ -980,7 +991,7 @@ class Agent:
         tuple of (float, float, bool)
             ``(epsilon, delta, proven)``.
         """
-        return self.policy.guarantee(self.horizon, delta)
+        return self.policy.guarantee(self.horizon, check_probability("delta", delta, closed=True))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1070,6 +1070,13 @@ class LDPNCB(NCBFamily):
     _step_records = staticmethod(_ncb_records)
     _step_episodes = True  # GDP-NCB's Phase II episodes; every other round an episode of one
 
+    def guarantee(self, horizon, delta=0.0):
+        if self.phase1_noise_as_location and math.isfinite(self.epsilon):
+            # the authors' Phase I releases X + 1/eps + Lap(1) (a departure): 1-LDP for those rewards,
+            # eps-LDP for the rest, each reward released once
+            return max(float(self.epsilon), 1.0), 0.0, True
+        return super().guarantee(horizon, delta)
+
 
 @dataclasses.dataclass(frozen=True)
 class AnytimeDPNCB(NCBFamily):
