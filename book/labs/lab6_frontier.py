@@ -162,7 +162,9 @@ test_winners_public(winners)
 # integers, in order) that `policy` plays when its agent, made with the seed `seed`, is fed the log
 # `log`, an array of shape `(T, K)` whose entry `log[t, a]` is the reward of arm `a` in round `t`
 # (round 0 first). The log's rewards lie in `[low, high]` (star ratings from 1 to 5, for instance):
-# feed the agent each reward `r` mapped onto $[0, 1]$, `(r - low) / (high - low)`.
+# feed the agent each reward `r` mapped onto $[0, 1]$, `(r - low) / (high - low)`. Write the loop
+# yourself: the agent's methods are the only calls to the package the check allows (`policy.run` on
+# the log as a reward table, the shortcut of {doc}`../foundations/agents`, fails it).
 
 
 # %%
