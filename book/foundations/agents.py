@@ -88,7 +88,7 @@ MEANS = RATINGS @ (STARS - 1) / 4  # each version's mean reward
 
 
 def visitor_rating(version, rng):
-    """One visitor's rating of the page version ``version``, as a reward in [0, 1]."""
+    """A visitor's rating of page version ``version``, as a reward in [0, 1]."""
     stars = rng.choice(STARS, p=RATINGS[version])
     return (stars - 1) / 4
 
@@ -100,7 +100,7 @@ show_table(
         "mean reward": MEANS,
         "gap to the best": MEANS.max() - MEANS,
     }),
-    caption="The four versions: mean rating, mean reward and gap to the best version.",
+    caption="The four versions: mean rating, reward and gap to the best.",
 )
 
 # %% [markdown]
@@ -112,15 +112,21 @@ show_table(
 
 # %% mystnb={"figure": {"caption": "Two private agents ($\\eps = 1$) and UCB driven by the star-rating environment above: cumulative regret (in reward units) against the visitor, mean of 10 runs with a 5-95% band. Both private agents settle on the best version, later than UCB; the text compares each with its own algorithm without noise.", "name": "ag-fig-regret"}, "image": {"alt": "Line plot of cumulative regret against the visitor, up to 10,000: UCB's curve flattens lowest; DP-UCB's and Lazy-DP-TS's curves rise higher and flatten later."}}
 HORIZON, RUNS = 10_000, 10
-POLICIES = {"UCB": UCB(), "DP-UCB": DPUCB(epsilon=1.0), "Lazy-DP-TS": LazyDPTS(epsilon=1.0)}
-NON_PRIVATE = {"Lazy-DP-TS (ε = ∞)": LazyDPTS(epsilon=np.inf)}  # for the price of privacy, below
+POLICIES = {
+    "UCB": UCB(),
+    "DP-UCB": DPUCB(epsilon=1.0),
+    "Lazy-DP-TS": LazyDPTS(epsilon=1.0),
+}
+# Lazy-DP-TS without noise, for the price of privacy below (not drawn)
+EVERY = {**POLICIES, "Lazy-DP-TS (ε = ∞)": LazyDPTS(epsilon=np.inf)}
 seeds = np.random.SeedSequence(2026).spawn(RUNS)
-regret = {name: np.empty((RUNS, HORIZON)) for name in {**POLICIES, **NON_PRIVATE}}
-best_share = {name: np.empty(RUNS) for name in regret}
+regret = {name: np.empty((RUNS, HORIZON)) for name in EVERY}
+best_share = {name: np.empty(RUNS) for name in EVERY}
 for run, seed in enumerate(seeds):
     visitors_seed, noise_seed = seed.spawn(2)
-    for name, policy in {**POLICIES, **NON_PRIVATE}.items():
-        visitors, noise = np.random.default_rng(visitors_seed), np.random.default_rng(noise_seed)
+    for name, policy in EVERY.items():
+        visitors = np.random.default_rng(visitors_seed)  # the same visitors for all
+        noise = np.random.default_rng(noise_seed)
         agent = policy.agent(n_arms=len(MEANS), horizon=HORIZON, rng=noise)
         for t in range(HORIZON):
             version = agent.choose()
@@ -132,7 +138,8 @@ for run, seed in enumerate(seeds):
 fig, ax = new_axes()
 for name in POLICIES:
     plot_runs(ax, np.arange(1, HORIZON + 1), regret[name], name)
-ax.set(xlabel="visitor $t$", ylabel="cumulative regret", title=f"Star ratings, 4 versions ({RUNS} runs)")
+ax.set(xlabel="visitor $t$", ylabel="cumulative regret",
+       title=f"Star ratings, 4 versions ({RUNS} runs)")
 ax.legend()
 plt.show()
 
@@ -144,7 +151,10 @@ for name in POLICIES:
     glue(f"ag_regret_{key}", final[name], display=False)
     glue(f"ag_share_{key}", share[name], display=False)
 glue("ag_regret_lazy_inf", final["Lazy-DP-TS (ε = ∞)"], display=False)
-price = {"DP-UCB": final["DP-UCB"] / final["UCB"], "Lazy-DP-TS": final["Lazy-DP-TS"] / final["Lazy-DP-TS (ε = ∞)"]}
+price = {
+    "DP-UCB": final["DP-UCB"] / final["UCB"],
+    "Lazy-DP-TS": final["Lazy-DP-TS"] / final["Lazy-DP-TS (ε = ∞)"],
+}
 glue("ag_price_dp_ucb", price["DP-UCB"], display=False)
 glue("ag_price_lazy_dp_ts", price["Lazy-DP-TS"], display=False)
 assert all(s > 0.5 for s in share.values()), share  # every agent plays the best version most of the time
@@ -161,7 +171,21 @@ assert all(p > 1.0 for p in price.values()), price  # privacy costs regret here,
 # ({glue:text}`ag_price_dp_ucb:.1f` times as much), Lazy-DP-TS's
 # {glue:text}`ag_regret_lazy_dp_ts:.0f` against {glue:text}`ag_regret_lazy_inf:.0f` without noise
 # ({glue:text}`ag_price_lazy_dp_ts:.1f` times).
-#
+
+# %% tags=["hide-input"]
+show_table(
+    pd.DataFrame({
+        "agent": ["DP-UCB", "Lazy-DP-TS"],
+        "regret at ε = 1": [final["DP-UCB"], final["Lazy-DP-TS"]],
+        "without noise": [final["UCB"], final["Lazy-DP-TS (ε = ∞)"]],
+        "price of privacy": [price["DP-UCB"], price["Lazy-DP-TS"]],
+        "best version, 2nd half": [share["DP-UCB"], share["Lazy-DP-TS"]],
+    }),
+    caption="Mean regret after 10,000 visitors (10 runs), each agent against its own algorithm "
+    "without noise (UCB for DP-UCB), and the share of the second half's visitors shown the best version.",
+)
+
+# %% [markdown]
 # ## What the agent checks
 #
 # A reward outside $[0, 1]$ would break the guarantee silently (the Laplace noise is scaled for a
@@ -197,7 +221,8 @@ kinds, params, table = instance.kernel_args()
 same = {}
 for name in ("DP-UCB", "Lazy-DP-TS"):
     policy = POLICIES[name]
-    whole_run = policy.run(instance, 5_000, np.random.default_rng(11))["arms"]
+    whole_run = policy.run(instance, 5_000, np.random.default_rng(11))
+    whole_run = whole_run["arms"]
     rng = np.random.default_rng(11)
     agent = policy.agent(instance.n_arms, 5_000, rng)
     for t in range(5_000):
@@ -237,9 +262,9 @@ glue("ag_same_runs", "identical" if all(same.values()) else "different", display
 # at the episode's reward sum; the simulator
 # draws that sum in one go, while their agents take the episode's rewards one at a time and update
 # when it ends. They play the simulator's arms bit for bit on a table of rewards, and in
-# distribution on drawn ones (the test suite checks both). Two policies have no agent yet: Part III's
-# fixed-confidence thresholding bandit, which decides itself when to stop (an agent cannot say so
-# yet), and GDP-NCB with the sparse-vector Phase I of {doc}`../part5_audit/repair`, the only
+# distribution on drawn ones (the test suite checks both). One policy and one setting have no
+# agent yet: Part III's fixed-confidence thresholding bandit, which decides itself when to stop (an
+# agent cannot say so yet), and GDP-NCB with the sparse-vector Phase I of {doc}`../part5_audit/repair`, the only
 # GDP-NCB with a proven guarantee (the printed GDP-NCB has an agent, and its `guarantee()` says
 # `proven` is `False`); nor do Part IV's contextual hiring policies.
 #
