@@ -10,17 +10,17 @@
 #
 # **The question.** Can the book's private algorithms run in *your* loop, with rewards the package
 # never sees in advance, and do they keep the privacy guarantee and the behaviour the chapters
-# measure? **The answer in short:** yes, for every bandit policy but one (and one setting of
-# another). A policy's *agent*: `agent.choose()` gives the arm to play, `agent.update(reward)`
+# measure? **The answer in short:** yes, for every bandit policy of the book but one (and one
+# setting of another; Part IV's contextual hiring policies have none yet). A policy's *agent*: `agent.choose()` gives the arm to play, `agent.update(reward)`
 # reports its reward, and nothing else is needed. The agent runs the same compiled code as the
 # simulator, on the same state, so with the package's own environment it plays the simulator's arms
 # (bit for bit, or, for the policies that play in episodes, in distribution), and its privacy
 # guarantee is the policy's, whatever it was (`agent.guarantee()` also says whether it is proven);
 # all its randomness, the privacy noise included, comes from the agent's own generator. The agent
-# refuses a reward outside $[0, 1]$,
-# because every guarantee in the book assumes one person changes the reward sum by at most 1. What
-# you give up is speed: each round is two calls from Python, so use `simulate` when the package can
-# play the environment itself.
+# refuses a reward outside $[0, 1]$, because every guarantee in the book assumes one person changes
+# the reward sum by at most 1. What you give up is speed: each round is two calls from Python, so
+# use the simulator (`privbandits.simulate`, as in {doc}`bandits`) when the package can play the
+# environment itself.
 #
 # :::{admonition} Learning objectives and prerequisites
 # :class: tip
@@ -29,7 +29,7 @@
 # read its privacy guarantee, and explain why its play equals the simulator's.
 #
 # **Prerequisites:** {doc}`bandits` (regret) and {doc}`privacy` (what an $\eps$-DP guarantee
-# covers). Python: a `for` loop.
+# covers). Python: a `for` loop and numpy's random generators (`default_rng`, `SeedSequence`).
 # :::
 #
 # ## The loop
@@ -107,10 +107,11 @@ show_table(
 # Two private policies of the book drive it, each $\eps = 1$: DP-UCB, the UCB on hybrid counters of
 # {doc}`../part1_private_ucb/private_ucb`, and Lazy-DP-TS, the private Thompson sampling of
 # {doc}`../part6_frontier/thompson`; non-private UCB is the reference. Each plays 10 runs of 10,000
-# visitors. In a run every agent meets the same stream of visitors (its own copy of one generator)
-# and draws its noise from another generator.
+# visitors. In a run every agent's visitors are drawn from the same random numbers (its own copy of
+# one generator; the ratings differ where the versions shown differ), and its noise from another
+# generator.
 
-# %% mystnb={"figure": {"caption": "Two private agents ($\\eps = 1$) and UCB driven by the star-rating environment above: cumulative regret (in reward units) against the visitor, mean of 10 runs with a 5-95% band. Both private agents settle on the best version, later than UCB; the text compares each with its own algorithm without noise.", "name": "ag-fig-regret"}, "image": {"alt": "Line plot of cumulative regret against the visitor, up to 10,000: UCB's curve flattens lowest; DP-UCB's and Lazy-DP-TS's curves rise higher and flatten later."}}
+# %% mystnb={"figure": {"caption": "Two private agents ($\\eps = 1$) and UCB driven by the star-rating environment above: cumulative regret (in reward units) against the visitor, mean of 10 runs with a 5-95% band. Both private agents turn to the best version, later than UCB (DP-UCB's regret still grows at the end); the table under the text compares each with its own algorithm without noise.", "name": "ag-fig-regret"}, "image": {"alt": "Line plot of cumulative regret against the visitor, up to 10,000: UCB's curve flattens lowest; DP-UCB's and Lazy-DP-TS's curves rise higher and flatten later."}}
 HORIZON, RUNS = 10_000, 10
 POLICIES = {
     "UCB": UCB(),
@@ -144,7 +145,7 @@ ax.legend()
 plt.show()
 
 # %% tags=["remove-cell"]
-final = {name: float(r[:, -1].mean()) for name, r in regret.items()}
+final = {name: float(r[:, -1].mean()) for name, r in regret.items()}  # as in the table's cell below
 share = {name: float(s.mean()) for name, s in best_share.items()}
 for name in POLICIES:
     key = name.lower().replace("-", "_")
@@ -165,24 +166,32 @@ assert all(p > 1.0 for p in price.values()), price  # privacy costs regret here,
 # fraction {glue:text}`ag_share_dp_ucb:.2f` of them and Lazy-DP-TS to
 # {glue:text}`ag_share_lazy_dp_ts:.2f` (UCB: {glue:text}`ag_share_ucb:.2f`). Privacy costs regret,
 # and the fair measure of its price compares each private agent with its own algorithm run without
-# noise: DP-UCB's is UCB, Lazy-DP-TS's is Lazy-DP-TS at $\eps = \infty$ (Thompson sampling on
-# doubling epochs), run on the same visitors. After 10,000 visitors DP-UCB's mean regret is
+# noise: DP-UCB's is UCB (without noise its hybrid counters are exact sums and its index UCB's;
+# the package refuses `DPUCB(epsilon=inf)` and names UCB instead), Lazy-DP-TS's is Lazy-DP-TS at
+# $\eps = \infty$ (Thompson sampling on doubling epochs), run on the same visitors. After 10,000 visitors DP-UCB's mean regret is
 # {glue:text}`ag_regret_dp_ucb:.0f` against UCB's {glue:text}`ag_regret_ucb:.0f`
 # ({glue:text}`ag_price_dp_ucb:.1f` times as much), Lazy-DP-TS's
 # {glue:text}`ag_regret_lazy_dp_ts:.0f` against {glue:text}`ag_regret_lazy_inf:.0f` without noise
-# ({glue:text}`ag_price_lazy_dp_ts:.1f` times).
+# ({glue:text}`ag_price_lazy_dp_ts:.1f` times). The two measures of the price disagree, and both
+# matter: Lazy-DP-TS pays the larger factor but the smaller extra regret, because without noise it
+# is much the better learner here, so a private Lazy-DP-TS still ends below a private DP-UCB.
 
 # %% tags=["hide-input"]
+final = {name: r[:, -1].mean() for name, r in regret.items()}  # mean regret at T
+share = {name: s.mean() for name, s in best_share.items()}  # best version, 2nd half
+noiseless = {"DP-UCB": "UCB", "Lazy-DP-TS": "Lazy-DP-TS (ε = ∞)"}
 show_table(
     pd.DataFrame({
-        "agent": ["DP-UCB", "Lazy-DP-TS"],
-        "regret at ε = 1": [final["DP-UCB"], final["Lazy-DP-TS"]],
-        "without noise": [final["UCB"], final["Lazy-DP-TS (ε = ∞)"]],
-        "price of privacy": [price["DP-UCB"], price["Lazy-DP-TS"]],
-        "best version, 2nd half": [share["DP-UCB"], share["Lazy-DP-TS"]],
+        "agent": list(noiseless),
+        "regret at ε = 1": [final[a] for a in noiseless],
+        "without noise": [final[b] for b in noiseless.values()],
+        "extra regret": [final[a] - final[b] for a, b in noiseless.items()],
+        "price (ratio)": [final[a] / final[b] for a, b in noiseless.items()],
+        "best version, 2nd half": [share[a] for a in noiseless],
     }),
-    caption="Mean regret after 10,000 visitors (10 runs), each agent against its own algorithm "
-    "without noise (UCB for DP-UCB), and the share of the second half's visitors shown the best version.",
+    caption="Mean regret after 10,000 visitors (10 runs), each agent against its own "
+    "algorithm without noise (UCB for DP-UCB), and the share of the second half's "
+    "visitors shown the best version.",
 )
 
 # %% [markdown]
@@ -211,7 +220,8 @@ agent.update((4 - 1) / 4)  # the same round, reported correctly
 # Why trust that an agent is the algorithm of the chapters? Because it *is* the chapters' compiled
 # code: each policy's whole-run kernel is a loop over the same three compiled steps (initialise,
 # choose, update), and the agent calls those steps from Python. Driven by the package's own reward
-# draw on the agent's generator, an agent therefore reproduces the simulator's run exactly (but for
+# draw on the agent's generator (the same generator object for the agent and the environment, as
+# the simulator shares one), an agent therefore reproduces the simulator's run exactly (but for
 # the episodic policies, below). Here is that check for both private policies on the 10-arm
 # instance of {doc}`bandits`:
 
