@@ -423,15 +423,13 @@ _S = 6  # the row of the scalars
 
 @njit(nogil=True, cache=True, inline="always")
 def _uniform_arm(rng, k):  # pragma: no cover - compiled
-    """``rng.integers(0, k)`` for ``1 <= k <= 2^32``, the same draw from the same stream, without its checks.
-
-    numba's ``Generator.integers`` allocates a one-element array and checks its bounds (a path that raises) on
-    every call: inlined into a kernel, either stops numba pruning the reference counting of the step
-    functions' arrays (benchmarks/README.md, issue 36). The draw is the one numpy and numba make for a range
-    below 2^32: a 32-bit word ``x`` (``next_uint32`` of the generator's bit generator), ``m = x * k``, kept if
-    its low 32 bits are at least ``2^32 mod k`` (Lemire's rejection), the result ``m >> 32``.
-    ``tests/test_dp_ncb.py`` checks it against ``integers``.
-    """
+    """``rng.integers(0, k)`` for ``1 <= k <= 2^32``, the same draw from the same stream, without its checks."""
+    # numba's ``Generator.integers`` allocates a one-element array and checks its bounds (a path that raises)
+    # on every call: inlined into a kernel, either stops numba pruning the reference counting of the step
+    # functions' arrays (benchmarks/README.md, issue 36). The draw is the one numpy and numba make for a
+    # range below 2^32: a 32-bit word ``x`` (``next_uint32`` of the generator's bit generator), ``m = x * k``,
+    # kept if its low 32 bits are at least ``2^32 mod k`` (Lemire's rejection), the result ``m >> 32``.
+    # ``tests/test_dp_ncb.py`` checks it against ``integers``.
     if k == 1:
         return 0
     span = np.uint64(k)
