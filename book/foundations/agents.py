@@ -46,7 +46,12 @@ from myst_nb import glue
 
 from privbandits import bernoulli_instance
 from privbandits.environments import draw_reward
-from privbandits.plotting import new_axes, plot_runs, show_table, use_book_style
+from privbandits.plotting import (
+    new_axes,
+    plot_runs,
+    show_table,
+    use_book_style,
+)
 from privbandits.policies import DPUCB, UCB, LazyDPTS
 
 use_book_style()
@@ -54,7 +59,7 @@ use_book_style()
 agent = DPUCB(epsilon=1.0).agent(n_arms=3, horizon=1_000, rng=7)
 for t in range(1_000):
     arm = agent.choose()  # the arm to play this round
-    reward = 1.0 if arm == 2 else 0.0  # your environment: here arm 2 always pays
+    reward = 1.0 if arm == 2 else 0.0  # your environment: arm 2 always pays
     agent.update(reward)  # its reward, in [0, 1]
 plays = np.bincount(agent.records()["arms"], minlength=3)
 print("pulls of each arm:", plays)
@@ -88,7 +93,7 @@ MEANS = RATINGS @ (STARS - 1) / 4  # each version's mean reward
 
 
 def visitor_rating(version, rng):
-    """A visitor's rating of page version ``version``, as a reward in [0, 1]."""
+    """A visitor's rating of version ``version``, as a reward in [0, 1]."""
     stars = rng.choice(STARS, p=RATINGS[version])
     return (stars - 1) / 4
 
@@ -126,7 +131,7 @@ best_share = {name: np.empty(RUNS) for name in EVERY}
 for run, seed in enumerate(seeds):
     visitors_seed, noise_seed = seed.spawn(2)
     for name, policy in EVERY.items():
-        visitors = np.random.default_rng(visitors_seed)  # the same visitors for all
+        visitors = np.random.default_rng(visitors_seed)  # the same for all
         noise = np.random.default_rng(noise_seed)
         agent = policy.agent(n_arms=len(MEANS), horizon=HORIZON, rng=noise)
         for t in range(HORIZON):
@@ -134,7 +139,8 @@ for run, seed in enumerate(seeds):
             agent.update(visitor_rating(version, visitors))
         arms = agent.records()["arms"]
         regret[name][run] = np.cumsum(MEANS.max() - MEANS[arms])
-        best_share[name][run] = np.mean(arms[HORIZON // 2 :] == MEANS.argmax())
+        second_half = arms[HORIZON // 2 :]
+        best_share[name][run] = np.mean(second_half == MEANS.argmax())
 
 fig, ax = new_axes()
 for name in POLICIES:
@@ -177,8 +183,8 @@ assert all(p > 1.0 for p in price.values()), price  # privacy costs regret here,
 # is much the better learner here, so a private Lazy-DP-TS still ends below a private DP-UCB.
 
 # %% tags=["hide-input"]
-final = {name: r[:, -1].mean() for name, r in regret.items()}  # mean regret at T
-share = {name: s.mean() for name, s in best_share.items()}  # best version, 2nd half
+final = {name: r[:, -1].mean() for name, r in regret.items()}  # regret at T
+share = {name: s.mean() for name, s in best_share.items()}  # 2nd half
 noiseless = {"DP-UCB": "UCB", "Lazy-DP-TS": "Lazy-DP-TS (ε = ∞)"}
 show_table(
     pd.DataFrame({
@@ -189,9 +195,9 @@ show_table(
         "price (ratio)": [final[a] / final[b] for a, b in noiseless.items()],
         "best version, 2nd half": [share[a] for a in noiseless],
     }),
-    caption="Mean regret after 10,000 visitors (10 runs), each agent against its own "
-    "algorithm without noise (UCB for DP-UCB), and the share of the second half's "
-    "visitors shown the best version.",
+    caption="Mean regret after 10,000 visitors (10 runs), each agent against "
+    "its own algorithm without noise (UCB for DP-UCB), and the share of the "
+    "second half's visitors shown the best version.",
 )
 
 # %% [markdown]
