@@ -10,6 +10,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from privbandits import plotting  # noqa: E402
+from privbandits.calibration import GLOBAL_ALGORITHMS, LOCAL_ALGORITHMS, PENDING_ALGORITHMS, READINGS  # noqa: E402
 
 
 def test_colours_are_stable_and_shared_across_labels():
@@ -30,30 +31,18 @@ def test_plot_runs_draws_mean_and_band():
         plotting.plot_runs(ax, np.arange(1, 11), values, "UCB", band="iqr")
 
 
+#: the rows of Part VI's global frontier figures (benchmarks/run_frontier.py's): UCB, every global algorithm
+#: and reading calibrate knows, and DP-UCB-INT calibrated at pure eps
+PART_VI_GLOBAL = ("UCB", *GLOBAL_ALGORITHMS, "DP-UCB-INT (pure)", *READINGS)
+
+
 def test_every_part_vi_algorithm_has_its_own_colour():
-    rows = (
-        "UCB",
-        "AdaP-KLUCB",
-        "AdaP-UCB",
-        "GDP-NCB",
-        "Anytime GDP-NCB",
-        "DP-UCB-INT",
-        "DP-UCB-INT (pure)",
-        "DP-UCB-BOUND",
-        "Private-UCB",
-        "Private-UCB (eps per tree)",
-        "Private-UCB (tail bound, eps per tree)",
-        "DP-SE",
-        "DP-UCB",
-        "DP-TS",
-        "Lazy-DP-TS",
-        "Gaussian TS",
-    )
+    rows = (*PART_VI_GLOBAL, *PENDING_ALGORITHMS, "Gaussian TS")
     colours = [plotting.color_for(r) for r in rows]
     assert len(set(colours)) == len(rows), "two algorithms of one Part VI figure share a colour"
     assert plotting.color_for("DP-UCB-INT (pure)") != plotting.color_for("DP-UCB-INT")
-    local = [plotting.color_for(r) for r in ("LDP-UCB", "LDP-NCB", "Anytime LDP-NCB")]
-    assert len(set(local)) == 3
+    local = [plotting.color_for(r) for r in LOCAL_ALGORITHMS]
+    assert len(set(local)) == len(LOCAL_ALGORITHMS)
     assert all(r in plotting.ALGORITHM_COLORS for r in rows)
 
 
@@ -67,22 +56,8 @@ def _cielab(colour: str) -> np.ndarray:
 
 
 def test_part_vi_global_rows_are_told_apart():
-    """The 13 rows of Part VI's global frontier figures: every two colours at least 25 apart in CIELAB."""
-    rows = (
-        "UCB",
-        "AdaP-KLUCB",
-        "AdaP-UCB",
-        "DP-SE",
-        "GDP-NCB",
-        "Anytime GDP-NCB",
-        "DP-UCB-INT",
-        "DP-UCB-INT (pure)",
-        "DP-UCB-BOUND",
-        "Private-UCB",
-        "Private-UCB (eps per tree)",
-        "Private-UCB (tail bound, eps per tree)",
-        "DP-UCB",
-    )
+    """The rows of Part VI's global frontier figures: every two colours at least 25 apart in CIELAB."""
+    rows = PART_VI_GLOBAL
     lab = {r: _cielab(plotting.color_for(r)) for r in rows}
     close = [(a, b) for i, a in enumerate(rows) for b in rows[i + 1 :] if np.linalg.norm(lab[a] - lab[b]) < 25]
     assert not close, f"colours too alike: {close}"

@@ -154,35 +154,34 @@ def policy_fingerprint(progress: bool = False) -> dict[str, str]:
     }
     out: dict[str, str] = {}
     bandit, contextual = policy_classes()
-    for cls in bandit:
-        for label, policy in _variants(cls):
-            key = f"{cls.__name__}[{label}]"
-            if isinstance(policy, str):
-                out[key] = policy
-                continue
-            for iname, instance in instances.items():
-                if iname != "bernoulli" and label != "default":
-                    continue  # the other instance in the default configuration only
-                result = simulate(policy, instance, HORIZON, RUNS, SEED, cache=False, **opts)
-                out[f"{key}@simulate/{iname}"] = digest(result.records)
-            if policy.records_arms:
-                mean = simulate_mean_rewards(policy, instances["bernoulli"], HORIZON, RUNS, SEED, cache=False, **opts)
-                fields = {f.name: getattr(mean, f.name) for f in dataclasses.fields(mean)}
-                out[f"{key}@simulate_mean_rewards/bernoulli"] = digest(_arrays_of(fields))
-            if progress:
-                print(key, file=sys.stderr)
+    for key, label, policy in _valid_settings(bandit, out, progress):
+        for iname, instance in instances.items():
+            if iname != "bernoulli" and label != "default":
+                continue  # the other instance in the default configuration only
+            result = simulate(policy, instance, HORIZON, RUNS, SEED, cache=False, **opts)
+            out[f"{key}@simulate/{iname}"] = digest(result.records)
+        if policy.records_arms:
+            mean = simulate_mean_rewards(policy, instances["bernoulli"], HORIZON, RUNS, SEED, cache=False, **opts)
+            fields = {f.name: getattr(mean, f.name) for f in dataclasses.fields(mean)}
+            out[f"{key}@simulate_mean_rewards/bernoulli"] = digest(_arrays_of(fields))
     env = _hiring_env()
-    for cls in contextual:
+    for key, _, policy in _valid_settings(contextual, out, progress):
+        records = simulate_hiring(policy, env, HIRING_HORIZON, HIRING_RUNS, SEED, use_cache=False, **opts)
+        out[f"{key}@simulate_hiring/synthetic"] = digest(records)
+    return out
+
+
+def _valid_settings(classes: list[type], out: dict[str, str], progress: bool):
+    """``("<Class>[<setting>]", setting, policy)`` of each valid setting; an invalid one's message goes into ``out``."""
+    for cls in classes:
         for label, policy in _variants(cls):
             key = f"{cls.__name__}[{label}]"
             if isinstance(policy, str):
                 out[key] = policy
                 continue
-            records = simulate_hiring(policy, env, HIRING_HORIZON, HIRING_RUNS, SEED, use_cache=False, **opts)
-            out[f"{key}@simulate_hiring/synthetic"] = digest(records)
+            yield key, label, policy  # the caller fingerprints it before the next is made
             if progress:
                 print(key, file=sys.stderr)
-    return out
 
 
 def _arrays_of(fields: dict[str, Any]) -> dict[str, np.ndarray]:

@@ -164,7 +164,7 @@ def term_settings(term: str | None = None, seed: int | None = None) -> dict:
 
 def _configure(nb: dict, wheel: Path, term_file: Path | None = None) -> None:
     """Add the grading environment to the master notebook's ``# ASSIGNMENT CONFIG`` cell."""
-    cells = [c for c in nb["cells"] if c["cell_type"] == "raw" and LAB_CONFIG in "".join(c["source"])]
+    cells = _config_cells(nb["cells"])
     if len(cells) != 1:
         raise ValueError("a lab needs exactly one raw cell '# ASSIGNMENT CONFIG'")
     source = "".join(cells[0]["source"]).rstrip("\n")
@@ -327,8 +327,12 @@ def is_master(path: Path) -> bool:
     bool
         False for a student notebook (otter drops the configuration) and for any other notebook.
     """
-    cells = json.loads(path.read_text()).get("cells", [])
-    return any(c["cell_type"] == "raw" and LAB_CONFIG in "".join(c["source"]) for c in cells)
+    return bool(_config_cells(json.loads(path.read_text()).get("cells", [])))
+
+
+def _config_cells(cells: list[dict]) -> list[dict]:
+    """The raw cells that hold ``# ASSIGNMENT CONFIG`` (a master notebook has one)."""
+    return [c for c in cells if c["cell_type"] == "raw" and LAB_CONFIG in "".join(c["source"])]
 
 
 def assign(

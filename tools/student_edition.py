@@ -48,7 +48,6 @@ FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 GLUE_CALL = re.compile(r"""\bglue\(\s*["']([^"']+)["']""")
 GLUE_ROLE = re.compile(r"\{glue(?::[a-z]+)?\}`([^`:]+)")
 SOLUTION_NOTE = "numbers that the solutions quote"
-LAB_CONFIG = "# ASSIGNMENT CONFIG"
 INSTRUCTOR_PAGES = ("book/labs/instructors",)
 
 
@@ -181,32 +180,20 @@ def strip_notebook(nb: dict) -> tuple[dict, list[str]]:
     return nb, removed
 
 
-def _student_lab(master: Path, workdir: Path) -> Path:
-    """Run ``otter assign`` on a lab's master notebook (``tools/labs.py``); the student notebook's path."""
+def _labs():
+    """``tools/labs.py``, imported from next to this file."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     try:
         import labs
     finally:
         sys.path.pop(0)
-    dest = labs.assign(master.stem, workdir / master.stem, run_tests=False, root=master.parent, hidden=None)
+    return labs
+
+
+def _student_lab(master: Path, workdir: Path) -> Path:
+    """Run ``otter assign`` on a lab's master notebook (``tools/labs.py``); the student notebook's path."""
+    dest = _labs().assign(master.stem, workdir / master.stem, run_tests=False, root=master.parent, hidden=None)
     return dest / "student" / master.name
-
-
-def is_lab(path: Path) -> bool:
-    """Whether a notebook is an otter-grader master notebook (a lab).
-
-    Parameters
-    ----------
-    path : pathlib.Path
-        An ``.ipynb`` file.
-
-    Returns
-    -------
-    bool
-        True if one of its raw cells starts with ``# ASSIGNMENT CONFIG``.
-    """
-    nb = json.loads(path.read_text())
-    return any(c["cell_type"] == "raw" and "".join(c["source"]).startswith(LAB_CONFIG) for c in nb["cells"])
 
 
 def write_stripped_tree(dest: Path, root: Path = ROOT) -> dict[str, list[str]]:
@@ -247,7 +234,7 @@ def write_stripped_tree(dest: Path, root: Path = ROOT) -> dict[str, list[str]]:
             target.parent.mkdir(parents=True, exist_ok=True)
             if path.suffix == ".py" and path.with_suffix(".ipynb").exists():
                 continue  # the jupytext twin: the build reads the .ipynb
-            if path.suffix == ".ipynb" and is_lab(path):
+            if path.suffix == ".ipynb" and _labs().is_master(path):
                 student = _student_lab(path, Path(labs_tmp))
                 shutil.copy(student, target)
                 removed[str(rel)] = _lab_solution_lines(path)

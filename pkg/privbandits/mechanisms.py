@@ -380,6 +380,13 @@ _HYB_SIZE = 4 + _BIN_SIZE
 
 
 @njit(nogil=True, cache=True)
+def _check_count(n):  # pragma: no cover - compiled
+    """``ValueError`` unless the count ``n`` (of counters, or of items) is >= 0."""
+    if n < 0:
+        raise ValueError("n must be an integer >= 0")
+
+
+@njit(nogil=True, cache=True)
 def binary_counter_state():  # pragma: no cover - compiled
     """A fresh binary-mechanism state (a flat float array)."""
     return np.zeros(_BIN_SIZE)
@@ -405,8 +412,7 @@ def binary_counter_states(n):  # pragma: no cover - compiled
     ValueError
         If ``n < 0``.
     """
-    if n < 0:
-        raise ValueError("n must be an integer >= 0")
+    _check_count(n)
     return np.zeros((n, _BIN_SIZE))
 
 
@@ -460,10 +466,7 @@ def hybrid_counter_state():  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True)
 def hybrid_counter_states(n):  # pragma: no cover - compiled
-    """``n`` fresh hybrid-mechanism states, one per row (e.g. one counter per arm), for :func:`hybrid_counter_insert`.
-
-    Each row is an independent counter; its privacy is that of :func:`hybrid_counter_insert` on
-    its own stream (the rows of disjoint streams compose in parallel).
+    """``n`` fresh hybrid-mechanism states for :func:`hybrid_counter_insert`, as :func:`binary_counter_states`.
 
     Parameters
     ----------
@@ -472,14 +475,8 @@ def hybrid_counter_states(n):  # pragma: no cover - compiled
     Returns
     -------
     numpy.ndarray, shape (n, state length), float64
-
-    Raises
-    ------
-    ValueError
-        If ``n < 0``.
     """
-    if n < 0:
-        raise ValueError("n must be an integer >= 0")
+    _check_count(n)
     return np.zeros((n, _HYB_SIZE))
 
 
@@ -510,36 +507,24 @@ def hybrid_counter_insert(state, x, epsilon_log, epsilon_tree, rng):  # pragma: 
 
 
 @njit(nogil=True, cache=True)
-def _binary_prefix_sums(stream, scale, rng):  # pragma: no cover - compiled
-    state = binary_counter_state()
-    out = np.empty(stream.shape[0])
-    for t in range(stream.shape[0]):
-        out[t] = binary_counter_insert(state, stream[t], scale, rng)
-    return out
-
-
-@njit(nogil=True, cache=True)
-def _hybrid_prefix_sums(stream, epsilon_log, epsilon_tree, rng):  # pragma: no cover - compiled
-    state = hybrid_counter_state()
-    out = np.empty(stream.shape[0])
-    for t in range(stream.shape[0]):
-        out[t] = hybrid_counter_insert(state, stream[t], epsilon_log, epsilon_tree, rng)
-    return out
-
-
-@njit(nogil=True, cache=True)
-def _binary_prefix_sums_runs(stream, scale, rng, runs):  # pragma: no cover - compiled
+def _binary_prefix_sums(stream, scale, rng, runs):  # pragma: no cover - compiled
+    """``runs`` releases of the stream's prefix sums, one after another on ``rng``, shape ``(runs, n)``."""
     out = np.empty((runs, stream.shape[0]))
     for i in range(runs):
-        out[i] = _binary_prefix_sums(stream, scale, rng)
+        state = binary_counter_state()
+        for t in range(stream.shape[0]):
+            out[i, t] = binary_counter_insert(state, stream[t], scale, rng)
     return out
 
 
 @njit(nogil=True, cache=True)
-def _hybrid_prefix_sums_runs(stream, epsilon_log, epsilon_tree, rng, runs):  # pragma: no cover - compiled
+def _hybrid_prefix_sums(stream, epsilon_log, epsilon_tree, rng, runs):  # pragma: no cover - compiled
+    """As :func:`_binary_prefix_sums`, by the hybrid mechanism."""
     out = np.empty((runs, stream.shape[0]))
     for i in range(runs):
-        out[i] = _hybrid_prefix_sums(stream, epsilon_log, epsilon_tree, rng)
+        state = hybrid_counter_state()
+        for t in range(stream.shape[0]):
+            out[i, t] = hybrid_counter_insert(state, stream[t], epsilon_log, epsilon_tree, rng)
     return out
 
 
@@ -597,11 +582,9 @@ def binary_tree_prefix_sums(
     check_rng(rng)
     horizon = check_int("horizon", stream_arr.size if horizon is None else horizon, minimum=max(1, stream_arr.size))
     stream_arr = np.ascontiguousarray(stream_arr)
-    if runs is not None:
-        return _binary_prefix_sums_runs(
-            stream_arr, binary_counter_levels(horizon) / epsilon, rng, check_int("runs", runs, minimum=1)
-        )
-    return _binary_prefix_sums(stream_arr, binary_counter_levels(horizon) / epsilon, rng)
+    n_runs = 1 if runs is None else check_int("runs", runs, minimum=1)
+    out = _binary_prefix_sums(stream_arr, binary_counter_levels(horizon) / epsilon, rng, n_runs)
+    return out[0] if runs is None else out
 
 
 def hybrid_prefix_sums(
@@ -625,9 +608,8 @@ def hybrid_prefix_sums(
     epsilon = check_epsilon(epsilon)
     check_rng(rng)
     part = epsilon / 2.0 if split else epsilon
-    if runs is not None:
-        return _hybrid_prefix_sums_runs(stream_arr, part, part, rng, check_int("runs", runs, minimum=1))
-    return _hybrid_prefix_sums(stream_arr, part, part, rng)
+    out = _hybrid_prefix_sums(stream_arr, part, part, rng, 1 if runs is None else check_int("runs", runs, minimum=1))
+    return out[0] if runs is None else out
 
 
 class BinaryTreeCounter:
@@ -773,8 +755,7 @@ def binary_counter_terms(n):  # pragma: no cover - compiled
     ValueError
         If ``n < 0``.
     """
-    if n < 0:
-        raise ValueError("n must be an integer >= 0")
+    _check_count(n)
     count = 0
     while n > 0:
         count += n & 1

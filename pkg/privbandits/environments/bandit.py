@@ -243,6 +243,17 @@ def _instance(kinds: np.ndarray, params: np.ndarray, name: str) -> BanditInstanc
     return BanditInstance(np.asarray(kinds), params, log_means, name)
 
 
+def _per_arm_instance(kind: int, name: str, **per_arm: Any) -> BanditInstance:
+    """Arms of one ``kind`` whose parameters (``params`` columns, in order) are given one value per arm."""
+    arrays = [_arms(n, v) for n, v in per_arm.items()]
+    if len({a.shape for a in arrays}) != 1:
+        shapes = " and ".join(str(a.shape) for a in arrays)
+        raise ValueError(f"{' and '.join(per_arm)} must have the same shape, got {shapes}")
+    params = np.zeros((arrays[0].size, 3))
+    params[:, : len(arrays)] = np.stack(arrays, axis=1)
+    return _instance(np.full(arrays[0].size, kind), params, name)
+
+
 def bernoulli_instance(means: Any = None, *, log_means: Any = None, name: str = "") -> BanditInstance:
     """Bernoulli arms from means, or from log means where a mean underflows (Nash regret uses the exact logs).
 
@@ -286,12 +297,7 @@ def beta_instance(a: Any, b: Any, *, name: str = "") -> BanditInstance:
     -------
     BanditInstance
     """
-    a_arr, b_arr = _arms("a", a), _arms("b", b)
-    if a_arr.shape != b_arr.shape:
-        raise ValueError(f"a and b must have the same shape, got {a_arr.shape} and {b_arr.shape}")
-    params = np.zeros((a_arr.size, 3))
-    params[:, 0], params[:, 1] = a_arr, b_arr
-    return _instance(np.full(a_arr.size, BETA), params, name)
+    return _per_arm_instance(BETA, name, a=a, b=b)
 
 
 def two_point_instance(low: Any, high: Any, p_high: Any, *, name: str = "") -> BanditInstance:
@@ -307,10 +313,7 @@ def two_point_instance(low: Any, high: Any, p_high: Any, *, name: str = "") -> B
     -------
     BanditInstance
     """
-    arrays = [_arms(n, v) for n, v in (("low", low), ("high", high), ("p_high", p_high))]
-    if len({a.shape for a in arrays}) != 1:
-        raise ValueError("low, high and p_high must have the same shape")
-    return _instance(np.full(arrays[0].size, TWO_POINT), np.stack(arrays, axis=1), name)
+    return _per_arm_instance(TWO_POINT, name, low=low, high=high, p_high=p_high)
 
 
 def uniform_instance(low: Any, high: Any, *, name: str = "") -> BanditInstance:
@@ -325,12 +328,7 @@ def uniform_instance(low: Any, high: Any, *, name: str = "") -> BanditInstance:
     -------
     BanditInstance
     """
-    low_arr, high_arr = _arms("low", low), _arms("high", high)
-    if low_arr.shape != high_arr.shape:
-        raise ValueError("low and high must have the same shape")
-    params = np.zeros((low_arr.size, 3))
-    params[:, 0], params[:, 1] = low_arr, high_arr
-    return _instance(np.full(low_arr.size, UNIFORM), params, name)
+    return _per_arm_instance(UNIFORM, name, low=low, high=high)
 
 
 def mixed_instance(means: Any, *, match_means: bool = True, name: str = "mixed") -> BanditInstance:

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from ..environments import draw_reward
-from ..mechanisms import binary_counter_insert, binary_counter_state, laplace_draw
+from ..mechanisms import binary_counter_insert, binary_counter_states, laplace_draw
 from .base import Choice, Epsilon, Policy, param
 
 __all__ = ["DPTS", "LazyDPTS", "dp_ts_offset", "lazy_dp_ts_offset"]
@@ -51,6 +51,21 @@ def _shifted_beta_draw(rng, private_mean, offset, n_obs):  # pragma: no cover - 
     return rng.beta(mu * n_obs + 1.0, (1.0 - mu) * n_obs + 1.0)
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _thompson_choose(rng, stats, obs_row, mean_row, t, offset, offset_args):  # pragma: no cover - compiled
+    """Lines 2-11 of both algorithms; ``offset(O_j, t + 1, *offset_args)`` is each one's line 7."""
+    k = stats.shape[1]
+    if t < k:  # lines 2-4: pull each arm once
+        return t
+    best, best_theta = 0, -np.inf  # line 5; the paper's round is t + 1
+    for j in range(k):  # lines 6-10
+        n_obs = stats[obs_row, j]
+        theta = _shifted_beta_draw(rng, stats[mean_row, j], offset(n_obs, t + 1.0, *offset_args), n_obs)
+        if theta > best_theta:  # line 11: the first maximiser
+            best, best_theta = j, theta
+    return best
+
+
 # Each algorithm's per-arm statistics are the rows of one (rows, K) array, read by the row names below:
 # one array for the step functions to carry, so that numba can prune the reference counting of the
 # state the inlined steps receive (with one array per statistic the split kernel was 15-25 % slower).
@@ -63,23 +78,13 @@ _TS_OBS, _TS_LOG_SUM, _TS_TREE_SUM, _TS_EPOCH, _TS_FRESH, _TS_MEAN = range(6)
 @njit(nogil=True, cache=True, inline="always")
 def _dp_ts_init(k, horizon, epsilon):  # pragma: no cover - compiled
     stats = np.zeros((6, k))  # the rows _TS_*
-    trees = np.zeros((k, binary_counter_state().shape[0]))  # each arm's bounded binary mechanism
+    trees = binary_counter_states(k)  # each arm's bounded binary mechanism
     return stats, trees
 
 
 @njit(nogil=True, cache=True, inline="always")
 def _dp_ts_choose(rng, state, t, horizon, epsilon):  # pragma: no cover - compiled
-    stats = state[0]
-    k = stats.shape[1]
-    if t < k:  # lines 2-4: pull each arm once
-        return t
-    best, best_theta = 0, -np.inf  # line 5; the paper's round is t + 1
-    for j in range(k):  # lines 6-10
-        n_obs = stats[_TS_OBS, j]
-        theta = _shifted_beta_draw(rng, stats[_TS_MEAN, j], _dp_ts_offset(n_obs, t + 1.0, epsilon), n_obs)
-        if theta > best_theta:  # line 11: the first maximiser
-            best, best_theta = j, theta
-    return best
+    return _thompson_choose(rng, state[0], _TS_OBS, _TS_MEAN, t, _dp_ts_offset, (epsilon,))
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -136,18 +141,7 @@ def _lazy_dp_ts_init(k, horizon, epsilon, log_factor):  # pragma: no cover - com
 
 @njit(nogil=True, cache=True, inline="always")
 def _lazy_dp_ts_choose(rng, state, t, horizon, epsilon, log_factor):  # pragma: no cover - compiled
-    stats = state[0]
-    k = stats.shape[1]
-    if t < k:  # lines 2-4: pull each arm once
-        return t
-    best, best_theta = 0, -np.inf  # line 5; the paper's round is t + 1
-    for j in range(k):  # lines 6-10
-        n_obs = stats[_LAZY_OBS, j]
-        offset = _lazy_offset(n_obs, t + 1.0, epsilon, log_factor)
-        theta = _shifted_beta_draw(rng, stats[_LAZY_MEAN, j], offset, n_obs)
-        if theta > best_theta:  # line 11
-            best, best_theta = j, theta
-    return best
+    return _thompson_choose(rng, state[0], _LAZY_OBS, _LAZY_MEAN, t, _lazy_offset, (epsilon, log_factor))
 
 
 @njit(nogil=True, cache=True, inline="always")

@@ -151,10 +151,8 @@ def tree_mu(epsilon_reg: float, delta_reg: float) -> float:
 
     Parameters
     ----------
-    epsilon_reg : float
-        The regression's epsilon (> 0).
-    delta_reg : float
-        The regression's delta, in (0, 1).
+    epsilon_reg, delta_reg : float
+        As for :func:`tree_rho`.
 
     Returns
     -------
@@ -216,10 +214,8 @@ def tight_noise_scale(epsilon: float, delta: float, alpha_eps: float, alpha_delt
 
     Parameters
     ----------
-    epsilon, delta : float
-        The target of the whole algorithm.
-    alpha_eps, alpha_delta : float
-        The shares given to the regression (:func:`split_budget`).
+    epsilon, delta, alpha_eps, alpha_delta : float
+        As for :func:`privacy_guarantee`.
 
     Returns
     -------
@@ -304,10 +300,8 @@ def budget_table(epsilon: float, delta: float, alpha_eps: float, alpha_delta: fl
 
     Parameters
     ----------
-    epsilon, delta : float
-        The target of the whole algorithm.
-    alpha_eps, alpha_delta : float
-        The shares given to the regression (:func:`split_budget`).
+    epsilon, delta, alpha_eps, alpha_delta : float
+        As for :func:`privacy_guarantee`.
 
     Returns
     -------
