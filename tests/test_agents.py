@@ -62,6 +62,8 @@ def _settings():
     out += [
         policies.DPUCBBound(epsilon=1.0, bonus="printed"),
         policies.GDPNCB(epsilon=1.0, phase1_rule="sparse_vector"),
+        policies.GDPNCB(epsilon=0.5, phase1_rule="sparse_vector", sv_fraction=0.2, phase1_constant=0.05),
+        policies.GDPNCB(epsilon=math.inf, phase1_rule="sparse_vector", phase1_constant=0.05),
         policies.PrivateUCB(1.0, width="tail_bound"),
         policies.FixedBudgetThresholding(tau=0.5, epsilon=1.0, checkpoints=(10, 40)),
         policies.FixedBudgetThresholding(tau=0.4, zeta=0.05, epsilon=1.0, mechanism="laplace"),
@@ -103,6 +105,11 @@ def test_pending_is_exactly_the_classes_without_an_agent():
         f"classes without one not in PENDING: {sorted(without - PENDING)}"
     )
     assert AGENT_SETTINGS, "no policy has an agent"
+
+
+def test_every_setting_has_an_agent():
+    """Every registered and exported setting, GDP-NCB's sparse-vector Phase I included, is driven step by step."""
+    assert [repr(p) for p in _settings() if not p.has_agent] == []
 
 
 @pytest.mark.parametrize("policy", AGENT_SETTINGS, ids=lambda p: p.label)
