@@ -760,6 +760,28 @@ def _anytime_init(k, horizon, base, epsilon, constants):  # pragma: no cover - c
     return _ncb_init(k, 1, base, epsilon, constants), np.zeros(4)
 
 
+# Algorithm 3's window bookkeeping, written once for the kernel and the agent's steps: windows W = 1, 2, 4,
+# ... (lines 1-2, 11), the one starting at round W - 1; line 3's flag; the rounds of a window cut by the horizon.
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _anytime_window(rng, win, t):  # pragma: no cover - compiled
+    """Window ``W = t + 1`` opens at round ``t`` (``t + 1`` a power of two): its flag (line 3), True for UNIFORM."""
+    w = t + 1
+    win[_W] = w
+    win[_START] = t
+    uniform = rng.random() < 1.0 / (w * w)  # line 3: flag = UNIFORM with probability 1/W^2
+    win[_UNIFORM] = 1.0 if uniform else 0.0
+    win[_N_UNIFORM] += 1.0 if uniform else 0.0
+    return uniform
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _anytime_rounds(win, horizon):  # pragma: no cover - compiled
+    """The open window's rounds: ``W``, or fewer if the horizon cuts it."""
+    return min(int(win[_W]), horizon - int(win[_START]))
+
+
 @njit(nogil=True, cache=True)
 def _anytime_choose(rng, state, t, horizon, base, epsilon, constants):  # pragma: no cover - compiled
     """Algorithm 3 at round ``t`` (the agent's step): a new window's draw (line 3), then its episode from ``t``."""
@@ -767,16 +789,8 @@ def _anytime_choose(rng, state, t, horizon, base, epsilon, constants):  # pragma
     # (:func:`_block`), told the horizon W, on the window's rounds u = t - start.
     block, win = state
     k = int(block[_S, _K])
-    if t & (t + 1) == 0:  # t + 1 = W, a power of two: window W starts (lines 1-2, 11)
-        w = t + 1
-        win[_W] = w
-        win[_START] = t
-        uniform = rng.random() < 1.0 / (w * w)  # line 3: flag = UNIFORM
-        win[_UNIFORM] = 1.0 if uniform else 0.0
-        if uniform:
-            win[_N_UNIFORM] += 1.0
-        else:  # line 9: a fresh DP-NCB told the horizon W
-            block[:] = _ncb_init(k, w, base, epsilon, constants)
+    if t & (t + 1) == 0 and not _anytime_window(rng, win, t):  # a window starts; line 9: a fresh DP-NCB told W
+        block[:] = _ncb_init(k, t + 1, base, epsilon, constants)
     if win[_UNIFORM] == 1.0:  # lines 5-7 (rewards observed, not used)
         return _uniform_arm(rng, k), 1
     start, w = int(win[_START]), int(win[_W])
@@ -785,7 +799,7 @@ def _anytime_choose(rng, state, t, horizon, base, epsilon, constants):  # pragma
         return _phase1_choose(rng, block, u, w, base, epsilon, constants), 1
     if base == GDP_BASE:
         a, length = _gdp_choose2(rng, block, u, w, base, epsilon, constants)
-        return a, min(length, min(w, horizon - start) - u)  # a window cut by the horizon
+        return a, min(length, _anytime_rounds(win, horizon) - u)  # a window cut by the horizon
     return _ncb_choose2(rng, block, u, w, base, epsilon, constants), 1
 
 
@@ -817,22 +831,20 @@ def _anytime_kernel(rng, kinds, params, table, horizon, base, epsilon, constants
     """Algorithm 3: windows W = 1, 2, 4, ...; uniform with probability 1/W^2, else DP-NCB(k, W, epsilon)."""
     k = kinds.shape[0]
     arms = np.empty(horizon, dtype=np.int64)
+    win = np.zeros(4)  # the agent's window state (its block state is _block's own here)
     t = 0
-    w = 1  # line 1
-    n_uniform = 0
     while t < horizon:  # line 2
-        n_play = min(w, horizon - t)
-        if rng.random() < 1.0 / (w * w):  # line 3: flag = UNIFORM
+        uniform = _anytime_window(rng, win, t)  # window W = t + 1 and its flag
+        n_play = _anytime_rounds(win, horizon)
+        if uniform:
             for u in range(n_play):  # lines 5-7 (rewards observed, not used)
-                a = rng.integers(0, k)
+                a = _uniform_arm(rng, k)
                 draw_reward(rng, kinds, params, table, t + u, a)
                 arms[t + u] = a
-            n_uniform += 1
         else:  # line 9: a fresh DP-NCB told the horizon W
-            _block(base, rng, kinds, params, table, arms, t, n_play, w, epsilon, constants)
+            _block(base, rng, kinds, params, table, arms, t, n_play, t + 1, epsilon, constants)
         t += n_play
-        w *= 2  # line 11
-    return arms, n_uniform
+    return arms, int(win[_N_UNIFORM])
 
 
 # --------------------------------------------------------------------------------------------
