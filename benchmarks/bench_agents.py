@@ -33,14 +33,24 @@ def _settings():
     from privbandits import policies
     from privbandits.calibration import REGISTRY
 
-    out = [cls(epsilon=1.0, **fixed) for cls, fixed in REGISTRY.values()]
-    out += [policies.UCB(), policies.GaussianTS(), policies.DPUCBBound(epsilon=1.0, bonus="printed"), policies.NCB()]
-    out += [policies.FixedBudgetThresholding(tau=0.5, epsilon=1.0), policies.FixedBudgetThresholding(tau=0.5)]
     unique = []
-    for p in out:
+    for p in _candidates(policies, REGISTRY):
         if p.has_agent and p not in unique:
             unique.append(p)
     return unique
+
+
+def _candidates(policies, registry) -> list:
+    """Every setting the script knows, from the package imported (``before`` or ``after``)."""
+    out = [cls(epsilon=1.0, **fixed) for cls, fixed in registry.values()]
+    out += [policies.UCB(), policies.GaussianTS(), policies.DPUCBBound(epsilon=1.0, bonus="printed"), policies.NCB()]
+    out += [policies.FixedBudgetThresholding(tau=0.5, epsilon=1.0), policies.FixedBudgetThresholding(tau=0.5)]
+    out += [
+        policies.FixedConfidenceThresholding(tau=0.3, delta=0.1, epsilon=1.0),
+        policies.FixedConfidenceThresholding(tau=0.3, delta=0.1),
+        policies.GDPNCB(epsilon=1.0, phase1_rule="sparse_vector"),
+    ]
+    return out
 
 
 def _worker(labels: list[str], rounds: int, repeat: int) -> dict[str, float]:
@@ -50,10 +60,7 @@ def _worker(labels: list[str], rounds: int, repeat: int) -> dict[str, float]:
     from privbandits import bernoulli_instance, calibration, policies
 
     inst = bernoulli_instance([0.1] * 8 + [0.2, 0.55])
-    known = [cls(epsilon=1.0, **fixed) for cls, fixed in calibration.REGISTRY.values()]
-    known += [policies.UCB(), policies.GaussianTS(), policies.DPUCBBound(epsilon=1.0, bonus="printed"), policies.NCB()]
-    known += [policies.FixedBudgetThresholding(tau=0.5, epsilon=1.0), policies.FixedBudgetThresholding(tau=0.5)]
-    by_label = {repr(p): p for p in known}
+    by_label = {repr(p): p for p in _candidates(policies, calibration.REGISTRY)}
     out = {}
     for label in labels:
         policy = by_label[label]
@@ -71,7 +78,7 @@ def _worker(labels: list[str], rounds: int, repeat: int) -> dict[str, float]:
 
 
 def _agent_overhead(only: str = "", rounds: int = 20_000) -> dict[str, float]:
-    """Microseconds per round of a Python loop driving each agent (choose, draw_reward, update)."""
+    """Microseconds per round of a Python loop driving each agent (choose, draw_reward, update) until it is done."""
     import numpy as np
 
     from privbandits import bernoulli_instance
@@ -86,11 +93,11 @@ def _agent_overhead(only: str = "", rounds: int = 20_000) -> dict[str, float]:
             rng = np.random.default_rng(0)
             agent = policy.agent(inst.n_arms, rounds, rng)
             start = time.process_time()
-            for t in range(rounds):
+            while not agent.done:  # a stopping rule may stop before the rounds
                 arm = agent.choose()
-                agent.update(draw_reward(rng, kinds, params, table, t, arm))
-            best = min(best, time.process_time() - start)
-        out[repr(policy)] = 1e6 * best / rounds
+                agent.update(draw_reward(rng, kinds, params, table, agent.t, arm))
+            best = min(best, (time.process_time() - start) / agent.t)
+        out[repr(policy)] = 1e6 * best
     return out
 
 

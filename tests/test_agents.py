@@ -3,9 +3,11 @@
 An agent calls its policy's compiled step functions, the body of the whole-run kernel, one round at a
 time; driven with the package's own reward draw on the agent's generator it must play the run of
 ``policy.run`` bit for bit (arms and every other record), on drawn rewards and on a reward table.
-An episodic policy's kernel draws an episode's reward sum at once (``draw_reward_sum``) where its agent
-is given the episode's rewards one by one: its agent plays ``policy.run`` bit for bit on a reward table,
-and in distribution on drawn rewards (checked by a two-sample test).
+A policy that stops on its own (fixed-confidence thresholding) must stop at the round its run stops,
+and refuse to play on. An episodic policy's kernel draws an episode's reward sum at once
+(``draw_reward_sum``) where its agent is given the episode's rewards one by one: its agent plays
+``policy.run`` bit for bit on a reward table, and in distribution on drawn rewards (checked by a
+two-sample test).
 """
 
 from __future__ import annotations
@@ -26,9 +28,7 @@ from privbandits.policies.base import Agent, Policy
 #: Registered (``calibration.REGISTRY``) or exported bandit policy classes whose kernel is not split into
 #: step functions yet: this set may only shrink (a class that gains an agent leaves it; a new class comes with
 #: its agent, or is added here)
-PENDING = {
-    "FixedConfidenceThresholding",
-}
+PENDING: set[str] = set()
 
 BANDIT_CLASSES = list(
     dict.fromkeys(
@@ -42,6 +42,15 @@ BANDIT_CLASSES = list(
 )
 
 
+#: Fixed-confidence settings that stop well before the horizon of ``test_agent_plays_the_run_bit_for_bit`` on
+#: its drawn rewards (the class's default, tau = 0.5 on an instance with an arm at 0.5, never stops: the cap)
+STOPPING_SETTINGS = [
+    policies.FixedConfidenceThresholding(tau=0.2, delta=0.1),
+    policies.FixedConfidenceThresholding(tau=0.2, delta=0.1, epsilon=4.0),
+    policies.FixedConfidenceThresholding(tau=0.9, delta=0.1, epsilon=8.0, mechanism="laplace"),
+]
+
+
 def _settings():
     """Every registered setting (``calibration.REGISTRY`` at epsilon = 1), each exported class's default, the
     readings ``tests/test_simulate.py`` adds, and each class with departures as its authors run it."""
@@ -53,9 +62,12 @@ def _settings():
     out += [
         policies.DPUCBBound(epsilon=1.0, bonus="printed"),
         policies.GDPNCB(epsilon=1.0, phase1_rule="sparse_vector"),
+        policies.GDPNCB(epsilon=0.5, phase1_rule="sparse_vector", sv_fraction=0.2, phase1_constant=0.05),
+        policies.GDPNCB(epsilon=math.inf, phase1_rule="sparse_vector", phase1_constant=0.05),
         policies.PrivateUCB(1.0, width="tail_bound"),
         policies.FixedBudgetThresholding(tau=0.5, epsilon=1.0, checkpoints=(10, 40)),
         policies.FixedBudgetThresholding(tau=0.4, zeta=0.05, epsilon=1.0, mechanism="laplace"),
+        *STOPPING_SETTINGS,
     ]
     for cls in BANDIT_CLASSES:  # every departure on
         if cls.departures:
@@ -79,9 +91,10 @@ def drive(policy, instance, horizon, seed):
     rng = np.random.default_rng(seed)
     agent = policy.agent(instance.n_arms, horizon, rng)
     kinds, params, table = instance.kernel_args()
-    for t in range(horizon):
+    while not agent.done:
         arm = agent.choose()
-        agent.update(draw_reward(rng, kinds, params, table, t, arm))
+        agent.update(draw_reward(rng, kinds, params, table, agent.t, arm))
+    assert agent.t == horizon or agent.stopped
     return agent
 
 
@@ -92,6 +105,11 @@ def test_pending_is_exactly_the_classes_without_an_agent():
         f"classes without one not in PENDING: {sorted(without - PENDING)}"
     )
     assert AGENT_SETTINGS, "no policy has an agent"
+
+
+def test_every_setting_has_an_agent():
+    """Every registered and exported setting, GDP-NCB's sparse-vector Phase I included, is driven step by step."""
+    assert [repr(p) for p in _settings() if not p.has_agent] == []
 
 
 @pytest.mark.parametrize("policy", AGENT_SETTINGS, ids=lambda p: p.label)
@@ -113,6 +131,39 @@ def test_agent_plays_the_run_bit_for_bit(policy):
             assert set(got) == set(run)
             for name in run:
                 np.testing.assert_array_equal(got[name], run[name], err_msg=f"{policy.label}: {name}, seed {seed}")
+                assert got[name].dtype == run[name].dtype, (policy.label, name)
+            if policy._step_stops:  # the stop round included
+                assert agent.stopped == bool(run["stopped"]) and agent.t == int(run["stop_time"]), policy.label
+
+
+def test_the_stopping_settings_stop():
+    """The settings above stop before the horizon on every seed of the bit-for-bit test (drawn rewards), so
+    that test compares the stop round, and the class's default runs to its cap there."""
+    inst = bernoulli_instance([0.1, 0.3, 0.5, 0.45, 0.7])
+    for policy in STOPPING_SETTINGS:
+        for seed in (0, 1, 2, 3):
+            run = policy.run(inst, 1500, np.random.default_rng(seed))
+            assert run["stopped"] and run["stop_time"] < 1500, (policy.label, seed, run["stop_time"])
+    default = policies.FixedConfidenceThresholding(tau=0.5, delta=0.1)
+    assert not default.run(inst, 1500, np.random.default_rng(0))["stopped"]
+
+
+def test_stopped_agent_says_so_and_refuses_to_play_on():
+    policy = STOPPING_SETTINGS[0]
+    agent = drive(policy, bernoulli_instance([0.1, 0.3, 0.5, 0.45, 0.7]), 1500, 0)
+    records = agent.records()
+    assert agent.done and agent.stopped and records["stopped"] and agent.t == records["stop_time"] < 1500
+    with pytest.raises(RuntimeError, match=rf"stopped on its own at round {agent.t} .*records\(\)"):
+        agent.choose()
+    with pytest.raises(RuntimeError, match="before choose"):
+        agent.update(0.5)
+    assert agent.records()["pulls"].sum() == agent.t  # nothing changed
+    capped = drive(policy, bernoulli_instance([0.1, 0.3, 0.5, 0.45, 0.7]), 100, 0)  # the cap before the stop
+    assert capped.done and not capped.stopped and capped.t == 100 and not capped.records()["stopped"]
+    with pytest.raises(RuntimeError, match="horizon of 100 rounds"):
+        capped.choose()
+    fresh = UCB().agent(2, 3, 0)
+    assert not fresh.done and not fresh.stopped  # a policy without a stopping rule is done at its horizon only
 
 
 #: An episodic setting whose play depends on the rewards within a short horizon, per class: (policy, means, horizon)
@@ -169,11 +220,13 @@ def test_episodic_agent_holds_the_arm_for_the_episode():
 @pytest.mark.parametrize("policy", AGENT_SETTINGS, ids=lambda p: p.label)
 def test_agent_records_and_guarantee(policy):
     agent = policy.agent(3, max(50, policy.min_horizon(3)), 5)
-    assert agent.records()["arms"].shape == (0,)
+    played = "arms" if policy.records_arms else "pulls"  # a stopping rule records its pulls
+    assert agent.records()[played].tolist() == ([] if policy.records_arms else [0, 0, 0])
     arm = agent.choose()
     assert 0 <= arm < 3
     agent.update(1.0)
-    assert agent.t == 1 and agent.records()["arms"].tolist() == [arm]
+    expected = [arm] if policy.records_arms else [int(a == arm) for a in range(3)]
+    assert agent.t == 1 and agent.records()[played].tolist() == expected
     assert agent.guarantee() == policy.guarantee(agent.horizon)
     assert isinstance(agent, Agent) and "t=1" in repr(agent)
 
@@ -219,7 +272,7 @@ def test_agent_made_directly_checks_its_arguments():
     with pytest.raises(ValueError, match="horizon"):
         Agent(UCB(), 3, 2, 0)  # below min_horizon
     with pytest.raises(NotImplementedError, match="no step agent"):
-        Agent(policies.GDPNCB(epsilon=1.0, phase1_rule="sparse_vector"), 3, 1000, 0)
+        Agent(_Unsplit(), 3, 1000, 0)
     with pytest.raises(TypeError, match="policy"):
         Agent("UCB", 3, 10, 0)
     with pytest.raises(ValueError, match="rng"):
@@ -260,12 +313,15 @@ def test_agent_refuses_calls_out_of_order():
 
 
 def test_policy_without_an_agent_says_so():
-    if not PENDING:
-        pytest.skip("every policy has an agent")
-    cls = next(c for c in BANDIT_CLASSES if c.__name__ in PENDING)
-    fields = {f.name: 0.5 for f in dataclasses.fields(cls) if f.default is dataclasses.MISSING}
+    if PENDING:
+        cls = next(c for c in BANDIT_CLASSES if c.__name__ in PENDING)
+        fields = {f.name: 0.5 for f in dataclasses.fields(cls) if f.default is dataclasses.MISSING}
+        policy = cls(**fields)
+    else:  # every policy of the package has an agent: one declared without step functions
+        policy = _Unsplit()
+    assert not policy.has_agent
     with pytest.raises(NotImplementedError, match="no step agent"):
-        cls(**fields).agent(3, 1000, 0)
+        policy.agent(3, 1000, 0)
 
 
 @njit
@@ -281,6 +337,18 @@ def _init(k, horizon, scale):  # pragma: no cover - compiled
 @njit
 def _choose(rng, state, t, horizon, scale):  # pragma: no cover - compiled
     return 0
+
+
+class _Unsplit(Policy):
+    """A policy whose kernel is not split into step functions: no agent."""
+
+    _kernel = staticmethod(_kernel)
+    binding = (1.0,)
+
+
+@njit
+def _update_episode(rng, state, t, arm, length, total, horizon, scale):  # pragma: no cover - compiled
+    pass
 
 
 @njit
@@ -304,3 +372,14 @@ def test_binding_check_covers_the_step_functions():
             _kernel = staticmethod(_kernel)
             binding = (1.0,)
             _init = staticmethod(_init)
+
+    with pytest.raises(TypeError, match="_step_stops and _step_episodes"):
+
+        class Both(Policy):  # noqa: F841
+            _kernel = staticmethod(_kernel)
+            binding = (1.0,)
+            _init = staticmethod(_init)
+            _choose = staticmethod(_choose)
+            _update = staticmethod(_update_episode)
+            _step_episodes = True
+            _step_stops = True

@@ -546,8 +546,10 @@ def _check_steps(cls: type, bound: list[str]) -> None:
         raise TypeError(
             f"{cls.__name__} declares {', '.join(declared)} but not {', '.join(missing)}: declare all three"
         )
-    if len(cls.records) > 1 and cls._step_records is None:
+    if cls._step_records is None and (len(cls.records) > 1 or not cls.records_arms):
         raise TypeError(f"{cls.__name__} records {cls.records[1:]} besides the arms: declare _step_records(state)")
+    if cls._step_stops and cls._step_episodes:
+        raise TypeError(f"{cls.__name__} declares _step_stops and _step_episodes: a stopping policy's steps are rounds")
     for name, step in steps.items():
         if not hasattr(step, "py_func"):
             raise TypeError(f"{cls.__name__}.{name} must be a compiled (numba) function, got {step!r}")
@@ -588,12 +590,16 @@ class Policy(Declared, abc.ABC):
     _init: ClassVar[Any] = None
     _choose: ClassVar[Any] = None
     _update: ClassVar[Any] = None
-    #: ``f(state)``: the records after ``"arms"`` (a tuple, in :attr:`records` order) from the step state
+    #: ``f(state)``: the records after ``"arms"`` (a tuple, in :attr:`records` order) from the step state; every
+    #: record for a policy that records no arms (``records_arms = False``)
     _step_records: ClassVar[Any] = None
     #: ``True``: the steps play episodes: ``_choose`` returns ``(arm, length)``, the arm to play for ``length``
     #: rounds, and ``_update(rng, state, t, arm, length, total, horizon, ...)`` takes the episode's first
     #: round and reward sum once it ends (the kernel draws that sum at once, ``draw_reward_sum``)
     _step_episodes: ClassVar[bool] = False
+    #: ``True``: the policy stops on its own (a stopping rule, ``records_arms = False``): ``_choose`` returns -1
+    #: at the round where it stops, and the kernel, like the agent, plays no further round
+    _step_stops: ClassVar[bool] = False
     #: what the privacy guarantee rests on (a result or an argument), or ``None`` for an algorithm without one
     accounting: ClassVar[str | None] = None
 
@@ -790,11 +796,13 @@ class Policy(Declared, abc.ABC):
     def agent(self, n_arms: int, horizon: int, rng: np.random.Generator | int) -> Agent:
         """A learner to drive one round at a time, with any environment: the kernel's own compiled steps.
 
-        The run of :meth:`run` is the loop ``arm = agent.choose()``, the environment's reward,
-        ``agent.update(reward)``: an agent driven with the package's
+        The run of :meth:`run` is the loop ``while not agent.done``: ``arm = agent.choose()``, the
+        environment's reward, ``agent.update(reward)``: an agent driven with the package's
         :func:`~privbandits.environments.draw_reward` on the agent's generator plays :meth:`run`'s arms
         bit for bit (the same compiled code on the same state; ``tests/test_agents.py``). An episodic
         policy's agent (see :class:`Agent`) does so on a reward table, and in distribution on drawn rewards.
+        A policy that stops on its own (the fixed-confidence thresholding rule) sets :attr:`Agent.done`
+        when it stops, at the round where :meth:`run` stops; its answer is then in :meth:`Agent.records`.
 
         Parameters
         ----------
@@ -865,6 +873,18 @@ class Agent:
     sum, added in the same order) and equal in distribution on drawn rewards (a sum of per-round draws
     is distributed as the kernel's single draw, but the generator's stream differs).
 
+    A policy that stops on its own (``FixedConfidenceThresholding``, Algorithm 2 of
+    ``barbara2025thresholding``: its ``horizon`` is only a cap) decides after each :meth:`update` whether
+    it plays another round. Once it stops, :attr:`stopped` and :attr:`done` are ``True``, :meth:`choose`
+    raises ``RuntimeError`` saying the round it stopped at, and :meth:`records` holds its answer (the
+    records of :meth:`Policy.run`: ``pulls``, ``answer``, ``stop_time``, ``stopped``). Drive every agent
+    with ``while not agent.done``::
+
+        while not agent.done:
+            arm = agent.choose()
+            agent.update(my_reward(arm))
+        agent.records()
+
     Parameters
     ----------
     policy : Policy
@@ -883,6 +903,10 @@ class Agent:
     rng : numpy.random.Generator
     t : int
         Rounds completed (``update`` calls).
+    done : bool
+        No round is left to play: the policy stopped on its own, or ``t`` reached ``horizon``.
+    stopped : bool
+        The policy stopped on its own (only a stopping rule does).
     """
 
     def __init__(self, policy: Policy, n_arms: int, horizon: int, rng: np.random.Generator | int) -> None:
@@ -905,12 +929,29 @@ class Agent:
         self._state = policy._init(n_arms, horizon, *self._args)
         self._arms = np.empty(horizon, dtype=np.int64)
         self._pending: int | None = None
+        # a stopping policy's choice for round t, made as soon as round t - 1 ends (-1: it has stopped); the
+        # generator is read in the kernel's order (_choose after the last _update, before the next reward)
+        self._next = self._step_choose() if policy._step_stops else 0
         # episodic steps: the open episode's first round, arm, length and reward sum so far
         self._episode = (0, 0, 0)
         self._total = 0.0
 
     def __repr__(self) -> str:
         return f"Agent({self.policy!r}, n_arms={self.n_arms}, horizon={self.horizon}, t={self.t})"
+
+    @property
+    def stopped(self) -> bool:
+        """Whether the policy has stopped on its own (a stopping rule's answer is then final)."""
+        return self._next < 0
+
+    @property
+    def done(self) -> bool:
+        """Whether the interaction is over: the policy stopped on its own, or the horizon is reached."""
+        return self.stopped or self.t >= self.horizon
+
+    def _step_choose(self) -> int:
+        """A non-episodic policy's ``_choose`` at round :attr:`t`."""
+        return int(self.policy._choose(self.rng, self._state, self.t, self.horizon, *self._args))
 
     def choose(self) -> int:
         """The arm to play this round (0-based); call :meth:`update` with its reward before the next.
@@ -919,15 +960,28 @@ class Agent:
         -------
         int
             In ``[0, n_arms)``.
+
+        Raises
+        ------
+        RuntimeError
+            If the last arm's reward is not reported yet, or :attr:`done`: the policy stopped on its own
+            (the message says at which round; the answer is in :meth:`records`) or the horizon is played.
         """
         if self._pending is not None:
             raise RuntimeError(
                 f"choose() called twice without update(): call update(reward) with arm {self._pending}'s reward first"
             )
+        if self.stopped:
+            raise RuntimeError(
+                f"{self.policy.name} stopped on its own at round {self.t} (after {self.t} rounds, before its cap of "
+                f"{self.horizon}): its answer is in records() ({', '.join(self.policy.records)}); agent.done is True"
+            )
         if self.t >= self.horizon:
             raise RuntimeError(f"the agent has played its horizon of {self.horizon} rounds; make a new agent")
-        if not self.policy._step_episodes:
-            arm = int(self.policy._choose(self.rng, self._state, self.t, self.horizon, *self._args))
+        if self.policy._step_stops:
+            arm = self._next
+        elif not self.policy._step_episodes:
+            arm = self._step_choose()
         elif self._episode[0] + self._episode[2] > self.t:  # an episode is open: its arm
             arm = self._episode[1]
         else:
@@ -960,6 +1014,8 @@ class Agent:
             self._total += float(reward)
         self._arms[self.t] = arm
         self.t += 1
+        if self.policy._step_stops and self.t < self.horizon:  # the next round's arm, or -1: the policy stops
+            self._next = self._step_choose()
         start, _, length = self._episode
         if self.policy._step_episodes and self.t == start + length:  # the episode ends: update on its sum
             self.policy._update(self.rng, self._state, start, arm, length, self._total, self.horizon, *self._args)
@@ -973,10 +1029,16 @@ class Agent:
             As :meth:`Policy.run` names them; ``"arms"`` has shape ``(t,)``. Read before the last round,
             the other records are the state so far: counts (e.g. ``releases``) cover the completed
             episodes only, and a record filled at fixed rounds (the thresholding policies' answers at
-            their checkpoints) holds its initial value (``False``, 0) for a round not yet reached.
+            their checkpoints) holds its initial value (``False``, 0) for a round not yet reached. A
+            policy that records no arms (``records_arms`` False: a stopping rule) gives its run's records
+            only (``pulls``, ``answer``, ``stop_time``, ``stopped``); before it stops, ``answer`` is the
+            set of the round about to be played (its tests run when the previous round ends).
         """
-        extra = self.policy._step_records(self._state) if len(self.policy.records) > 1 else ()
-        return self.policy._records((self._arms[: self.t].copy(), *extra))  # named as the policy's run names them
+        policy = self.policy
+        if not policy.records_arms:
+            return policy._records(policy._step_records(self._state))
+        extra = policy._step_records(self._state) if len(policy.records) > 1 else ()
+        return policy._records((self._arms[: self.t].copy(), *extra))  # named as the policy's run names them
 
     def guarantee(self, delta: float = 0.0) -> tuple[float, float, bool]:
         """The privacy guarantee of the whole interaction: :meth:`Policy.guarantee` at the agent's horizon.

@@ -46,6 +46,7 @@ __all__ = [
     "NCB_BASE",
     "GDP_BASE",
     "LDP_BASE",
+    "SV_BASE",
     "NCBConstants",
 ]
 
@@ -59,6 +60,8 @@ _EPSILON = Epsilon()  # inf: no noise
 
 #: Which algorithm a kernel block runs, NCB (no privacy), GDP-NCB (Algorithm 1) or LDP-NCB (Algorithm 2).
 NCB_BASE, GDP_BASE, LDP_BASE = 0, 1, 2
+#: GDP-NCB with Part V's repaired Phase I (``phase1_rule="sparse_vector"``, NOT in the paper): its kernel block.
+SV_BASE = 3
 
 
 class NCBConstants(NamedTuple):
@@ -70,6 +73,9 @@ class NCBConstants(NamedTuple):
         ``C`` of the Phase I test; ``c`` and ``alpha`` of Eqs. (4)-(5).
     phase1_cap_sqrt, phase1_window_cap, log_window, phase1_noise : bool
     reset_mu_tilde, phase1_noise_as_location, authors_bonus : bool
+    eps_stop : float
+        Not a field: the budget of the sparse-vector stopping rule (:data:`SV_BASE` only), from
+        :func:`sparse_vector_budget` at the horizon.
     """
 
     phase1_constant: float
@@ -82,6 +88,7 @@ class NCBConstants(NamedTuple):
     reset_mu_tilde: bool = False
     phase1_noise_as_location: bool = False
     authors_bonus: bool = False
+    eps_stop: float = math.inf
 
 
 def phase1_threshold_gdp(horizon: int, epsilon: float, c: float = 3.0, constant: float = 1600.0) -> float:
@@ -317,79 +324,6 @@ def gdp_index(mu_tilde, n, log_t, eps, c, alpha):  # pragma: no cover - compiled
     return idx
 
 
-@njit(nogil=True, cache=True)
-def _gdp_sv_block(
-    rng, kinds, params, table, arms, n_play, big_t, eps_stop, eps_form, k_consts, arm_releases
-):  # pragma: no cover
-    """GDP-NCB with the repaired Phase I (``phase1_rule="sparse_vector"``; NOT in the paper)."""
-    # ``eps_stop`` pays for the stopping time: AboveThreshold (Dwork and Roth 2014, Algorithm 1) on the
-    # queries ``q_t = max_i N_1,i mu_hat_i`` (the largest reward sum; one changed reward moves it by
-    # at most 1): noisy threshold ``thr + Lap(2/eps_stop)`` drawn once, each query ``q_t +
-    # Lap(4/eps_stop)``, stop at the first query at or above it. Then the Phase I means are released
-    # once, ``mu_hat_i + Lap(log T / (eps_form N_1,i))``, and Phase II is the printed one (lines 8-22);
-    # the threshold, the releases and Eq. (4) all use ``eps_form`` in place of the printed eps.
-    # :func:`sparse_vector_budget` chooses ``eps_form`` so that the whole run is eps-DP.
-    # Returns the number of Phase I rounds; counts the releases of each arm in ``arm_releases``.
-    k = kinds.shape[0]
-    const, c = k_consts.phase1_constant, k_consts.c
-    log_t = np.log(big_t)
-    fin = np.isfinite(eps_stop)
-    thr = const * (c * c * log_t + (log_t * log_t / eps_form if fin else 0.0))
-    mu_hat = np.zeros(k)
-    mu_tilde = np.zeros(k)
-    n1 = np.zeros(k)
-    s_sum = np.zeros(k)
-    noisy_thr = thr + laplace_draw(
-        rng, 2.0 / eps_stop if fin else 0.0
-    )  # AboveThreshold line 1: T_hat = T + Lap(2/eps1)
-    t = 0
-    while t < n_play:
-        a = _uniform_arm(rng, k)  # line 3: I_t ~ Unif([k]) (data-independent)
-        x = draw_reward(rng, kinds, params, table, t, a)
-        n1[a] += 1.0  # line 4
-        s_sum[a] += x
-        mu_hat[a] = (n1[a] - 1.0) / n1[a] * mu_hat[a] + x / n1[a]
-        arms[t] = a
-        t += 1
-        q = s_sum.max()  # query f_t(D) = max_i N_1,i mu_hat_i, sensitivity 1
-        if (
-            q + laplace_draw(rng, 4.0 / eps_stop if fin else 0.0) >= noisy_thr
-        ):  # AboveThreshold lines 3-5: halt at the first "above"
-            break
-    phase1 = t
-    if t < n_play:  # one release of the Phase I means (replaces line 5's per-round releases)
-        for i in range(k):
-            if n1[i] > 0.0:
-                mu_tilde[i] = mu_hat[i] + laplace_draw(rng, log_t / (eps_form * n1[i]) if fin else 0.0)
-    # Phase II exactly as printed (lines 8-22), at eps_form: the printed GDP-NCB's own step functions,
-    # on a state holding these Phase I means and pulls (log T in the index: the printed form)
-    state = _ncb_init(k, big_t, GDP_BASE, eps_form, k_consts)
-    state[_S, _LOG_I] = log_t
-    for i in range(k):
-        state[_N, i] = n1[i]
-        state[_MEAN, i] = mu_hat[i]
-        state[_TILDE, i] = mu_tilde[i]
-    _ncb_phase2(state, GDP_BASE, eps_form, k_consts)
-    while t < n_play:  # line 9: episodes
-        a, length = _gdp_choose2(rng, state, t, big_t, GDP_BASE, eps_form, k_consts)
-        length = min(length, n_play - t)
-        x = draw_reward_sum(rng, kinds, params, table, t, a, length)  # lines 15-19 in one draw
-        record_play(arms, t, a, length)  # line 14's 2 n_s pulls of A
-        _gdp_update2(rng, state, t, a, length, x, big_t, GDP_BASE, eps_form, k_consts)
-        t += length
-    for i in range(k):
-        arm_releases[i] += int(state[_REL, i])
-    return phase1
-
-
-@njit(nogil=True, cache=True)
-def _sv_kernel(rng, kinds, params, table, horizon, eps_stop, eps_form, k_consts):  # pragma: no cover - compiled
-    arms = np.empty(horizon, dtype=np.int64)
-    arm_releases = np.zeros(kinds.shape[0], dtype=np.int64)
-    p1 = _gdp_sv_block(rng, kinds, params, table, arms, horizon, horizon, eps_stop, eps_form, k_consts, arm_releases)
-    return arms, p1, arm_releases
-
-
 @njit(nogil=True, cache=True, inline="always")
 def _ldp_index(mu_tilde, n, log_t, log_w, eps, c, alpha):  # pragma: no cover - compiled
     """NCB_LDP(i, t) of Eq. (5) on the clipped mean (line 12), ``inf`` for an arm never pulled."""
@@ -413,10 +347,13 @@ def _ldp_index(mu_tilde, n, log_t, log_w, eps, c, alpha):  # pragma: no cover - 
 # of scalars.
 #: rows: pulls (n, N_1 for GDP-NCB); the exact mean (NCB, GDP-NCB's mu_hat) or LDP-NCB's running mean of
 #: privatised rewards; GDP-NCB's mu_tilde; GDP-NCB's N_2; NCB's and LDP-NCB's Phase II index (kept per arm:
-#: the index uses log T, so only the pulled arm's changes); GDP-NCB's Phase II releases of each arm
+#: the index uses log T, so only the pulled arm's changes), which holds the repaired Phase I's reward sums
+#: (``_SUM``: GDP-NCB reads no index row); GDP-NCB's Phase II releases of each arm
 _N, _MEAN, _TILDE, _N2, _IDX, _REL = 0, 1, 2, 3, 4, 5
+_SUM = _IDX
 #: scalars: the phase (1 or 2); Phase I rounds so far; the Phase I cap; log T; log T or log W (the index's,
-#: GDP-NCB's threshold's, LDP-NCB's last term's); the Phase I threshold; LDP-NCB's noise scale 1/eps; K
+#: GDP-NCB's threshold's, LDP-NCB's last term's); the Phase I threshold (the repaired Phase I's noisy one once
+#: drawn); LDP-NCB's noise scale 1/eps; K
 _PHASE, _P1END, _CAP, _LOG_T, _LOG_I, _THR, _NOISE, _K = 0, 1, 2, 3, 4, 5, 6, 7
 _S = 6  # the row of the scalars
 
@@ -462,7 +399,7 @@ def _ncb_init(k, horizon, base, epsilon, constants):  # pragma: no cover - compi
     fin = np.isfinite(epsilon)
     if base == NCB_BASE:  # n_i mu_hat_i > C c^2 log T
         state[_S, _THR] = const * c * c * log_t
-    elif base == GDP_BASE:  # Algorithm 1, line 2
+    elif base == GDP_BASE or base == SV_BASE:  # Algorithm 1, line 2 (at eps_form for the repair)
         state[_S, _THR] = const * (c * c * log_i + (log_i * log_i / epsilon if fin else 0.0))
     state[_S, _NOISE] = 1.0 / epsilon if fin else 0.0
     return state
@@ -623,6 +560,50 @@ def _gdp_update2(rng, state, t, arm, length, total, horizon, base, epsilon, cons
         state[_REL, a] += 1.0
 
 
+# GDP-NCB with the repaired Phase I (``phase1_rule="sparse_vector"``, :data:`SV_BASE`; NOT in the paper).
+# ``eps_stop`` pays for the stopping time: AboveThreshold (Dwork and Roth 2014, Algorithm 1) on the queries
+# ``q_t = max_i N_1,i mu_hat_i`` (the largest reward sum; one changed reward moves it by at most 1): noisy
+# threshold ``thr + Lap(2/eps_stop)`` drawn once, before the first pull, each query ``q_t + Lap(4/eps_stop)``,
+# stop at the first query at or above it. Then the Phase I means are released once, ``mu_hat_i + Lap(log T /
+# (eps_form N_1,i))``, and Phase II is the printed one (lines 8-22, GDP-NCB's own step functions); the
+# threshold, the releases and Eq. (4) all use ``eps_form`` (the ``epsilon`` the steps are given) in place of
+# the printed eps. :func:`sparse_vector_budget` chooses ``eps_stop`` and ``eps_form`` so that the whole run
+# is eps-DP.
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _sv_choose1(rng, state, t, horizon, base, epsilon, constants):  # pragma: no cover - compiled
+    """The repaired Phase I's round ``t``: line 3, ``I_t ~ Unif([k])``, after AboveThreshold's line 1 at ``t = 0``."""
+    if t == 0:  # AboveThreshold line 1: T_hat = T + Lap(2/eps_stop)
+        eps_stop = constants.eps_stop
+        state[_S, _THR] += laplace_draw(rng, 2.0 / eps_stop if np.isfinite(eps_stop) else 0.0)
+    return _uniform_arm(rng, int(state[_S, _K]))
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _sv_update1(rng, state, t, arm, length, total, horizon, base, epsilon, constants):  # pragma: no cover
+    """The repaired Phase I's update: line 4, AboveThreshold's query; at its first "above", the release, Phase II."""
+    a = arm
+    x = total
+    k = int(state[_S, _K])
+    state[_S, _P1END] = t + 1
+    state[_N, a] += 1.0  # line 4
+    state[_SUM, a] += x
+    state[_MEAN, a] = (state[_N, a] - 1.0) / state[_N, a] * state[_MEAN, a] + x / state[_N, a]
+    q = state[_SUM, 0]  # query f_t(D) = max_i N_1,i mu_hat_i, sensitivity 1
+    for i in range(1, k):
+        q = max(q, state[_SUM, i])
+    eps_stop = constants.eps_stop
+    fin = np.isfinite(eps_stop)
+    if q + laplace_draw(rng, 4.0 / eps_stop if fin else 0.0) >= state[_S, _THR]:  # AboveThreshold lines 3-5
+        if t + 1 < horizon:  # one release of the Phase I means (replaces line 5's per-round releases)
+            for i in range(k):
+                if state[_N, i] > 0.0:
+                    scale = state[_S, _LOG_T] / (epsilon * state[_N, i]) if fin else 0.0
+                    state[_TILDE, i] = state[_MEAN, i] + laplace_draw(rng, scale)
+        _ncb_phase2(state, base, epsilon, constants)  # Phase II exactly as printed, at eps_form
+
+
 @njit(nogil=True, cache=True)
 def _ncb_choose(rng, state, t, horizon, base, epsilon, constants):  # pragma: no cover - compiled
     """NCB's and LDP-NCB's round ``t`` (the agent's step): ``(arm, 1)``."""
@@ -634,6 +615,8 @@ def _ncb_choose(rng, state, t, horizon, base, epsilon, constants):  # pragma: no
 @njit(nogil=True, cache=True)
 def _gdp_choose(rng, state, t, horizon, base, epsilon, constants):  # pragma: no cover - compiled
     """GDP-NCB's episode from round ``t`` (the agent's step): ``(arm, length)``, one round in Phase I."""
+    if state[_S, _PHASE] == 1.0 and base == SV_BASE:
+        return _sv_choose1(rng, state, t, horizon, base, epsilon, constants), 1
     if state[_S, _PHASE] == 1.0:
         return _phase1_choose(rng, state, t, horizon, base, epsilon, constants), 1
     return _gdp_choose2(rng, state, t, horizon, base, epsilon, constants)
@@ -660,7 +643,9 @@ def _ldp_update(rng, state, t, arm, length, total, horizon, base, epsilon, const
 @njit(nogil=True, cache=True)
 def _gdp_update(rng, state, t, arm, length, total, horizon, base, epsilon, constants):  # pragma: no cover
     """GDP-NCB's update at the end of the episode from round ``t`` (the agent's step)."""
-    if state[_S, _PHASE] == 1.0:
+    if state[_S, _PHASE] == 1.0 and base == SV_BASE:
+        _sv_update1(rng, state, t, arm, length, total, horizon, base, epsilon, constants)
+    elif state[_S, _PHASE] == 1.0:
         _gdp_update1(rng, state, t, arm, length, total, horizon, base, epsilon, constants)
     else:
         _gdp_update2(rng, state, t, arm, length, total, horizon, base, epsilon, constants)
@@ -734,6 +719,37 @@ def _fixed_episodes(rng, kinds, params, table, horizon, base, epsilon, constants
     return episode_array(out), p1, rel
 
 
+@njit(nogil=True, cache=True)
+def _gdp_records(state):  # pragma: no cover - compiled
+    """:func:`_ncb_records` and each arm's releases (int64; the repaired GDP-NCB records them)."""
+    p1, releases = _ncb_records(state)
+    return p1, releases, state[_REL, : int(state[_S, _K])].astype(np.int64)
+
+
+# The repaired GDP-NCB's kernel, a loop of its own (its Phase I's steps as a branch of :func:`_block`'s
+# loop cost the other NCB kernels 9-36 %): the repaired Phase I, then Phase II with the printed GDP-NCB's
+# steps. error_model="numpy": no divisor is 0 (see :func:`_block`).
+@njit(nogil=True, cache=True, error_model="numpy")
+def _sv_kernel(rng, kinds, params, table, horizon, base, epsilon, constants):  # pragma: no cover - compiled
+    state = _ncb_init(kinds.shape[0], horizon, base, epsilon, constants)
+    arms = np.empty(horizon, dtype=np.int64)
+    t = 0
+    while t < horizon and state[_S, _PHASE] == 1.0:  # the repaired Phase I
+        a = _sv_choose1(rng, state, t, horizon, base, epsilon, constants)
+        x = draw_reward(rng, kinds, params, table, t, a)
+        arms[t] = a
+        _sv_update1(rng, state, t, a, 1, x, horizon, base, epsilon, constants)
+        t += 1
+    while t < horizon:  # line 9: episodes
+        a, length = _gdp_choose2(rng, state, t, horizon, base, epsilon, constants)
+        x = draw_reward_sum(rng, kinds, params, table, t, a, length)  # lines 15-19 in one draw
+        record_play(arms, t, a, length)  # line 14's 2 n_s pulls of A
+        _gdp_update2(rng, state, t, a, length, x, horizon, base, epsilon, constants)
+        t += length
+    p1, releases, arm_releases = _gdp_records(state)
+    return arms, p1, releases, arm_releases
+
+
 #: the anytime wrapper's agent: the scalars of its second state array: the window W, its first round, whether
 #: it is uniform (1.0) or a DP-NCB block (0.0), the uniform windows so far
 _W, _START, _UNIFORM, _N_UNIFORM = 0, 1, 2, 3
@@ -744,6 +760,28 @@ def _anytime_init(k, horizon, base, epsilon, constants):  # pragma: no cover - c
     return _ncb_init(k, 1, base, epsilon, constants), np.zeros(4)
 
 
+# Algorithm 3's window bookkeeping, written once for the kernel and the agent's steps: windows W = 1, 2, 4,
+# ... (lines 1-2, 11), the one starting at round W - 1; line 3's flag; the rounds of a window cut by the horizon.
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _anytime_window(rng, win, t):  # pragma: no cover - compiled
+    """Window ``W = t + 1`` opens at round ``t`` (``t + 1`` a power of two): its flag (line 3), True for UNIFORM."""
+    w = t + 1
+    win[_W] = w
+    win[_START] = t
+    uniform = rng.random() < 1.0 / (w * w)  # line 3: flag = UNIFORM with probability 1/W^2
+    win[_UNIFORM] = 1.0 if uniform else 0.0
+    win[_N_UNIFORM] += 1.0 if uniform else 0.0
+    return uniform
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _anytime_rounds(win, horizon):  # pragma: no cover - compiled
+    """The open window's rounds: ``W``, or fewer if the horizon cuts it."""
+    return min(int(win[_W]), horizon - int(win[_START]))
+
+
 @njit(nogil=True, cache=True)
 def _anytime_choose(rng, state, t, horizon, base, epsilon, constants):  # pragma: no cover - compiled
     """Algorithm 3 at round ``t`` (the agent's step): a new window's draw (line 3), then its episode from ``t``."""
@@ -751,16 +789,8 @@ def _anytime_choose(rng, state, t, horizon, base, epsilon, constants):  # pragma
     # (:func:`_block`), told the horizon W, on the window's rounds u = t - start.
     block, win = state
     k = int(block[_S, _K])
-    if t & (t + 1) == 0:  # t + 1 = W, a power of two: window W starts (lines 1-2, 11)
-        w = t + 1
-        win[_W] = w
-        win[_START] = t
-        uniform = rng.random() < 1.0 / (w * w)  # line 3: flag = UNIFORM
-        win[_UNIFORM] = 1.0 if uniform else 0.0
-        if uniform:
-            win[_N_UNIFORM] += 1.0
-        else:  # line 9: a fresh DP-NCB told the horizon W
-            block[:] = _ncb_init(k, w, base, epsilon, constants)
+    if t & (t + 1) == 0 and not _anytime_window(rng, win, t):  # a window starts; line 9: a fresh DP-NCB told W
+        block[:] = _ncb_init(k, t + 1, base, epsilon, constants)
     if win[_UNIFORM] == 1.0:  # lines 5-7 (rewards observed, not used)
         return _uniform_arm(rng, k), 1
     start, w = int(win[_START]), int(win[_W])
@@ -769,7 +799,7 @@ def _anytime_choose(rng, state, t, horizon, base, epsilon, constants):  # pragma
         return _phase1_choose(rng, block, u, w, base, epsilon, constants), 1
     if base == GDP_BASE:
         a, length = _gdp_choose2(rng, block, u, w, base, epsilon, constants)
-        return a, min(length, min(w, horizon - start) - u)  # a window cut by the horizon
+        return a, min(length, _anytime_rounds(win, horizon) - u)  # a window cut by the horizon
     return _ncb_choose2(rng, block, u, w, base, epsilon, constants), 1
 
 
@@ -801,22 +831,20 @@ def _anytime_kernel(rng, kinds, params, table, horizon, base, epsilon, constants
     """Algorithm 3: windows W = 1, 2, 4, ...; uniform with probability 1/W^2, else DP-NCB(k, W, epsilon)."""
     k = kinds.shape[0]
     arms = np.empty(horizon, dtype=np.int64)
+    win = np.zeros(4)  # the agent's window state (its block state is _block's own here)
     t = 0
-    w = 1  # line 1
-    n_uniform = 0
     while t < horizon:  # line 2
-        n_play = min(w, horizon - t)
-        if rng.random() < 1.0 / (w * w):  # line 3: flag = UNIFORM
+        uniform = _anytime_window(rng, win, t)  # window W = t + 1 and its flag
+        n_play = _anytime_rounds(win, horizon)
+        if uniform:
             for u in range(n_play):  # lines 5-7 (rewards observed, not used)
-                a = rng.integers(0, k)
+                a = _uniform_arm(rng, k)
                 draw_reward(rng, kinds, params, table, t + u, a)
                 arms[t + u] = a
-            n_uniform += 1
         else:  # line 9: a fresh DP-NCB told the horizon W
-            _block(base, rng, kinds, params, table, arms, t, n_play, w, epsilon, constants)
+            _block(base, rng, kinds, params, table, arms, t, n_play, t + 1, epsilon, constants)
         t += n_play
-        w *= 2  # line 11
-    return arms, n_uniform
+    return arms, int(win[_N_UNIFORM])
 
 
 # --------------------------------------------------------------------------------------------
@@ -902,6 +930,8 @@ class GDPNCB(NCBFamily):
     Phase I (lines 2-7): uniform pulls, ``mu_tilde = mu_hat + Lap(log T / (eps N_1))``, until ``n_i mu_tilde_i``
     passes :func:`phase1_threshold_gdp`: a stopping time the actions show (:func:`leading_run_law`).
     Phase II (lines 8-22): doubling episodes on the argmax of Eq. (4), each released with ``Lap(log T / (eps n_A))``.
+    Both Phase I rules have an agent (:meth:`~privbandits.policies.base.Policy.agent`), the repair's told its
+    budget at the agent's horizon (:func:`sparse_vector_budget`), as a run is.
 
     Parameters
     ----------
@@ -957,13 +987,8 @@ class GDPNCB(NCBFamily):
     _init = staticmethod(_ncb_init)
     _choose = staticmethod(_gdp_choose)
     _update = staticmethod(_gdp_update)
-    _step_records = staticmethod(_ncb_records)
+    _step_records = staticmethod(_gdp_records)
     _step_episodes = True  # GDP-NCB's Phase II episodes; every other round an episode of one
-
-    @property
-    def has_agent(self) -> bool:
-        """The printed Phase I rule only: the sparse-vector rule's kernel is not split into steps yet."""
-        return self.phase1_rule == "printed"
 
     def _check_together(self) -> None:
         super()._check_together()
@@ -978,22 +1003,24 @@ class GDPNCB(NCBFamily):
         """True for the printed Phase I rule (:meth:`run_episodes` records its Phase II episodes as such)."""
         return self.phase1_rule == "printed"
 
+    def _step_args(self, n_arms, horizon):
+        if self.phase1_rule == "printed":
+            return super()._step_args(n_arms, horizon)
+        # the repaired Phase I's block, told its budget at this horizon: eps_form for the threshold, the
+        # releases and Eq. (4), eps_stop for the stopping rule
+        budget = sparse_vector_budget(horizon, self.epsilon, self.sv_fraction)
+        return SV_BASE, budget.eps_form, self._constants._replace(eps_stop=budget.eps_stop)
+
     def _kernel_call(self, instance, horizon):
-        if self.phase1_rule == "sparse_vector":
-            budget = sparse_vector_budget(horizon, self.epsilon, self.sv_fraction)
-            return _sv_kernel, (*instance.kernel_args(), horizon, budget.eps_stop, budget.eps_form, self._constants)
-        return super()._kernel_call(instance, horizon)
+        if self.phase1_rule == "printed":
+            return super()._kernel_call(instance, horizon)
+        return _sv_kernel, (*instance.kernel_args(), horizon, *self._step_args(instance.n_arms, horizon))
 
     def _records(self, raw) -> Records:
-        if self.phase1_rule == "printed":
-            return super()._records(raw)
-        arms, p1, arm_rel = raw
-        return {
-            "arms": arms,
-            "phase1_end": np.asarray(p1),
-            "releases": np.asarray(arm_rel.sum()),
-            "arm_releases": arm_rel,
-        }
+        records = super()._records(raw)
+        if self.phase1_rule == "sparse_vector":
+            records["arm_releases"] = np.asarray(raw[3])
+        return records
 
     def guarantee(self, horizon, delta=0.0):
         if self.phase1_rule == "sparse_vector":

@@ -394,7 +394,7 @@ class FixedBudgetThresholding(Policy):
 # --------------------------------------------------------------------------------------------
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def _log_term(t, k, delta, epsilon, mechanism):  # pragma: no cover - compiled
     """The logarithm in rad_t(i) at round ``t``: ``log(4 K t^3 / delta)``; ``log(8 K t^3 / delta)`` for Laplace."""
     if mechanism == LAPLACE and not np.isinf(epsilon):
@@ -402,7 +402,7 @@ def _log_term(t, k, delta, epsilon, mechanism):  # pragma: no cover - compiled
     return np.log(4.0 * k * float(t) ** 3 / delta)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def _radius(n, log_term, radius_constant, epsilon, mechanism):  # pragma: no cover - compiled
     """rad_t(i) of an arm pulled ``n`` times, from the round's ``_log_term`` (increasing in it)."""
     if mechanism == LAPLACE and not np.isinf(epsilon):
@@ -412,7 +412,7 @@ def _radius(n, log_term, radius_constant, epsilon, mechanism):  # pragma: no cov
     return np.sqrt(log_term / (radius_constant * n))  # line 17
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def _undecided(mean, radius, tau_eps):  # pragma: no cover - compiled
     """Whether the arm is in the symmetric difference of S_t and S~_t (lines 5-14)."""
     in_s = mean >= tau_eps  # line 5: S_t
@@ -420,67 +420,106 @@ def _undecided(mean, radius, tau_eps):  # pragma: no cover - compiled
     return in_s != (shifted >= tau_eps)  # line 14: S~_t
 
 
-@njit(nogil=True, cache=True)
-def _fixed_confidence_kernel(
-    rng, kinds, params, table, max_rounds, tau_eps, delta, radius_constant, epsilon, mechanism
+# The step functions of Algorithm 2 (``_log_term``, ``_radius`` and ``_undecided`` inlined into them). Lines
+# 5-14 test every arm at every round. An arm's mean and count
+# change only when it is pulled, and its radius grows with t in between, so the outcome of the test moves
+# one way only: an arm in the symmetric difference stays in it until it is pulled, and an arm outside it at
+# round u was outside it at every round since its last pull. ``_choose`` therefore tests an arm only when
+# that outcome can have changed (the round after its pull, and for an arm outside the difference, the round
+# after the last round it has been shown to be outside it: each time it is, it is tested at a round twice as
+# far ahead). Every round's S_t, S~_t, the arm pulled and the stopping time are those of testing every arm at
+# every round. The state is one (7, K) array (one array to carry keeps the split kernel as fast as the
+# unsplit one, benchmarks/README.md, issue 36).
+#: rows: pulls T_i; sums of the observations; S_t (1.0: in it); in the symmetric difference of S_t and S~_t
+#: (1.0: undecided); the next round at which to test the arm; the step to the round after that; in column 0,
+#: whether the policy has stopped (1.0)
+_FC_PULLS, _FC_SUMS, _FC_ANSWER, _FC_UNDECIDED, _FC_TEST_AT, _FC_STEP, _FC_STOPPED = 0, 1, 2, 3, 4, 5, 6
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _fixed_confidence_init(k, horizon, tau_eps, delta, radius_constant, epsilon, mechanism):  # pragma: no cover
+    state = np.zeros((_FC_STOPPED + 1, k))
+    state[_FC_TEST_AT, :] = k  # every arm tested at round K, the first of line 4
+    state[_FC_STEP, :] = 1.0
+    return state
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _fixed_confidence_choose(
+    rng, state, t, horizon, tau_eps, delta, radius_constant, epsilon, mechanism
 ):  # pragma: no cover
-    k = kinds.shape[0]
-    pulls = np.zeros(k)
-    sums = np.zeros(k)
-    for t in range(k):  # line 2: pull each arm once
-        reward = draw_reward(rng, kinds, params, table, t, t)
-        sums[t] += _observe(rng, reward, epsilon, mechanism)
-        pulls[t] += 1.0
-    # Lines 5-14 test every arm at every round. An arm's mean and count change only when it is
-    # pulled, and its radius grows with t in between, so the outcome of the test moves one way
-    # only: an arm in the symmetric difference stays in it until it is pulled, and an arm outside it
-    # at round u was outside it at every round since its last pull. The kernel therefore tests an
-    # arm only when that outcome can have changed (the round after its pull, and for an arm outside
-    # the difference, the round after the last round it has been shown to be outside it: each time
-    # it is, it is tested at a round twice as far ahead). Every round's S_t, S~_t, the arm pulled
-    # and the stopping time are those of testing every arm at every round.
-    answer = np.zeros(k, dtype=np.bool_)  # S_t
-    undecided = np.zeros(k, dtype=np.bool_)  # in S_t and not S~_t, or the other way round
-    test_at = np.full(k, k, dtype=np.int64)  # the next round at which to test the arm
-    step = np.ones(k, dtype=np.int64)
-    t = k
-    stopped = False
-    while t < max_rounds:  # line 4: for t = K, K+1, ...
-        log_term = _log_term(t, k, delta, epsilon, mechanism)
-        for i in range(k):
-            if test_at[i] > t:
-                continue
-            mean = sums[i] / pulls[i]
-            answer[i] = mean >= tau_eps  # line 5: S_t
-            undecided[i] = _undecided(mean, _radius(pulls[i], log_term, radius_constant, epsilon, mechanism), tau_eps)
-            test_at[i] = max_rounds  # undecided: stays so until pulled
-            if not undecided[i]:
-                later = min(t + step[i], max_rounds - 1)
+    """Round ``t``'s arm: line 2's, or line 18's; -1 at lines 15-16 (S_t = S~_t: the policy stops)."""
+    # One loop and one exit, the state written last on every path (an early return, or a loop per line of
+    # the algorithm, kept an atomic reference-count pair of the state in the kernel's round loop: +16 %,
+    # benchmarks/README.md, issue 36)
+    k = state.shape[1]
+    arm = t if t < k else -1  # line 2: pull each arm once
+    fewest = np.inf
+    log_term = _log_term(max(t, 1), k, delta, epsilon, mechanism)  # line 4: for t = K, K+1, ...
+    for i in range(0 if t < k else k):
+        pulls = state[_FC_PULLS, i]
+        if state[_FC_TEST_AT, i] <= t:  # lines 5-14 for arm i (its own entries only)
+            mean = state[_FC_SUMS, i] / pulls
+            state[_FC_ANSWER, i] = 1.0 if mean >= tau_eps else 0.0  # line 5: S_t
+            undecided = _undecided(mean, _radius(pulls, log_term, radius_constant, epsilon, mechanism), tau_eps)
+            state[_FC_UNDECIDED, i] = 1.0 if undecided else 0.0
+            test_at = horizon  # undecided: stays so until pulled
+            if not undecided:
+                step = state[_FC_STEP, i]
+                later = min(t + int(step), horizon - 1)
                 radius_later = _radius(
-                    pulls[i], _log_term(later, k, delta, epsilon, mechanism), radius_constant, epsilon, mechanism
+                    pulls, _log_term(later, k, delta, epsilon, mechanism), radius_constant, epsilon, mechanism
                 )
                 if later > t and not _undecided(mean, radius_later, tau_eps):
-                    test_at[i] = later + 1
-                    step[i] *= 2
+                    test_at = later + 1
+                    state[_FC_STEP, i] = 2.0 * step
                 else:
-                    test_at[i] = t + 1
-                    step[i] = max(step[i] // 4, 1)
-        # line 18: the undecided arm of largest radius rad_t(i), which is the one with the fewest
-        # pulls (the radius strictly decreases with T_i(t) at a given t; ties go to the lowest index)
-        arm = -1
-        for i in range(k):
-            if undecided[i] and (arm < 0 or pulls[i] < pulls[arm]):
-                arm = i
-        if arm < 0:  # lines 15-16: S_t = S~_t
-            stopped = True
+                    test_at = t + 1
+                    state[_FC_STEP, i] = max(step // 4.0, 1.0)
+            state[_FC_TEST_AT, i] = test_at
+        # line 18: the undecided arm of largest radius rad_t(i), which is the one with the fewest pulls (the
+        # radius strictly decreases with T_i(t) at a given t; ties go to the lowest index)
+        if state[_FC_UNDECIDED, i] == 1.0 and pulls < fewest:
+            fewest = pulls
+            arm = i
+    state[_FC_STOPPED, 0] = 1.0 if arm < 0 else 0.0  # lines 15-16: S_t = S~_t, stop and answer S_t
+    return arm
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _fixed_confidence_update(
+    rng, state, t, arm, reward, horizon, tau_eps, delta, radius_constant, epsilon, mechanism
+):  # pragma: no cover
+    state[_FC_SUMS, arm] += _observe(rng, reward, epsilon, mechanism)  # line 20 (line 2's pulls too)
+    state[_FC_PULLS, arm] += 1.0  # line 21
+    state[_FC_TEST_AT, arm] = t + 1  # its test may have changed: tested next round
+    state[_FC_STEP, arm] = 1.0
+
+
+@njit(nogil=True, cache=True)
+def _fixed_confidence_records(state):  # pragma: no cover - compiled
+    """``pulls``, ``answer`` (S_t), ``stop_time`` (the rounds played: one pull each) and ``stopped``."""
+    pulls = state[_FC_PULLS].astype(np.int64)
+    return pulls, state[_FC_ANSWER] > 0.5, np.int64(pulls.sum()), state[_FC_STOPPED, 0] == 1.0
+
+
+# error_model="numpy" (no divisor is 0: every arm is pulled before its first test): a ZeroDivisionError
+# branch would stop numba pruning the inlined step functions' reference counting (benchmarks/README.md,
+# issue 36); the values are the same
+@njit(nogil=True, cache=True, error_model="numpy")
+def _fixed_confidence_kernel(
+    rng, kinds, params, table, horizon, tau_eps, delta, radius_constant, epsilon, mechanism
+):  # pragma: no cover
+    state = _fixed_confidence_init(kinds.shape[0], horizon, tau_eps, delta, radius_constant, epsilon, mechanism)
+    for t in range(horizon):  # the horizon is a cap
+        arm = _fixed_confidence_choose(rng, state, t, horizon, tau_eps, delta, radius_constant, epsilon, mechanism)
+        if arm < 0:  # stopped (lines 15-16)
             break
         reward = draw_reward(rng, kinds, params, table, t, arm)  # line 19
-        sums[arm] += _observe(rng, reward, epsilon, mechanism)  # line 20
-        pulls[arm] += 1.0  # line 21
-        test_at[arm] = t + 1
-        step[arm] = 1
-        t += 1
-    return pulls.astype(np.int64), answer, t, stopped
+        _fixed_confidence_update(
+            rng, state, t, arm, reward, horizon, tau_eps, delta, radius_constant, epsilon, mechanism
+        )
+    return _fixed_confidence_records(state)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -490,6 +529,8 @@ class FixedConfidenceThresholding(Policy):
     Stops when every interval ``mu_hat_i +- rad_t(i)``, ``rad_t(i) = sqrt(log(4 K t^3/delta) / (radius_constant
     T_i(t)))``, lies on one side of ``tau_eps``, else pulls the widest undecided arm; the horizon is a cap.
     ``"laplace"`` adds the Laplace-sum tail bound to the radius (``chan2011private``, Corollary 2.9).
+    Driven one round at a time (:meth:`~privbandits.policies.base.Policy.agent`), it stops on its own too: the
+    agent's ``done`` turns True at the round :meth:`run` stops at, and its ``records()`` hold the answer.
 
     Parameters
     ----------
@@ -512,6 +553,11 @@ class FixedConfidenceThresholding(Policy):
     records_arms = False
     records = ("pulls", "answer", "stop_time", "stopped")
     _kernel = staticmethod(_fixed_confidence_kernel)
+    _init = staticmethod(_fixed_confidence_init)
+    _choose = staticmethod(_fixed_confidence_choose)
+    _update = staticmethod(_fixed_confidence_update)
+    _step_records = staticmethod(_fixed_confidence_records)
+    _step_stops = True  # _choose returns -1 at lines 15-16
     binding = (
         lambda p, h: _tau_eps(p.tau, p.epsilon, p.mechanism),
         "delta",
