@@ -305,7 +305,7 @@ def _draw_block(rng, env, run, fixed, t0, t1, rank_step, private, tree_noise, dr
         draws.reward[i - draws.first[0]] = rng.standard_normal()
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def _draw_round(rng, t, rank_step, private, tree_noise, draws):  # pragma: no cover - compiled
     """The policy's random numbers of round t (1-based), after its candidates and before its reward."""
     # With ``tree_noise``, the standard normals of the tree node closed in round t (line 5: one per
@@ -336,16 +336,16 @@ def _reward(env, run, noise_sd, z, i, kt):  # pragma: no cover - compiled
 def _observe(env, run, s, i, kt, y):  # pragma: no cover - compiled
     """Line 8 for setting s: group ``kt``'s candidate hired in round ``i + 1``, reward ``y``; the regrets recorded."""
     # The regrets from the true rewards and relative ranks per pool row (:meth:`HiringEnvironment.arrays`).
-    cand = run.cand[i]
+    cand, row_rank, row_reward = run.cand[i], env.row_rank, env.row_reward
     run.hired[s, i] = cand[kt]
     run.ys[s, i] = y
     run.chosen[s, i] = kt
-    fmax, rmax = env.row_rank[cand[0]], env.row_reward[cand[0]]
+    fmax, rmax = row_rank[cand[0]], row_reward[cand[0]]
     for k in range(1, cand.shape[0]):
-        fmax = max(fmax, env.row_rank[cand[k]])
-        rmax = max(rmax, env.row_reward[cand[k]])
-    run.fair_regret[s, i] = fmax - env.row_rank[cand[kt]]
-    run.regret[s, i] = rmax - env.row_reward[cand[kt]]
+        fmax = max(fmax, row_rank[cand[k]])
+        rmax = max(rmax, row_reward[cand[k]])
+    run.fair_regret[s, i] = fmax - row_rank[cand[kt]]
+    run.regret[s, i] = rmax - row_reward[cand[kt]]
 
 
 @njit(nogil=True, cache=True)
@@ -509,23 +509,22 @@ def _oful_init(env, p):  # pragma: no cover - compiled
 @njit(nogil=True, cache=True, inline="always")
 def _oful_choose(env, run, state, p, s, t, noise_sd):  # pragma: no cover - compiled
     """Round t (1-based) of setting s: the group whose candidate has the largest upper confidence bound."""
-    pool, nz_cols, nz_count = env.pool, env.nz_cols, env.nz_count
-    k_groups = env.offsets.shape[0] - 1
+    pool, nz_cols, nz_count, cand = env.pool, env.nz_cols, env.nz_count, run.cand
+    v, b, theta, theta_round, logdet = state.vinv[s], state.b[s], state.theta, state.theta_round, state.logdet[s]
+    reg, delta, theta_norm, code_radius, scale = p.reg[s], p.delta[s], p.theta_norm[s], p.code_radius[s], p.scale[s]
+    k_groups = cand.shape[1]
     d = pool.shape[1]
-    v, b, theta, theta_round = state.vinv[s], state.b[s], state.theta, state.theta_round
     i = t - 1
-    reg = p.reg[s]
-    if p.code_radius[s]:  # the authors' sqrt(2 log(det V / det(reg I))) sqrt(log t)
-        beta = p.scale[s] * math.sqrt(2.0 * state.logdet[s]) * math.sqrt(math.log(t))
+    if code_radius:  # the authors' sqrt(2 log(det V / det(reg I))) sqrt(log t)
+        beta = scale * math.sqrt(2.0 * logdet) * math.sqrt(math.log(t))
     else:
-        beta = p.scale[s] * (
-            math.sqrt(noise_sd**2 * (d * math.log((1.0 + (t - 1) / reg) / p.delta[s])))
-            + math.sqrt(reg) * p.theta_norm[s]
+        beta = scale * (
+            math.sqrt(noise_sd**2 * (d * math.log((1.0 + (t - 1) / reg) / delta))) + math.sqrt(reg) * theta_norm
         )
     best = -1e300
     kt = 0
     for k in range(k_groups):
-        row = run.cand[i, k]
+        row = cand[i, k]
         x = pool[row]
         cols = nz_cols[row, : nz_count[row]]
         mean = 0.0
@@ -554,11 +553,12 @@ def _oful_choose(env, run, state, p, s, t, noise_sd):  # pragma: no cover - comp
 def _oful_update(env, run, state, s, i, kt, y):  # pragma: no cover - compiled
     """Round ``i + 1`` of setting s: group ``kt`` hired, reward ``y``; V^-1 by Sherman-Morrison, X^T y, log det."""
     _observe(env, run, s, i, kt, y)
-    # theta = V^-1 X^T y follows next round, where needed
-    pool, nz_cols, nz_count = env.pool, env.nz_cols, env.nz_count
+    # theta = V^-1 X^T y follows next round, where needed. (Each step reads the tuples' arrays and
+    # values first, in straight-line code, so that numba's reference-count pruning removes the
+    # per-round increfs and decrefs of the tuples' arrays: benchmarks/README.md, issue 36.)
+    pool, nz_cols, nz_count, row = env.pool, env.nz_cols, env.nz_count, run.hired[s, i]
+    v, b, u, logdet = state.vinv[s], state.b[s], state.u, state.logdet
     d = pool.shape[1]
-    v, b, u = state.vinv[s], state.b[s], state.u
-    row = run.hired[s, i]
     x = pool[row]
     cols = nz_cols[row, : nz_count[row]]
     for a in range(d):
@@ -570,7 +570,7 @@ def _oful_update(env, run, state, s, i, kt, y):  # pragma: no cover - compiled
     for a in cols:
         b[a] += x[a] * y
         den += x[a] * u[a]
-    state.logdet[s] += math.log(den)
+    logdet[s] += math.log(den)
     for a in range(d):
         for c in range(d):
             v[a, c] -= u[a] * u[c] / den
@@ -732,48 +732,58 @@ def _greedy_init(env, horizon, p, private):  # pragma: no cover - compiled
 def _greedy_choose(env, run, window, state, draws, p, s, t, horizon, private, jitter, trace):  # pragma: no cover
     """Lines 4-7 of round t (1-based) for setting s: the ridge step, the window, the rank step; the group to hire."""
     # ``draws``: the round's random numbers (rows ``t - 1 - draws.first[0]`` and, for the tree's
-    # nodes, ``node - draws.first[1]``), drawn by _draw_round.
+    # nodes, ``node - draws.first[1]``), drawn by _draw_round. The tuples' values and arrays are read
+    # first (see _oful_update).
+    lag, refresh, y_clip, sigma = p.lag[s], p.refresh[s], p.y_clip[s], p.sigma_tree[s]
+    gamma, per_node, jitter_sd, brute, rho = (
+        p.shift[s],
+        p.shift_per_node[s],
+        p.jitter[s],
+        p.rank_brute[s],
+        p.rank_rho[s],
+    )
+    n_reg, theta_version, theta, jittered = state.n_reg, state.theta_version, state.theta[s], state.jittered
+    gram, b, exact, noisy, leaf = state.gram, state.b, state.exact, state.noisy, state.leaf
+    prefix, m, rhs = state.prefix, state.m, state.rhs
+    node, first, z_jitter, z_rank = draws.node, draws.first, draws.jitter, draws.rank
+    tree, work, products, scores = env.score_tree, window.work, window.products, window.scores[s]
     i = t - 1
-    d = env.pool.shape[1]
+    d = theta.shape[0]
     t_tilde = (t - 1) // 2  # line 4
-    if p.lag[s] and t > 1:  # the authors' index: floor((t - 2) / 2), one less on odd t
+    if lag and t > 1:  # the authors' index: floor((t - 2) / 2), one less on odd t
         t_tilde = (t - 2) // 2
-    while state.n_reg[s] < t_tilde:  # line 5 (private: the tree's new leaf, with the round's node noise)
-        n_reg = state.n_reg[s]
+    while n_reg[s] < t_tilde:  # line 5 (private: the tree's new leaf, with the round's node noise)
         if private:
-            noise = draws.node[n_reg - draws.first[1]]
-            _add_row_private(
-                env, run, s, n_reg, p.y_clip[s], p.sigma_tree[s], noise, state.leaf, state.exact[s], state.noisy[s]
-            )
+            noise = node[n_reg[s] - first[1]]
+            _add_row_private(env, run, s, n_reg[s], y_clip, sigma, noise, leaf, exact[s], noisy[s])
         else:
-            _add_row_exact(env, run, s, n_reg, state.gram[s], state.b[s])
-        state.n_reg[s] += 1
-    theta = state.theta[s]
+            _add_row_exact(env, run, s, n_reg[s], gram[s], b[s])
+        n_reg[s] += 1
     # theta-hat and the scores are recomputed when t~ changes (the paper), or, with refresh > 1, only
     # when t~ is a multiple of refresh (private: post-processing)
-    if state.theta_version[s] != t_tilde and t_tilde % p.refresh[s] == 0:
+    if theta_version[s] != t_tilde and t_tilde % refresh == 0:
         if not private:
-            _copy(np.linalg.solve(state.gram[s], state.b[s]), theta)
+            _copy(np.linalg.solve(gram[s], b[s]), theta)
         elif t_tilde > 0:
-            shift = p.shift[s]
-            if p.shift_per_node[s]:  # 2 Gamma I on each of the prefix sum's nodes
+            shift = gamma
+            if per_node:  # 2 Gamma I on each of the prefix sum's nodes
                 shift *= binary_counter_terms(t_tilde)
-            _private_theta(state.noisy[s], t_tilde, shift, state.prefix, state.m, state.rhs, theta)
-        state.theta_version[s] = t_tilde
+            _private_theta(noisy[s], t_tilde, shift, prefix, m, rhs, theta)
+        theta_version[s] = t_tilde
         if not jitter:
-            _score_pool(env.score_tree, theta, window.work, window.products, window.scores[s])
+            _score_pool(tree, theta, work, products, scores)
     _slide_window(env, run, window, s, t, t_tilde)
-    b_i = i - draws.first[0]
+    b_i = i - first[0]
     used = theta
     if jitter:  # the authors' Fair-Greedy: theta-hat + jitter / (d sqrt(t)) z, scored every round
-        scale = p.jitter[s] / (d * math.sqrt(t))
+        scale = jitter_sd / (d * math.sqrt(t))
         for j in range(d):
-            state.jittered[j] = theta[j] + scale * draws.jitter[b_i, j]
-        _score_pool(env.score_tree, state.jittered, window.work, window.products, window.scores[s])
-        used = state.jittered
-    rank_rho = p.rank_rho[s] if private else 1.0
+            jittered[j] = theta[j] + scale * z_jitter[b_i, j]
+        _score_pool(tree, jittered, work, products, scores)
+        used = jittered
+    rank_rho = rho if private else 1.0
     return _rank_and_pick(
-        env, run, window, s, p.rank_brute[s], private, rank_rho, horizon, i, t, t_tilde, used, trace, draws.rank[b_i]
+        env, run, window, s, brute, private, rank_rho, horizon, i, t, t_tilde, used, trace, z_rank[b_i]
     )
 
 
