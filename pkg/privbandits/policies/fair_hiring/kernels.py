@@ -6,11 +6,17 @@ draws the same numbers in the same order whatever the setting and the history, s
 run is bit for bit its run alone.
 """
 
-# How a round runs: one candidate per group (_draw_block), a group picked, the hired candidate's
-# reward observed (_hire). The two Fair-Greedy variants differ only in their ridge step (exact,
-# _add_row_exact, or the private tree, _add_row_private and _private_theta) and in eq. (1)'s
-# Gaussian on the rank; they share the rank step (_slide_window, _rank_and_pick; lines 4, 6, 7).
-# OFUL has its own index and Sherman-Morrison update.
+# How a round runs: one candidate per group and the policy's numbers (_draw_block, _draw_round), a
+# group picked (the step _oful_choose or _greedy_choose), the hired candidate's reward observed
+# (_reward), the update (the step _oful_update or _observe). The two Fair-Greedy variants differ
+# only in their ridge step (exact, _add_row_exact, or the private tree, _add_row_private and
+# _private_theta) and in eq. (1)'s Gaussian on the rank; they share the rank step (_slide_window,
+# _rank_and_pick; lines 4, 6, 7). OFUL has its own index and Sherman-Morrison update.
+#
+# Steps (issue 36): a kernel's round, per setting, is its compiled step functions, inlined; the
+# agent (policies.HiringAgent) calls the same steps on one setting's state (S = 1) through
+# _oful_agent_choose / _greedy_agent_choose (the round's candidates and _draw_round, then the
+# choice) and _oful_agent_update / _greedy_agent_update, so its trial is the kernel's bit for bit.
 #
 # Lockstep: every Gaussian is 0 + scale * (a standard normal), so a block's numbers are drawn once,
 # in the order one run draws them (the tests check the runs equal the runs alone).
