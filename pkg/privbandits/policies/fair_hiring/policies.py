@@ -109,7 +109,7 @@ class HiringPolicy(ContextualPolicy):
         return run_together([self], env, horizon, rng, trace=trace, candidates=candidates)[0]
 
     def agent(self, env: HiringEnvironment, horizon: int, rng: np.random.Generator | int) -> HiringAgent:
-        """A :class:`HiringAgent` of this setting (see :meth:`ContextualPolicy.agent`).
+        """A :class:`HiringAgent` of this setting (see :meth:`~privbandits.policies.base.ContextualPolicy.agent`).
 
         Parameters
         ----------
@@ -514,7 +514,7 @@ def run_together(
 class HiringAgent:
     """A hiring policy driven one round at a time: ``group = agent.choose(candidates)``, then ``agent.update(reward)``.
 
-    Made by :meth:`HiringPolicy.agent` (:meth:`ContextualPolicy.agent`). The policy's kernel
+    Made by :meth:`HiringPolicy.agent` (:meth:`~privbandits.policies.base.ContextualPolicy.agent`). The policy's kernel
     plays a round as its compiled steps: the round's policy noise (``_draw_round``), the choice
     (``_oful_choose``, or ``_greedy_choose``: lines 4-7 of Algorithm 1 of ``an2025privatefairgreedy``,
     the ridge step on the hires so far, the window, the relative ranks) and the update (line 8, and
