@@ -315,6 +315,21 @@ def _agent_update(reward: Any) -> Any:
     return agent
 
 
+def _hiring_choose(candidates: Any) -> Any:
+    """A Private-Fair-Greedy agent (2 groups of 40 candidates) after choosing among ``candidates``: the agent."""
+    agent = policies_module.PrivateFairGreedy().agent(_hiring_env(), 10, 0)
+    agent.choose(candidates)
+    return agent
+
+
+def _hiring_update(reward: Any) -> Any:
+    """A Fair-Greedy agent's first round ended with ``reward``: the agent."""
+    agent = policies_module.FairGreedy().agent(_hiring_env(), 10, 0)
+    agent.choose([0, 1])
+    agent.update(reward)
+    return agent
+
+
 CASES: list[tuple[str, Any, dict[str, Any], dict[str, Any]]] = [
     ("bernoulli_instance", bernoulli_instance, {"means": [0.2, 0.8]}, {"means": bad_array(unit=True, min_size=2)}),
     (
@@ -503,6 +518,34 @@ CASES: list[tuple[str, Any, dict[str, Any], dict[str, Any]]] = [
         },
     ),
     ("Agent.update", _agent_update, {"reward": 0.5}, {"reward": bad_real(0.0, 1.0, "[]")}),
+    (
+        "ContextualPolicy.agent",
+        lambda **kw: policies_module.OFUL().agent(**kw),
+        {"env": synthetic_hiring_env(d=3, k=2, n=10), "horizon": 10, "rng": 0},
+        {
+            "env": st.sampled_from([None, "hiring", INST, [[0.5, 0.5]]]),
+            "horizon": bad_int(1),
+            "rng": st.one_of(st.integers(max_value=-1), st.sampled_from([None, 1.5, "0", True, [0]])),
+        },
+    ),
+    (
+        "HiringAgent.choose",
+        _hiring_choose,
+        {"candidates": [0, 39]},
+        {
+            "candidates": st.one_of(
+                st.sampled_from([None, "01", [0], [0, 1, 2], [[0, 1]], [0.0, 1.0], [True, False], [0, [1]], 0]),
+                st.integers(max_value=-1).map(lambda v: [0, v]),
+                st.integers(min_value=40, max_value=2**62).map(lambda v: [v, 0]),
+            )
+        },
+    ),
+    (
+        "HiringAgent.update",
+        _hiring_update,
+        {"reward": -2.5},
+        {"reward": st.one_of(st.sampled_from([math.nan, math.inf, -math.inf]), st.booleans(), NOT_NUMBERS_OR_NONE)},
+    ),
     ("mechanism_targets", audit.mechanism_targets, {"epsilon": 1.0}, {"epsilon": bad_real(), "broken": BAD_BOOL}),
     ("default_features", audit.default_features, {"bins": 8}, {"bins": bad_int(1)}),
     ("is_tie", frontier.is_tie, {"a": 1.0, "b": 1.0, "rtol": 1e-9}, {"rtol": bad_real(0.0, math.inf, "[)")}),

@@ -1097,6 +1097,36 @@ class ContextualPolicy(Declared, abc.ABC):
             return math.inf, 0.0, True
         raise NotImplementedError(f"{type(self).__name__} is private but states no guarantee")
 
+    def agent(self, env: Any, horizon: int, rng: np.random.Generator | int) -> Any:
+        """A learner to drive one round at a time: each round's context in, the group to hire out, then its reward.
+
+        The run of :meth:`run` is the loop: the environment presents one candidate per group,
+        ``group = agent.choose(candidates)``, the environment's reward of the hire,
+        ``agent.update(reward)``. The agent calls the policy's own compiled steps (the body of its
+        kernel) on one setting's state, so an agent driven by an environment that draws the candidates
+        and the reward's noise from the agent's generator plays :meth:`run`'s trial bit for bit
+        (``tests/test_hiring_agents.py``). See :class:`~privbandits.policies.fair_hiring.policies.HiringAgent`.
+
+        Parameters
+        ----------
+        env : HiringEnvironment
+            The candidate pools (features): ``choose`` takes each group's row within its pool.
+        horizon : int >= 1
+            The rounds the agent may play; its privacy guarantee is that of a trial of this length.
+        rng : numpy.random.Generator or int
+            The generator of the policy's randomness (its privacy noise included), or a seed (``int >= 0``).
+
+        Returns
+        -------
+        HiringAgent
+
+        Raises
+        ------
+        NotImplementedError
+            For a policy without a step agent.
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no step agent")
+
     @abc.abstractmethod
     def run(self, env: Any, horizon: int, rng: np.random.Generator, **kwargs: Any) -> Records:
         """Play one trial of ``horizon`` rounds on a contextual environment (e.g. a ``HiringEnvironment``).

@@ -24,7 +24,7 @@ from .calibration import (
     tree_rho,
     tree_sigma,
 )
-from .policies import OFUL, FairGreedy, HiringPolicy, PrivateFairGreedy, relative_ranks, run_together
+from .policies import OFUL, FairGreedy, HiringAgent, HiringPolicy, PrivateFairGreedy, relative_ranks, run_together
 from .tree import private_ridge_prefix
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "FairGreedy",
     "PrivateFairGreedy",
     "HiringPolicy",
+    "HiringAgent",
     "HiringEnvironment",
     "HiringArrays",
     "ScoreTree",

@@ -6,11 +6,17 @@ draws the same numbers in the same order whatever the setting and the history, s
 run is bit for bit its run alone.
 """
 
-# How a round runs: one candidate per group (_draw_block), a group picked, the hired candidate's
-# reward observed (_hire). The two Fair-Greedy variants differ only in their ridge step (exact,
-# _add_row_exact, or the private tree, _add_row_private and _private_theta) and in eq. (1)'s
-# Gaussian on the rank; they share the rank step (_slide_window, _rank_and_pick; lines 4, 6, 7).
-# OFUL has its own index and Sherman-Morrison update.
+# How a round runs: one candidate per group and the policy's numbers (_draw_block, _draw_round), a
+# group picked (the step _oful_choose or _greedy_choose), the hired candidate's reward observed
+# (_reward), the update (the step _oful_update or _observe). The two Fair-Greedy variants differ
+# only in their ridge step (exact, _add_row_exact, or the private tree, _add_row_private and
+# _private_theta) and in eq. (1)'s Gaussian on the rank; they share the rank step (_slide_window,
+# _rank_and_pick; lines 4, 6, 7). OFUL has its own index and Sherman-Morrison update.
+#
+# Steps (issue 36): a kernel's round, per setting, is its compiled step functions, inlined; the
+# agent (policies.HiringAgent) calls the same steps on one setting's state (S = 1) through
+# _oful_agent_choose / _greedy_agent_choose (the round's candidates and _draw_round, then the
+# choice) and _oful_agent_update / _greedy_agent_update, so its trial is the kernel's bit for bit.
 #
 # Lockstep: every Gaussian is 0 + scale * (a standard normal), so a block's numbers are drawn once,
 # in the order one run draws them (the tests check the runs equal the runs alone).
@@ -288,14 +294,12 @@ def _window_count(leaf_scores, counts, value):  # pragma: no cover - compiled
 def _draw_block(rng, env, run, fixed, t0, t1, rank_step, private, tree_noise, draws):  # pragma: no cover
     """The random numbers of rounds t0 .. t1 - 1 (1-based), in the order one run draws them."""
     # Round t: line 3, one candidate per group (drawn into ``run.cand``, or given by ``fixed`` in
-    # audits); with ``tree_noise``, the standard normals of the tree node closed in round t (line 5:
-    # one per odd t >= 3); with ``rank_step``, K uniforms while the window is empty (t = 1), then, if
-    # ``private``, the K standard normals of eq. (1) (line 6); theta-hat's jitter, if any (d standard
-    # normals); the reward noise's standard normal (line 8).
+    # audits); the policy's numbers of the round (_draw_round); the reward noise's standard normal
+    # (line 8). An agent (HiringAgent) makes the same draws in the same order: the environment draws
+    # the candidates, the agent's choose() _draw_round, the environment the reward's normal.
     offsets = env.offsets
     draws.first[0] = t0 - 1
     draws.first[1] = (t0 - 2) // 2 if t0 > 1 else 0  # tree nodes closed before round t0
-    n_nodes = draws.first[1]
     for t in range(t0, t1):
         i = t - 1
         for k in range(offsets.shape[0] - 1):
@@ -303,37 +307,51 @@ def _draw_block(rng, env, run, fixed, t0, t1, rank_step, private, tree_noise, dr
                 run.cand[i, k] = offsets[k] + fixed[i, k]
             else:
                 run.cand[i, k] = offsets[k] + rng.integers(0, offsets[k + 1] - offsets[k])
-        t_tilde = (t - 1) // 2
-        while n_nodes < t_tilde:
-            if tree_noise:
-                draw_node_noise(rng, draws.node[n_nodes - draws.first[1]])
-            n_nodes += 1
-        if rank_step:
-            _draw_rank_noise(rng, (t - 1) - t_tilde, private, draws.rank[i - draws.first[0]])
-        jitter = draws.jitter[i - draws.first[0]]
-        for j in range(jitter.shape[0]):
-            jitter[j] = rng.standard_normal()
+        _draw_round(rng, t, rank_step, private, tree_noise, draws)
         draws.reward[i - draws.first[0]] = rng.standard_normal()
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _draw_round(rng, t, rank_step, private, tree_noise, draws):  # pragma: no cover - compiled
+    """The policy's random numbers of round t (1-based), after its candidates and before its reward."""
+    # With ``tree_noise``, the standard normals of the tree node closed in round t (line 5: one per
+    # odd t >= 3), into ``draws.node[node - draws.first[1]]``; with ``rank_step``, K uniforms while
+    # the window is empty (t = 1), then, if ``private``, the K standard normals of eq. (1) (line 6);
+    # theta-hat's jitter, if any (d standard normals); the last two into row ``t - 1 - draws.first[0]``.
+    i = t - 1
+    t_tilde = (t - 1) // 2
+    n_nodes = (t - 2) // 2 if t > 1 else 0  # tree nodes closed before round t
+    while n_nodes < t_tilde:
+        if tree_noise:
+            draw_node_noise(rng, draws.node[n_nodes - draws.first[1]])
+        n_nodes += 1
+    if rank_step:
+        _draw_rank_noise(rng, (t - 1) - t_tilde, private, draws.rank[i - draws.first[0]])
+    jitter = draws.jitter[i - draws.first[0]]
+    for j in range(jitter.shape[0]):
+        jitter[j] = rng.standard_normal()
+
+
 @njit(nogil=True, cache=True)
-def _hire(env, run, s, noise_sd, z, i, kt):  # pragma: no cover - compiled
-    """Line 8 for setting s: hire group ``kt``'s candidate, observe its reward, record the regrets."""
-    # Line 8 for setting s: hire group ``kt``'s candidate, observe its reward with noise
-    # ``noise_sd * z`` (z: the round's standard normal), record the regrets (true rewards and relative
-    # ranks per pool row, :meth:`HiringEnvironment.arrays`).
-    cand = run.cand[i]
-    y = env.row_reward[cand[kt]] + noise_sd * z
+def _reward(env, run, noise_sd, z, i, kt):  # pragma: no cover - compiled
+    """Line 8: the observed reward of hiring group ``kt``'s candidate, noise ``noise_sd * z`` (z: a standard normal)."""
+    return env.row_reward[run.cand[i, kt]] + noise_sd * z
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _observe(env, run, s, i, kt, y):  # pragma: no cover - compiled
+    """Line 8 for setting s: group ``kt``'s candidate hired in round ``i + 1``, reward ``y``; the regrets recorded."""
+    # The regrets from the true rewards and relative ranks per pool row (:meth:`HiringEnvironment.arrays`).
+    cand, row_rank, row_reward = run.cand[i], env.row_rank, env.row_reward
     run.hired[s, i] = cand[kt]
     run.ys[s, i] = y
     run.chosen[s, i] = kt
-    fmax, rmax = env.row_rank[cand[0]], env.row_reward[cand[0]]
+    fmax, rmax = row_rank[cand[0]], row_reward[cand[0]]
     for k in range(1, cand.shape[0]):
-        fmax = max(fmax, env.row_rank[cand[k]])
-        rmax = max(rmax, env.row_reward[cand[k]])
-    run.fair_regret[s, i] = fmax - env.row_rank[cand[kt]]
-    run.regret[s, i] = rmax - env.row_reward[cand[kt]]
-    return y
+        fmax = max(fmax, row_rank[cand[k]])
+        rmax = max(rmax, row_reward[cand[k]])
+    run.fair_regret[s, i] = fmax - row_rank[cand[kt]]
+    run.regret[s, i] = rmax - row_reward[cand[kt]]
 
 
 @njit(nogil=True, cache=True)
@@ -459,6 +477,111 @@ def _rank_and_pick(
     return kt
 
 
+class OFULState(NamedTuple):
+    """OFUL's state for S settings (:func:`_oful_init`).
+
+    Attributes
+    ----------
+    vinv : numpy.ndarray
+        ``(S, d, d)``: ``V^-1``, ``V = reg I + X^T X``, by Sherman-Morrison updates.
+    b : numpy.ndarray
+        ``(S, d)``: ``X^T y``.
+    logdet : numpy.ndarray
+        ``(S,)``: ``log(det V / det(reg I))`` by the determinant lemma (the code's radius).
+    theta, theta_round, u : numpy.ndarray
+        ``(d,)`` scratch: ``theta = V^-1 X^T y`` entry by entry where a candidate needs it, the round
+        each entry was computed in (0: never), and ``V^-1 x`` of the update.
+    """
+
+    vinv: np.ndarray  #: (S, d, d) V^-1
+    b: np.ndarray  #: (S, d) X^T y
+    logdet: np.ndarray  #: (S,) log(det V / det(reg I))
+    theta: np.ndarray  #: (d,) V^-1 X^T y, entry j computed when a candidate needs it
+    theta_round: np.ndarray  #: (d,) the round theta[j] was computed in (0: never)
+    u: np.ndarray  #: (d,) V^-1 x of the Sherman-Morrison update
+
+
+@njit(nogil=True, cache=True)
+def _oful_init(env, p):  # pragma: no cover - compiled
+    """OFUL's state before the first round, for the settings of ``p``."""
+    n_set = p.reg.shape[0]
+    d = env.pool.shape[1]
+    vinv = np.zeros((n_set, d, d))
+    for s in range(n_set):  # np.eye(d) / reg, entry by entry
+        _fill_eye(vinv[s], 1.0 / p.reg[s], 0.0 / p.reg[s])
+    return OFULState(vinv, np.zeros((n_set, d)), np.zeros(n_set), np.zeros(d), np.zeros(d, dtype=np.int64), np.zeros(d))
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _oful_choose(env, run, state, p, s, t, noise_sd):  # pragma: no cover - compiled
+    """Round t (1-based) of setting s: the group whose candidate has the largest upper confidence bound."""
+    pool, nz_cols, nz_count, cand = env.pool, env.nz_cols, env.nz_count, run.cand
+    v, b, theta, theta_round, logdet = state.vinv[s], state.b[s], state.theta, state.theta_round, state.logdet[s]
+    reg, delta, theta_norm, code_radius, scale = p.reg[s], p.delta[s], p.theta_norm[s], p.code_radius[s], p.scale[s]
+    k_groups = cand.shape[1]
+    d = pool.shape[1]
+    i = t - 1
+    if code_radius:  # the authors' sqrt(2 log(det V / det(reg I))) sqrt(log t)
+        beta = scale * math.sqrt(2.0 * logdet) * math.sqrt(math.log(t))
+    else:
+        beta = scale * (
+            math.sqrt(noise_sd**2 * (d * math.log((1.0 + (t - 1) / reg) / delta))) + math.sqrt(reg) * theta_norm
+        )
+    best = -1e300
+    kt = 0
+    for k in range(k_groups):
+        row = cand[i, k]
+        x = pool[row]
+        cols = nz_cols[row, : nz_count[row]]
+        mean = 0.0
+        for j in cols:
+            if theta_round[j] != t:
+                acc = 0.0
+                for c in range(d):
+                    acc += v[j, c] * b[c]
+                theta[j] = acc
+                theta_round[j] = t
+            mean += x[j] * theta[j]
+        q = 0.0
+        for a in cols:
+            acc = 0.0
+            for c in cols:
+                acc += v[a, c] * x[c]
+            q += x[a] * acc
+        ucb = mean + beta * math.sqrt(max(q, 0.0))
+        if ucb > best:
+            best = ucb
+            kt = k
+    return kt
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _oful_update(env, run, state, s, i, kt, y):  # pragma: no cover - compiled
+    """Round ``i + 1`` of setting s: group ``kt`` hired, reward ``y``; V^-1 by Sherman-Morrison, X^T y, log det."""
+    _observe(env, run, s, i, kt, y)
+    # theta = V^-1 X^T y follows next round, where needed. (Each step reads the tuples' arrays and
+    # values first, in straight-line code, so that numba's reference-count pruning removes the
+    # per-round increfs and decrefs of the tuples' arrays: benchmarks/README.md, issue 36.)
+    pool, nz_cols, nz_count, row = env.pool, env.nz_cols, env.nz_count, run.hired[s, i]
+    v, b, u, logdet = state.vinv[s], state.b[s], state.u, state.logdet
+    d = pool.shape[1]
+    x = pool[row]
+    cols = nz_cols[row, : nz_count[row]]
+    for a in range(d):
+        acc = 0.0
+        for c in cols:
+            acc += v[a, c] * x[c]
+        u[a] = acc
+    den = 1.0
+    for a in cols:
+        b[a] += x[a] * y
+        den += x[a] * u[a]
+    logdet[s] += math.log(den)
+    for a in range(d):
+        for c in range(d):
+            v[a, c] -= u[a] * u[c] / den
+
+
 @njit(nogil=True, cache=True)
 def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cover - compiled
     """OFUL (``abbasi2011improved``, Algorithm 1, radius of Theorem 2) for ``horizon`` rounds: not private, not fair.
@@ -481,79 +604,22 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
     -------
     Run
     """
+    # The loop of every kernel (and of HiringAgent): choose, the environment's reward, update.
     n_set = p.reg.shape[0]
     run = _new_run(env, horizon, n_set, trace)
     draws = _new_draws(env, 0)
-    pool, nz_cols, nz_count = env.pool, env.nz_cols, env.nz_count
-    k_groups = env.offsets.shape[0] - 1
-    d = pool.shape[1]
-    vinv = np.zeros((n_set, d, d))
-    for s in range(n_set):  # np.eye(d) / reg, entry by entry
-        _fill_eye(vinv[s], 1.0 / p.reg[s], 0.0 / p.reg[s])
-    b = np.zeros((n_set, d))
-    logdet = np.zeros(n_set)  # log(det V / det(reg I)), by the determinant lemma (code_radius)
-    theta = np.zeros(d)  # theta = V^-1 X^T y, entry j computed when a candidate needs it
-    theta_round = np.zeros(d, dtype=np.int64)  # the round theta[j] was computed in (0: never)
-    u = np.zeros(d)
+    state = _oful_init(env, p)
     no = bool(False)  # noqa: UP018 (a run-time flag: _draw_block compiled once, see _greedy_kernel)
     for t0 in range(1, horizon + 1, BLOCK):
         t1 = min(t0 + BLOCK, horizon + 1)
         _draw_block(rng, env, run, fixed, t0, t1, no, no, no, draws)
         for s in range(n_set):
-            v, reg = vinv[s], p.reg[s]
-            theta_round[:] = 0
+            state.theta_round[:] = 0  # theta is shared by the settings: computed afresh for this one
             for t in range(t0, t1):
                 i = t - 1
-                if p.code_radius[s]:  # the authors' sqrt(2 log(det V / det(reg I))) sqrt(log t)
-                    beta = p.scale[s] * math.sqrt(2.0 * logdet[s]) * math.sqrt(math.log(t))
-                else:
-                    beta = p.scale[s] * (
-                        math.sqrt(noise_sd**2 * (d * math.log((1.0 + (t - 1) / reg) / p.delta[s])))
-                        + math.sqrt(reg) * p.theta_norm[s]
-                    )
-                best = -1e300
-                kt = 0
-                for k in range(k_groups):
-                    row = run.cand[i, k]
-                    x = pool[row]
-                    cols = nz_cols[row, : nz_count[row]]
-                    mean = 0.0
-                    for j in cols:
-                        if theta_round[j] != t:
-                            acc = 0.0
-                            for c in range(d):
-                                acc += v[j, c] * b[s, c]
-                            theta[j] = acc
-                            theta_round[j] = t
-                        mean += x[j] * theta[j]
-                    q = 0.0
-                    for a in cols:
-                        acc = 0.0
-                        for c in cols:
-                            acc += v[a, c] * x[c]
-                        q += x[a] * acc
-                    ucb = mean + beta * math.sqrt(max(q, 0.0))
-                    if ucb > best:
-                        best = ucb
-                        kt = k
-                y = _hire(env, run, s, noise_sd, draws.reward[i - draws.first[0]], i, kt)
-                # Sherman-Morrison update of V^-1 (theta = V^-1 X^T y follows next round, where needed)
-                row = run.hired[s, i]
-                x = pool[row]
-                cols = nz_cols[row, : nz_count[row]]
-                for a in range(d):
-                    acc = 0.0
-                    for c in cols:
-                        acc += v[a, c] * x[c]
-                    u[a] = acc
-                den = 1.0
-                for a in cols:
-                    b[s, a] += x[a] * y
-                    den += x[a] * u[a]
-                logdet[s] += math.log(den)
-                for a in range(d):
-                    for c in range(d):
-                        v[a, c] -= u[a] * u[c] / den
+                kt = _oful_choose(env, run, state, p, s, t, noise_sd)
+                y = _reward(env, run, noise_sd, draws.reward[i - draws.first[0]], i, kt)
+                _oful_update(env, run, state, s, i, kt, y)
     return run
 
 
@@ -598,6 +664,135 @@ def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  #
     return _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, bool(True))  # noqa: UP018 (_greedy_kernel)
 
 
+class GreedyState(NamedTuple):
+    """The Fair-Greedy variants' ridge state for S settings (:func:`_greedy_init`), besides the :class:`Window`.
+
+    Attributes
+    ----------
+    gram, b : numpy.ndarray
+        Fair-Greedy: ``(S, d, d)`` ``V = reg I + X^T X`` and ``(S, d)`` ``X^T y`` (``(0, ...)`` if private).
+    exact, noisy : numpy.ndarray
+        Private-Fair-Greedy: ``(S, levels + 1, p (p + 1) / 2)`` the tree's exact and noisy node sums,
+        packed (``(0, ...)`` if not private).
+    theta : numpy.ndarray
+        ``(S, d)``: theta-hat.
+    n_reg, theta_version : numpy.ndarray
+        ``(S,)``: rows of ``X_{1:t~}`` added so far; the t~ theta-hat was last computed at (-1: never).
+    prefix, leaf, m, rhs, jittered : numpy.ndarray
+        Scratch (one setting at a time): the tree's prefix sum, a leaf ``[x, y]``, the shifted Gram
+        matrix and ``X^T y`` of the private solve, theta-hat with its jitter.
+    """
+
+    gram: np.ndarray  #: (S, d, d) reg I + X^T X (Fair-Greedy)
+    b: np.ndarray  #: (S, d) X^T y (Fair-Greedy)
+    exact: np.ndarray  #: (S, levels + 1, size) the tree's exact node sums (private)
+    noisy: np.ndarray  #: (S, levels + 1, size) the tree's noisy node sums (private)
+    theta: np.ndarray  #: (S, d) theta-hat
+    n_reg: np.ndarray  #: (S,) rows of X_{1:t~} already added
+    theta_version: np.ndarray  #: (S,) the t~ of the last theta-hat (-1: never)
+    prefix: np.ndarray  #: (size,) scratch: the tree's prefix sum
+    leaf: np.ndarray  #: (d + 1,) scratch: [x, y]
+    m: np.ndarray  #: (d, d) scratch: the shifted Gram matrix
+    rhs: np.ndarray  #: (d,) scratch: X^T y of the private solve
+    jittered: np.ndarray  #: (d,) scratch: theta-hat plus its jitter
+
+
+@njit(nogil=True, cache=True)
+def _greedy_init(env, horizon, p, private):  # pragma: no cover - compiled
+    """The state before the first round: ``(window, state, draws, tree_noise, jitter)`` for the settings of ``p``."""
+    n_set = p.reg.shape[0]
+    window = _new_window(env, n_set)
+    d = env.pool.shape[1]
+    tree_noise = private and p.sigma_tree[0] > 0.0
+    size = packed_size(d + 1) if private else 0  # the tree's matrices are symmetric: upper triangles
+    jitter = not private and p.jitter[0] > 0.0
+    draws = _new_draws(env, size if tree_noise else 0, d if jitter else 0)
+    # exact ridge (Fair-Greedy): V = reg I + X^T X and X^T y
+    n_exact = 0 if private else n_set
+    gram = np.zeros((n_exact, d, d))
+    for s in range(n_exact):  # reg * np.eye(d), entry by entry
+        _fill_eye(gram[s], p.reg[s] * 1.0, p.reg[s] * 0.0)
+    # private ridge (Private-Fair-Greedy): the tree's exact and noisy node sums
+    levels = 1
+    while (1 << levels) <= horizon:
+        levels += 1
+    n_tree = n_set if private else 0
+    state = GreedyState(
+        gram,
+        np.zeros((n_exact, d)),
+        np.zeros((n_tree, levels + 1, size)),
+        np.zeros((n_tree, levels + 1, size)),
+        np.zeros((n_set, d)),
+        np.zeros(n_set, dtype=np.int64),
+        np.full(n_set, -1, dtype=np.int64),
+        np.zeros(size),
+        np.zeros(d + 1),
+        np.zeros((d, d)),
+        np.zeros(d),
+        np.zeros(d),
+    )
+    return window, state, draws, tree_noise, jitter
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _greedy_choose(env, run, window, state, draws, p, s, t, horizon, private, jitter, trace):  # pragma: no cover
+    """Lines 4-7 of round t (1-based) for setting s: the ridge step, the window, the rank step; the group to hire."""
+    # ``draws``: the round's random numbers (rows ``t - 1 - draws.first[0]`` and, for the tree's
+    # nodes, ``node - draws.first[1]``), drawn by _draw_round. The tuples' values and arrays are read
+    # first (see _oful_update).
+    lag, refresh, y_clip, sigma = p.lag[s], p.refresh[s], p.y_clip[s], p.sigma_tree[s]
+    gamma, per_node, jitter_sd, brute, rho = (
+        p.shift[s],
+        p.shift_per_node[s],
+        p.jitter[s],
+        p.rank_brute[s],
+        p.rank_rho[s],
+    )
+    n_reg, theta_version, theta, jittered = state.n_reg, state.theta_version, state.theta[s], state.jittered
+    gram, b, exact, noisy, leaf = state.gram, state.b, state.exact, state.noisy, state.leaf
+    prefix, m, rhs = state.prefix, state.m, state.rhs
+    node, first, z_jitter, z_rank = draws.node, draws.first, draws.jitter, draws.rank
+    tree, work, products, scores = env.score_tree, window.work, window.products, window.scores[s]
+    i = t - 1
+    d = theta.shape[0]
+    t_tilde = (t - 1) // 2  # line 4
+    if lag and t > 1:  # the authors' index: floor((t - 2) / 2), one less on odd t
+        t_tilde = (t - 2) // 2
+    while n_reg[s] < t_tilde:  # line 5 (private: the tree's new leaf, with the round's node noise)
+        if private:
+            noise = node[n_reg[s] - first[1]]
+            _add_row_private(env, run, s, n_reg[s], y_clip, sigma, noise, leaf, exact[s], noisy[s])
+        else:
+            _add_row_exact(env, run, s, n_reg[s], gram[s], b[s])
+        n_reg[s] += 1
+    # theta-hat and the scores are recomputed when t~ changes (the paper), or, with refresh > 1, only
+    # when t~ is a multiple of refresh (private: post-processing)
+    if theta_version[s] != t_tilde and t_tilde % refresh == 0:
+        if not private:
+            _copy(np.linalg.solve(gram[s], b[s]), theta)
+        elif t_tilde > 0:
+            shift = gamma
+            if per_node:  # 2 Gamma I on each of the prefix sum's nodes
+                shift *= binary_counter_terms(t_tilde)
+            _private_theta(noisy[s], t_tilde, shift, prefix, m, rhs, theta)
+        theta_version[s] = t_tilde
+        if not jitter:
+            _score_pool(tree, theta, work, products, scores)
+    _slide_window(env, run, window, s, t, t_tilde)
+    b_i = i - first[0]
+    used = theta
+    if jitter:  # the authors' Fair-Greedy: theta-hat + jitter / (d sqrt(t)) z, scored every round
+        scale = jitter_sd / (d * math.sqrt(t))
+        for j in range(d):
+            jittered[j] = theta[j] + scale * z_jitter[b_i, j]
+        _score_pool(tree, jittered, work, products, scores)
+        used = jittered
+    rank_rho = rho if private else 1.0
+    return _rank_and_pick(
+        env, run, window, s, brute, private, rank_rho, horizon, i, t, t_tilde, used, trace, z_rank[b_i]
+    )
+
+
 @njit(nogil=True, cache=True)
 def _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, private):  # pragma: no cover - compiled
     """The two Fair-Greedy variants: the ridge step exact, or (``private``) the tree's, and eq. (1)."""
@@ -605,88 +800,68 @@ def _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, private):  # pr
     # than ``True`` (hence the noqa UP018): numba compiles a function once per literal value of a
     # constant argument, so literals would compile this loop and its callees twice. With the array
     # copies as loops (_copy), the three kernels compile in about 23 CPU seconds instead of 30.
+    # The loop of every kernel (and of HiringAgent): choose, the environment's reward, update (the
+    # update is line 8's record: the ridge step reads the hires at the next rounds' choose).
     n_set = p.reg.shape[0]
     run = _new_run(env, horizon, n_set, trace)
-    window = _new_window(env, n_set)
-    d = env.pool.shape[1]
-    tree_noise = private and p.sigma_tree[0] > 0.0
-    size = packed_size(d + 1) if private else 0  # the tree's matrices are symmetric: upper triangles
-    jitter = not private and p.jitter[0] > 0.0
-    draws = _new_draws(env, size if tree_noise else 0, d if jitter else 0)
-    jittered = np.zeros(d)
-    # exact ridge (Fair-Greedy): V = reg I + X^T X and X^T y
-    n_exact = 0 if private else n_set
-    gram = np.zeros((n_exact, d, d))
-    for s in range(n_exact):  # reg * np.eye(d), entry by entry
-        _fill_eye(gram[s], p.reg[s] * 1.0, p.reg[s] * 0.0)
-    b = np.zeros((n_exact, d))
-    # private ridge (Private-Fair-Greedy): the tree's exact and noisy node sums, and scratch space
-    levels = 1
-    while (1 << levels) <= horizon:
-        levels += 1
-    n_tree = n_set if private else 0
-    exact = np.zeros((n_tree, levels + 1, size))
-    noisy = np.zeros((n_tree, levels + 1, size))
-    prefix, leaf = np.zeros(size), np.zeros(d + 1)
-    m, rhs = np.zeros((d, d)), np.zeros(d)
-    theta = np.zeros((n_set, d))
-    n_reg = np.zeros(n_set, dtype=np.int64)  # rows of X_{1:t~} already added
-    theta_version = np.full(n_set, -1, dtype=np.int64)
+    window, state, draws, tree_noise, jitter = _greedy_init(env, horizon, p, private)
     for t0 in range(1, horizon + 1, BLOCK):
         t1 = min(t0 + BLOCK, horizon + 1)
         _draw_block(rng, env, run, fixed, t0, t1, bool(True), private, tree_noise, draws)  # noqa: UP018
         for s in range(n_set):
             for t in range(t0, t1):
                 i = t - 1
-                t_tilde = (t - 1) // 2  # line 4
-                if p.lag[s] and t > 1:  # the authors' index: floor((t - 2) / 2), one less on odd t
-                    t_tilde = (t - 2) // 2
-                while n_reg[s] < t_tilde:  # line 5 (private: the tree's new leaf, with the block's node noise)
-                    if private:
-                        noise = draws.node[n_reg[s] - draws.first[1]]
-                        _add_row_private(
-                            env, run, s, n_reg[s], p.y_clip[s], p.sigma_tree[s], noise, leaf, exact[s], noisy[s]
-                        )
-                    else:
-                        _add_row_exact(env, run, s, n_reg[s], gram[s], b[s])
-                    n_reg[s] += 1
-                # theta-hat and the scores are recomputed when t~ changes (the paper), or, with
-                # refresh > 1, only when t~ is a multiple of refresh (private: post-processing)
-                if theta_version[s] != t_tilde and t_tilde % p.refresh[s] == 0:
-                    if not private:
-                        _copy(np.linalg.solve(gram[s], b[s]), theta[s])
-                    elif t_tilde > 0:
-                        shift = p.shift[s]
-                        if p.shift_per_node[s]:  # 2 Gamma I on each of the prefix sum's nodes
-                            shift *= binary_counter_terms(t_tilde)
-                        _private_theta(noisy[s], t_tilde, shift, prefix, m, rhs, theta[s])
-                    theta_version[s] = t_tilde
-                    if not jitter:
-                        _score_pool(env.score_tree, theta[s], window.work, window.products, window.scores[s])
-                _slide_window(env, run, window, s, t, t_tilde)
-                b_i = i - draws.first[0]
-                used = theta[s]
-                if jitter:  # the authors' Fair-Greedy: theta-hat + jitter / (d sqrt(t)) z, scored every round
-                    scale = p.jitter[s] / (d * math.sqrt(t))
-                    for j in range(d):
-                        jittered[j] = theta[s, j] + scale * draws.jitter[b_i, j]
-                    _score_pool(env.score_tree, jittered, window.work, window.products, window.scores[s])
-                    used = jittered
-                kt = _rank_and_pick(
-                    env,
-                    run,
-                    window,
-                    s,
-                    p.rank_brute[s],
-                    private,
-                    p.rank_rho[s] if private else 1.0,
-                    horizon,
-                    i,
-                    t,
-                    t_tilde,
-                    used,
-                    trace,
-                    draws.rank[b_i],
-                )
-                _hire(env, run, s, noise_sd, draws.reward[b_i], i, kt)
+                kt = _greedy_choose(env, run, window, state, draws, p, s, t, horizon, private, jitter, trace)
+                y = _reward(env, run, noise_sd, draws.reward[i - draws.first[0]], i, kt)
+                _observe(env, run, s, i, kt, y)
     return run
+
+
+# --------------------------------------------------------------------------------------------
+# The agent's rounds (HiringAgent): the kernels' steps on one setting's state, called from Python
+# --------------------------------------------------------------------------------------------
+
+
+@njit(nogil=True, cache=True)
+def _present(env, run, draws, t, cand):  # pragma: no cover - compiled
+    """Round t's candidates (each group's row within its pool) into ``run.cand``; ``draws`` pointed at round t."""
+    # The kernel's block holds rounds from draws.first[0] and nodes from draws.first[1]; the agent's
+    # holds one round (row 0) and the node closed at the last odd round (row 0: drawn at odd t, read
+    # at t or, with the index lag, at t + 1).
+    i = t - 1
+    for k in range(cand.shape[0]):
+        run.cand[i, k] = env.offsets[k] + cand[k]
+    draws.first[0] = i
+    if t % 2 == 1:
+        draws.first[1] = (t - 2) // 2 if t > 1 else 0
+
+
+@njit(nogil=True, cache=True)
+def _oful_agent_choose(rng, env, run, state, draws, p, t, noise_sd, cand):  # pragma: no cover - compiled
+    """The agent's round t of OFUL (one setting): its candidates, its draws (none), its choice."""
+    _present(env, run, draws, t, cand)
+    no = bool(False)  # noqa: UP018 (as in oful_kernel)
+    _draw_round(rng, t, no, no, no, draws)
+    return _oful_choose(env, run, state, p, 0, t, noise_sd)
+
+
+@njit(nogil=True, cache=True)
+def _oful_agent_update(env, run, state, i, kt, y):  # pragma: no cover - compiled
+    """The agent's round ``i + 1`` of OFUL ends: group ``kt`` hired, reward ``y``."""
+    _oful_update(env, run, state, 0, i, kt, y)
+
+
+@njit(nogil=True, cache=True)
+def _greedy_agent_choose(
+    rng, env, run, window, state, draws, p, t, horizon, private, tree_noise, jitter, cand
+):  # pragma: no cover - compiled
+    """The agent's round t of a Fair-Greedy variant (one setting): its candidates, its draws, its choice."""
+    _present(env, run, draws, t, cand)
+    _draw_round(rng, t, bool(True), private, tree_noise, draws)  # noqa: UP018 (as in _greedy_kernel)
+    return _greedy_choose(env, run, window, state, draws, p, 0, t, horizon, private, jitter, bool(False))  # noqa: UP018
+
+
+@njit(nogil=True, cache=True)
+def _greedy_agent_update(env, run, i, kt, y):  # pragma: no cover - compiled
+    """The agent's round ``i + 1`` of a Fair-Greedy variant ends: group ``kt`` hired, reward ``y``."""
+    _observe(env, run, 0, i, kt, y)

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..._validation import check_delta, check_int
+from ..._validation import _is_real, check_delta, check_int, check_probability
 from ...mechanisms import approx_dp_to_zcdp, gaussian_composition_epsilon
 from ..base import EPSILON_MIN, Bool, Choice, ContextualPolicy, Departure, Epsilon, Int, Real, Records, param
 from .calibration import (
@@ -27,13 +27,28 @@ from .calibration import (
     tree_sigma,
 )
 from .environment import L_TILDE_RULES, HiringEnvironment
-from .kernels import GreedyParams, OFULParams, fair_greedy_kernel, oful_kernel, private_fair_greedy_kernel
+from .kernels import (
+    GreedyParams,
+    OFULParams,
+    _greedy_agent_choose,
+    _greedy_agent_update,
+    _greedy_init,
+    _new_draws,
+    _new_run,
+    _oful_agent_choose,
+    _oful_agent_update,
+    _oful_init,
+    fair_greedy_kernel,
+    oful_kernel,
+    private_fair_greedy_kernel,
+)
 
 __all__ = [
     "HiringPolicy",
     "OFUL",
     "FairGreedy",
     "PrivateFairGreedy",
+    "HiringAgent",
     "run_together",
     "relative_ranks",
 ]
@@ -92,6 +107,21 @@ class HiringPolicy(ContextualPolicy):
         candidates: np.ndarray | None = None,
     ) -> Records:
         return run_together([self], env, horizon, rng, trace=trace, candidates=candidates)[0]
+
+    def agent(self, env: HiringEnvironment, horizon: int, rng: np.random.Generator | int) -> HiringAgent:
+        """A :class:`HiringAgent` of this setting (see :meth:`~privbandits.policies.base.ContextualPolicy.agent`).
+
+        Parameters
+        ----------
+        env : HiringEnvironment
+        horizon : int >= 1
+        rng : numpy.random.Generator or int
+
+        Returns
+        -------
+        HiringAgent
+        """
+        return HiringAgent(self, env, horizon, rng)
 
     @classmethod
     def run_together(
@@ -422,6 +452,12 @@ def _check_candidates(candidates, horizon: int, offsets: np.ndarray) -> np.ndarr
     return np.ascontiguousarray(fixed, dtype=np.int64)
 
 
+def _stacked(policies, env: HiringEnvironment, horizon: int) -> tuple:
+    """The settings' kernel parameters, one array (of one value per setting) per field."""
+    params = [q.kernel_params(env, horizon) for q in policies]
+    return type(params[0])(*(np.array(values) for values in zip(*params)))
+
+
 def run_together(
     policies,
     env: HiringEnvironment,
@@ -463,9 +499,7 @@ def run_together(
         raise ValueError("policies must be settings of one class that draw one random stream (HiringPolicy.stream)")
     arrays = env.arrays()
     fixed = _check_candidates(candidates, horizon, arrays.offsets)
-    params = [q.kernel_params(env, horizon) for q in policies]
-    stacked = type(params[0])(*(np.array(values) for values in zip(*params)))  # one array per field
-    run = policies[0]._kernel(rng, arrays, horizon, env.noise_sd, stacked, bool(trace), fixed)
+    run = policies[0]._kernel(rng, arrays, horizon, env.noise_sd, _stacked(policies, env, horizon), bool(trace), fixed)
     out = []
     for s in range(len(policies)):
         rec = {"fair_regret": run.fair_regret[s], "regret": run.regret[s], "groups": run.chosen[s]}
@@ -475,6 +509,198 @@ def run_together(
             )
         out.append(rec)
     return out
+
+
+class HiringAgent:
+    """A hiring policy driven one round at a time: ``group = agent.choose(candidates)``, then ``agent.update(reward)``.
+
+    Made by :meth:`HiringPolicy.agent` (:meth:`~privbandits.policies.base.ContextualPolicy.agent`). The policy's kernel
+    plays a round as its compiled steps: the round's policy noise (``_draw_round``), the choice
+    (``_oful_choose``, or ``_greedy_choose``: lines 4-7 of Algorithm 1 of ``an2025privatefairgreedy``,
+    the ridge step on the hires so far, the window, the relative ranks) and the update (line 8, and
+    OFUL's Sherman-Morrison step); the agent calls the same functions on the state of one setting,
+    so it is the algorithm of the policy's class (paper and equations cited there) with its privacy
+    guarantee (:meth:`guarantee`: Private-Fair-Greedy's joint differential privacy, Theorem 5.1 of
+    ``an2025privatefairgreedy`` as :meth:`PrivateFairGreedy.guarantee` states it), whoever supplies
+    the candidates and the rewards.
+
+    The pools (the candidates' features) are those of ``env``; a round's context is one candidate per
+    group, given by its row index within its group's pool. The kernel draws a round's numbers in this
+    order: the candidates (unless fixed), the policy's noise, the reward's standard normal. An
+    environment that draws the candidates from the agent's generator before :meth:`choose` (for each
+    group ``k``, ``rng.integers(0, n_k)``) and the reward's normal after it
+    (``row_reward[row] + noise_sd * rng.standard_normal()``, ``row_reward`` of
+    :meth:`HiringEnvironment.arrays`) makes the agent play :meth:`HiringPolicy.run`'s trial bit for bit
+    (``tests/test_hiring_agents.py``); so does one that presents a fixed candidate table (``run``'s
+    ``candidates``) and draws only the normal.
+
+    Parameters
+    ----------
+    policy : HiringPolicy
+        :class:`OFUL`, :class:`FairGreedy` or :class:`PrivateFairGreedy`, any setting.
+    env : HiringEnvironment
+        The pools; the agent's records (regrets) use its true rewards and relative ranks.
+    horizon : int >= 1
+        The rounds the agent may play (Private-Fair-Greedy's noise and guarantee are for this many).
+    rng : numpy.random.Generator or int
+        Or a seed (``int >= 0``) for ``numpy.random.default_rng``.
+
+    Attributes
+    ----------
+    policy : HiringPolicy
+    env : HiringEnvironment
+    horizon : int
+    rng : numpy.random.Generator
+    t : int
+        Rounds completed (``update`` calls).
+    """
+
+    def __init__(
+        self, policy: HiringPolicy, env: HiringEnvironment, horizon: int, rng: np.random.Generator | int
+    ) -> None:
+        if not isinstance(policy, (OFUL, FairGreedy, PrivateFairGreedy)):
+            raise ValueError(f"policy must be an OFUL, FairGreedy or PrivateFairGreedy, got {type(policy).__name__}")
+        if not isinstance(env, HiringEnvironment):
+            raise ValueError(f"env must be a HiringEnvironment, got {type(env).__name__}")
+        horizon = check_int("horizon", horizon, minimum=1)
+        if not isinstance(rng, np.random.Generator):
+            if isinstance(rng, bool) or not isinstance(rng, (int, np.integer)) or rng < 0:
+                raise ValueError(f"rng must be a numpy.random.Generator or a seed (int >= 0), got {rng!r}")
+            rng = np.random.default_rng(int(rng))
+        self.policy, self.env, self.horizon, self.rng = policy, env, horizon, rng
+        self.t = 0
+        self._pending: int | None = None
+        arrays = env.arrays()
+        self._arrays, self._sizes = arrays, np.diff(arrays.offsets)
+        self._params = _stacked([policy], env, horizon)
+        self._run = _new_run(arrays, horizon, 1, False)
+        self._oful = isinstance(policy, OFUL)
+        if self._oful:
+            self._state, self._draws = _oful_init(arrays, self._params), _new_draws(arrays, 0)
+        else:
+            self._window, self._state, self._draws, self._tree_noise, self._jitter = _greedy_init(
+                arrays, horizon, self._params, policy.private
+            )
+
+    def __repr__(self) -> str:
+        return f"HiringAgent({self.policy!r}, env={self.env.name!r}, horizon={self.horizon}, t={self.t})"
+
+    def _check_candidates(self, candidates: Any) -> np.ndarray:
+        k = self._sizes.shape[0]
+        try:
+            cand = np.asarray(candidates)
+        except (ValueError, TypeError) as err:  # e.g. a ragged list
+            raise ValueError(f"candidates must be an integer array of shape (K,) = ({k},), got {candidates!r}") from err
+        if cand.shape != (k,) or cand.dtype.kind not in "iu":
+            raise ValueError(
+                f"candidates must be an integer array of shape (K,) = ({k},) (each group's row within its pool), "
+                f"got shape {cand.shape} and dtype {cand.dtype}"
+            )
+        if np.any(cand < 0) or np.any(cand >= self._sizes):
+            raise ValueError(
+                f"candidates[k] must lie in [0, size of group k's pool) = [0, {self._sizes.tolist()}), "
+                f"got {cand.tolist()}"
+            )
+        return np.ascontiguousarray(cand, dtype=np.int64)
+
+    def choose(self, candidates: Any) -> int:
+        """The group to hire from this round's candidates; call :meth:`update` with the hire's reward before the next.
+
+        Parameters
+        ----------
+        candidates : array_like of int, shape (K,)
+            One candidate per group: ``candidates[k]`` is its row in group ``k``'s pool, in
+            ``[0, n_k)``. The private policy's window and ranks read them (line 6); only the hired
+            candidate's features enter its regression (line 5).
+
+        Returns
+        -------
+        int
+            The hired group, in ``[0, K)``.
+        """
+        if self._pending is not None:
+            raise RuntimeError(
+                f"choose() called twice without update(): call update(reward) with group {self._pending}'s reward first"
+            )
+        if self.t >= self.horizon:
+            raise RuntimeError(f"the agent has played its horizon of {self.horizon} rounds; make a new agent")
+        cand = self._check_candidates(candidates)
+        a, run, state, draws, p, t = self._arrays, self._run, self._state, self._draws, self._params, self.t + 1
+        if self._oful:
+            group = _oful_agent_choose(self.rng, a, run, state, draws, p, t, self.env.noise_sd, cand)
+        else:
+            group = _greedy_agent_choose(
+                self.rng,
+                a,
+                run,
+                self._window,
+                state,
+                draws,
+                p,
+                t,
+                self.horizon,
+                self.policy.private,
+                self._tree_noise,
+                self._jitter,
+                cand,
+            )
+        self._pending = int(group)
+        return self._pending
+
+    def update(self, reward: float) -> None:
+        """Observe the reward of the candidate hired at the last :meth:`choose`, ending the round.
+
+        Parameters
+        ----------
+        reward : float, finite
+            The hire's observed reward. Private-Fair-Greedy clips it to ``[-y_clip, y_clip]``
+            (:meth:`HiringEnvironment.y_clip`) where it enters the private regression, as its kernel
+            does (unless ``clip_rewards=False``): its guarantee assumes rewards within that bound.
+            NaN, an infinity or a non-number raises ``ValueError`` and leaves the round open.
+        """
+        if self._pending is None:
+            raise RuntimeError("update() called before choose(): choose a group, then report its hire's reward")
+        if isinstance(reward, np.ndarray) and reward.ndim == 0:  # a 0-d array, e.g. from a numpy reduction
+            reward = reward[()]
+        if not _is_real(reward) or not math.isfinite(float(reward)):
+            raise ValueError(f"reward must be a finite real number, got {reward!r}")
+        i, group = self.t, self._pending
+        if self._oful:
+            _oful_agent_update(self._arrays, self._run, self._state, i, group, float(reward))
+        else:
+            _greedy_agent_update(self._arrays, self._run, i, group, float(reward))
+        self._pending = None
+        self.t += 1
+
+    def records(self) -> Records:
+        """The records of the completed rounds, as :meth:`HiringPolicy.run` names them.
+
+        Returns
+        -------
+        Records
+            ``fair_regret``, ``regret`` and ``groups``, each of shape ``(t,)``: the rounds played so far.
+        """
+        run, t = self._run, self.t
+        return {
+            "fair_regret": run.fair_regret[0, :t].copy(),
+            "regret": run.regret[0, :t].copy(),
+            "groups": run.chosen[0, :t].copy(),
+        }
+
+    def guarantee(self, delta: float = 0.0) -> tuple[float, float, bool]:
+        """The privacy guarantee of the whole interaction: :meth:`HiringPolicy.guarantee` at the agent's horizon.
+
+        Parameters
+        ----------
+        delta : float in [0, 1]
+            As for the policy's ``guarantee`` (``0``: the policy's own delta).
+
+        Returns
+        -------
+        tuple of (float, float, bool)
+            ``(epsilon, delta, proven)``.
+        """
+        return self.policy.guarantee(self.horizon, check_probability("delta", delta, closed=True))
 
 
 def relative_ranks(scores_window: np.ndarray, values: np.ndarray) -> np.ndarray:
