@@ -209,3 +209,35 @@ def test_cached_audits_equal_one_by_one(tmp_path, monkeypatch):
     again = [cached_audit(**r) for r in requests]
     assert again == batch
     assert batch[2].epsilon_lower > 1.0, "noise scale 1/4 at a claimed epsilon = 1 must be caught"
+
+
+def test_cached_audit_shares_samples_across_levels(tmp_path, monkeypatch):
+    """An audit of a stored configuration at another level reads the stored samples' counts (the
+    sampler is not called again) and returns what drawing the samples returns, field for field;
+    other pairs or another seed draw anew."""
+    from privbandits.audit import cached_audit
+
+    monkeypatch.setenv("PRIVBANDITS_CACHE_DIR", str(tmp_path))
+    calls = []
+
+    def draw(x, rng, n):
+        return np.round(x + rng.laplace(0.0, 1.0, n)).astype(np.int64)  # integer outputs, as a policy's
+
+    def sampler(x, rng, n):
+        calls.append(n)
+        return draw(x, rng, n)
+
+    pairs = [(0.0, 1.0), (0.0, 2.0)]
+    kwargs = dict(epsilon=1.0, n_samples=3_000, seed=7, n_jobs=1)
+    first = cached_audit({"name": "rounded laplace"}, sampler, pairs, alpha=0.025, **kwargs)
+    n_calls = len(calls)
+    assert n_calls == 8  # two pairs, four samples each
+    for alpha in (0.05, 0.2):
+        shared = cached_audit({"name": "rounded laplace"}, sampler, pairs, alpha=alpha, **kwargs)
+        assert len(calls) == n_calls
+        assert shared == audit(draw, pairs, alpha=alpha, **kwargs)
+        assert shared.confidence == 1 - alpha
+    assert first == audit(draw, pairs, alpha=0.025, **kwargs)
+    cached_audit({"name": "rounded laplace", "second pair": 3}, sampler, [(0.0, 1.0), (0.0, 3.0)], alpha=0.05, **kwargs)
+    cached_audit({"name": "rounded laplace"}, sampler, pairs, alpha=0.05, **{**kwargs, "seed": 8})
+    assert len(calls) == n_calls + 16

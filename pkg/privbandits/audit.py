@@ -9,6 +9,7 @@ probability ``1 - alpha``. A ``"consistent"`` verdict is the absence of evidence
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -311,17 +312,65 @@ class AuditResult:
         return "consistent"
 
 
-def _best_event(f0: dict[str, np.ndarray], f1: dict[str, np.ndarray], n: int, delta: float, alpha: float):
-    """Search: the (feature, category set, direction) maximising the Clopper-Pearson bound."""
-    best = (-1.0, None)
+def _pair_counts(sampler, d0, d1, n, fitter, seed_seq) -> dict[str, np.ndarray]:
+    """One pair's samples reduced to what search and confirmation read at any level: category counts."""
+    # Draws from seed_seq.spawn(4): search d0, search d1, held-out d0, held-out d1. A feature with more
+    # categories than max(64, n // 20) on the search samples is left out (almost every output its own
+    # category: no event of it can be confirmed). Returned: the features' names (the fitter's order),
+    # the offsets of their categories, and four count vectors over those categories (sorted as
+    # np.unique sorts them): c0, c1 (search), h0, h1 (held-out; a held-out value outside the search's
+    # categories counts in none, as np.isin against a set of them does not count it).
+    rngs = [np.random.default_rng(x) for x in seed_seq.spawn(4)]
+    x0, x1 = sampler(d0, rngs[0], n), sampler(d1, rngs[1], n)
+    features = fitter(x0, x1)
+    f0, f1 = features(x0), features(x1)
+    del x0, x1
+    names, categories, c0, c1 = [], [], [], []
     for name in f0:
         cats, inv = np.unique(np.concatenate([f0[name], f1[name]]), return_inverse=True)
         if cats.size > max(64, n // 20):
-            continue  # (almost) every output its own category: no event of it can be confirmed
-        c0 = np.bincount(inv[:n], minlength=cats.size)
-        c1 = np.bincount(inv[n:], minlength=cats.size)
-        ascending = np.arange(cats.size)
-        for flip, (a, b) in enumerate(((c0, c1), (c1, c0))):
+            continue
+        names.append(name)
+        categories.append(cats)
+        c0.append(np.bincount(inv[:n], minlength=cats.size))
+        c1.append(np.bincount(inv[n:], minlength=cats.size))
+    del f0, f1
+    held = []
+    for d, rng in ((d0, rngs[2]), (d1, rngs[3])):
+        counts = []
+        if names:  # nothing to confirm otherwise: no held-out sample
+            g = features(sampler(d, rng, n))
+            for name, cats in zip(names, categories):
+                values = g[name]
+                at = np.minimum(np.searchsorted(cats, values), cats.size - 1)
+                inside = cats[at] == values
+                counts.append(np.bincount(at[inside], minlength=cats.size))
+        held.append(counts)
+
+    def joined(parts: list[np.ndarray]) -> np.ndarray:
+        return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, dtype=np.int64)
+
+    return {
+        "names": np.array(names, dtype=str),
+        "offsets": np.cumsum([0] + [c.size for c in categories]).astype(np.int64),
+        "c0": joined(c0),
+        "c1": joined(c1),
+        "h0": joined(held[0]),
+        "h1": joined(held[1]),
+    }
+
+
+def _pair_result(counts: dict[str, np.ndarray], n: int, delta: float, alpha: float):
+    """Search and confirm at ``alpha`` from :func:`_pair_counts`: (bound, event, p0, p1, search bound)."""
+    # The search maximises the Clopper-Pearson bound over (feature, category set, direction); the
+    # event found is confirmed on the held-out counts of its categories.
+    best = (-1.0, None)
+    offsets = counts["offsets"]
+    for j in range(len(counts["names"])):
+        a_all = counts["c0"][offsets[j] : offsets[j + 1]]
+        b_all = counts["c1"][offsets[j] : offsets[j + 1]]
+        ascending = np.arange(a_all.size)
+        for flip, (a, b) in enumerate(((a_all, b_all), (b_all, a_all))):
             # prefix sets of the categories sorted by likelihood ratio, and the two tails {x <= v},
             # {x >= v} of the categories' natural order (ordinal features: "Phase I lasted >= m")
             for order in (np.argsort(-(a + 0.5) / (b + 0.5), kind="stable"), ascending, ascending[::-1]):
@@ -329,26 +378,23 @@ def _best_event(f0: dict[str, np.ndarray], f1: dict[str, np.ndarray], n: int, de
                 eps = epsilon_lower_bound(k0, k1, n, delta, alpha)
                 i = int(np.argmax(eps))
                 if eps[i] > best[0]:
-                    best = (float(eps[i]), (name, cats[order[: i + 1]], flip))
-    return best
+                    best = (float(eps[i]), (j, order[: i + 1], flip))
+    search_eps, choice = best
+    if choice is None:
+        return 0.0, "", 0.0, 0.0, 0.0
+    j, chosen, flip = choice
+    h0 = counts["h0"][offsets[j] : offsets[j + 1]][chosen].sum()
+    h1 = counts["h1"][offsets[j] : offsets[j + 1]][chosen].sum()
+    k0, k1 = (h1, h0) if flip else (h0, h1)
+    eps = float(epsilon_lower_bound(k0, k1, n, delta, alpha))
+    direction = "D' vs D" if flip else "D vs D'"
+    name = str(counts["names"][j])
+    return eps, f"{name} in a set of {len(chosen)} categories ({direction})", k0 / n, k1 / n, search_eps
 
 
 def _audit_pair(sampler, d0, d1, n, fitter, delta, alpha, seed_seq):
     """Search and confirm on one neighbouring pair: (bound, event, p0, p1, search bound)."""
-    s = seed_seq.spawn(4)
-    rngs = [np.random.default_rng(x) for x in s]
-    x0, x1 = sampler(d0, rngs[0], n), sampler(d1, rngs[1], n)
-    features = fitter(x0, x1)
-    search_eps, choice = _best_event(features(x0), features(x1), n, delta, alpha)
-    if choice is None:
-        return 0.0, "", 0.0, 0.0, 0.0
-    name, cats, flip = choice
-    h0 = np.isin(features(sampler(d0, rngs[2], n))[name], cats).sum()
-    h1 = np.isin(features(sampler(d1, rngs[3], n))[name], cats).sum()
-    k0, k1 = (h1, h0) if flip else (h0, h1)
-    eps = float(epsilon_lower_bound(k0, k1, n, delta, alpha))
-    direction = "D' vs D" if flip else "D vs D'"
-    return eps, f"{name} in a set of {len(cats)} categories ({direction})", k0 / n, k1 / n, search_eps
+    return _pair_result(_pair_counts(sampler, d0, d1, n, fitter, seed_seq), n, delta, alpha)
 
 
 def audit(
@@ -387,6 +433,36 @@ def audit(
     -------
     AuditResult
     """
+    return _audit(
+        sampler,
+        pairs,
+        epsilon=epsilon,
+        delta=delta,
+        n_samples=n_samples,
+        alpha=alpha,
+        features=features,
+        seed=seed,
+        n_jobs=n_jobs,
+        progress=progress,
+    )
+
+
+def _audit(
+    sampler,
+    pairs,
+    *,
+    epsilon,
+    delta=0.0,
+    n_samples=100_000,
+    alpha=0.05,
+    features=None,
+    seed=0,
+    n_jobs=None,
+    progress=False,
+    store=None,
+) -> AuditResult:
+    """:func:`audit`, its samples' category counts (level-free) taken through ``store(compute)`` if given."""
+    # store is a cache: cached_audit shares the counts between audits of one configuration at two levels
     epsilon = check_epsilon(epsilon)
     if delta != 0.0:
         delta = check_delta(delta)
@@ -397,10 +473,9 @@ def audit(
     for d0, d1 in pairs:
         check_neighbours(d0, d1)
     fitter = features or default_features()
+    joined = _sample_pairs(sampler, pairs, n_samples, fitter, seed, n_jobs, progress, store)
     level = alpha / len(pairs)  # Bonferroni over the pairs
-    seeds = np.random.SeedSequence(seed).spawn(len(pairs))
-    tasks = [(sampler, d0, d1, n_samples, fitter, delta, level, s) for (d0, d1), s in zip(pairs, seeds)]
-    results = engine.parallel_map(_audit_pair, tasks, n_jobs=n_jobs, progress=progress, desc="audit pairs")
+    results = [_pair_result(_pair_of(joined, i), n_samples, delta, level) for i in range(len(pairs))]
     best = int(np.argmax([r[0] for r in results]))
     eps, event, p0, p1, search = results[best]
     return AuditResult(
@@ -416,6 +491,27 @@ def audit(
         search_epsilon=search,
         per_pair=tuple(r[0] for r in results),
     )
+
+
+_COUNT_FIELDS = ("names", "offsets", "c0", "c1", "h0", "h1")
+
+
+def _sample_pairs(sampler, pairs, n_samples, fitter, seed, n_jobs, progress, store=None) -> dict[str, np.ndarray]:
+    """Every pair's :func:`_pair_counts`, one dict (``pair<i>_<field>``), through ``store(compute)`` if given."""
+    # pair i draws from SeedSequence(seed).spawn(len(pairs))[i]; store is a cache (cached_audit's)
+
+    def compute() -> dict[str, np.ndarray]:
+        seeds = np.random.SeedSequence(seed).spawn(len(pairs))
+        tasks = [(sampler, d0, d1, n_samples, fitter, s) for (d0, d1), s in zip(pairs, seeds)]
+        counts = engine.parallel_map(_pair_counts, tasks, n_jobs=n_jobs, progress=progress, desc="audit pairs")
+        return {f"pair{i}_{k}": c[k] for i, c in enumerate(counts) for k in _COUNT_FIELDS}
+
+    return compute() if store is None else store(compute)
+
+
+def _pair_of(joined: dict[str, np.ndarray], i: int) -> dict[str, np.ndarray]:
+    """Pair ``i``'s counts out of :func:`_sample_pairs`' arrays."""
+    return {k: joined[f"pair{i}_{k}"] for k in _COUNT_FIELDS}
 
 
 def policy_sampler(policy: Any, instance: Any, horizon: int, records: Sequence[str] = ("arms",)) -> Sampler:
@@ -635,6 +731,11 @@ def cached_audit(
 ) -> AuditResult:
     """:func:`audit` (``**kwargs``), stored through :func:`privbandits.engine.cached`.
 
+    The samples' category counts, which do not depend on the level ``alpha``, are stored too, under
+    the same key without ``alpha`` (and with the pairs' bytes): an audit of the same configuration at
+    another level reads them instead of drawing the samples again, and finds the same result as
+    drawing them.
+
     Parameters
     ----------
     config : dict
@@ -649,18 +750,34 @@ def cached_audit(
     AuditResult
     """
     names = [f.name for f in dataclasses.fields(AuditResult)]
+    arguments = {k: v for k, v in kwargs.items() if k not in ("n_jobs", "progress", "features")}
+    modules = None if depends_on is None else [__name__, *depends_on]
+    samples = {
+        "audit samples": config,
+        **{k: v for k, v in arguments.items() if k != "alpha"},
+        "pairs": _pairs_digest(pairs),
+    }
 
     def compute() -> dict[str, np.ndarray]:
-        result = audit(sampler, pairs, **kwargs)
+        result = _audit(
+            sampler, pairs, **kwargs, store=lambda counts: engine.cached(samples, counts, depends_on=modules)
+        )
         return {k: np.asarray(getattr(result, k)) for k in names}
 
-    stored = engine.cached(
-        {"audit": config, **{k: v for k, v in kwargs.items() if k not in ("n_jobs", "progress", "features")}},
-        compute,
-        depends_on=None if depends_on is None else [__name__, *depends_on],
-    )
+    stored = engine.cached({"audit": config, **arguments}, compute, depends_on=modules)
     values = {k: stored[k].item() if stored[k].ndim == 0 else tuple(stored[k].tolist()) for k in names}
     return AuditResult(**values)
+
+
+def _pairs_digest(pairs) -> str:
+    """SHA-256 of the pairs' datasets (shape and float64 bytes), for a cache key."""
+    digest = hashlib.sha256()
+    for pair in pairs:
+        for d in pair:
+            a = np.ascontiguousarray(d, dtype=float)
+            digest.update(repr(a.shape).encode())
+            digest.update(a.tobytes())
+    return digest.hexdigest()
 
 
 def _one_cached_audit(request: dict[str, Any]) -> AuditResult:

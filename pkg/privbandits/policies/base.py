@@ -439,7 +439,11 @@ _ONE_RUN_INSTEAD = (
 )
 
 
-@njit(nogil=True)
+# The two loops take the kernel as a first-class function (numba's FunctionType: typed by its signature,
+# called through its address), compiled for that signature by _runs_loop. Typed so, they are cached on
+# disk: a process loads them instead of compiling a copy per kernel (a kernel passed as a dispatcher is
+# typed by its identity, which numba cannot cache, and is compiled again into the loop in every process).
+@njit(nogil=True, cache=True)
 def _arms_of_runs(kernel, rng, n, horizon, args):  # pragma: no cover - compiled
     """``n`` runs of a kernel that returns the arm sequence itself."""
     out = np.empty((n, horizon), dtype=np.int64)
@@ -448,13 +452,24 @@ def _arms_of_runs(kernel, rng, n, horizon, args):  # pragma: no cover - compiled
     return out
 
 
-@njit(nogil=True)
+@njit(nogil=True, cache=True)
 def _first_of_runs(kernel, rng, n, horizon, args):  # pragma: no cover - compiled
     """``n`` runs of a kernel that returns a tuple whose first entry is the arm sequence."""
     out = np.empty((n, horizon), dtype=np.int64)
     for i in range(n):
         out[i] = kernel(rng, *args)[0]
     return out
+
+
+def _runs_loop(loop: Any, kernel: Any, rng: np.random.Generator, args: tuple) -> Callable:
+    """``loop``'s compiled entry for ``kernel(rng, *args)`` passed as a first-class function (disk-cached)."""
+    argtypes = tuple(kernel.typeof_pyval(a) for a in (rng, *args))
+    if argtypes not in kernel.overloads:
+        kernel.compile(argtypes)
+    signature = kernel.overloads[argtypes].signature
+    return loop.compile(
+        (types.FunctionType(signature), argtypes[0], types.int64, types.int64, kernel.typeof_pyval(args))
+    )
 
 
 #: The kernel's parameters before those of its ``binding``: ``(rng, *instance.kernel_args(), horizon)``
@@ -784,8 +799,8 @@ class Policy(Declared, abc.ABC):
         out = np.empty((n, horizon), dtype=np.int64)
         out[0] = first
         if n > 1:
-            batch = _arms_of_runs if self.records == ("arms",) else _first_of_runs
-            out[1:] = batch(kernel, rng, n - 1, horizon, args)
+            loop = _runs_loop(_arms_of_runs if self.records == ("arms",) else _first_of_runs, kernel, rng, args)
+            out[1:] = loop(kernel, rng, n - 1, horizon, args)
         return out
 
     @property
