@@ -64,6 +64,8 @@ def _settings():
         policies.GDPNCB(epsilon=1.0, phase1_rule="sparse_vector"),
         policies.GDPNCB(epsilon=0.5, phase1_rule="sparse_vector", sv_fraction=0.2, phase1_constant=0.05),
         policies.GDPNCB(epsilon=math.inf, phase1_rule="sparse_vector", phase1_constant=0.05),
+        # a noisy Phase I that ends within the test's horizons (17-72 rounds on seeds 0-3), then Phase II
+        policies.GDPNCB(epsilon=4.0, phase1_rule="sparse_vector", phase1_constant=0.1),
         policies.PrivateUCB(1.0, width="tail_bound"),
         policies.FixedBudgetThresholding(tau=0.5, epsilon=1.0, checkpoints=(10, 40)),
         policies.FixedBudgetThresholding(tau=0.4, zeta=0.05, epsilon=1.0, mechanism="laplace"),

@@ -200,8 +200,15 @@ def test_agent_bad_arguments(kwargs, name):
 
 
 def test_agent_made_directly_checks_its_policy():
-    with pytest.raises(ValueError, match="policy"):
+    with pytest.raises(TypeError, match="policy must be a HiringPolicy"):
         HiringAgent("OFUL", one_hot_hiring_env(), 10, 0)
+
+    @dataclasses.dataclass(frozen=True)
+    class MyGreedy(FairGreedy):  # a subclass may have other steps: no agent rather than Fair-Greedy's
+        pass
+
+    with pytest.raises(NotImplementedError, match="MyGreedy has no step agent"):
+        MyGreedy().agent(one_hot_hiring_env(), 10, 0)
     agent = HiringAgent(OFUL(), one_hot_hiring_env(), 10, np.random.default_rng(0))
     assert "t=0" in repr(agent) and agent.horizon == 10
 
@@ -260,8 +267,10 @@ def test_agent_refuses_calls_out_of_order():
     with pytest.raises(RuntimeError, match="twice"):
         agent.choose([0, 1, 2])
     agent.update(0.5)
+    assert not agent.done and not agent.stopped
     agent.choose([3, 4, 5])
     agent.update(0.0)
+    assert agent.done and not agent.stopped  # the horizon is played; a hiring policy never stops itself
     with pytest.raises(RuntimeError, match="horizon of 2 rounds"):
         agent.choose([0, 1, 2])
 

@@ -10,24 +10,30 @@
 #
 # **The question.** Can the book's private algorithms run in *your* loop, with rewards the package
 # never sees in advance, and do they keep the privacy guarantee and the behaviour the chapters
-# measure? **The answer in short:** yes, for every policy of the book. A policy's *agent*:
-# `agent.choose()` gives the arm to play, `agent.update(reward)` reports its reward, and nothing else
-# is needed (a policy that stops by itself says so in `agent.done`; Part IV's hiring policies take
-# the round's candidates in `choose`). The agent runs the same compiled code as the
-# simulator, on the same state, so with the package's own environment it plays the simulator's arms
-# (bit for bit, or, for the policies that play in episodes, in distribution), and its privacy
-# guarantee is the policy's, whatever it was (`agent.guarantee()` also says whether it is proven);
-# all its randomness, the privacy noise included, comes from the agent's own generator. The agent
-# refuses a reward outside $[0, 1]$, because every guarantee in the book assumes one person changes
-# the reward sum by at most 1. What you give up is speed: each round is two calls from Python, so
-# use the simulator (`privbandits.simulate`, as in {doc}`bandits`) when the package can play the
-# environment itself.
+# measure? **The answer in short:** yes, for every policy of the book. A policy's *agent* is all
+# you need:
+#
+# - `arm = agent.choose()` gives the arm to play and `agent.update(reward)` reports its reward; a
+#   loop `while not agent.done` plays the rounds (a policy that stops by itself ends it early, and
+#   Part IV's hiring policies take the round's candidates in `choose`).
+# - The agent runs the simulator's own compiled code on the same state, so with the package's
+#   environment it plays the simulator's arms (bit for bit, or, for the policies that play in
+#   episodes, in distribution).
+# - Its privacy guarantee is the one its chapter states, for the horizon the agent is made with;
+#   `agent.guarantee()` also says whether it is proven. All its randomness, the privacy noise
+#   included, comes from the agent's own generator.
+# - A bandit agent refuses a reward outside $[0, 1]$, because every bandit guarantee in the book
+#   assumes one person changes a reward sum by at most 1.
+# - What you give up is speed: each round is two calls from Python, far slower than the
+#   simulator's compiled loop, so use `privbandits.simulate` (as in {doc}`bandits`) when the package
+#   can play the environment itself.
 #
 # :::{admonition} Learning objectives and prerequisites
 # :class: tip
 #
 # After this page you can drive a bandit policy of the package with an environment of your own,
-# read its privacy guarantee, and explain why its play equals the simulator's.
+# read its privacy guarantee, and explain why its play equals the simulator's; you can also drive a
+# policy that stops by itself (`done`, `stopped`) and a hiring policy (`choose(candidates)`).
 #
 # **Prerequisites:** {doc}`bandits` (regret) and {doc}`privacy` (what an $\eps$-DP guarantee
 # covers). Python: a `for` loop and numpy's random generators (`default_rng`, `SeedSequence`).
@@ -113,9 +119,9 @@ show_table(
 # Two private policies of the book drive it, each $\eps = 1$: DP-UCB, the UCB on hybrid counters of
 # {doc}`../part1_private_ucb/private_ucb`, and Lazy-DP-TS, the private Thompson sampling of
 # {doc}`../part6_frontier/thompson`; non-private UCB is the reference. Each plays 10 runs of 10,000
-# visitors. In a run every agent's visitors are drawn from the same random numbers (its own copy of
-# one generator; the ratings differ where the versions shown differ), and its noise from another
-# generator.
+# visitors. Within a run all agents meet the same visitors: each agent's environment gets a fresh
+# generator from one seed, so visitor $t$'s rating uses the same random number whichever version
+# is shown (common random numbers); the agent's own noise comes from a second seed.
 
 # %% mystnb={"figure": {"caption": "Two private agents ($\\eps = 1$) and UCB driven by the star-rating environment above: cumulative regret (in reward units) against the visitor, mean of 10 runs with a 5-95% band. Both private agents turn to the best version, later than UCB (DP-UCB's regret still grows at the end); the table under the text compares each with its own algorithm without noise.", "name": "ag-fig-regret"}, "image": {"alt": "Line plot of cumulative regret against the visitor, up to 10,000: UCB's curve flattens lowest; DP-UCB's and Lazy-DP-TS's curves rise higher and flatten later."}}
 HORIZON, RUNS = 10_000, 10
@@ -172,15 +178,16 @@ assert all(p > 1.0 for p in price.values()), price  # privacy costs regret here,
 # All three agents learn the best version: in the second half of the visitors, DP-UCB shows it to a
 # fraction {glue:text}`ag_share_dp_ucb:.2f` of them and Lazy-DP-TS to
 # {glue:text}`ag_share_lazy_dp_ts:.2f` (UCB: {glue:text}`ag_share_ucb:.2f`). Privacy costs regret,
-# and the fair measure of its price compares each private agent with its own algorithm run without
+# and the right baseline for its price is each private agent's own algorithm run without
 # noise: DP-UCB's is UCB (without noise its hybrid counters are exact sums and its index UCB's;
 # the package refuses `DPUCB(epsilon=inf)` and names UCB instead), Lazy-DP-TS's is Lazy-DP-TS at
 # $\eps = \infty$ (Thompson sampling on doubling epochs), run on the same visitors. After 10,000 visitors DP-UCB's mean regret is
 # {glue:text}`ag_regret_dp_ucb:.0f` against UCB's {glue:text}`ag_regret_ucb:.0f`
 # ({glue:text}`ag_price_dp_ucb:.1f` times as much), Lazy-DP-TS's
 # {glue:text}`ag_regret_lazy_dp_ts:.0f` against {glue:text}`ag_regret_lazy_inf:.0f` without noise
-# ({glue:text}`ag_price_lazy_dp_ts:.1f` times). The two measures of the price disagree, and both
-# matter: Lazy-DP-TS pays the larger factor but the smaller extra regret, because without noise it
+# ({glue:text}`ag_price_lazy_dp_ts:.1f` times). The price can be stated as a ratio or as a
+# difference, and here the two disagree; both matter: Lazy-DP-TS pays the larger factor but the
+# smaller extra regret, because without noise it
 # is much the better learner here, so a private Lazy-DP-TS still ends below a private DP-UCB.
 
 # %% tags=["hide-input"]
@@ -190,15 +197,16 @@ noiseless = {"DP-UCB": "UCB", "Lazy-DP-TS": "Lazy-DP-TS (ε = ∞)"}
 show_table(
     pd.DataFrame({
         "agent": list(noiseless),
-        "regret at ε = 1": [final[a] for a in noiseless],
-        "without noise": [final[b] for b in noiseless.values()],
-        "extra regret": [final[a] - final[b] for a, b in noiseless.items()],
-        "price (ratio)": [final[a] / final[b] for a, b in noiseless.items()],
-        "best version, 2nd half": [share[a] for a in noiseless],
+        "ε = 1": [final[a] for a in noiseless],
+        "no noise": [final[b] for b in noiseless.values()],
+        "extra": [final[a] - final[b] for a, b in noiseless.items()],
+        "ratio": [final[a] / final[b] for a, b in noiseless.items()],
+        "best, 2nd half": [share[a] for a in noiseless],
     }),
-    caption="Mean regret after 10,000 visitors (10 runs), each agent against "
-    "its own algorithm without noise (UCB for DP-UCB), and the share of the "
-    "second half's visitors shown the best version.",
+    caption="Mean regret after 10,000 visitors (10 runs): each agent at "
+    "ε = 1 and its own algorithm without noise (UCB for DP-UCB), their "
+    "difference and ratio, and the share of the second half's visitors "
+    "shown the best version.",
 )
 
 # %% [markdown]
@@ -234,6 +242,7 @@ agent.update((4 - 1) / 4)  # the same round, reported correctly
 
 # %%
 instance = bernoulli_instance([0.1] * 8 + [0.2, 0.55])
+# the arrays the simulator's reward draw, draw_reward, reads
 kinds, params, table = instance.kernel_args()
 same = {}
 for name in ("DP-UCB", "Lazy-DP-TS"):
@@ -275,7 +284,7 @@ glue("ag_same_runs", "identical" if all(same.values()) else "different", display
 # rewards, over several seeds.
 #
 # One kind of policy matches in a weaker sense. AdaP-KLUCB, DP-SE, AdaP-UCB and GDP-NCB's second
-# phase (alone or in the anytime wrapper's windows) play an arm for a whole *episode* and only look
+# phase play an arm for a whole *episode* and only look
 # at the episode's reward sum; the simulator
 # draws that sum in one go, while their agents take the episode's rewards one at a time and update
 # when it ends. They play the simulator's arms bit for bit on a table of rewards, and in
@@ -285,19 +294,25 @@ glue("ag_same_runs", "identical" if all(same.values()) else "different", display
 #
 # Part III's fixed-confidence thresholding bandit ({doc}`../part3_thresholding/thresholding`)
 # answers another question: which arms have a mean above a threshold $\tau$, with probability at
-# least $1 - \delta$ of being right. It decides by itself when it has seen enough, so the horizon
-# it is made with is only a cap. Its agent says when it stops in `agent.done`, which a loop should
-# test rather than count rounds (`done` is also true once the horizon is played, for every agent);
-# `agent.stopped` tells a stop from the cap, and `records()` holds the answer. Which versions of the
-# sign-up page are rated above three stars on average (a reward above 0.5), with 95% confidence?
+# least $1 - \delta$ of being right (this $\delta$ is an error probability, not the $\delta$ of
+# $(\eps, \delta)$-DP: the agent below is $\eps$-DP, pure). It decides by itself when it has seen
+# enough, so the horizon it is made with is only a cap. Its agent says when it stops in
+# `agent.done`, which a loop should test rather than count rounds (`done` is also true once the
+# horizon is played, for every agent); `agent.stopped` tells a stop from the cap, and `records()`
+# holds the answer. An answer read at the cap, before the policy stopped, carries no $1 - \delta$
+# guarantee, so the cap is set far above the stopping times expected. The agents below use the
+# radius constant that the proof needs (`radius_constant=2`: the paper's printed 8 leaves the
+# $1 - \delta$ guarantee unproven, as Part III shows). Which versions of the sign-up page are rated
+# above four stars on average (a reward above 0.75), with 95% confidence?
 
 # %%
 from privbandits.policies import FixedConfidenceThresholding
 
 stops = {}
 for eps in (1.0, np.inf):
-    policy = FixedConfidenceThresholding(tau=0.5, delta=0.05, epsilon=eps)
-    agent = policy.agent(n_arms=len(MEANS), horizon=500_000, rng=5)
+    policy = FixedConfidenceThresholding(
+        tau=0.75, delta=0.05, epsilon=eps, radius_constant=2.0)
+    agent = policy.agent(n_arms=len(MEANS), horizon=2_000_000, rng=5)
     visitors = np.random.default_rng(6)
     while not agent.done:  # the policy ends the loop
         version = agent.choose()
@@ -311,20 +326,22 @@ show_table(
         "epsilon": list(stops),
         "stopped by itself": [stop[0] for stop in stops.values()],
         "visitors": [stop[1] for stop in stops.values()],
-        "versions above 3 stars": [
+        "to each version": [
+            str(stop[3].tolist()) for stop in stops.values()],
+        "versions above 4 stars": [
             str(np.flatnonzero(stop[2]).tolist())
             for stop in stops.values()
         ],
-        "truth": str(np.flatnonzero(MEANS > 0.5).tolist()),
+        "truth": str(np.flatnonzero(MEANS > 0.75).tolist()),
     }),
-    caption="Fixed-confidence thresholding agents (tau = 0.5, delta = 0.05) "
+    caption="Fixed-confidence thresholding agents (tau = 0.75, delta = 0.05) "
     "on the star ratings: when each stopped and its answer.",
 )
 
 # %% tags=["remove-cell"]
 assert all(stop[0] for stop in stops.values()), stops
-assert all(np.array_equal(stop[2], MEANS > 0.5) for stop in stops.values())
-closest = int(np.argmin(np.abs(MEANS - 0.5)))  # the text: most visitors go there
+assert all(np.array_equal(stop[2], MEANS > 0.75) for stop in stops.values())
+closest = int(np.argmin(np.abs(MEANS - 0.75)))  # the text: most visitors go there
 assert all(np.argmax(stop[3]) == closest for stop in stops.values()), stops
 glue("ag_mean_v0", float(MEANS[closest]), display=False)
 assert stops[1.0][1] > stops[np.inf][1], stops  # the text: privacy costs visitors
@@ -339,25 +356,31 @@ else:
     raise AssertionError("a stopped agent chose again")
 
 # %% [markdown]
-# Both answers are right. The private agent ($\eps = 1$) needed
+# Both answers are right. In this run the private agent ($\eps = 1$) needed
 # {glue:text}`ag_stop_private:,` visitors, the same algorithm without noise
-# {glue:text}`ag_stop_plain:,` ({glue:text}`ag_stop_ratio:.1f` times fewer): here privacy is paid in
-# the length of the experiment rather than in its answer. Most of the visitors go to the version
-# whose mean reward, {glue:text}`ag_mean_v0:.4f`, lies closest to the threshold, as the theory of
-# {doc}`../part3_thresholding/thresholding` predicts. A stopped agent refuses to choose again, and the
+# {glue:text}`ag_stop_plain:,` (the private agent needed {glue:text}`ag_stop_ratio:.1f` times as
+# many): here privacy is paid in the length of the experiment rather than in its answer. Most of
+# the visitors go to the version whose mean reward, {glue:text}`ag_mean_v0:.4f`, lies closest to the
+# threshold: the pulls an arm needs grow like $1/(\mu - \tau)^2$, as in
+# {doc}`../part3_thresholding/thresholding`. A stopped agent refuses to choose again, and the
 # message says where its answer is.
 #
 # ## A policy that sees candidates
 #
 # Part IV's hiring policies ({doc}`../part4_fair_hiring/fair_hiring`) choose among people rather
 # than fixed arms: each round one candidate of each group applies, and the policy picks the group
-# whose candidate it hires. Fair-Greedy and its private version pick the candidate who ranks
-# highest *within their own group*; OFUL, the plain linear bandit, picks the highest expected
-# reward. Their agent is made from a `HiringEnvironment` that holds each group's pool of
-# candidates (their features): `policy.agent(env, horizon, rng)`. Then `choose(candidates)` takes
-# the round's applicant of each group, as a row of the group's pool, and returns the group hired;
-# `update(reward)` takes the hire's reward. Below, two groups of 200 candidates with three
-# features, the second group's features lower, and a loop of our own that brings the applicants.
+# whose candidate it hires. A candidate's *relative rank* is the fraction of their own group's pool
+# whose true reward is at most theirs; Fair-Greedy and its private version hire the applicant of
+# highest estimated relative rank, while OFUL, the plain linear bandit, hires the highest upper
+# confidence bound on the reward. Their agent is made from a `HiringEnvironment` that holds each group's pool of candidates
+# (their features): `policy.agent(env, horizon, rng)`. Then `choose(candidates)` takes the round's
+# applicant of each group, as a row of the group's pool, and returns the group hired;
+# `update(reward)` takes the hire's reward, any finite number (Private-Fair-Greedy clips it where it
+# enters its private regression, to the bound its guarantee assumes). The environment's true
+# weights `theta_star` and noise level score the records and set that clip; in a live deployment,
+# where the weights are unknown, they are bounds you must justify, and the guarantee rests on them.
+# Below, two groups of 200 candidates with three features, the second group's features lower, and
+# a loop of our own that brings the applicants.
 
 # %%
 from privbandits.environments import HiringEnvironment
@@ -369,50 +392,72 @@ pools = (make.uniform(0.0, 1.0, (200, 3)),  # group 0
 theta = np.array([0.5, 0.3, 0.2])  # the reward's weights
 env = HiringEnvironment(pools, theta_star=theta, noise_sd=0.1)
 
+HIRING = {
+    "OFUL": OFUL(),
+    "Fair-Greedy": FairGreedy(),
+    "Private-Fair-Greedy": PrivateFairGreedy(),  # the paper's settings
+    "Private-Fair-Greedy, tight": PrivateFairGreedy(calibration="tight"),
+}
 hires, guarantee = {}, {}
-for policy in (OFUL(), FairGreedy(), PrivateFairGreedy()):
+for name, policy in HIRING.items():
     agent = policy.agent(env, horizon=2_000, rng=8)
     applicants = np.random.default_rng(9)  # the same for all
-    for t in range(2_000):
+    while not agent.done:
         rows = [applicants.integers(len(pool)) for pool in pools]
         group = agent.choose(rows)
         reward = pools[group][rows[group]] @ theta
         agent.update(reward + 0.1 * applicants.standard_normal())
-    hires[policy.name] = agent.records()
-    guarantee[policy.name] = agent.guarantee()
+    hires[name] = agent.records()
+    guarantee[name] = agent.guarantee()
 
 # %% tags=["remove-cell"]
 group1 = {name: float(np.mean(r["groups"] == 1)) for name, r in hires.items()}
 fair = {name: float(r["fair_regret"].sum()) for name, r in hires.items()}
-assert group1["OFUL"] < 0.4 < 0.45 < group1["Fair-Greedy"], group1
-assert fair["Fair-Greedy"] < fair["OFUL"], fair  # the text
-assert fair["Fair-Greedy"] < fair["Private-Fair-Greedy"], fair
-assert 0.45 < group1["Private-Fair-Greedy"] < 0.55, group1
-assert np.isfinite(guarantee["Private-Fair-Greedy"][0])
-glue("ag_hire_oful", group1["OFUL"], display=False)
-glue("ag_hire_fg", group1["Fair-Greedy"], display=False)
-glue("ag_hire_pfg", group1["Private-Fair-Greedy"], display=False)
-glue("ag_fair_oful", fair["OFUL"], display=False)
-glue("ag_fair_fg", fair["Fair-Greedy"], display=False)
-glue("ag_fair_pfg", fair["Private-Fair-Greedy"], display=False)
-pfg = guarantee["Private-Fair-Greedy"]
-glue("ag_pfg_nominal", float(PrivateFairGreedy().epsilon), display=False)
-glue("ag_pfg_eps", float(pfg[0]), display=False)
-glue("ag_pfg_delta", float(pfg[1]), display=False)
+late = {name: float(r["fair_regret"][-500:].sum()) for name, r in hires.items()}
+# a choice at random on the same applicants: the mean over the groups of each round's loss
+arrays, applicants, random_fair = env.arrays(), np.random.default_rng(9), 0.0
+for t in range(2_000):
+    rows = [applicants.integers(len(pool)) for pool in pools]
+    applicants.standard_normal()
+    ranks = np.array([arrays.row_rank[arrays.offsets[k] + r] for k, r in enumerate(rows)])
+    random_fair += float(ranks.max() - ranks.mean())
+pfg, tight = guarantee["Private-Fair-Greedy"], guarantee["Private-Fair-Greedy, tight"]
+nominal = float(HIRING["Private-Fair-Greedy"].epsilon)
+# what the text says
+assert group1["OFUL"] < 0.4 and all(0.45 < group1[n] < 0.55 for n in HIRING if n != "OFUL"), group1
+assert fair["Fair-Greedy"] < fair["OFUL"] < fair["Private-Fair-Greedy"] < random_fair, fair
+assert late["Private-Fair-Greedy"] < late["OFUL"], late
+assert fair["Private-Fair-Greedy, tight"] < fair["Private-Fair-Greedy"], fair
+assert pfg[0] < nominal and np.isclose(tight[0], nominal) and pfg[2] and tight[2], (pfg, tight)
+for key, value in {
+    "ag_hire_oful": group1["OFUL"], "ag_hire_fg": group1["Fair-Greedy"],
+    "ag_hire_pfg": group1["Private-Fair-Greedy"], "ag_fair_oful": fair["OFUL"],
+    "ag_fair_fg": fair["Fair-Greedy"], "ag_fair_pfg": fair["Private-Fair-Greedy"],
+    "ag_fair_tight": fair["Private-Fair-Greedy, tight"], "ag_fair_random": random_fair,
+    "ag_late_oful": late["OFUL"], "ag_late_pfg": late["Private-Fair-Greedy"],
+    "ag_pfg_nominal": nominal, "ag_pfg_eps": float(pfg[0]), "ag_pfg_delta": float(pfg[1]),
+    "ag_tight_eps": float(tight[0]),
+}.items():
+    glue(key, value, display=False)
 
 # %% [markdown]
 # OFUL hires from group 1 in a fraction {glue:text}`ag_hire_oful:.2f` of the rounds, because that
-# group's candidates are worth less on average; Fair-Greedy in {glue:text}`ag_hire_fg:.2f`, and its private
-# version in {glue:text}`ag_hire_pfg:.2f`, because an applicant of either group is as likely to rank
-# high within their own group. Fair regret counts the relative rank lost against
-# the best-ranked applicant of the round: OFUL's total over the 2,000 rounds is
-# {glue:text}`ag_fair_oful:.0f`, Fair-Greedy's {glue:text}`ag_fair_fg:.0f`, and the private
-# version's {glue:text}`ag_fair_pfg:.0f`: with the noise its proof needs, it has not yet learned the
-# ranks after 2,000 hires ({doc}`../part4_fair_hiring/paper_scale` runs it for 500,000). Its agent
-# states the guarantee it actually has: made with the paper's settings (a budget of
-# $\eps =$ {glue:text}`ag_pfg_nominal:.0f` in its calibration), it is
-# ({glue:text}`ag_pfg_eps:.2f`, {glue:text}`ag_pfg_delta:.1f`)-jointly differentially private, as
-# Part IV's accounting computes it.
+# group's candidates are worth less on average; Fair-Greedy in {glue:text}`ag_hire_fg:.2f` and its
+# private version in {glue:text}`ag_hire_pfg:.2f`. The share alone proves little (a coin would hire
+# each group half the time); *fair regret* measures the fairness: each round, the best relative
+# rank among the applicants minus the hired one's. Over the 2,000 rounds Fair-Greedy's total is
+# {glue:text}`ag_fair_fg:.0f`, OFUL's {glue:text}`ag_fair_oful:.0f`, and a choice at random would
+# lose about {glue:text}`ag_fair_random:.0f`. The private version, made with the paper's settings,
+# totals {glue:text}`ag_fair_pfg:.0f`: less fair than OFUL over the whole run, though over the last
+# 500 hires it is the fairer of the two ({glue:text}`ag_late_pfg:.0f` against
+# {glue:text}`ag_late_oful:.0f`). It learns slowly because the paper's printed calibration adds far
+# more noise than its budget of $\eps =$ {glue:text}`ag_pfg_nominal:.0f` requires: its agent states
+# the guarantee it actually has, ({glue:text}`ag_pfg_eps:.2f`, {glue:text}`ag_pfg_delta:.1f`)-joint
+# differential privacy (the decisions about everyone else reveal little about any one candidate;
+# $\delta = 0.1$ is the paper's setting, large by the usual standards). Calibrated to spend
+# exactly $\eps =$ {glue:text}`ag_tight_eps:.0f` (`calibration="tight"`, as in Part IV), it totals
+# {glue:text}`ag_fair_tight:.0f`. {doc}`../part4_fair_hiring/paper_scale` runs these policies for
+# 500,000 rounds.
 #
 # ## Summary
 #
@@ -435,7 +480,8 @@ glue("ag_pfg_delta", float(pfg[1]), display=False)
 #
 # A replay of logged data: you have a table `log` of shape `(T, K)` with every version's reward for
 # each of $T$ visitors (an offline evaluation data set). Write the loop that drives an agent with it,
-# and say which of the package's environments plays the same run without a Python loop.
+# and say which of the package's environments plays the same run without a Python loop (hint: a
+# bandit instance can carry a table of rewards; see `BanditInstance` in the API reference).
 # :::
 #
 # :::{solution} ex-ag-replay
@@ -459,11 +505,13 @@ glue("ag_pfg_delta", float(pfg[1]), display=False)
 # :class: dropdown
 #
 # The guarantee holds, and is even conservative: $\text{stars}/5$ lies in $[0.2, 1]$, so one
-# visitor now moves a sum by at most 0.8, and noise scaled for a sensitivity of 1 gives more than
-# $\eps$-DP. The learning suffers: every gap between versions shrinks by the factor $4/5$ while the
+# visitor now moves a sum by at most 0.8, and noise scaled for a sensitivity of 1 gives
+# $0.8\eps$-DP, a stronger guarantee (`guarantee()` still reports $\eps$, which remains true). The learning suffers: every gap between versions shrinks by the factor $4/5$ while the
 # noise keeps its scale. How much that costs depends on which term of the regret dominates: a
 # confidence width of fixed size (UCB's Hoeffding term) needs about $(5/4)^2 \approx 1.56$ times the
 # pulls to resolve a gap $4/5$ as wide, a privacy term of order $1/(\eps\Delta)$ about $5/4$ times,
-# so a private agent's regret (counted in stars) grows by a factor between the two, nearer $5/4$ when
-# privacy dominates. Rescaling to use the whole interval is free accuracy.
+# so in the long run a private agent's regret (counted in stars) grows by a factor between the two,
+# nearer $5/4$ when privacy dominates. This is a heuristic for long horizons: at a short horizon the
+# measured factor can fall outside the bracket (run both scalings on one table of star ratings,
+# as in Exercise 1, to see). Either way, rescaling to use the whole interval is free accuracy.
 # :::

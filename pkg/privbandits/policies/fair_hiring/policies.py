@@ -120,6 +120,11 @@ class HiringPolicy(ContextualPolicy):
         Returns
         -------
         HiringAgent
+
+        Raises
+        ------
+        NotImplementedError
+            For a subclass of the three classes: its steps may not be theirs.
         """
         return HiringAgent(self, env, horizon, rng)
 
@@ -539,7 +544,11 @@ class HiringAgent:
     policy : HiringPolicy
         :class:`OFUL`, :class:`FairGreedy` or :class:`PrivateFairGreedy`, any setting.
     env : HiringEnvironment
-        The pools; the agent's records (regrets) use its true rewards and relative ranks.
+        The pools; the agent's records (regrets) use its true rewards and relative ranks. Its
+        ``theta_star`` and ``noise_sd`` also set Private-Fair-Greedy's reward clip ``y_clip``, its bound
+        ``L-tilde`` and so its noise (:meth:`PrivateFairGreedy.calibration_values`), and OFUL's
+        confidence width: with data of your own, where ``theta_star`` is unknown, pass values you can
+        justify as bounds; the guarantee rests on them.
     horizon : int >= 1
         The rounds the agent may play (Private-Fair-Greedy's noise and guarantee are for this many).
     rng : numpy.random.Generator or int
@@ -553,13 +562,21 @@ class HiringAgent:
     rng : numpy.random.Generator
     t : int
         Rounds completed (``update`` calls).
+    done : bool
+        The horizon is played (``t == horizon``); a loop ``while not agent.done`` serves every agent.
+    stopped : bool
+        ``False``: a hiring policy does not stop on its own.
     """
 
     def __init__(
         self, policy: HiringPolicy, env: HiringEnvironment, horizon: int, rng: np.random.Generator | int
     ) -> None:
-        if not isinstance(policy, (OFUL, FairGreedy, PrivateFairGreedy)):
-            raise ValueError(f"policy must be an OFUL, FairGreedy or PrivateFairGreedy, got {type(policy).__name__}")
+        if not isinstance(policy, HiringPolicy):
+            raise TypeError(f"policy must be a HiringPolicy (OFUL, FairGreedy, PrivateFairGreedy), got {policy!r}")
+        if type(policy) not in (OFUL, FairGreedy, PrivateFairGreedy):  # a subclass may have other steps
+            raise NotImplementedError(
+                f"{type(policy).__name__} has no step agent (only OFUL, FairGreedy, PrivateFairGreedy)"
+            )
         if not isinstance(env, HiringEnvironment):
             raise ValueError(f"env must be a HiringEnvironment, got {type(env).__name__}")
         horizon = check_int("horizon", horizon, minimum=1)
@@ -584,6 +601,16 @@ class HiringAgent:
 
     def __repr__(self) -> str:
         return f"HiringAgent({self.policy!r}, env={self.env.name!r}, horizon={self.horizon}, t={self.t})"
+
+    @property
+    def stopped(self) -> bool:
+        """Always ``False``: no hiring policy stops on its own (as :attr:`~privbandits.policies.base.Agent.stopped`)."""
+        return False
+
+    @property
+    def done(self) -> bool:
+        """Whether the horizon is played (as :attr:`~privbandits.policies.base.Agent.done`)."""
+        return self.t >= self.horizon
 
     def _check_candidates(self, candidates: Any) -> np.ndarray:
         k = self._sizes.shape[0]
@@ -692,7 +719,7 @@ class HiringAgent:
 
         Parameters
         ----------
-        delta : float in [0, 1]
+        delta : float in [0, 1)
             As for the policy's ``guarantee`` (``0``: the policy's own delta).
 
         Returns
