@@ -1138,7 +1138,8 @@ class ContextualPolicy(Declared, abc.ABC):
         Raises
         ------
         NotImplementedError
-            For a policy without a step agent.
+            For a policy without a step agent (a subclass of OFUL, FairGreedy or PrivateFairGreedy too: its steps may
+            not be theirs).
         """
         raise NotImplementedError(f"{type(self).__name__} has no step agent")
 

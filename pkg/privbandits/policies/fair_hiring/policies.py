@@ -109,23 +109,6 @@ class HiringPolicy(ContextualPolicy):
         return run_together([self], env, horizon, rng, trace=trace, candidates=candidates)[0]
 
     def agent(self, env: HiringEnvironment, horizon: int, rng: np.random.Generator | int) -> HiringAgent:
-        """A :class:`HiringAgent` of this setting (see :meth:`~privbandits.policies.base.ContextualPolicy.agent`).
-
-        Parameters
-        ----------
-        env : HiringEnvironment
-        horizon : int >= 1
-        rng : numpy.random.Generator or int
-
-        Returns
-        -------
-        HiringAgent
-
-        Raises
-        ------
-        NotImplementedError
-            For a subclass of the three classes: its steps may not be theirs.
-        """
         return HiringAgent(self, env, horizon, rng)
 
     @classmethod
