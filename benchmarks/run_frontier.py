@@ -67,6 +67,8 @@ GLOBAL = (
     "AdaP-KLUCB",
     "AdaP-UCB",
     "DP-SE",
+    "DP-TS",
+    "Lazy-DP-TS",
     "GDP-NCB",
     "Anytime GDP-NCB",
     "DP-UCB-INT",
@@ -209,7 +211,7 @@ def add_values(args, grid, i, alg, values, runs, watch) -> None:
                 for r, h in enumerate(pt.horizons):
                     values[i, j, k, hz.index(h)] = pt.values[r]
                     runs[i, j, k, hz.index(h)] = pt.runs
-        print(f"{alg}: done at {watch.seconds:.0f} s", flush=True)
+        print(f"{alg}, {instance.name}: done at {watch.seconds:.0f} s", flush=True)
 
 
 def add_finals(args, grid, i, alg, values, finals, watch) -> None:
