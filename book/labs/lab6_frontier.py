@@ -2,7 +2,7 @@
 # # Lab 6: reading the privacy-regret frontier
 #
 # *Part VI, {doc}`../part6_frontier/frontier`. Prerequisites: the frontier's lock-in rule and its
-# ties ("Heavy tails: DP-UCB-INT locks in" and "Who wins where" in that chapter); for Question 3,
+# ties ("Heavy tails: DP-UCB-INT and DP-TS lock in" and "Who wins where" in that chapter); for Question 3,
 # a policy driven one round at a time (its agent: {doc}`../foundations/agents`).*
 
 # %% [markdown] tags=["book-only"]
