@@ -780,8 +780,8 @@ assert z(LN, "DP-SE", 0.1) < -Z95 and z(LN, "AdaP-KLUCB", 0.1) < -Z95, \
 # rewards, for the whole run of $10^5$ rounds. Where the lowest mean regret at
 # $\varepsilon < 1$ matters more than an occasional locked-in run, DP-UCB-INT (pure) is lower still
 # on this instance; {doc}`frontier`'s decision rule weighs that risk over five instances and two
-# horizons, where Lazy-DP-TS wins {glue:text}`frontier.ipynb::p6_lazy_wins` of the
-# {glue:text}`frontier.ipynb::p6_n_points` settings.
+# horizons, where Lazy-DP-TS wins {glue:text}`frontier.ipynb::p6_lazy_wins:d` of the
+# {glue:text}`frontier.ipynb::p6_n_points:d` settings.
 
 # %% tags=["remove-input"]
 summary = pd.DataFrame([

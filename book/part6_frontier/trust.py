@@ -380,7 +380,7 @@ show_table(law_table, formats={"exact loss ln P_D'/P_D": "{:.3f}"})
 #
 # ## Summary
 #
-# - Every algorithm the frontier recommends ({glue:text}`frontier.ipynb::p6_rule_picks`) and DP-UCB-INT, whose
+# - Every algorithm the frontier recommends ({glue:text}`frontier.ipynb::p6_rule_picks:s`) and DP-UCB-INT, whose
 #   runs lock in, has a proof of its guarantee, and no audit on the generic pair caught any of them;
 #   Lazy-DP-TS's audit can see little, so its guarantee rests on Hu and Hegde's proof.
 # - The anytime GDP-NCB's claimed $\varepsilon$-DP is refuted: its exposing pair has an exact law,
