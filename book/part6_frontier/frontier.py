@@ -135,7 +135,7 @@ def power(h):
 #   paper's value, is the exponent of that schedule. Corollary 3.1 is the minimum of a basic-composition term (pure) and an
 #   advanced-composition term (needs $\delta > 0$). *DP-UCB-INT (pure)* uses the first;
 #   *DP-UCB-INT*, at $(\varepsilon, e^{-10})$, either. At {glue:text}`p6_int_pure_points` of the
-#   {glue:text}`p6_int_points` ($\varepsilon$, $T$) pairs ({glue:md}`p6_int_pure_list:myst`) the two
+#   {glue:text}`p6_int_points` ($\varepsilon$, $T$) pairs (all at small $\varepsilon$) the two
 #   are the same pure policy.
 # - **AdaP-UCB, AdaP-KLUCB, DP-SE**: each reward enters one Laplace release; the target is the
 #   parameter. DP-SE {cite}`sajed2019optimal` is successive elimination on fresh epochs, each epoch
@@ -202,6 +202,7 @@ for e, h in int_pure_pairs:  # there the (eps, e^-10) calibration is the pure on
     assert calibrate("DP-UCB-INT", e, DELTA, h).params == calibrate("DP-UCB-INT", e, 0.0, h).params
 glue("p6_int_points", len(HORIZONS) * (len(EPSILONS) - 1), display=False)
 glue("p6_int_pure_points", len(int_pure_pairs), display=False)
+assert max(e for e, _ in int_pure_pairs) <= 0.5, "the text: the pure pairs are all at small eps"
 glue("p6_int_pure_list", Markdown("; ".join(f"$\\varepsilon = {e:g}$, $T = 10^{{{round(math.log10(h))}}}$"
                                             for e, h in int_pure_pairs)), display=False)
 shown = calibrations.assign(parameters=calibrations["parameters"].map(_params),
@@ -1196,11 +1197,8 @@ def gap_words(iname):
     return f"{g.min():.3g}" if np.isclose(g.min(), g.max()) else f"{g.min():.3g} to {g.max():.3g}"
 
 
-CLASS_DEF = {close_s: f"every arm's gap at most {CLOSE_GAP:g}",
-             small_s: f"at most {SMALL_K} arms, at least one gap above {CLOSE_GAP:g}",
-             large_s: f"more than {SMALL_K} arms, at least one gap above {CLOSE_GAP:g}"}
-glue("p6_classes_md", Markdown("An arm's *gap* is the best mean minus its own. " + "; ".join(
-    f"*{s}* ({CLASS_DEF[s]}): " + ", ".join(f"{i} (gaps {gap_words(i)})" for i in INSTS if setting(i) == s)
+glue("p6_classes_md", Markdown("; ".join(
+    f"*{s}*: " + ", ".join(f"{i} (gaps {gap_words(i)})" for i in INSTS if setting(i) == s)
     for s in SETTINGS) + "."), display=False)
 assert SETTINGS == [small_s, large_s, close_s] or set(SETTINGS) == {small_s, large_s, close_s}
 close_means = [i for i in INSTS if setting(i) == close_s]
