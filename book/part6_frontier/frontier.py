@@ -604,7 +604,7 @@ assert np.median(nash_order) > 0.95 and min(nash_order) > 0.8, "Nash regret rank
 # pulled again. A few such runs make the mean jump and the band explode, even below 0. DP-TS fails
 # otherwise: its optimism offset shrinks like $\sqrt{\log n/n}$ in an arm's $n$ observations
 # (Lazy-DP-TS's like $1/n$), so at $T = 10^5$ it clips every noisy mean to 1 (at
-# {glue:md}`p6_dpts_blind_md:myst` its runs are identical whatever the rewards). Each arm's posterior
+# {glue:md}`p6_dpts_blind_md:myst` its stored runs are identical: the noise never moves them). Each arm's posterior
 # is then $\mathrm{Beta}(n + 1, 1)$ and favours the arm observed most: like a Pólya urn, a run
 # settles on a random split of its pulls, with most of them on the worse arm as often as on the
 # better.
