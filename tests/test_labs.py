@@ -807,6 +807,61 @@ def test_a_kernel_that_does_not_start_is_tried_again(runner, released, tmp_path,
     assert "Kernel didn't respond" in last, last
 
 
+# A grading whose command leaves a process behind in a session of its own, as jupyter_client starts
+# the kernel, with the command's output still open: the child prints its pid and sleeps.
+_LEAVES_A_CHILD = """
+import subprocess, sys, time
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
+print("child", child.pid, flush=True)
+time.sleep(float(sys.argv[1]))
+"""
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, killed but not yet reaped by its new parent, does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="finds the left processes in Linux's /proc")
+@pytest.mark.parametrize("parent_seconds, timeout", [(0.0, 60.0), (600.0, 3.0)], ids=["exits", "times out"])
+def test_a_grading_stops_what_it_leaves_running_and_never_hangs(parent_seconds, timeout):
+    """CI once hung here until its 90 minutes ran out: a grading's kernel, in a session of its own,
+    outlived a stopped ``otter run`` and held its output pipe, which ``_run_group`` read to the end.
+    Now the call returns when the command ends (or its time runs out) and the left process is killed.
+    Run in a thread so that a regression fails this test instead of hanging the suite."""
+    import threading
+    import time
+
+    done: dict = {}
+
+    def call():
+        try:
+            done["result"] = labs._run_group(
+                [sys.executable, "-c", _LEAVES_A_CHILD, str(parent_seconds)], env=None, cwd=None, timeout=timeout
+            )
+        except TimeoutError as exc:
+            done["timeout"] = exc
+
+    start = time.monotonic()
+    worker = threading.Thread(target=call, daemon=True)
+    worker.start()
+    worker.join(120)
+    assert not worker.is_alive(), "the grading call hung on the process its command left running"
+    if parent_seconds:
+        assert "timeout" in done and "longer than 3 s" in str(done["timeout"]), done
+    else:
+        output, code, _ = done["result"]
+        assert code == 0 and time.monotonic() - start < 60, (output, code)
+        (pid,) = [int(line.split()[1]) for line in output.splitlines() if line.startswith("child ")]
+        deadline = time.monotonic() + 10
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(pid), "the process the command left running is still alive"
+
+
 def test_autograder_zip_carries_its_environment(released, tmp_path):
     """In a venv holding ONLY what the autograder zip installs (its environment.yml's pip list: otter,
     the pinned libraries and the package's wheel shipped in the zip), `otter run` grades the
@@ -841,9 +896,11 @@ def test_autograder_zip_carries_its_environment(released, tmp_path):
         ),
         (zips["lab0_laplace"], lab0 / "autograder" / "lab0_laplace.ipynb", "sealed"),
     ]
+    # each grading may take its kernel's whole start patience (KERNEL_START_SECONDS) and then grade
+    timeout = 2 * labs.KERNEL_START_SECONDS
     with ThreadPoolExecutor(len(jobs)) as pool:
         ref0, wrong0, ref1, sealed0 = pool.map(
-            lambda job: labs.grade(*job[:2], python=python, timeout=300, runner=job[2]), jobs
+            lambda job: labs.grade(*job[:2], python=python, timeout=timeout, runner=job[2]), jobs
         )
     assert sealed0["score"] == sealed0["possible"] > 0 and sealed0["tampered"] is None, sealed0
     assert ref0["score"] == ref0["possible"] > 0, ref0

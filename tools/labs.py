@@ -790,34 +790,78 @@ def grade(
 RUNNERS = ("sealed", "otter")
 
 
-def _run_group(cmd, *, env, cwd, timeout, stdin_text=""):
-    """Run a command in its own process group (stopped whole); (output, return code, CPU seconds)."""
-    import resource
+#: Set in a grading's environment (to a value of its own): every process the grading starts inherits
+#: it, the kernel included, which ``jupyter_client`` starts in a session of its own.
+RUN_MARKER = "PRIVBANDITS_GRADING_RUN"
 
+
+def _run_group(cmd, *, env, cwd, timeout, stdin_text=""):
+    """Run a command in a session of its own; (output, return code, CPU seconds). Every process it
+    started is stopped when it ends or runs out of time, those in other sessions (its kernel) included.
+
+    The output goes to a file, not a pipe: a process left alive that holds the output (a kernel, in
+    the session ``jupyter_client`` gives it, which a stop of the command's process group misses)
+    cannot keep this call waiting. CI once waited on such a pipe until its time ran out."""
+    import resource
+    import secrets
+
+    marker = secrets.token_hex(16)
+    env = {**(os.environ if env is None else env), RUN_MARKER: marker}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.Popen(
-        cmd,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env=env,
-        cwd=cwd,
-        start_new_session=True,
-    )
-    try:
-        output, _ = proc.communicate(stdin_text, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        raise TimeoutError(f"grading took longer than {timeout:g} s; stopped") from None
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)  # anything the submission left running
+    with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as log:
+        proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+            cwd=cwd,
+            start_new_session=True,
+        )
+        try:
+            with contextlib.suppress(BrokenPipeError):  # a command that exits without reading it
+                proc.stdin.write(stdin_text)
+            with contextlib.suppress(BrokenPipeError):
+                proc.stdin.close()
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise TimeoutError(f"grading took longer than {timeout:g} s; stopped") from None
+        finally:
+            _stop_everything(proc, marker)  # anything the submission or the kernel left running
+        log.seek(0)
+        output = log.read()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     # shared with other threads' gradings: exact with --jobs 1, an estimate otherwise
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return output, proc.returncode, cpu
+
+
+def _stop_everything(proc: subprocess.Popen, marker: str) -> None:
+    """SIGKILL ``proc``'s process group and every process whose environment holds ``marker``; reap ``proc``."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    for pid in _marked_processes(marker):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+    proc.wait()  # killed: returns at once
+
+
+def _marked_processes(marker: str) -> list[int]:
+    """The processes (not this one) whose environment sets :data:`RUN_MARKER` to ``marker`` (Linux's
+    ``/proc``; elsewhere none are found, and only the process group is stopped)."""
+    needle = f"{RUN_MARKER}={marker}".encode() + b"\0"
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        if entry.name == str(os.getpid()):
+            continue
+        try:
+            environ = b"\0" + (entry / "environ").read_bytes() + b"\0"
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        if b"\0" + needle in environ:  # one whole entry of the NUL-separated list
+            found.append(int(entry.name))
+    return found
 
 
 def _sealed_run(zip_path, submission, notebook, python, timeout, cell_seconds) -> tuple[dict, float]:
@@ -888,8 +932,8 @@ def _otter_run(zip_path, submission, notebook, python, timeout, cell_seconds) ->
             out,
             str(copy),
         ]
-        # otter and the kernel it starts form one process group, stopped together; the CPU seconds are
-        # otter's and its kernel's (the kernel is otter's child, counted when otter reaps it)
+        # otter, and the kernel it starts in a session of its own, are stopped together (_run_group); the
+        # CPU seconds are otter's and its kernel's (the kernel is otter's child, counted when otter reaps it)
         output, returncode, cpu = _run_group(cmd, env=env, cwd=out, timeout=timeout)
         results_path = Path(out) / "results.json"
         if returncode != 0 or not results_path.exists():
