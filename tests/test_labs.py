@@ -808,11 +808,12 @@ def test_a_kernel_that_does_not_start_is_tried_again(runner, released, tmp_path,
 
 
 # A grading whose command leaves a process behind in a session of its own, as jupyter_client starts
-# the kernel, with the command's output still open: the child prints its pid and sleeps.
+# the kernel, with the command's output still open: the child's pid goes to a file, then it sleeps.
 _LEAVES_A_CHILD = """
-import subprocess, sys, time
+import pathlib, subprocess, sys, time
 child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
-print("child", child.pid, flush=True)
+pathlib.Path(sys.argv[2]).write_text(str(child.pid))
+print("child started", flush=True)
 time.sleep(float(sys.argv[1]))
 """
 
@@ -827,7 +828,7 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="finds the left processes in Linux's /proc")
 @pytest.mark.parametrize("parent_seconds, timeout", [(0.0, 60.0), (600.0, 3.0)], ids=["exits", "times out"])
-def test_a_grading_stops_what_it_leaves_running_and_never_hangs(parent_seconds, timeout):
+def test_a_grading_stops_what_it_leaves_running_and_never_hangs(parent_seconds, timeout, tmp_path):
     """CI once hung here until its 90 minutes ran out: a grading's kernel, in a session of its own,
     outlived a stopped ``otter run`` and held its output pipe, which ``_run_group`` read to the end.
     Now the call returns when the command ends (or its time runs out) and the left process is killed.
@@ -836,12 +837,12 @@ def test_a_grading_stops_what_it_leaves_running_and_never_hangs(parent_seconds, 
     import time
 
     done: dict = {}
+    pid_file = tmp_path / "child.pid"
+    cmd = [sys.executable, "-c", _LEAVES_A_CHILD, str(parent_seconds), str(pid_file)]
 
     def call():
         try:
-            done["result"] = labs._run_group(
-                [sys.executable, "-c", _LEAVES_A_CHILD, str(parent_seconds)], env=None, cwd=None, timeout=timeout
-            )
+            done["result"] = labs._run_group(cmd, env=None, cwd=None, timeout=timeout)
         except TimeoutError as exc:
             done["timeout"] = exc
 
@@ -854,12 +855,12 @@ def test_a_grading_stops_what_it_leaves_running_and_never_hangs(parent_seconds, 
         assert "timeout" in done and "longer than 3 s" in str(done["timeout"]), done
     else:
         output, code, _ = done["result"]
-        assert code == 0 and time.monotonic() - start < 60, (output, code)
-        (pid,) = [int(line.split()[1]) for line in output.splitlines() if line.startswith("child ")]
-        deadline = time.monotonic() + 10
-        while _alive(pid) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not _alive(pid), "the process the command left running is still alive"
+        assert code == 0 and "child started" in output and time.monotonic() - start < 60, (output, code)
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 10
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(pid), "the process the command left running is still alive"
 
 
 def test_autograder_zip_carries_its_environment(released, tmp_path):

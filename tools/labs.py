@@ -730,7 +730,7 @@ def grade(
         The Python that runs otter and the submission's kernel (e.g. from
         :func:`grading_environment`); default this one, with its environment.
     timeout : float, optional
-        Seconds before the grading is stopped (``subprocess.TimeoutExpired``); default none.
+        Seconds before the grading is stopped (``TimeoutError``); default none.
     cell_seconds : float, optional
         Seconds allowed to each top-level cell of the submission (default :data:`CELL_SECONDS`;
         None: no limit).
@@ -819,12 +819,8 @@ def _run_group(cmd, *, env, cwd, timeout, stdin_text=""):
             cwd=cwd,
             start_new_session=True,
         )
-        try:
-            with contextlib.suppress(BrokenPipeError):  # a command that exits without reading it
-                proc.stdin.write(stdin_text)
-            with contextlib.suppress(BrokenPipeError):
-                proc.stdin.close()
-            proc.wait(timeout=timeout)
+        try:  # stdin written within the time limit too (a command that exits without reading it is fine)
+            proc.communicate(stdin_text, timeout=timeout)
         except subprocess.TimeoutExpired:
             raise TimeoutError(f"grading took longer than {timeout:g} s; stopped") from None
         finally:
@@ -838,12 +834,20 @@ def _run_group(cmd, *, env, cwd, timeout, stdin_text=""):
 
 
 def _stop_everything(proc: subprocess.Popen, marker: str) -> None:
-    """SIGKILL ``proc``'s process group and every process whose environment holds ``marker``; reap ``proc``."""
+    """SIGKILL ``proc``'s process group and every process whose environment holds ``marker``; reap ``proc``.
+
+    The scan is repeated until it finds none (at most 50 times): a process may start another one
+    between a scan and the kill."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
-    for pid in _marked_processes(marker):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
+    for _ in range(50):
+        left = _marked_processes(marker)
+        if not left:
+            break
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.02)
     proc.wait()  # killed: returns at once
 
 
