@@ -125,8 +125,10 @@ show_table(
 )
 
 # %% [markdown]
-# Two private policies of the book drive it, each $\eps = 1$: DP-UCB, the UCB on hybrid counters of
-# {doc}`../part1_private_ucb/private_ucb`, and Lazy-DP-TS, the private Thompson sampling of
+# Two private policies of the book drive it, each $\eps = 1$: DP-UCB, the UCB of
+# {doc}`../part1_private_ucb/private_ucb` that keeps each arm's reward sum in a hybrid counter (a
+# running sum released with noise whose error grows only polylogarithmically with the rounds,
+# {doc}`privacy`), and Lazy-DP-TS, the private Thompson sampling of
 # {doc}`../part6_frontier/thompson`; non-private UCB is the reference. Each plays 10 runs of 10,000
 # visitors. Within a run all agents meet the same visitors: each agent's environment gets a fresh
 # generator from one seed, so visitor $t$'s rating uses the same random number whichever version
@@ -192,7 +194,8 @@ assert all(p > 1.0 for p in price.values()), price  # privacy costs regret here,
 # and the right baseline for its price is each private agent's own algorithm run without
 # noise: DP-UCB's is UCB (without noise its hybrid counters are exact sums and its index UCB's;
 # the package refuses `DPUCB(epsilon=inf)` and names UCB instead), Lazy-DP-TS's is Lazy-DP-TS at
-# $\eps = \infty$ (Thompson sampling on doubling epochs), run on the same visitors. After 10,000 visitors DP-UCB's mean regret is
+# $\eps = \infty$ (Thompson sampling that updates an arm's posterior only when an epoch of its pulls
+# ends, each epoch twice as long as the one before), run on the same visitors. After 10,000 visitors DP-UCB's mean regret is
 # {glue:text}`ag_regret_dp_ucb:.0f` against UCB's {glue:text}`ag_regret_ucb:.0f`
 # ({glue:text}`ag_price_dp_ucb:.1f` times as much), Lazy-DP-TS's
 # {glue:text}`ag_regret_lazy_dp_ts:.0f` against {glue:text}`ag_regret_lazy_inf:.0f` without noise
