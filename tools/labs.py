@@ -42,6 +42,7 @@ import importlib.util
 import io
 import json
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -153,7 +154,6 @@ def term_settings(term: str | None = None, seed: int | None = None) -> dict:
         time limit, :data:`lab_guard.SECONDS`).
     """
     import hashlib
-    import secrets
 
     if seed is None:
         seed = int.from_bytes(hashlib.sha256(term.encode()).digest()[:4], "big") if term else secrets.randbits(32)
@@ -803,7 +803,6 @@ def _run_group(cmd, *, env, cwd, timeout, stdin_text=""):
     the session ``jupyter_client`` gives it, which a stop of the command's process group misses)
     cannot keep this call waiting. CI once waited on such a pipe until its time ran out."""
     import resource
-    import secrets
 
     marker = secrets.token_hex(16)
     env = {**(os.environ if env is None else env), RUN_MARKER: marker}
@@ -870,7 +869,6 @@ def _marked_processes(marker: str) -> list[int]:
 
 def _sealed_run(zip_path, submission, notebook, python, timeout, cell_seconds) -> tuple[dict, float]:
     """One sealed grading (``python lab_guard.py grade`` from the zip): (the result, CPU seconds)."""
-    import secrets
 
     env = _clean_env(python) if python is not None else None
     with tempfile.TemporaryDirectory(prefix="lab_grade_") as out:
