@@ -203,8 +203,6 @@ for e, h in int_pure_pairs:  # there the (eps, e^-10) calibration is the pure on
 glue("p6_int_points", len(HORIZONS) * (len(EPSILONS) - 1), display=False)
 glue("p6_int_pure_points", len(int_pure_pairs), display=False)
 assert max(e for e, _ in int_pure_pairs) <= 0.5, "the text: the pure pairs are all at small eps"
-glue("p6_int_pure_list", Markdown("; ".join(f"$\\varepsilon = {e:g}$, $T = 10^{{{round(math.log10(h))}}}$"
-                                            for e, h in int_pure_pairs)), display=False)
 shown = calibrations.assign(parameters=calibrations["parameters"].map(_params),
                             **{"guarantee (ε, δ)": calibrations["guarantee (ε, δ)"].map(_pair)})
 assert "eps/k-DP" in calibrate("Private-UCB", 1.0, 0.0, HORIZONS[-1]).accounting, "printed: eps/k-DP"
@@ -297,6 +295,11 @@ def _at(alg, inst, eps, horizon):
 def point(alg, inst, eps, horizon):
     """Stored (average, lo, hi, nash, lo, hi) of one point (NaN: undefined)."""
     return VALUES[_at(alg, inst, eps, horizon)]
+
+
+def of_uniform(alg, settings):
+    """Average regret of ``alg`` at each (instance, eps, T) of ``settings``, over uniform play's (the mean gap)."""
+    return [point(alg, i, e, h)[0] / INSTANCES[i].gaps.mean() for i, e, h in settings]
 
 
 def tail(alg, inst, eps, horizon):
@@ -946,8 +949,6 @@ assert all(None not in first for _, first in tie_checks.values()), "tied, yet th
 glue("p6_tie_replayed", len(tie_checks), display=False)
 assert all(p[2] == HORIZONS[1] for p in tied_points if p not in tie_checks), "the others: at 10^6"
 glue("p6_tie_first_diff", min(min(first) for _, first in tie_checks.values()), display=False)
-glue("p6_kl_ucb_tie_win", sum(" = " in w and {"AdaP-UCB", "AdaP-KLUCB"} <= set(w.split(" = "))
-                              for w in wins["winner"]), display=False)
 glue("p6_tie_checked", Markdown("; ".join(f"{i}, $\\varepsilon = {e:g}$" for i, e, _ in tie_checks)), display=False)
 
 # %% tags=["remove-cell"]
@@ -1004,7 +1005,7 @@ glue("p6_dpse_gap_wins", len(dpse_gap), display=False)
 c = calibrate("Private-UCB", 1.0, 0.0, HORIZONS[-1])  # the printed reading: eps/k-DP, within the target
 assert c.epsilon == 1.0 and "eps/k-DP" in c.accounting
 glue("p6_pucb_eps_name", PUCB_EPS, display=False)
-uniform = [point("Private-UCB", i, e, h)[0] / INSTANCES[i].gaps.mean() for i, e, h in FIN]
+uniform = of_uniform("Private-UCB", FIN)
 glue("p6_pucb_uniform", float(np.median(uniform)), display=False)
 assert np.median(uniform) > 0.9, "printed Private-UCB: a median close to uniform play"
 learns = [x for x, u in zip(FIN, uniform) if u < 0.9]
@@ -1422,7 +1423,7 @@ counter_ahead = exceptions + near_ties  # DP-UCB below every episodic algorithm:
 lazy_over_ucb = [point("Lazy-DP-TS", i, e, h)[0] / point("DP-UCB", i, e, h)[0] for i, h, e, _ in counter_ahead]
 assert counter_ahead and max(lazy_over_ucb) < 1, "the summary: where DP-UCB beats the episodic ones, Lazy-DP-TS beats it"
 glue("p6_lazy_over_ucb_max", float(max(lazy_over_ucb)), display=False)
-dpts_uniform = [point("DP-TS", i, e, h)[0] / INSTANCES[i].gaps.mean() for i, e, h in FIN5]
+dpts_uniform = of_uniform("DP-TS", FIN5)
 glue("p6_dpts_uniform", float(np.median(dpts_uniform)), display=False)
 assert min(dpts_uniform) > 0.9, "the first screen: DP-TS as printed plays like a uniform player at T = 10^5"
 summary_numbers = pd.DataFrame([
