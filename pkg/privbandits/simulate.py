@@ -178,10 +178,7 @@ def _folded(
     cache: bool = True,
     progress: bool | None = None,
 ) -> Arrays:
-    """The fold (:func:`privbandits.folding.fold_runs`) behind :func:`simulate_mean_rewards`, cached; arguments checked.
-
-    Also read by :func:`privbandits.frontier.final_regrets`, for its runs' final regrets.
-    """
+    """The cached fold behind :func:`simulate_mean_rewards` (and ``frontier.final_regrets``), its memory checked."""
     if not policy.episodic:  # a run's arms (int64), the fold's two per-round arrays and their merge
         check_memory(
             f"horizon={horizon} for {type(policy).__name__}",
