@@ -79,6 +79,39 @@ def test_dp_ucb_int_locks_in_and_final_regrets_are_the_frontier_runs():
     assert tail_summary(final_regrets(kl, inst, (10**5,), seed=16, n_jobs=1)[0], inst, 10**5).locked_in == 0.0
 
 
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_final_regrets_from_the_fold_are_the_replayed_sums_bit_for_bit(tmp_path, monkeypatch, n_jobs):
+    # A policy that is not episodic, at a horizon it is run at alone, has its runs' final regrets read from
+    # simulate_mean_rewards' cached fold: they must be the sums of the replayed runs' gaps, bit for bit
+    # (numpy's pairwise sum of each run's row). The means are not dyadic, so a different summation order
+    # would show in the last bits. Deterministic (fixed seeds): no false failure.
+    from privbandits.frontier import final_regrets
+    from privbandits.policies import DPSE, DPTS, UCB, GaussianTS, LazyDPTS
+    from privbandits.simulate import simulate
+
+    monkeypatch.setenv("PRIVBANDITS_CACHE_DIR", str(tmp_path))
+    inst = bernoulli_instance([0.71, 0.55, 0.3, 0.213])
+
+    def replayed(policy, run_horizon, h):
+        """final_regrets' replay: batches of 3 runs, seeds 4 and 5, read at round h."""
+        runs = [simulate(policy, inst, run_horizon, 3, 4 + b, cache=False, n_jobs=1).arms for b in range(2)]
+        return np.concatenate([inst.gaps[arms[:, :h]].sum(axis=1) for arms in runs])
+
+    not_anytime = calibrate("DP-UCB-INT", 1.0, 0.0, 3000).policy
+    assert not not_anytime.anytime and not not_anytime.episodic and DPSE().episodic
+    for policy in (LazyDPTS(epsilon=1.0), DPTS(epsilon=math.inf), GaussianTS(), UCB(), not_anytime, DPSE()):
+        horizons = (3000,) if policy.anytime else (1000, 3000)
+        got = final_regrets(policy, inst, horizons, batches=2, runs_per_batch=3, seed=4, n_jobs=n_jobs)
+        want = np.array([replayed(policy, h, h) for h in horizons])
+        np.testing.assert_array_equal(got.view(np.int64), want.view(np.int64))
+    assert any(tmp_path.rglob("*.npz"))  # the folds were cached
+    # an anytime policy at two horizons: played again at the longer, read at both
+    lazy = LazyDPTS(epsilon=1.0)
+    got = final_regrets(lazy, inst, (1000, 3000), batches=2, runs_per_batch=3, seed=4, n_jobs=n_jobs)
+    want = np.array([replayed(lazy, 3000, h) for h in (1000, 3000)])
+    np.testing.assert_array_equal(got.view(np.int64), want.view(np.int64))
+
+
 def test_ties_are_not_wins():
     from privbandits.frontier import is_tie, ranking
 

@@ -378,14 +378,20 @@ glue("p6ts_coupled_bound", f"{1 - 0.05 ** (1 / N_COUPLED):.2%}", display=False)
 
 
 def changed_runs(policy, pairs, n=N_COUPLED, seed=5):
-    """The fraction of n coupled runs whose arm sequences differ, per pair."""
-    out = []
-    for d0, d1 in pairs:
-        a0, a1 = (simulate(policy, audit_instance.with_table(d), T_AUDIT, n,
-                           seed, cache=False, progress=False,
-                           keep=("arms",)).arms for d in (d0, d1))
-        out.append(float(np.mean(np.any(a0 != a1, axis=1))))
-    return out
+    """The fraction of n coupled runs whose arm sequences differ, per pair
+    (the pairs share their first table: its runs are made once)."""
+    made = {}
+
+    def arms_on(table):
+        key = table.tobytes()
+        if key not in made:
+            made[key] = simulate(policy, audit_instance.with_table(table), T_AUDIT,
+                                 n, seed, cache=False, progress=False,
+                                 keep=("arms",)).arms
+        return made[key]
+
+    return [float(np.mean(np.any(arms_on(d0) != arms_on(d1), axis=1)))
+            for d0, d1 in pairs]
 
 
 coupled = {name: changed_runs(policy, first_pair + later_pairs)

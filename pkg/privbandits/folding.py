@@ -29,7 +29,8 @@ def fold_runs(policy: Any, instance: Any, horizon: int, seeds: list) -> Arrays:
     Returns
     -------
     dict of str to numpy.ndarray
-        ``"top"``, ``"scaled"`` per round (per piece from ``"starts"``), other records as ``"record:<name>"``.
+        ``"top"``, ``"scaled"`` per round (per piece from ``"starts"``), other records as ``"record:<name>"``;
+        if not episodic, also ``"final_regret"``, each run's cumulative pseudo-regret at ``horizon``.
     """
     log_means = instance.log_means
     ratio = _ratio_table(log_means)
@@ -49,11 +50,16 @@ def fold_runs(policy: Any, instance: Any, horizon: int, seeds: list) -> Arrays:
     else:
         top = np.full(horizon, -1, dtype=np.int64)
         scaled = np.zeros(horizon)
-        for s in seeds:
+        gaps = instance.gaps
+        regrets = np.empty(len(seeds))
+        for i, s in enumerate(seeds):
             out = policy.run(instance, horizon, np.random.default_rng(s))
-            _accumulate(top, scaled, np.asarray(out["arms"], dtype=np.int64), log_means, ratio)
+            arms = np.asarray(out["arms"], dtype=np.int64)
+            _accumulate(top, scaled, arms, log_means, ratio)
+            # summed as privbandits.frontier.final_regrets sums a run's row (numpy's pairwise sum): the same bits
+            regrets[i] = gaps[arms].sum()
             others.append({name: np.asarray(value) for name, value in out.items() if name != "arms"})
-        fold = {"top": top, "scaled": scaled}
+        fold = {"top": top, "scaled": scaled, "final_regret": regrets}
     for name in others[0]:
         fold[f"record:{name}"] = np.stack([o[name] for o in others])
     return fold
@@ -72,7 +78,7 @@ class MergeFolds:
         self.ratio = _ratio_table(log_means)
 
     def __call__(self, left: Arrays, right: Arrays) -> Arrays:
-        """``right`` (later seeds) merged into ``left``: folds added, other records concatenated.
+        """``right`` (later seeds) merged into ``left``: folds added, final regrets and other records concatenated.
 
         Parameters
         ----------
@@ -88,7 +94,7 @@ class MergeFolds:
         else:
             _merge(left["top"], left["scaled"], right["top"], right["scaled"], self.log_means, self.ratio)
         for name in left:
-            if name.startswith("record:"):
+            if name.startswith("record:") or name == "final_regret":
                 left[name] = np.concatenate([left[name], right[name]])
         return left
 

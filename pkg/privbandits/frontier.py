@@ -18,7 +18,7 @@ from ._validation import _is_real, check_epsilon, check_finite_array, check_int
 from .environments import BERNOULLI, BanditInstance
 from .metrics import average_regret, nash_regret
 from .policies import Policy
-from .simulate import SimulationResult, simulate, simulate_mean_rewards
+from .simulate import SimulationResult, _folded, simulate, simulate_mean_rewards
 
 __all__ = [
     "FrontierPoint",
@@ -198,8 +198,12 @@ def final_regrets(
 ) -> np.ndarray:
     """Every run's cumulative pseudo-regret at each horizon: the runs of :func:`frontier_point`, one by one.
 
-    The runs are played again with their arms kept (not cached); their mean over the horizon is
-    :func:`frontier_point`'s average regret, up to rounding.
+    A run's regret is the sum of the gaps of its arms (numpy's sum of the run's row). A policy that is
+    not episodic, at a horizon it is run at alone (a single horizon, or not anytime), has it read from
+    the cached fold of :func:`~privbandits.simulate.simulate_mean_rewards` (which keeps each run's
+    sum, made the same way; the fold is computed and cached if missing); otherwise the runs are played
+    again with their arms kept (not cached). Their mean over the horizon is :func:`frontier_point`'s
+    average regret, up to rounding.
 
     Parameters
     ----------
@@ -220,11 +224,16 @@ def final_regrets(
     plan = [(horizons[-1], horizons)] if policy.anytime else [(h, (h,)) for h in horizons]
     for run_horizon, read in plan:
         for b in range(batches):
+            where = slice(b * runs_per_batch, (b + 1) * runs_per_batch)
+            if read == (run_horizon,) and policy.records_arms and not policy.episodic:  # the fold keeps them
+                fold = _folded(policy, instance, run_horizon, runs_per_batch, seed + b, n_jobs=n_jobs, progress=False)
+                out[horizons.index(run_horizon), where] = fold["final_regret"]
+                continue
             arms = simulate(
                 policy, instance, run_horizon, runs_per_batch, seed + b, n_jobs=n_jobs, cache=False, progress=False
             ).arms
             for h in read:
-                out[horizons.index(h), b * runs_per_batch : (b + 1) * runs_per_batch] = gaps[arms[:, :h]].sum(axis=1)
+                out[horizons.index(h), where] = gaps[arms[:, :h]].sum(axis=1)
             del arms
     return out
 

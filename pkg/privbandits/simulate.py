@@ -161,6 +161,24 @@ def simulate_mean_rewards(
     if not policy.records_arms:
         raise ValueError(f"{type(policy).__name__} records no arm sequence (records_arms is False)")
     rounds = _check_at(at, horizon)
+    fold = _folded(policy, instance, horizon, runs, seed, n_jobs=n_jobs, cache=cache, progress=progress)
+    log_mean, cum_log, cum = folding.read_fold(fold, instance.log_means, horizon, runs, rounds)
+    records = {name.removeprefix("record:"): v for name, v in fold.items() if name.startswith("record:")}
+    return SimulationResult(policy, instance, horizon, runs, seed, records, log_mean, rounds, cum_log, cum)
+
+
+def _folded(
+    policy: Policy,
+    instance: BanditInstance,
+    horizon: int,
+    runs: int,
+    seed: int,
+    *,
+    n_jobs: int | None = None,
+    cache: bool = True,
+    progress: bool | None = None,
+) -> Arrays:
+    """The cached fold behind :func:`simulate_mean_rewards` (and ``frontier.final_regrets``), its memory checked."""
     if not policy.episodic:  # a run's arms (int64), the fold's two per-round arrays and their merge
         check_memory(
             f"horizon={horizon} for {type(policy).__name__}",
@@ -182,12 +200,8 @@ def simulate_mean_rewards(
         )
 
     if cache:  # computed once across processes (cache.compute_once)
-        fold = _cache.compute_once(_cache_key(folding.fold_runs, policy, instance, horizon, runs, seed), compute)
-    else:
-        fold = compute()
-    log_mean, cum_log, cum = folding.read_fold(fold, instance.log_means, horizon, runs, rounds)
-    records = {name.removeprefix("record:"): v for name, v in fold.items() if name.startswith("record:")}
-    return SimulationResult(policy, instance, horizon, runs, seed, records, log_mean, rounds, cum_log, cum)
+        return _cache.compute_once(_cache_key(folding.fold_runs, policy, instance, horizon, runs, seed), compute)
+    return compute()
 
 
 @dataclass(frozen=True, eq=False)
