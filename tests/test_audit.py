@@ -183,6 +183,15 @@ def test_hiring_sampler_inputs():
     # the given candidates are the ones presented, in every round
     run = pfg.run(env, 6, np.random.default_rng(3), trace=True, candidates=candidates)
     np.testing.assert_array_equal(run["candidates"], candidates)
+    # the samples are successive runs on one generator, bit for bit (the sampler sets the kernel up once)
+    from privbandits.policies.fair_hiring import OFUL, FairGreedy
+
+    for policy in (pfg, FairGreedy(), OFUL()):
+        rng = np.random.default_rng(4)
+        runs = np.array([policy.run(env, 6, rng, candidates=candidates)["groups"] for _ in range(5)])
+        sample = hiring_sampler(policy, env, 6, changed_round=2)(candidates, np.random.default_rng(4), 5)
+        assert sample.dtype == np.int64 and sample.flags.c_contiguous
+        np.testing.assert_array_equal(sample, np.delete(runs, 2, axis=1))
 
 
 def test_cached_audit_round_trip(tmp_path, monkeypatch):

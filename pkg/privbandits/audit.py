@@ -684,6 +684,9 @@ def hiring_sampler(policy: Any, env: Any, horizon: int, changed_round: int) -> S
     -------
     Sampler
     """
+    from .policies.fair_hiring import OFUL, FairGreedy, PrivateFairGreedy
+    from .policies.fair_hiring.policies import _hired_groups
+
     horizon = check_int("horizon", horizon, minimum=2)
     changed_round = check_int("changed_round", changed_round, minimum=0)
     if changed_round >= horizon:
@@ -692,6 +695,8 @@ def hiring_sampler(policy: Any, env: Any, horizon: int, changed_round: int) -> S
 
     def sample(candidates: Any, rng: np.random.Generator, n: int) -> np.ndarray:
         table = np.asarray(candidates, dtype=np.int64)
+        if type(policy) in (OFUL, FairGreedy, PrivateFairGreedy):  # n runs, checked and set up once
+            return np.ascontiguousarray(_hired_groups(policy, env, horizon, rng, n, table)[:, others], dtype=np.int64)
         out = np.empty((n, horizon - 1), dtype=np.int64)
         for i in range(n):
             out[i] = policy.run(env, horizon, rng, candidates=table)["groups"][others]
