@@ -107,6 +107,26 @@ def test_unique_outputs_are_not_searched():
     assert not r.event.startswith("whole output") and r.epsilon_lower == 0.0
 
 
+def test_counting_small_integer_ranges_matches_sorting(monkeypatch):
+    """Integer outputs of a small range are counted with np.bincount; the result is the one sorting
+    (np.unique) gives, field for field: negative values, rare values (held-out values in no search
+    category) of a small range and of a wide one, a column of one value and the whole-output hash."""
+    import privbandits.audit as audit_module
+
+    def sampler(d, rng, n):
+        x = rng.integers(-3, 4, size=(n, 5)) + int(d)
+        x[:, 2] = np.where(rng.random(n) < 0.02, rng.integers(-(2**62), 2**62, size=n), x[:, 2])
+        x[:, 3] = 5
+        x[:, 4] = np.where(rng.random(n) < 0.01, rng.integers(100, 5_000, size=n), x[:, 4])
+        return x
+
+    kwargs = dict(epsilon=1.0, n_samples=3_000, alpha=0.05, seed=5, n_jobs=1)
+    counted = audit(sampler, [(0, 1)], **kwargs)
+    monkeypatch.setattr(audit_module, "_DENSE_SPAN", 0)  # every feature sorted
+    assert audit(sampler, [(0, 1)], **kwargs) == counted
+    assert counted.epsilon_lower >= 0.0 and counted.event
+
+
 def test_leading_run_and_action_statistic_sampler():
     from privbandits.audit import action_statistic_sampler, leading_run, policy_sampler
     from privbandits.environments import bernoulli_instance
@@ -163,6 +183,15 @@ def test_hiring_sampler_inputs():
     # the given candidates are the ones presented, in every round
     run = pfg.run(env, 6, np.random.default_rng(3), trace=True, candidates=candidates)
     np.testing.assert_array_equal(run["candidates"], candidates)
+    # the samples are successive runs on one generator, bit for bit (the sampler sets the kernel up once)
+    from privbandits.policies.fair_hiring import OFUL, FairGreedy
+
+    for policy in (pfg, FairGreedy(), OFUL()):
+        rng = np.random.default_rng(4)
+        runs = np.array([policy.run(env, 6, rng, candidates=candidates)["groups"] for _ in range(5)])
+        sample = hiring_sampler(policy, env, 6, changed_round=2)(candidates, np.random.default_rng(4), 5)
+        assert sample.dtype == np.int64 and sample.flags.c_contiguous
+        np.testing.assert_array_equal(sample, np.delete(runs, 2, axis=1))
 
 
 def test_cached_audit_round_trip(tmp_path, monkeypatch):

@@ -195,6 +195,59 @@ def _edges(values: np.ndarray, bins: int) -> np.ndarray:
     return np.unique(np.quantile(values, np.linspace(0, 1, bins + 1)[1:-1]))
 
 
+#: Integer values spanning at most this many are counted with np.bincount (no sort; the same counts)
+_DENSE_SPAN = 1 << 16
+
+
+def _dense_low(*arrays: np.ndarray) -> int | None:
+    """The least value of signed-integer ``arrays`` if all their values lie in ``[low, low + _DENSE_SPAN)``, or None."""
+    if not all(np.issubdtype(a.dtype, np.signedinteger) and a.size for a in arrays):
+        return None
+    low = min(int(a.min()) for a in arrays)
+    high = max(int(a.max()) for a in arrays)
+    return low if high - low < _DENSE_SPAN else None
+
+
+def _distinct(x0: np.ndarray, x1: np.ndarray) -> np.ndarray:
+    """``np.unique(np.concatenate([x0, x1]))`` of integer arrays, counted when their values span little."""
+    low = _dense_low(x0, x1)
+    if low is None:
+        return np.unique(np.concatenate([np.ravel(x0), np.ravel(x1)]))
+    span = 1 + max(int(x0.max()), int(x1.max())) - low
+    seen = np.bincount(np.ravel(x0) - low, minlength=span) + np.bincount(np.ravel(x1) - low, minlength=span)
+    return (np.flatnonzero(seen) + low).astype(np.result_type(x0, x1))
+
+
+def _category_counts(f0: np.ndarray, f1: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The sorted distinct values of ``f0`` and ``f1`` together (``np.unique``) and each one's counts in each."""
+    low = _dense_low(f0, f1)
+    if low is None:
+        cats, inv = np.unique(np.concatenate([f0, f1]), return_inverse=True)
+        n = f0.size
+        return cats, np.bincount(inv[:n], minlength=cats.size), np.bincount(inv[n:], minlength=cats.size)
+    span = 1 + max(int(f0.max()), int(f1.max())) - low
+    b0, b1 = np.bincount(f0 - low, minlength=span), np.bincount(f1 - low, minlength=span)
+    at = np.flatnonzero(b0 + b1)
+    return (at + low).astype(np.result_type(f0, f1)), b0[at], b1[at]
+
+
+def _counts_in(cats: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """How many of ``values`` equal each of the sorted ``cats`` (a value equal to none counts in none)."""
+    dense = (
+        cats.size
+        and np.issubdtype(cats.dtype, np.signedinteger)
+        and np.issubdtype(values.dtype, np.signedinteger)
+        and int(cats[-1]) - int(cats[0]) < _DENSE_SPAN
+    )
+    if not dense:
+        at = np.minimum(np.searchsorted(cats, values), cats.size - 1)
+        inside = cats[at] == values
+        return np.bincount(at[inside], minlength=cats.size)
+    low, high = int(cats[0]), int(cats[-1])
+    inside = values[(values >= low) & (values <= high)]
+    return np.bincount(inside - low, minlength=high - low + 1)[cats - low]
+
+
 def default_features(bins: int = 64) -> FeatureFitter:
     """Features for :func:`audit`: integer rows whole, per coordinate and per value count; floats in quantile buckets.
 
@@ -209,11 +262,15 @@ def default_features(bins: int = 64) -> FeatureFitter:
     bins = check_int("bins", bins, minimum=2)
 
     def fit(x0: np.ndarray, x1: np.ndarray) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
-        pooled = np.concatenate([x0, x1]).reshape(x0.shape[0] * 2, -1)
-        integer = np.issubdtype(pooled.dtype, np.integer)
-        d = pooled.shape[1]
-        values = np.unique(pooled) if integer and d > 1 else np.array([], dtype=np.int64)
-        edges = [None if integer else _edges(pooled[:, j], bins) for j in range(d)]
+        integer = np.issubdtype(np.result_type(x0, x1), np.integer)
+        d = x0.reshape(x0.shape[0], -1).shape[1]
+        if integer:  # the distinct values of the two samples (np.unique of both), no float buckets
+            values = _distinct(x0, x1) if d > 1 else np.array([], dtype=np.int64)
+            edges = [None] * d
+        else:
+            pooled = np.concatenate([x0, x1]).reshape(x0.shape[0] * 2, -1)
+            values = np.array([], dtype=np.int64)
+            edges = [_edges(pooled[:, j], bins) for j in range(d)]
 
         def features(x: np.ndarray) -> dict[str, np.ndarray]:
             x = x.reshape(x.shape[0], -1)
@@ -327,13 +384,13 @@ def _pair_counts(sampler, d0, d1, n, fitter, seed_seq) -> dict[str, np.ndarray]:
     del x0, x1
     names, categories, c0, c1 = [], [], [], []
     for name in f0:
-        cats, inv = np.unique(np.concatenate([f0[name], f1[name]]), return_inverse=True)
+        cats, k0, k1 = _category_counts(f0[name], f1[name])
         if cats.size > max(64, n // 20):
             continue
         names.append(name)
         categories.append(cats)
-        c0.append(np.bincount(inv[:n], minlength=cats.size))
-        c1.append(np.bincount(inv[n:], minlength=cats.size))
+        c0.append(k0)
+        c1.append(k1)
     del f0, f1
     held = []
     for d, rng in ((d0, rngs[2]), (d1, rngs[3])):
@@ -341,10 +398,7 @@ def _pair_counts(sampler, d0, d1, n, fitter, seed_seq) -> dict[str, np.ndarray]:
         if names:  # nothing to confirm otherwise: no held-out sample
             g = features(sampler(d, rng, n))
             for name, cats in zip(names, categories):
-                values = g[name]
-                at = np.minimum(np.searchsorted(cats, values), cats.size - 1)
-                inside = cats[at] == values
-                counts.append(np.bincount(at[inside], minlength=cats.size))
+                counts.append(_counts_in(cats, g[name]))
         held.append(counts)
 
     def joined(parts: list[np.ndarray]) -> np.ndarray:
@@ -364,8 +418,10 @@ def _pair_result(counts: dict[str, np.ndarray], n: int, delta: float, alpha: flo
     """Search and confirm at ``alpha`` from :func:`_pair_counts`: (bound, event, p0, p1, search bound)."""
     # The search maximises the Clopper-Pearson bound over (feature, category set, direction); the
     # event found is confirmed on the held-out counts of its categories.
-    best = (-1.0, None)
+    # The bounds of every prefix set are computed in one call (elementwise: the same values as one
+    # call per set), then scanned in the search's order (feature, direction, ordering).
     offsets = counts["offsets"]
+    sets, k0s, k1s = [], [], []
     for j in range(len(counts["names"])):
         a_all = counts["c0"][offsets[j] : offsets[j + 1]]
         b_all = counts["c1"][offsets[j] : offsets[j + 1]]
@@ -374,11 +430,19 @@ def _pair_result(counts: dict[str, np.ndarray], n: int, delta: float, alpha: flo
             # prefix sets of the categories sorted by likelihood ratio, and the two tails {x <= v},
             # {x >= v} of the categories' natural order (ordinal features: "Phase I lasted >= m")
             for order in (np.argsort(-(a + 0.5) / (b + 0.5), kind="stable"), ascending, ascending[::-1]):
-                k0, k1 = np.cumsum(a[order]), np.cumsum(b[order])
-                eps = epsilon_lower_bound(k0, k1, n, delta, alpha)
-                i = int(np.argmax(eps))
-                if eps[i] > best[0]:
-                    best = (float(eps[i]), (j, order[: i + 1], flip))
+                sets.append((j, order, flip))
+                k0s.append(np.cumsum(a[order]))
+                k1s.append(np.cumsum(b[order]))
+    best = (-1.0, None)
+    if sets:
+        eps_all = epsilon_lower_bound(np.concatenate(k0s), np.concatenate(k1s), n, delta, alpha)
+        start = 0
+        for (j, order, flip), k0 in zip(sets, k0s):
+            eps = eps_all[start : start + k0.size]
+            start += k0.size
+            i = int(np.argmax(eps))
+            if eps[i] > best[0]:
+                best = (float(eps[i]), (j, order[: i + 1], flip))
     search_eps, choice = best
     if choice is None:
         return 0.0, "", 0.0, 0.0, 0.0
@@ -620,6 +684,9 @@ def hiring_sampler(policy: Any, env: Any, horizon: int, changed_round: int) -> S
     -------
     Sampler
     """
+    from .policies.fair_hiring import OFUL, FairGreedy, PrivateFairGreedy
+    from .policies.fair_hiring.policies import _hired_groups
+
     horizon = check_int("horizon", horizon, minimum=2)
     changed_round = check_int("changed_round", changed_round, minimum=0)
     if changed_round >= horizon:
@@ -628,6 +695,8 @@ def hiring_sampler(policy: Any, env: Any, horizon: int, changed_round: int) -> S
 
     def sample(candidates: Any, rng: np.random.Generator, n: int) -> np.ndarray:
         table = np.asarray(candidates, dtype=np.int64)
+        if type(policy) in (OFUL, FairGreedy, PrivateFairGreedy):  # n runs, checked and set up once
+            return np.ascontiguousarray(_hired_groups(policy, env, horizon, rng, n, table)[:, others], dtype=np.int64)
         out = np.empty((n, horizon - 1), dtype=np.int64)
         for i in range(n):
             out[i] = policy.run(env, horizon, rng, candidates=table)["groups"][others]

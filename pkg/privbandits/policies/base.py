@@ -443,12 +443,23 @@ _ONE_RUN_INSTEAD = (
 # called through its address), compiled for that signature by _runs_loop. Typed so, they are cached on
 # disk: a process loads them instead of compiling a copy per kernel (a kernel passed as a dispatcher is
 # typed by its identity, which numba cannot cache, and is compiled again into the loop in every process).
+# Each run's arms are copied element by element: a row assignment (out[i] = arms) would compile
+# numba's shape-mismatch message (its string formatting, about 3 CPU s per process).
+@njit(nogil=True, cache=True)
+def _copy_row(out, i, arms):  # pragma: no cover - compiled
+    """``out[i] = arms``; ``ValueError`` if ``arms`` is not one row long."""
+    if arms.shape[0] != out.shape[1]:
+        raise ValueError("a run's arm sequence is not horizon rounds long")
+    for t in range(arms.shape[0]):
+        out[i, t] = arms[t]
+
+
 @njit(nogil=True, cache=True)
 def _arms_of_runs(kernel, rng, n, horizon, args):  # pragma: no cover - compiled
     """``n`` runs of a kernel that returns the arm sequence itself."""
     out = np.empty((n, horizon), dtype=np.int64)
     for i in range(n):
-        out[i] = kernel(rng, *args)
+        _copy_row(out, i, kernel(rng, *args))
     return out
 
 
@@ -457,7 +468,7 @@ def _first_of_runs(kernel, rng, n, horizon, args):  # pragma: no cover - compile
     """``n`` runs of a kernel that returns a tuple whose first entry is the arm sequence."""
     out = np.empty((n, horizon), dtype=np.int64)
     for i in range(n):
-        out[i] = kernel(rng, *args)[0]
+        _copy_row(out, i, kernel(rng, *args)[0])
     return out
 
 

@@ -499,6 +499,25 @@ def run_together(
     return out
 
 
+def _hired_groups(
+    policy: HiringPolicy, env: HiringEnvironment, horizon: int, rng: np.random.Generator, n: int, candidates
+):
+    """The hired groups of ``n`` successive ``policy.run(env, horizon, rng, candidates=candidates)``, ``(n, horizon)``.
+
+    Bit for bit those runs (the same kernel, arguments and generator); the checks and the kernel's
+    parameters are made once, by the first run, instead of once per run (a joint-DP audit's sampler).
+    """
+    first = policy.run(env, horizon, rng, candidates=candidates)["groups"]
+    arrays = env.arrays()
+    fixed = _check_candidates(candidates, horizon, arrays.offsets)
+    params = _stacked([policy], env, horizon)
+    out = np.empty((n, first.shape[0]), dtype=first.dtype)
+    out[0] = first
+    for i in range(1, n):
+        out[i] = policy._kernel(rng, arrays, horizon, env.noise_sd, params, False, fixed).chosen[0]
+    return out
+
+
 class HiringAgent:
     """A hiring policy driven one round at a time: ``group = agent.choose(candidates)``, then ``agent.update(reward)``.
 
