@@ -459,7 +459,7 @@ def _ncb_choose2(rng, state, t, horizon, base, epsilon, constants):  # pragma: n
 @njit(nogil=True, cache=True, inline="always")
 def _gdp_choose2(rng, state, t, horizon, base, epsilon, constants):  # pragma: no cover - compiled
     """GDP-NCB's Phase II episode from round ``t``: ``(arm, length)``."""
-    a = 0
+    a = np.int64(0)  # not 0: see _fixed_kernel
     best = -np.inf
     for i in range(int(state[_S, _K])):  # line 11: A = argmax NCB_GDP(i, t_l - 1), n_i = N_1,i + N_2,i
         idx = gdp_index(
@@ -657,11 +657,16 @@ def _ncb_records(state):  # pragma: no cover - compiled
 
 
 # error_model="numpy" (no divisor is 0): a ZeroDivisionError branch would stop numba pruning the inlined
-# step functions' reference counting (benchmarks/README.md, issue 36); the values are the same
+# step functions' reference counting (benchmarks/README.md, issue 36); the values are the same.
+# GDP-NCB's rounds are a function of their own, _gdp_rounds, inlined into _block and into the episode kernel
+# (GDP-NCB's alone), which then compiles GDP-NCB's steps only (compiling NCB's and LDP-NCB's steps with them
+# cost a cold process about 3 CPU s).
 @njit(nogil=True, cache=True, error_model="numpy")
 def _block(base, rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts):  # pragma: no cover
     """Rounds ``t0 .. t0 + n_play - 1`` of the algorithm ``base`` told the horizon ``big_t``."""
     # Returns (Phase I rounds, Laplace releases).
+    if base == GDP_BASE:
+        return _gdp_rounds(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts)
     state = _ncb_init(kinds.shape[0], big_t, base, eps, k_consts)
     t = 0
     while t < n_play and state[_S, _PHASE] == 1.0:  # Phase I (lines 2-7)
@@ -670,8 +675,6 @@ def _block(base, rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_cons
         record_play(arms, t0 + t, a, 1)
         if base == NCB_BASE:
             _ncb_update1(rng, state, t, a, 1, x, big_t, base, eps, k_consts)
-        elif base == GDP_BASE:
-            _gdp_update1(rng, state, t, a, 1, x, big_t, base, eps, k_consts)
         else:
             _ldp_update1(rng, state, t, a, 1, x, big_t, base, eps, k_consts)
         t += 1
@@ -682,40 +685,54 @@ def _block(base, rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_cons
             record_play(arms, t0 + t, a, 1)
             _ncb_update2(rng, state, t, a, 1, x, big_t, base, eps, k_consts)
             t += 1
-    elif base == LDP_BASE:
+    else:
         while t < n_play:  # line 8
             a = _ncb_choose2(rng, state, t, big_t, base, eps, k_consts)
             x = draw_reward(rng, kinds, params, table, t0 + t, a)
             record_play(arms, t0 + t, a, 1)
             _ldp_update2(rng, state, t, a, 1, x, big_t, base, eps, k_consts)
             t += 1
-    else:
-        while t < n_play:  # line 9: episodes
-            a, length = _gdp_choose2(rng, state, t, big_t, base, eps, k_consts)
-            length = min(length, n_play - t)  # an anytime window cut by the horizon
-            x = draw_reward_sum(rng, kinds, params, table, t0 + t, a, length)  # lines 15-19 in one draw
-            record_play(arms, t0 + t, a, length)  # line 14's 2 n_s pulls of A
-            _gdp_update2(rng, state, t, a, length, x, big_t, base, eps, k_consts)
-            t += length
     return _ncb_records(state)
 
 
-@njit(nogil=True, cache=True)
-def _fixed_play(rng, out, kinds, params, table, horizon, base, eps, k_consts):  # pragma: no cover
-    """One run told the horizon, its play recorded into ``out`` (:func:`~privbandits.policies.base.record_play`)."""
-    p1, rel = _block(base, rng, kinds, params, table, out, 0, horizon, horizon, eps, k_consts)
-    return out, p1, rel
+@njit(nogil=True, cache=True, inline="always")
+def _gdp_rounds(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts):  # pragma: no cover
+    """:func:`_block` of GDP-NCB (Algorithm 1)."""
+    base = GDP_BASE
+    state = _ncb_init(kinds.shape[0], big_t, base, eps, k_consts)
+    t = 0
+    while t < n_play and state[_S, _PHASE] == 1.0:  # Phase I (lines 2-7)
+        a = _phase1_choose(rng, state, t, big_t, base, eps, k_consts)
+        x = draw_reward(rng, kinds, params, table, t0 + t, a)
+        record_play(arms, t0 + t, a, 1)
+        _gdp_update1(rng, state, t, a, 1, x, big_t, base, eps, k_consts)
+        t += 1
+    while t < n_play:  # line 9: episodes
+        a, length = _gdp_choose2(rng, state, t, big_t, base, eps, k_consts)
+        length = min(length, n_play - t)  # an anytime window cut by the horizon
+        x = draw_reward_sum(rng, kinds, params, table, t0 + t, a, length)  # lines 15-19 in one draw
+        record_play(arms, t0 + t, a, length)  # line 14's 2 n_s pulls of A
+        _gdp_update2(rng, state, t, a, length, x, big_t, base, eps, k_consts)
+        t += length
+    return _ncb_records(state)
 
 
+# The first round is np.int64(0), not 0: numba compiles a function called with a literal 0 for the type
+# Literal[int](0), apart from its int64 version, and does so too while it infers the type of a variable
+# first set to 0 and later to an int64 (a loop's round, an argmax's arm): _block was compiled twice that
+# way (about 5 CPU s in a cold process), draw_reward_sum three times.
 @njit(nogil=True, cache=True)
 def _fixed_kernel(rng, kinds, params, table, horizon, base, epsilon, constants):  # pragma: no cover
-    return _fixed_play(rng, np.empty(horizon, dtype=np.int64), kinds, params, table, horizon, base, epsilon, constants)
+    arms = np.empty(horizon, dtype=np.int64)
+    p1, rel = _block(base, rng, kinds, params, table, arms, np.int64(0), horizon, horizon, epsilon, constants)
+    return arms, p1, rel
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, error_model="numpy")  # as _block's
 def _fixed_episodes(rng, kinds, params, table, horizon, base, epsilon, constants):  # pragma: no cover
-    """:func:`_fixed_kernel` with the play recorded as episodes (``Policy.run_episodes``)."""
-    out, p1, rel = _fixed_play(rng, new_episodes(), kinds, params, table, horizon, base, epsilon, constants)
+    """:func:`_fixed_kernel` of GDP-NCB (``base`` is GDP_BASE), its play as episodes (``Policy.run_episodes``)."""
+    out = new_episodes()
+    p1, rel = _gdp_rounds(rng, kinds, params, table, out, np.int64(0), horizon, horizon, epsilon, constants)
     return episode_array(out), p1, rel
 
 
@@ -832,7 +849,7 @@ def _anytime_kernel(rng, kinds, params, table, horizon, base, epsilon, constants
     k = kinds.shape[0]
     arms = np.empty(horizon, dtype=np.int64)
     win = np.zeros(4)  # the agent's window state (its block state is _block's own here)
-    t = 0
+    t = np.int64(0)  # not 0: see _fixed_kernel
     while t < horizon:  # line 2
         uniform = _anytime_window(rng, win, t)  # window W = t + 1 and its flag
         n_play = _anytime_rounds(win, horizon)
