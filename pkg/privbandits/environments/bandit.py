@@ -383,8 +383,9 @@ def mixed_instance(means: Any, *, match_means: bool = True, name: str = "mixed")
 # arguments are then last used in one straight-line block, where numba removes the atomic reference-count
 # updates (an increment and a decrement per array and per generator) that its inlining puts around every
 # draw; left in the branches, they cost most of a round of Part I's and Part II's kernels (UCB on two arms
-# 65 -> 25 ns per round; benchmarks/README.md, session 19).
-@njit(nogil=True, cache=True, inline="always")
+# 65 -> 25 ns per round; benchmarks/README.md, session 19). The Bernoulli draw is written out in it, the
+# other laws are a call (not inlined: inlined, they added ~0.5 CPU s to the compilation of every kernel).
+@njit(nogil=True, cache=True)
 def _draw_bits(bits, kind, p0, p1, p2):  # pragma: no cover - compiled
     """A reward of the law ``kind`` with parameters ``(p0, p1, p2)`` from the bit generator ``bits``."""
     if kind == BERNOULLI:
@@ -416,6 +417,8 @@ def draw_reward(rng, kinds, params, table, t, arm):  # pragma: no cover - compil
     bits = rng.bit_generator
     if table.shape[0] > 0:
         return table[t, arm]
+    if kind == BERNOULLI:
+        return 1.0 if np.float64(next_double(bits)) < p0 else 0.0  # rng.random() < p
     return _draw_bits(bits, kind, p0, p1, p2)
 
 
