@@ -379,11 +379,11 @@ def mixed_instance(means: Any, *, match_means: bool = True, name: str = "mixed")
 # The draws are made from the generator's bit generator (``rng.bit_generator``) with numba's own
 # functions for rng.random() and rng.beta(a, b) (``next_double`` and ``random_beta``, which those methods
 # call on it): the same numbers from the same stream. draw_reward reads the arm's kind and parameters and
-# the bit generator before it branches, and calls no function that takes the generator or an array: its
+# the bit generator before it branches, and passes no function the generator or an array: its
 # arguments are then last used in one straight-line block, where numba removes the atomic reference-count
 # updates (an increment and a decrement per array and per generator) that its inlining puts around every
 # draw; left in the branches, they cost most of a round of Part I's and Part II's kernels (UCB on two arms
-# 65 -> 25 ns per round; benchmarks/README.md, session 19). The Bernoulli draw is written out in it, the
+# 70 -> 27 ns per round; benchmarks/README.md, session 19). The Bernoulli draw is written out in it, the
 # other laws are a call (not inlined: inlined, they added ~0.5 CPU s to the compilation of every kernel).
 @njit(nogil=True, cache=True)
 def _draw_bits(bits, kind, p0, p1, p2):  # pragma: no cover - compiled
