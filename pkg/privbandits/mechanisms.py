@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 from numba import njit
+from numba.np.random.distributions import random_laplace
 
 from ._validation import (
     check_delta,
@@ -363,9 +364,12 @@ def laplace_draw(rng, scale):  # pragma: no cover - compiled
     rng : numpy.random.Generator
     scale : float
     """
+    # rng.laplace(0.0, scale) is random_laplace on the bit generator: read first, the generator is last used
+    # before the branch, where numba removes its reference-count updates (environments.bandit._draw_bits)
+    bits = rng.bit_generator
     if scale <= 0.0:
         return 0.0
-    return rng.laplace(0.0, scale)
+    return random_laplace(bits, 0.0, scale)
 
 
 # --------------------------------------------------------------------------------------------
@@ -417,11 +421,12 @@ def binary_counter_states(n):  # pragma: no cover - compiled
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _tree_insert(state, offset, x, scale, rng):  # pragma: no cover - compiled
+def _tree_insert(state, offset, x, scale, bits):  # pragma: no cover - compiled
     # Chan, Shi, Song (2011), Algorithm 2: item t goes into the p-sum of its lowest set bit i,
     # which absorbs the exact p-sums of the levels below; only that p-sum gets fresh noise.
     # The release (the noisy p-sums of the set bits of t) is kept up to date incrementally: going
     # from t - 1 to t clears bits 0..i-1 and sets bit i, so the work is amortised O(1) per item.
+    # The noise is rng.laplace(0.0, scale), drawn from the generator's bit generator ``bits`` (see laplace_draw).
     t = int(state[offset]) + 1
     state[offset] = t
     alpha = offset + 2
@@ -437,7 +442,7 @@ def _tree_insert(state, offset, x, scale, rng):  # pragma: no cover - compiled
         state[alpha + j] = 0.0
         state[alpha_hat + j] = 0.0
     state[alpha + i] = total
-    state[alpha_hat + i] = total + rng.laplace(0.0, scale)
+    state[alpha_hat + i] = total + random_laplace(bits, 0.0, scale)
     state[offset + 1] += state[alpha_hat + i] - removed
     return state[offset + 1]
 
@@ -455,7 +460,7 @@ def binary_counter_insert(state, x, scale, rng):  # pragma: no cover - compiled
     x, scale : float
     rng : numpy.random.Generator
     """
-    return _tree_insert(state, 0, x, scale, rng)
+    return _tree_insert(state, 0, x, scale, rng.bit_generator)
 
 
 @njit(nogil=True, cache=True)
@@ -494,16 +499,24 @@ def hybrid_counter_insert(state, x, epsilon_log, epsilon_tree, rng):  # pragma: 
     x, epsilon_log, epsilon_tree : float
     rng : numpy.random.Generator
     """
+    # One exit, the state last read after both branches, the generator before them: numba then removes
+    # the reference-count updates of both (see laplace_draw); the release is the same as with a return
+    # in each branch. rng.laplace(0.0, b) is random_laplace(bits, 0.0, b).
+    bits = rng.bit_generator
     t = int(state[0]) + 1
     state[0] = t
-    if t & (t - 1) == 0:  # t = 2^k: logarithmic mechanism, and a new block for the tree
-        state[1] += state[2] + x + rng.laplace(0.0, 1.0 / epsilon_log)
+    power_of_two = t & (t - 1) == 0
+    tree = 0.0
+    if power_of_two:  # t = 2^k: logarithmic mechanism, and a new block for the tree
+        state[1] += state[2] + x + random_laplace(bits, 0.0, 1.0 / epsilon_log)
         state[2] = 0.0
         state[3] = 0.0 if t == 1 else state[3] + 1.0
         state[4:] = 0.0
-        return state[1]
-    state[2] += x
-    return state[1] + _tree_insert(state, 4, x, state[3] / epsilon_tree, rng)
+    else:
+        state[2] += x
+        tree = _tree_insert(state, 4, x, state[3] / epsilon_tree, bits)
+    log_release = state[1]
+    return log_release if power_of_two else log_release + tree
 
 
 @njit(nogil=True, cache=True)

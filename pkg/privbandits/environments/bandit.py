@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 from numba import njit
+from numba.np.random.distributions import random_beta
+from numba.np.random.generator_core import next_double
 
 from .._validation import check_bool, check_finite_array, check_int, check_unit_interval_array
 
@@ -374,15 +376,30 @@ def mixed_instance(means: Any, *, match_means: bool = True, name: str = "mixed")
 # --------------------------------------------------------------------------------------------
 
 
+# The draws are made from the generator's bit generator (``rng.bit_generator``) with numba's own
+# functions for rng.random() and rng.beta(a, b) (``next_double`` and ``random_beta``, which those methods
+# call on it): the same numbers from the same stream. draw_reward reads the arm's kind and parameters and
+# the bit generator before it branches, and passes no function the generator or an array: its
+# arguments are then last used in one straight-line block, where numba removes the atomic reference-count
+# updates (an increment and a decrement per array and per generator) that its inlining puts around every
+# draw; left in the branches, they cost most of a round of Part I's and Part II's kernels (UCB on two arms
+# 70 -> 27 ns per round; benchmarks/README.md, session 19). The Bernoulli draw is written out in it, the
+# other laws are a call (not inlined: inlined, they added ~0.5 CPU s to the compilation of every kernel).
+@njit(nogil=True, cache=True)
+def _draw_bits(bits, kind, p0, p1, p2):  # pragma: no cover - compiled
+    """A reward of the law ``kind`` with parameters ``(p0, p1, p2)`` from the bit generator ``bits``."""
+    if kind == BERNOULLI:
+        return 1.0 if np.float64(next_double(bits)) < p0 else 0.0  # rng.random() < p
+    if kind == BETA:
+        return random_beta(bits, p0, p1)  # rng.beta(a, b)
+    if kind == TWO_POINT:
+        return p1 if np.float64(next_double(bits)) < p2 else p0
+    return p0 + (p1 - p0) * np.float64(next_double(bits))
+
+
 @njit(nogil=True, cache=True)
 def _draw_one(rng, kind, p):  # pragma: no cover - compiled
-    if kind == BERNOULLI:
-        return 1.0 if rng.random() < p[0] else 0.0
-    if kind == BETA:
-        return rng.beta(p[0], p[1])
-    if kind == TWO_POINT:
-        return p[1] if rng.random() < p[2] else p[0]
-    return p[0] + (p[1] - p[0]) * rng.random()
+    return _draw_bits(rng.bit_generator, kind, p[0], p[1], p[2])
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -396,13 +413,13 @@ def draw_reward(rng, kinds, params, table, t, arm):  # pragma: no cover - compil
         From :meth:`BanditInstance.kernel_args`.
     t, arm : int
     """
+    kind, p0, p1, p2 = kinds[arm], params[arm, 0], params[arm, 1], params[arm, 2]
+    bits = rng.bit_generator
     if table.shape[0] > 0:
         return table[t, arm]
-    # The Bernoulli draw of _draw_one written out: behind the call, whose rng.beta branch kept numba
-    # from removing the reference-count updates around every draw, Part I's kernels ran 5-12% slower.
-    if kinds[arm] == BERNOULLI:
-        return 1.0 if rng.random() < params[arm, 0] else 0.0
-    return _draw_one(rng, kinds[arm], params[arm])
+    if kind == BERNOULLI:
+        return 1.0 if np.float64(next_double(bits)) < p0 else 0.0  # rng.random() < p
+    return _draw_bits(bits, kind, p0, p1, p2)
 
 
 @njit(nogil=True, cache=True)

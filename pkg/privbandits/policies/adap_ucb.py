@@ -38,7 +38,7 @@ def _adap_ucb_choose(rng, state, t, horizon, epsilon, alpha, flags):  # pragma: 
     log_t = np.log(t + 1.0)
     log_2t = np.log(2.0 * (t + 1.0))
     best = -np.inf
-    a = 0
+    a = np.int64(0)  # not 0: see _adap_ucb_play
     for i in range(k):
         f = state[_LAST, i]
         if authors_index:  # authors' code: no 1/2, log t_l, and 2 alpha log t_l / f without 1/eps
@@ -83,7 +83,9 @@ def _adap_ucb_play(rng, arms, kinds, params, table, horizon, eps, alpha, flags):
     """One run, its play recorded into ``arms`` (:func:`~privbandits.policies.base.record_play`)."""
     k = kinds.shape[0]
     state = _adap_ucb_init(k, horizon, eps, alpha, flags)
-    t = 0
+    # np.int64(0), not 0: numba would also compile draw_reward_sum for a round and an arm typed Literal[int](0)
+    # while it infers their types (policies/dp_ncb.py, _fixed_kernel)
+    t = np.int64(0)
     while t < horizon:  # one pull per arm, then the episodes
         a, length = _adap_ucb_choose(rng, state, t, horizon, eps, alpha, flags)
         if t < k:

@@ -353,8 +353,9 @@ _N, _MEAN, _TILDE, _N2, _IDX, _REL = 0, 1, 2, 3, 4, 5
 _SUM = _IDX
 #: scalars: the phase (1 or 2); Phase I rounds so far; the Phase I cap; log T; log T or log W (the index's,
 #: GDP-NCB's threshold's, LDP-NCB's last term's); the Phase I threshold (the repaired Phase I's noisy one once
-#: drawn); LDP-NCB's noise scale 1/eps; K
-_PHASE, _P1END, _CAP, _LOG_T, _LOG_I, _THR, _NOISE, _K = 0, 1, 2, 3, 4, 5, 6, 7
+#: drawn); LDP-NCB's noise scale 1/eps; K; the Phase II argmax's arm left out (-1: none), and the first arm
+#: with the largest index among the others (-1: none above -inf) and that index (:func:`_ncb_choose2`)
+_PHASE, _P1END, _CAP, _LOG_T, _LOG_I, _THR, _NOISE, _K, _OUT, _OTHER, _OTHER_IDX = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
 _S = 6  # the row of the scalars
 
 
@@ -382,9 +383,10 @@ def _uniform_arm(rng, k):  # pragma: no cover - compiled
 
 @njit(nogil=True, cache=True, inline="always")
 def _ncb_init(k, horizon, base, epsilon, constants):  # pragma: no cover - compiled
-    state = np.zeros((7, max(k, 8)))
+    state = np.zeros((7, max(k, 11)))
     state[_S, _K] = k
     state[_S, _PHASE] = 1.0
+    state[_S, _OUT] = -1.0
     # cap_sqrt: optional cap of Phase I at ceil(sqrt(T)) + 1 rounds (NOT in the paper's pseudocode)
     cap = int(np.ceil(np.sqrt(horizon))) + 1 if constants.phase1_cap_sqrt else horizon
     if constants.phase1_window_cap:  # the authors' window W = int(sqrt T) + 1: W rounds, W + 1 for LDP-NCB (t <= W)
@@ -410,6 +412,7 @@ def _ncb_phase2(state, base, epsilon, constants):  # pragma: no cover - compiled
     """Phase I has ended: Phase II's per-arm quantities from the Phase I state."""
     k = int(state[_S, _K])
     state[_S, _PHASE] = 2.0
+    state[_S, _OUT] = -1.0  # every index is new: the argmax scans them all
     for i in range(k):
         if base == NCB_BASE:
             state[_IDX, i] = _ncb_index(
@@ -445,21 +448,51 @@ def _phase1_choose(rng, state, t, horizon, base, epsilon, constants):  # pragma:
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _ncb_choose2(rng, state, t, horizon, base, epsilon, constants):  # pragma: no cover - compiled
-    """NCB's and LDP-NCB's Phase II: argmax NCB(i, t) (Eq. 3), NCB_LDP (Eq. 5, line 9), kept per arm."""
-    a = 0
+def _first_max(state, out):  # pragma: no cover - compiled
+    """The first arm other than ``out`` with the largest index above -inf (-1 if none), and that index."""
+    a = -1
     best = -np.inf
     for i in range(int(state[_S, _K])):
-        if state[_IDX, i] > best:
+        if i != out and state[_IDX, i] > best:
             best = state[_IDX, i]
             a = i
+    return a, best
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _ncb_choose2(rng, state, t, horizon, base, epsilon, constants):  # pragma: no cover - compiled
+    """NCB's and LDP-NCB's Phase II: argmax NCB(i, t) (Eq. 3), NCB_LDP (Eq. 5, line 9), kept per arm."""
+    # The arm a scan in arm order picks (the first with the largest index; arm 0 if none is above -inf),
+    # without scanning every round: a round changes the pulled arm's index only, so the state keeps the
+    # scan's result over the other arms (_OTHER, _OTHER_IDX) while that arm (_OUT) is pulled, and the
+    # choice is between the two; the others are scanned again when the choice moves to another arm
+    # (a share of the rounds that falls with T: 7 % of NCB's at T = 10^6 on Figure 1(b)).
+    out = int(state[_S, _OUT])
+    if out < 0:  # the first round of Phase II
+        a, _ = _first_max(state, -1)
+    else:
+        x, other, v = state[_IDX, out], int(state[_S, _OTHER]), state[_S, _OTHER_IDX]
+        if other < 0:  # no other index above -inf
+            a = out if x > -np.inf else 0
+        elif x > v:
+            a = out
+        elif x == v:
+            a = min(out, other)
+        else:  # x < v, or x is NaN
+            a = other
+    a = max(a, 0)
+    if a != out:
+        other, v = _first_max(state, a)
+        state[_S, _OUT] = a
+        state[_S, _OTHER] = other
+        state[_S, _OTHER_IDX] = v
     return a
 
 
 @njit(nogil=True, cache=True, inline="always")
 def _gdp_choose2(rng, state, t, horizon, base, epsilon, constants):  # pragma: no cover - compiled
     """GDP-NCB's Phase II episode from round ``t``: ``(arm, length)``."""
-    a = 0
+    a = np.int64(0)  # not 0: see _fixed_kernel
     best = -np.inf
     for i in range(int(state[_S, _K])):  # line 11: A = argmax NCB_GDP(i, t_l - 1), n_i = N_1,i + N_2,i
         idx = gdp_index(
@@ -490,6 +523,8 @@ def _ncb_update2(rng, state, t, arm, length, total, horizon, base, epsilon, cons
     state[_IDX, arm] = _ncb_index(
         state[_MEAN, arm], state[_N, arm], state[_S, _LOG_T], constants.c, constants.authors_bonus
     )
+    if arm != state[_S, _OUT]:  # not the arm _ncb_choose2 chose: its kept scan of the others is stale
+        state[_S, _OUT] = -1.0
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -528,6 +563,8 @@ def _ldp_update2(rng, state, t, arm, length, total, horizon, base, epsilon, cons
     state[_IDX, a] = _ldp_index(
         state[_MEAN, a], state[_N, a], state[_S, _LOG_T], state[_S, _LOG_I], epsilon, constants.c, constants.alpha
     )
+    if a != state[_S, _OUT]:  # as in _ncb_update2
+        state[_S, _OUT] = -1.0
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -657,11 +694,16 @@ def _ncb_records(state):  # pragma: no cover - compiled
 
 
 # error_model="numpy" (no divisor is 0): a ZeroDivisionError branch would stop numba pruning the inlined
-# step functions' reference counting (benchmarks/README.md, issue 36); the values are the same
+# step functions' reference counting (benchmarks/README.md, issue 36); the values are the same.
+# GDP-NCB's rounds are a function of their own, _gdp_rounds, inlined into _block and into the episode kernel
+# (GDP-NCB's alone), which then compiles GDP-NCB's steps only (compiling NCB's and LDP-NCB's steps with them
+# cost a cold process about 3 CPU s).
 @njit(nogil=True, cache=True, error_model="numpy")
 def _block(base, rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts):  # pragma: no cover
     """Rounds ``t0 .. t0 + n_play - 1`` of the algorithm ``base`` told the horizon ``big_t``."""
     # Returns (Phase I rounds, Laplace releases).
+    if base == GDP_BASE:
+        return _gdp_rounds(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts)
     state = _ncb_init(kinds.shape[0], big_t, base, eps, k_consts)
     t = 0
     while t < n_play and state[_S, _PHASE] == 1.0:  # Phase I (lines 2-7)
@@ -670,8 +712,6 @@ def _block(base, rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_cons
         record_play(arms, t0 + t, a, 1)
         if base == NCB_BASE:
             _ncb_update1(rng, state, t, a, 1, x, big_t, base, eps, k_consts)
-        elif base == GDP_BASE:
-            _gdp_update1(rng, state, t, a, 1, x, big_t, base, eps, k_consts)
         else:
             _ldp_update1(rng, state, t, a, 1, x, big_t, base, eps, k_consts)
         t += 1
@@ -682,40 +722,54 @@ def _block(base, rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_cons
             record_play(arms, t0 + t, a, 1)
             _ncb_update2(rng, state, t, a, 1, x, big_t, base, eps, k_consts)
             t += 1
-    elif base == LDP_BASE:
+    else:
         while t < n_play:  # line 8
             a = _ncb_choose2(rng, state, t, big_t, base, eps, k_consts)
             x = draw_reward(rng, kinds, params, table, t0 + t, a)
             record_play(arms, t0 + t, a, 1)
             _ldp_update2(rng, state, t, a, 1, x, big_t, base, eps, k_consts)
             t += 1
-    else:
-        while t < n_play:  # line 9: episodes
-            a, length = _gdp_choose2(rng, state, t, big_t, base, eps, k_consts)
-            length = min(length, n_play - t)  # an anytime window cut by the horizon
-            x = draw_reward_sum(rng, kinds, params, table, t0 + t, a, length)  # lines 15-19 in one draw
-            record_play(arms, t0 + t, a, length)  # line 14's 2 n_s pulls of A
-            _gdp_update2(rng, state, t, a, length, x, big_t, base, eps, k_consts)
-            t += length
     return _ncb_records(state)
 
 
-@njit(nogil=True, cache=True)
-def _fixed_play(rng, out, kinds, params, table, horizon, base, eps, k_consts):  # pragma: no cover
-    """One run told the horizon, its play recorded into ``out`` (:func:`~privbandits.policies.base.record_play`)."""
-    p1, rel = _block(base, rng, kinds, params, table, out, 0, horizon, horizon, eps, k_consts)
-    return out, p1, rel
+@njit(nogil=True, cache=True, inline="always")
+def _gdp_rounds(rng, kinds, params, table, arms, t0, n_play, big_t, eps, k_consts):  # pragma: no cover
+    """:func:`_block` of GDP-NCB (Algorithm 1)."""
+    base = GDP_BASE
+    state = _ncb_init(kinds.shape[0], big_t, base, eps, k_consts)
+    t = 0
+    while t < n_play and state[_S, _PHASE] == 1.0:  # Phase I (lines 2-7)
+        a = _phase1_choose(rng, state, t, big_t, base, eps, k_consts)
+        x = draw_reward(rng, kinds, params, table, t0 + t, a)
+        record_play(arms, t0 + t, a, 1)
+        _gdp_update1(rng, state, t, a, 1, x, big_t, base, eps, k_consts)
+        t += 1
+    while t < n_play:  # line 9: episodes
+        a, length = _gdp_choose2(rng, state, t, big_t, base, eps, k_consts)
+        length = min(length, n_play - t)  # an anytime window cut by the horizon
+        x = draw_reward_sum(rng, kinds, params, table, t0 + t, a, length)  # lines 15-19 in one draw
+        record_play(arms, t0 + t, a, length)  # line 14's 2 n_s pulls of A
+        _gdp_update2(rng, state, t, a, length, x, big_t, base, eps, k_consts)
+        t += length
+    return _ncb_records(state)
 
 
+# The first round is np.int64(0), not 0: numba compiles a function called with a literal 0 for the type
+# Literal[int](0), apart from its int64 version, and does so too while it infers the type of a variable
+# first set to 0 and later to an int64 (a loop's round, an argmax's arm): _block was compiled twice that
+# way (about 5 CPU s in a cold process), draw_reward_sum three times.
 @njit(nogil=True, cache=True)
 def _fixed_kernel(rng, kinds, params, table, horizon, base, epsilon, constants):  # pragma: no cover
-    return _fixed_play(rng, np.empty(horizon, dtype=np.int64), kinds, params, table, horizon, base, epsilon, constants)
+    arms = np.empty(horizon, dtype=np.int64)
+    p1, rel = _block(base, rng, kinds, params, table, arms, np.int64(0), horizon, horizon, epsilon, constants)
+    return arms, p1, rel
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, error_model="numpy")  # as _block's
 def _fixed_episodes(rng, kinds, params, table, horizon, base, epsilon, constants):  # pragma: no cover
-    """:func:`_fixed_kernel` with the play recorded as episodes (``Policy.run_episodes``)."""
-    out, p1, rel = _fixed_play(rng, new_episodes(), kinds, params, table, horizon, base, epsilon, constants)
+    """:func:`_fixed_kernel` of GDP-NCB (``base`` is GDP_BASE), its play as episodes (``Policy.run_episodes``)."""
+    out = new_episodes()
+    p1, rel = _gdp_rounds(rng, kinds, params, table, out, np.int64(0), horizon, horizon, epsilon, constants)
     return episode_array(out), p1, rel
 
 
@@ -832,7 +886,7 @@ def _anytime_kernel(rng, kinds, params, table, horizon, base, epsilon, constants
     k = kinds.shape[0]
     arms = np.empty(horizon, dtype=np.int64)
     win = np.zeros(4)  # the agent's window state (its block state is _block's own here)
-    t = 0
+    t = np.int64(0)  # not 0: see _fixed_kernel
     while t < horizon:  # line 2
         uniform = _anytime_window(rng, win, t)  # window W = t + 1 and its flag
         n_play = _anytime_rounds(win, horizon)
