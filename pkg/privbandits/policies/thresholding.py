@@ -420,6 +420,19 @@ def _log_term(t, k, delta, epsilon, mechanism):  # pragma: no cover - compiled
     return np.log(4.0 * k * float(t) ** 3 / delta)
 
 
+#: the longest table of :func:`_log_terms` (16 MB): a later round's logarithm is computed in its round
+_LOG_TERMS_MAX = 1 << 21
+
+
+@njit(nogil=True, cache=True)
+def _log_terms(n, k, delta, epsilon, mechanism):  # pragma: no cover - compiled
+    """``_log_term(max(t, 1), ...)`` for ``t < n``, once per setting: the same value as in the round, read there."""
+    out = np.empty(n)
+    for t in range(n):
+        out[t] = _log_term(max(t, 1), k, delta, epsilon, mechanism)
+    return out
+
+
 @njit(nogil=True, cache=True, inline="always")
 def _radius(n, log_term, radius_constant, epsilon, mechanism):  # pragma: no cover - compiled
     """rad_t(i) of an arm pulled ``n`` times, from the round's ``_log_term`` (increasing in it)."""
@@ -455,7 +468,9 @@ _FC_PULLS, _FC_SUMS, _FC_ANSWER, _FC_UNDECIDED, _FC_TEST_AT, _FC_STEP, _FC_STOPP
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _fixed_confidence_init(k, horizon, tau_eps, delta, radius_constant, epsilon, mechanism):  # pragma: no cover
+def _fixed_confidence_init(
+    k, horizon, tau_eps, delta, radius_constant, epsilon, mechanism, log_terms
+):  # pragma: no cover
     state = np.zeros((_FC_STOPPED + 1, k))
     state[_FC_TEST_AT, :] = k  # every arm tested at round K, the first of line 4
     state[_FC_STEP, :] = 1.0
@@ -464,7 +479,7 @@ def _fixed_confidence_init(k, horizon, tau_eps, delta, radius_constant, epsilon,
 
 @njit(nogil=True, cache=True, inline="always")
 def _fixed_confidence_choose(
-    rng, state, t, horizon, tau_eps, delta, radius_constant, epsilon, mechanism
+    rng, state, t, horizon, tau_eps, delta, radius_constant, epsilon, mechanism, log_terms
 ):  # pragma: no cover
     """Round ``t``'s arm: line 2's, or line 18's; -1 at lines 15-16 (S_t = S~_t: the policy stops)."""
     # One loop and one exit, the state written last on every path (an early return, or a loop per line of
@@ -473,7 +488,9 @@ def _fixed_confidence_choose(
     k = state.shape[1]
     arm = t if t < k else -1  # line 2: pull each arm once
     fewest = np.inf
-    log_term = _log_term(max(t, 1), k, delta, epsilon, mechanism)  # line 4: for t = K, K+1, ...
+    # line 4: for t = K, K+1, ... (the round's logarithm from the setting's table, computed past its end)
+    n_logs = log_terms.shape[0]
+    log_term = log_terms[t] if t < n_logs else _log_term(max(t, 1), k, delta, epsilon, mechanism)
     for i in range(0 if t < k else k):
         pulls = state[_FC_PULLS, i]
         if state[_FC_TEST_AT, i] <= t:  # lines 5-14 for arm i (its own entries only)
@@ -485,9 +502,8 @@ def _fixed_confidence_choose(
             if not undecided:
                 step = state[_FC_STEP, i]
                 later = min(t + int(step), horizon - 1)
-                radius_later = _radius(
-                    pulls, _log_term(later, k, delta, epsilon, mechanism), radius_constant, epsilon, mechanism
-                )
+                log_later = log_terms[later] if later < n_logs else _log_term(later, k, delta, epsilon, mechanism)
+                radius_later = _radius(pulls, log_later, radius_constant, epsilon, mechanism)
                 if later > t and not _undecided(mean, radius_later, tau_eps):
                     test_at = later + 1
                     state[_FC_STEP, i] = 2.0 * step
@@ -506,7 +522,7 @@ def _fixed_confidence_choose(
 
 @njit(nogil=True, cache=True, inline="always")
 def _fixed_confidence_update(
-    rng, state, t, arm, reward, horizon, tau_eps, delta, radius_constant, epsilon, mechanism
+    rng, state, t, arm, reward, horizon, tau_eps, delta, radius_constant, epsilon, mechanism, log_terms
 ):  # pragma: no cover
     state[_FC_SUMS, arm] += _observe(rng, reward, epsilon, mechanism)  # line 20 (line 2's pulls too)
     state[_FC_PULLS, arm] += 1.0  # line 21
@@ -526,12 +542,16 @@ def _fixed_confidence_records(state):  # pragma: no cover - compiled
 # issue 36); the values are the same
 @njit(nogil=True, cache=True, error_model="numpy")
 def _fixed_confidence_kernel(
-    rng, kinds, params, table, horizon, tau_eps, delta, radius_constant, epsilon, mechanism
+    rng, kinds, params, table, horizon, tau_eps, delta, radius_constant, epsilon, mechanism, log_terms
 ):  # pragma: no cover
-    state = _fixed_confidence_init(kinds.shape[0], horizon, tau_eps, delta, radius_constant, epsilon, mechanism)
+    state = _fixed_confidence_init(
+        kinds.shape[0], horizon, tau_eps, delta, radius_constant, epsilon, mechanism, log_terms
+    )
     tabled = table.shape[0] > 0
     for t in range(horizon):  # the horizon is a cap
-        arm = _fixed_confidence_choose(rng, state, t, horizon, tau_eps, delta, radius_constant, epsilon, mechanism)
+        arm = _fixed_confidence_choose(
+            rng, state, t, horizon, tau_eps, delta, radius_constant, epsilon, mechanism, log_terms
+        )
         if arm < 0:  # stopped (lines 15-16)
             break
         if tabled:  # line 19 (draw_reward, its call only for kinds other than Bernoulli: see _draw_reward_call)
@@ -541,7 +561,7 @@ def _fixed_confidence_kernel(
         else:
             reward = _draw_reward_call(rng, kinds, params, table, t, arm)
         _fixed_confidence_update(
-            rng, state, t, arm, reward, horizon, tau_eps, delta, radius_constant, epsilon, mechanism
+            rng, state, t, arm, reward, horizon, tau_eps, delta, radius_constant, epsilon, mechanism, log_terms
         )
     return _fixed_confidence_records(state)
 
@@ -582,13 +602,6 @@ class FixedConfidenceThresholding(Policy):
     _update = staticmethod(_fixed_confidence_update)
     _step_records = staticmethod(_fixed_confidence_records)
     _step_stops = True  # _choose returns -1 at lines 15-16
-    binding = (
-        lambda p, h: _tau_eps(p.tau, p.epsilon, p.mechanism),
-        "delta",
-        "radius_constant",
-        "epsilon",
-        lambda p, h: _MECHANISMS[p.mechanism],
-    )
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -599,3 +612,27 @@ class FixedConfidenceThresholding(Policy):
 
     def min_horizon(self, n_arms: int) -> int:
         return n_arms  # line 2 pulls each arm once
+
+    @functools.cached_property
+    def _log_tables(self) -> dict[tuple[int, int], np.ndarray]:
+        # the logarithm of rad_t(i) by round, once per (K, length) and policy, not once per round of every run
+        # (a chapter's point has 300 runs of up to 10^6 rounds)
+        return {}
+
+    def _step_args(self, n_arms: int, horizon: int) -> tuple:
+        mechanism = _MECHANISMS[self.mechanism]
+        size = (n_arms, min(horizon, _LOG_TERMS_MAX))
+        if size not in self._log_tables:
+            self._log_tables[size] = _log_terms(size[1], n_arms, float(self.delta), float(self.epsilon), mechanism)
+        tau_eps = _tau_eps(self.tau, self.epsilon, self.mechanism)
+        return (
+            tau_eps,
+            float(self.delta),
+            float(self.radius_constant),
+            float(self.epsilon),
+            mechanism,
+            self._log_tables[size],
+        )
+
+    def _kernel_call(self, instance: BanditInstance, horizon: int):
+        return self._kernel, (*instance.kernel_args(), horizon, *self._step_args(instance.n_arms, horizon))
