@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ from scipy import stats
 
 from privbandits import bernoulli_instance, mixed_instance, simulate
 from privbandits.environments import draw_reward
+from privbandits.policies import thresholding
 from privbandits.policies.thresholding import (
     FixedBudgetThresholding,
     FixedConfidenceThresholding,
@@ -150,6 +152,25 @@ def test_kernels_draw_rewards_as_draw_reward(policy):
             assert set(got) == set(run)
             for name in run:
                 np.testing.assert_array_equal(got[name], run[name], err_msg=f"{policy.label}: {name}, seed {seed}")
+
+
+def test_fixed_confidence_log_table_is_the_rounds_logarithm(monkeypatch):
+    """Algorithm 2 reads the radius's logarithm from a table built once per setting and computes it past the
+    table's end: the same runs with the table cut to 16 rounds; a pickled policy leaves its table behind."""
+    policy = FixedConfidenceThresholding(0.5, 0.1, 1.0, radius_constant=2.0)
+    whole = [policy.run(EASY, 1_000_000, np.random.default_rng(s)) for s in range(3)]
+    assert len(pickle.dumps(policy)) < 10_000  # not the table's 8 MB
+    monkeypatch.setattr(thresholding, "_LOG_TERMS_MAX", 16)
+    for s, run in enumerate(whole):
+        assert run["stop_time"] > 16  # past the short table's end
+        for other in (
+            pickle.loads(pickle.dumps(policy)).run(EASY, 1_000_000, np.random.default_rng(s)),
+            FixedConfidenceThresholding(0.5, 0.1, 1.0, radius_constant=2.0).run(
+                EASY, 1_000_000, np.random.default_rng(s)
+            ),
+        ):
+            for name in run:
+                np.testing.assert_array_equal(other[name], run[name])
 
 
 def test_privacy_slows_down():

@@ -619,6 +619,12 @@ class FixedConfidenceThresholding(Policy):
         # (a chapter's point has 300 runs of up to 10^6 rounds)
         return {}
 
+    def __getstate__(self) -> dict:
+        # a pickled policy (a process backend) leaves its log tables behind: rebuilt where it runs
+        state = dict(self.__dict__)
+        state.pop("_log_tables", None)
+        return state
+
     def _step_args(self, n_arms: int, horizon: int) -> tuple:
         mechanism = _MECHANISMS[self.mechanism]
         size = (n_arms, min(horizon, _LOG_TERMS_MAX))
