@@ -420,17 +420,8 @@ def _log_term(t, k, delta, epsilon, mechanism):  # pragma: no cover - compiled
     return np.log(4.0 * k * float(t) ** 3 / delta)
 
 
-#: the longest table of :func:`_log_terms` (16 MB): a later round's logarithm is computed in its round
+#: the longest table of the logarithms by round (16 MB): a later round's logarithm is computed in its round
 _LOG_TERMS_MAX = 1 << 21
-
-
-@njit(nogil=True, cache=True)
-def _log_terms(n, k, delta, epsilon, mechanism):  # pragma: no cover - compiled
-    """``_log_term(max(t, 1), ...)`` for ``t < n``, once per setting: the same value as in the round, read there."""
-    out = np.empty(n)
-    for t in range(n):
-        out[t] = _log_term(max(t, 1), k, delta, epsilon, mechanism)
-    return out
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -488,9 +479,14 @@ def _fixed_confidence_choose(
     k = state.shape[1]
     arm = t if t < k else -1  # line 2: pull each arm once
     fewest = np.inf
-    # line 4: for t = K, K+1, ... (the round's logarithm from the setting's table, computed past its end)
+    # line 4: for t = K, K+1, ...; the round's logarithm is kept in the setting's table (NaN: not computed yet) by
+    # the first run that reaches the round, and read by the others (computed in the round past the table's end)
     n_logs = log_terms.shape[0]
-    log_term = log_terms[t] if t < n_logs else _log_term(max(t, 1), k, delta, epsilon, mechanism)
+    log_term = log_terms[t] if t < n_logs else np.nan
+    if np.isnan(log_term):
+        log_term = _log_term(max(t, 1), k, delta, epsilon, mechanism)
+        if t < n_logs:
+            log_terms[t] = log_term
     for i in range(0 if t < k else k):
         pulls = state[_FC_PULLS, i]
         if state[_FC_TEST_AT, i] <= t:  # lines 5-14 for arm i (its own entries only)
@@ -502,7 +498,11 @@ def _fixed_confidence_choose(
             if not undecided:
                 step = state[_FC_STEP, i]
                 later = min(t + int(step), horizon - 1)
-                log_later = log_terms[later] if later < n_logs else _log_term(later, k, delta, epsilon, mechanism)
+                log_later = log_terms[later] if later < n_logs else np.nan
+                if np.isnan(log_later):
+                    log_later = _log_term(later, k, delta, epsilon, mechanism)
+                    if later < n_logs:
+                        log_terms[later] = log_later
                 radius_later = _radius(pulls, log_later, radius_constant, epsilon, mechanism)
                 if later > t and not _undecided(mean, radius_later, tau_eps):
                     test_at = later + 1
@@ -616,7 +616,8 @@ class FixedConfidenceThresholding(Policy):
     @functools.cached_property
     def _log_tables(self) -> dict[tuple[int, int], np.ndarray]:
         # the logarithm of rad_t(i) by round, once per (K, length) and policy, not once per round of every run
-        # (a chapter's point has 300 runs of up to 10^6 rounds)
+        # (a chapter's point has 300 runs of up to 10^6 rounds); computed in the kernel's round by the first run
+        # that needs it (a table computed apart, in a loop the compiler may vectorize, could round differently)
         return {}
 
     def __getstate__(self) -> dict:
@@ -628,8 +629,8 @@ class FixedConfidenceThresholding(Policy):
     def _step_args(self, n_arms: int, horizon: int) -> tuple:
         mechanism = _MECHANISMS[self.mechanism]
         size = (n_arms, min(horizon, _LOG_TERMS_MAX))
-        if size not in self._log_tables:
-            self._log_tables[size] = _log_terms(size[1], n_arms, float(self.delta), float(self.epsilon), mechanism)
+        if size not in self._log_tables:  # filled by the runs, each round's logarithm by the first to reach it
+            self._log_tables[size] = np.full(size[1], np.nan)
         tau_eps = _tau_eps(self.tau, self.epsilon, self.mechanism)
         return (
             tau_eps,
