@@ -125,7 +125,7 @@ MIXED = mixed_instance([0.1, 0.3, 0.45, 0.6, 0.8])
 @pytest.mark.parametrize(
     "policy",
     [
-        FixedBudgetThresholding(0.5, 0.05, 1.0, "privbern", checkpoints=(10, 500, 3000)),
+        FixedBudgetThresholding(0.5, 0.05, 1.0, "privbern", checkpoints=(10, 300, 600)),
         FixedBudgetThresholding(0.5, 0.05, 1.0, "laplace"),
         FixedBudgetThresholding(0.5, 0.05),
         FixedConfidenceThresholding(0.5, 0.1, 1.0, radius_constant=2.0),
@@ -137,7 +137,7 @@ MIXED = mixed_instance([0.1, 0.3, 0.45, 0.6, 0.8])
 def test_kernels_draw_rewards_as_draw_reward(policy):
     """The kernels read the table and draw Bernoulli rewards themselves (other kinds by a call): the same values
     and draws as ``draw_reward``, which drives the agent here, on every kind of arm and on a table."""
-    horizon = 3000
+    horizon = 600
     table = np.random.default_rng(3).beta(2.0, 2.0 + np.arange(MIXED.n_arms), size=(horizon, MIXED.n_arms))
     for instance in (MIXED, MIXED.with_table(table)):
         kinds, params, tab = instance.kernel_args()
