@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
+import pickle
 
 import numpy as np
 import pytest
 from scipy import stats
 
-from privbandits import bernoulli_instance, simulate
+from privbandits import bernoulli_instance, mixed_instance, simulate
+from privbandits.environments import draw_reward
+from privbandits.policies import thresholding
 from privbandits.policies.thresholding import (
     FixedBudgetThresholding,
     FixedConfidenceThresholding,
@@ -113,6 +116,61 @@ def test_fixed_confidence_pulls_add_up_to_stopping_time():
     assert (res.pull_counts() >= 1).all()
     with pytest.raises(ValueError, match="no arm sequence"):
         _ = res.arms
+
+
+#: every branch of the kernels' own reward draw: Bernoulli (0.8), Beta (0.6), two-point (0.3, 0.45), uniform (0.1)
+MIXED = mixed_instance([0.1, 0.3, 0.45, 0.6, 0.8])
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [
+        FixedBudgetThresholding(0.5, 0.05, 1.0, "privbern", checkpoints=(10, 300, 600)),
+        FixedBudgetThresholding(0.5, 0.05, 1.0, "laplace"),
+        FixedBudgetThresholding(0.5, 0.05),
+        FixedConfidenceThresholding(0.5, 0.1, 1.0, radius_constant=2.0),
+        FixedConfidenceThresholding(0.5, 0.1, 2.0, mechanism="laplace"),
+        FixedConfidenceThresholding(0.5, 0.1),
+    ],
+    ids=lambda p: p.label,
+)
+def test_kernels_draw_rewards_as_draw_reward(policy):
+    """The kernels read the table and draw Bernoulli rewards themselves (other kinds by a call): the same values
+    and draws as ``draw_reward``, which drives the agent here, on every kind of arm and on a table."""
+    horizon = 600
+    table = np.random.default_rng(3).beta(2.0, 2.0 + np.arange(MIXED.n_arms), size=(horizon, MIXED.n_arms))
+    for instance in (MIXED, MIXED.with_table(table)):
+        kinds, params, tab = instance.kernel_args()
+        for seed in (0, 1):
+            rng = np.random.default_rng(seed)
+            agent = policy.agent(instance.n_arms, horizon, rng)
+            while not agent.done:
+                arm = agent.choose()
+                agent.update(draw_reward(rng, kinds, params, tab, agent.t, arm))
+            run = policy.run(instance, horizon, np.random.default_rng(seed))
+            got = agent.records()
+            assert set(got) == set(run)
+            for name in run:
+                np.testing.assert_array_equal(got[name], run[name], err_msg=f"{policy.label}: {name}, seed {seed}")
+
+
+def test_fixed_confidence_log_table_is_the_rounds_logarithm(monkeypatch):
+    """Algorithm 2 reads the radius's logarithm from a table built once per setting and computes it past the
+    table's end: the same runs with the table cut to 16 rounds; a pickled policy leaves its table behind."""
+    policy = FixedConfidenceThresholding(0.5, 0.1, 1.0, radius_constant=2.0)
+    whole = [policy.run(EASY, 1_000_000, np.random.default_rng(s)) for s in range(3)]
+    assert len(pickle.dumps(policy)) < 10_000  # not the table's 8 MB
+    monkeypatch.setattr(thresholding, "_LOG_TERMS_MAX", 16)
+    for s, run in enumerate(whole):
+        assert run["stop_time"] > 16  # past the short table's end
+        for other in (
+            pickle.loads(pickle.dumps(policy)).run(EASY, 1_000_000, np.random.default_rng(s)),
+            FixedConfidenceThresholding(0.5, 0.1, 1.0, radius_constant=2.0).run(
+                EASY, 1_000_000, np.random.default_rng(s)
+            ),
+        ):
+            for name in run:
+                np.testing.assert_array_equal(other[name], run[name])
 
 
 def test_privacy_slows_down():

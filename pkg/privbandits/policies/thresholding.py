@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from .._validation import check_delta, check_epsilon, check_finite_array, check_probability
-from ..environments import BanditInstance, draw_reward
+from ..environments import BERNOULLI, BanditInstance, draw_reward
 from ..mechanisms import laplace_iid_sum_tail_bound, privbern_draw
 from .base import Choice, Custom, Epsilon, Policy, Real, Records, param
 
@@ -204,6 +204,18 @@ def _check_checkpoints(name: str, cps: object) -> tuple[int, ...]:
     return tuple(int(c) for c in cps)
 
 
+# The kernels read a reward table and draw a Bernoulli reward themselves (``draw_reward``'s expressions, in its
+# order: the same values and the same draws) and call this for the other kinds. Inlined whole (as an inlined
+# helper too), ``draw_reward`` kept four reference-count pairs (the generator and the three arrays: atomic
+# updates) in their round loops, 15-18 % of Algorithm 2's round and 45 % of Algorithm 1's; as a call for every
+# kind it cost more than that (benchmarks/README.md, issue 37). ``tests/test_thresholding.py`` checks the kernels
+# against ``draw_reward`` on every kind of arm and on a table.
+@njit(nogil=True, cache=True)
+def _draw_reward_call(rng, kinds, params, table, t, arm):  # pragma: no cover - compiled
+    """:func:`~privbandits.environments.draw_reward` as a call (not inlined), for a non-Bernoulli arm."""
+    return draw_reward(rng, kinds, params, table, t, arm)
+
+
 @njit(nogil=True, cache=True, inline="always")
 def _observe(rng, reward, epsilon, mechanism):  # pragma: no cover - compiled
     """The learner's view of a reward: itself (eps = inf), PrivBern(eps) or reward + Lap(1/eps)."""
@@ -294,10 +306,16 @@ def _fixed_budget_kernel(
     rng, kinds, params, table, horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints
 ):  # pragma: no cover
     state = _fixed_budget_init(kinds.shape[0], horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints)
+    tabled = table.shape[0] > 0
     arms = np.empty(horizon, dtype=np.int64)
     for t in range(horizon):
         arm = _fixed_budget_choose(rng, state, t, horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints)
-        reward = draw_reward(rng, kinds, params, table, t, arm)
+        if tabled:  # draw_reward, its call only for kinds other than Bernoulli (see _draw_reward_call)
+            reward = table[t, arm]
+        elif kinds[arm] == BERNOULLI:
+            reward = 1.0 if rng.random() < params[arm, 0] else 0.0
+        else:
+            reward = _draw_reward_call(rng, kinds, params, table, t, arm)
         _fixed_budget_update(rng, state, t, arm, reward, horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints)
         arms[t] = arm
     answer, answers = _fixed_budget_records(state)
@@ -402,6 +420,10 @@ def _log_term(t, k, delta, epsilon, mechanism):  # pragma: no cover - compiled
     return np.log(4.0 * k * float(t) ** 3 / delta)
 
 
+#: the longest table of the logarithms by round (16 MB): a later round's logarithm is computed in its round
+_LOG_TERMS_MAX = 1 << 21
+
+
 @njit(nogil=True, cache=True, inline="always")
 def _radius(n, log_term, radius_constant, epsilon, mechanism):  # pragma: no cover - compiled
     """rad_t(i) of an arm pulled ``n`` times, from the round's ``_log_term`` (increasing in it)."""
@@ -437,7 +459,9 @@ _FC_PULLS, _FC_SUMS, _FC_ANSWER, _FC_UNDECIDED, _FC_TEST_AT, _FC_STEP, _FC_STOPP
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _fixed_confidence_init(k, horizon, tau_eps, delta, radius_constant, epsilon, mechanism):  # pragma: no cover
+def _fixed_confidence_init(
+    k, horizon, tau_eps, delta, radius_constant, epsilon, mechanism, log_terms
+):  # pragma: no cover
     state = np.zeros((_FC_STOPPED + 1, k))
     state[_FC_TEST_AT, :] = k  # every arm tested at round K, the first of line 4
     state[_FC_STEP, :] = 1.0
@@ -446,7 +470,7 @@ def _fixed_confidence_init(k, horizon, tau_eps, delta, radius_constant, epsilon,
 
 @njit(nogil=True, cache=True, inline="always")
 def _fixed_confidence_choose(
-    rng, state, t, horizon, tau_eps, delta, radius_constant, epsilon, mechanism
+    rng, state, t, horizon, tau_eps, delta, radius_constant, epsilon, mechanism, log_terms
 ):  # pragma: no cover
     """Round ``t``'s arm: line 2's, or line 18's; -1 at lines 15-16 (S_t = S~_t: the policy stops)."""
     # One loop and one exit, the state written last on every path (an early return, or a loop per line of
@@ -455,7 +479,14 @@ def _fixed_confidence_choose(
     k = state.shape[1]
     arm = t if t < k else -1  # line 2: pull each arm once
     fewest = np.inf
-    log_term = _log_term(max(t, 1), k, delta, epsilon, mechanism)  # line 4: for t = K, K+1, ...
+    # line 4: for t = K, K+1, ...; the round's logarithm is kept in the setting's table (NaN: not computed yet) by
+    # the first run that reaches the round, and read by the others (computed in the round past the table's end)
+    n_logs = log_terms.shape[0]
+    log_term = log_terms[t] if t < n_logs else np.nan
+    if np.isnan(log_term):
+        log_term = _log_term(max(t, 1), k, delta, epsilon, mechanism)
+        if t < n_logs:
+            log_terms[t] = log_term
     for i in range(0 if t < k else k):
         pulls = state[_FC_PULLS, i]
         if state[_FC_TEST_AT, i] <= t:  # lines 5-14 for arm i (its own entries only)
@@ -467,9 +498,12 @@ def _fixed_confidence_choose(
             if not undecided:
                 step = state[_FC_STEP, i]
                 later = min(t + int(step), horizon - 1)
-                radius_later = _radius(
-                    pulls, _log_term(later, k, delta, epsilon, mechanism), radius_constant, epsilon, mechanism
-                )
+                log_later = log_terms[later] if later < n_logs else np.nan
+                if np.isnan(log_later):
+                    log_later = _log_term(later, k, delta, epsilon, mechanism)
+                    if later < n_logs:
+                        log_terms[later] = log_later
+                radius_later = _radius(pulls, log_later, radius_constant, epsilon, mechanism)
                 if later > t and not _undecided(mean, radius_later, tau_eps):
                     test_at = later + 1
                     state[_FC_STEP, i] = 2.0 * step
@@ -488,7 +522,7 @@ def _fixed_confidence_choose(
 
 @njit(nogil=True, cache=True, inline="always")
 def _fixed_confidence_update(
-    rng, state, t, arm, reward, horizon, tau_eps, delta, radius_constant, epsilon, mechanism
+    rng, state, t, arm, reward, horizon, tau_eps, delta, radius_constant, epsilon, mechanism, log_terms
 ):  # pragma: no cover
     state[_FC_SUMS, arm] += _observe(rng, reward, epsilon, mechanism)  # line 20 (line 2's pulls too)
     state[_FC_PULLS, arm] += 1.0  # line 21
@@ -508,16 +542,26 @@ def _fixed_confidence_records(state):  # pragma: no cover - compiled
 # issue 36); the values are the same
 @njit(nogil=True, cache=True, error_model="numpy")
 def _fixed_confidence_kernel(
-    rng, kinds, params, table, horizon, tau_eps, delta, radius_constant, epsilon, mechanism
+    rng, kinds, params, table, horizon, tau_eps, delta, radius_constant, epsilon, mechanism, log_terms
 ):  # pragma: no cover
-    state = _fixed_confidence_init(kinds.shape[0], horizon, tau_eps, delta, radius_constant, epsilon, mechanism)
+    state = _fixed_confidence_init(
+        kinds.shape[0], horizon, tau_eps, delta, radius_constant, epsilon, mechanism, log_terms
+    )
+    tabled = table.shape[0] > 0
     for t in range(horizon):  # the horizon is a cap
-        arm = _fixed_confidence_choose(rng, state, t, horizon, tau_eps, delta, radius_constant, epsilon, mechanism)
+        arm = _fixed_confidence_choose(
+            rng, state, t, horizon, tau_eps, delta, radius_constant, epsilon, mechanism, log_terms
+        )
         if arm < 0:  # stopped (lines 15-16)
             break
-        reward = draw_reward(rng, kinds, params, table, t, arm)  # line 19
+        if tabled:  # line 19 (draw_reward, its call only for kinds other than Bernoulli: see _draw_reward_call)
+            reward = table[t, arm]
+        elif kinds[arm] == BERNOULLI:
+            reward = 1.0 if rng.random() < params[arm, 0] else 0.0
+        else:
+            reward = _draw_reward_call(rng, kinds, params, table, t, arm)
         _fixed_confidence_update(
-            rng, state, t, arm, reward, horizon, tau_eps, delta, radius_constant, epsilon, mechanism
+            rng, state, t, arm, reward, horizon, tau_eps, delta, radius_constant, epsilon, mechanism, log_terms
         )
     return _fixed_confidence_records(state)
 
@@ -558,13 +602,6 @@ class FixedConfidenceThresholding(Policy):
     _update = staticmethod(_fixed_confidence_update)
     _step_records = staticmethod(_fixed_confidence_records)
     _step_stops = True  # _choose returns -1 at lines 15-16
-    binding = (
-        lambda p, h: _tau_eps(p.tau, p.epsilon, p.mechanism),
-        "delta",
-        "radius_constant",
-        "epsilon",
-        lambda p, h: _MECHANISMS[p.mechanism],
-    )
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -575,3 +612,34 @@ class FixedConfidenceThresholding(Policy):
 
     def min_horizon(self, n_arms: int) -> int:
         return n_arms  # line 2 pulls each arm once
+
+    @functools.cached_property
+    def _log_tables(self) -> dict[tuple[int, int], np.ndarray]:
+        # the logarithm of rad_t(i) by round, once per (K, length) and policy, not once per round of every run
+        # (a chapter's point has 300 runs of up to 10^6 rounds); computed in the kernel's round by the first run
+        # that needs it (a table computed apart, in a loop the compiler may vectorize, could round differently)
+        return {}
+
+    def __getstate__(self) -> dict:
+        # a pickled policy (a process backend) leaves its log tables behind: rebuilt where it runs
+        state = dict(self.__dict__)
+        state.pop("_log_tables", None)
+        return state
+
+    def _step_args(self, n_arms: int, horizon: int) -> tuple:
+        mechanism = _MECHANISMS[self.mechanism]
+        size = (n_arms, min(horizon, _LOG_TERMS_MAX))
+        if size not in self._log_tables:  # filled by the runs, each round's logarithm by the first to reach it
+            self._log_tables[size] = np.full(size[1], np.nan)
+        tau_eps = _tau_eps(self.tau, self.epsilon, self.mechanism)
+        return (
+            tau_eps,
+            float(self.delta),
+            float(self.radius_constant),
+            float(self.epsilon),
+            mechanism,
+            self._log_tables[size],
+        )
+
+    def _kernel_call(self, instance: BanditInstance, horizon: int):
+        return self._kernel, (*instance.kernel_args(), horizon, *self._step_args(instance.n_arms, horizon))
