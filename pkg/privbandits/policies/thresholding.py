@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from .._validation import check_delta, check_epsilon, check_finite_array, check_probability
-from ..environments import BERNOULLI, BanditInstance, draw_reward
+from ..environments import BanditInstance, draw_reward
 from ..mechanisms import laplace_iid_sum_tail_bound, privbern_draw
 from .base import Choice, Custom, Epsilon, Policy, Real, Records, param
 
@@ -204,18 +204,6 @@ def _check_checkpoints(name: str, cps: object) -> tuple[int, ...]:
     return tuple(int(c) for c in cps)
 
 
-# The kernels read a reward table and draw a Bernoulli reward themselves (``draw_reward``'s expressions, in its
-# order: the same values and the same draws) and call this for the other kinds. Inlined whole (as an inlined
-# helper too), ``draw_reward`` kept four reference-count pairs (the generator and the three arrays: atomic
-# updates) in their round loops, 15-18 % of Algorithm 2's round and 45 % of Algorithm 1's; as a call for every
-# kind it cost more than that (benchmarks/README.md, issue 37). ``tests/test_thresholding.py`` checks the kernels
-# against ``draw_reward`` on every kind of arm and on a table.
-@njit(nogil=True, cache=True)
-def _draw_reward_call(rng, kinds, params, table, t, arm):  # pragma: no cover - compiled
-    """:func:`~privbandits.environments.draw_reward` as a call (not inlined), for a non-Bernoulli arm."""
-    return draw_reward(rng, kinds, params, table, t, arm)
-
-
 @njit(nogil=True, cache=True, inline="always")
 def _observe(rng, reward, epsilon, mechanism):  # pragma: no cover - compiled
     """The learner's view of a reward: itself (eps = inf), PrivBern(eps) or reward + Lap(1/eps)."""
@@ -306,16 +294,10 @@ def _fixed_budget_kernel(
     rng, kinds, params, table, horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints
 ):  # pragma: no cover
     state = _fixed_budget_init(kinds.shape[0], horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints)
-    tabled = table.shape[0] > 0
     arms = np.empty(horizon, dtype=np.int64)
     for t in range(horizon):
         arm = _fixed_budget_choose(rng, state, t, horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints)
-        if tabled:  # draw_reward, its call only for kinds other than Bernoulli (see _draw_reward_call)
-            reward = table[t, arm]
-        elif kinds[arm] == BERNOULLI:
-            reward = 1.0 if rng.random() < params[arm, 0] else 0.0
-        else:
-            reward = _draw_reward_call(rng, kinds, params, table, t, arm)
+        reward = draw_reward(rng, kinds, params, table, t, arm)
         _fixed_budget_update(rng, state, t, arm, reward, horizon, tau_eps, zeta_eps, epsilon, mechanism, checkpoints)
         arms[t] = arm
     answer, answers = _fixed_budget_records(state)
@@ -547,19 +529,13 @@ def _fixed_confidence_kernel(
     state = _fixed_confidence_init(
         kinds.shape[0], horizon, tau_eps, delta, radius_constant, epsilon, mechanism, log_terms
     )
-    tabled = table.shape[0] > 0
     for t in range(horizon):  # the horizon is a cap
         arm = _fixed_confidence_choose(
             rng, state, t, horizon, tau_eps, delta, radius_constant, epsilon, mechanism, log_terms
         )
         if arm < 0:  # stopped (lines 15-16)
             break
-        if tabled:  # line 19 (draw_reward, its call only for kinds other than Bernoulli: see _draw_reward_call)
-            reward = table[t, arm]
-        elif kinds[arm] == BERNOULLI:
-            reward = 1.0 if rng.random() < params[arm, 0] else 0.0
-        else:
-            reward = _draw_reward_call(rng, kinds, params, table, t, arm)
+        reward = draw_reward(rng, kinds, params, table, t, arm)  # line 19
         _fixed_confidence_update(
             rng, state, t, arm, reward, horizon, tau_eps, delta, radius_constant, epsilon, mechanism, log_terms
         )
