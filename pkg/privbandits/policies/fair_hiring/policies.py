@@ -502,11 +502,9 @@ def run_together(
 def _hired_groups(
     policy: HiringPolicy, env: HiringEnvironment, horizon: int, rng: np.random.Generator, n: int, candidates
 ):
-    """The hired groups of ``n`` successive ``policy.run(env, horizon, rng, candidates=candidates)``, ``(n, horizon)``.
-
-    Bit for bit those runs (the same kernel, arguments and generator); the checks and the kernel's
-    parameters are made once, by the first run, instead of once per run (a joint-DP audit's sampler).
-    """
+    """Hired groups ``(n, horizon)`` of ``n`` successive ``policy.run(env, horizon, rng, candidates=...)`` runs."""
+    # the same kernel, arguments and generator; the checks and the kernel's parameters are made once, by the first
+    # run, instead of once per run (a joint-DP audit's sampler)
     first = policy.run(env, horizon, rng, candidates=candidates)["groups"]
     arrays = env.arrays()
     fixed = _check_candidates(candidates, horizon, arrays.offsets)
