@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import pickle
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -138,3 +139,74 @@ def test_two_processes_needing_one_kernel_compile_it_once(tmp_path):
 def test_without_the_compile_lock_both_processes_compile(tmp_path):
     """The control: numba alone compiles the kernel in both processes."""
     assert _same_kernel(tmp_path, locked=False) == ["compiled", "compiled"]
+
+
+#: A kernel in one file that inlines a function of another file: the shape of every policy kernel, which
+#: inlines ``environments.draw_reward``.
+CALLER = textwrap.dedent(
+    """
+    from numba import njit
+
+    from .callee import value
+
+    @njit(cache=True)
+    def kernel():
+        return value()
+    """
+)
+CALLEE = 'from numba import njit\n\n\n@njit(cache=True, inline="always")\ndef value():\n    return {}\n'
+
+_RUN = textwrap.dedent(
+    """
+    import sys
+    sys.path.insert(0, sys.argv[1])
+    from privbandits import _compile_cache
+    if sys.argv[2] == "tracked":
+        _compile_cache.TRACKED.append(sys.argv[1] + "/twofiles")
+    from twofiles.caller import kernel
+    print(kernel(), sum(kernel.stats.cache_hits.values()))
+    """
+)
+
+
+def _kernel_after_an_edit_of_its_callee(tmp_path: Path, tracked: str) -> list[tuple[int, int]]:
+    """``kernel()`` and its cache hits in a fresh process, before and after ``value`` is edited to return 2."""
+    package = tmp_path / "twofiles"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "caller.py").write_text(CALLER)
+    seen = []
+    for returned in (1, 2):
+        (package / "callee.py").write_text(CALLEE.format(returned))
+        done = subprocess.run(
+            [sys.executable, "-c", _RUN, str(tmp_path), tracked], capture_output=True, text=True, timeout=300
+        )
+        assert done.returncode == 0, done.stderr
+        value, hits = done.stdout.split()
+        seen.append((int(value), int(hits)))
+    return seen
+
+
+def test_an_edited_callee_in_a_tracked_folder_recompiles_its_callers(tmp_path):
+    """A kernel's disk cache is stamped with every file of its package (``TRACKED``): after its callee's file
+    changes, a new process compiles the kernel again (no cache hit) and returns the callee's new value."""
+    assert _kernel_after_an_edit_of_its_callee(tmp_path, "tracked") == [(1, 0), (2, 0)]
+
+
+def test_untracked_numba_keeps_the_callers_stale_code(tmp_path):
+    """The control: numba alone stamps a kernel with its own file, so after its callee's file changes the
+    next process loads the old machine code from the cache and returns the old value."""
+    assert _kernel_after_an_edit_of_its_callee(tmp_path, "untracked") == [(1, 0), (1, 1)]
+
+
+def test_the_package_kernels_carry_the_package_stamp():
+    """Every kernel of the package is defined after ``install``: its cache's stamp holds the package's digest."""
+    import privbandits  # noqa: F401  (installs the stamp before the package defines its kernels)
+    from privbandits import _compile_cache
+    from privbandits.environments import bandit
+    from privbandits.policies import ucb
+
+    root = _compile_cache.TRACKED[0]
+    for kernel in (bandit.draw_reward_sum, ucb._ucb_kernel):
+        stamp = kernel._cache._cache_file._source_stamp
+        assert isinstance(stamp, tuple) and stamp[1] == _compile_cache._tree_digest(root)

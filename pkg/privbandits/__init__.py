@@ -10,11 +10,13 @@ a chapter makes against them).
 """
 
 from . import _compile_cache
-from ._version import __version__
-from .environments import BanditInstance, bernoulli_instance, mixed_instance
-from .simulate import SimulationResult, simulate
 
+# before any module of the package defines a kernel (numba stamps a kernel's disk cache when it is defined) and
 # before any kernel is called (numba compiles on first call): its cache index is not safe across processes
 _compile_cache.install()
+
+from ._version import __version__  # noqa: E402
+from .environments import BanditInstance, bernoulli_instance, mixed_instance  # noqa: E402
+from .simulate import SimulationResult, simulate  # noqa: E402
 
 __all__ = ["__version__", "BanditInstance", "bernoulli_instance", "mixed_instance", "SimulationResult", "simulate"]

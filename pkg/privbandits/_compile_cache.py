@@ -13,11 +13,20 @@ the first process compiles and saves, the others wait, then load its machine cod
 The lock is taken under numba's own (re-entrant) compiler lock, so threads of one process keep
 numba's order; a lock held longer than :data:`COMPILE_WAIT` (a holder alive but stuck) is given up
 and the kernel compiled anyway; the operating system releases the lock of a process that ends.
+
+Stale machine code: numba stamps a kernel's cache with a hash of the kernel's own source file only, so a
+kernel that inlines or calls a function of another file (every policy's kernel calls
+``environments.draw_reward``) kept the machine code compiled from that file's old version after it was
+edited, and a warm cache went on computing the old numbers under a result cache key made from the new
+source. :func:`install` adds to the stamp of every kernel in a tracked folder (:data:`TRACKED`: this
+package) a hash of every ``.py`` file in that folder, so an edit anywhere in the package recompiles its
+kernels, as it already recomputes its cached results (``tests/test_compile_cache.py``).
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import time
 from collections.abc import Callable
@@ -91,8 +100,44 @@ def _compiled_once(compile_: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+#: Folders whose kernels are stamped with every ``.py`` file of the folder (see the module's docstring).
+TRACKED: list[str] = [os.path.dirname(os.path.abspath(__file__))]
+
+
+@functools.cache
+def _tree_digest(root: str) -> bytes:
+    """SHA-256 of the relative path and bytes of every ``.py`` file under ``root``, sorted (once per process)."""
+    digest = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name.endswith(".py"):
+                path = os.path.join(dirpath, name)
+                digest.update(os.path.relpath(path, root).encode() + b"\0")
+                with open(path, "rb") as f:
+                    digest.update(f.read())
+    return digest.digest()
+
+
+def _stamped_with_tree(get_source_stamp: Callable[..., Any]) -> Callable[..., Any]:
+    """``get_source_stamp`` of numba's cache locators, plus :func:`_tree_digest` for a file in a tracked folder."""
+
+    @functools.wraps(get_source_stamp)
+    def wrapper(self: Any) -> Any:
+        stamp = get_source_stamp(self)
+        path = os.path.abspath(getattr(self, "_py_file", ""))
+        for root in TRACKED:
+            if path.startswith(root + os.sep):
+                return stamp, _tree_digest(root)
+        return stamp
+
+    wrapper._privbandits_locked = True  # type: ignore[attr-defined]
+    return wrapper
+
+
 def install() -> bool:
-    """Put the locks around numba's cache index and its compilations (idempotent); return whether they are in place."""
+    """Put the package-wide stamp and the locks on numba's kernel cache (idempotent); whether the locks are in place."""
+    _stamp_tracked_folders()
     if fcntl is None:  # pragma: no cover - Windows
         return False
     try:
@@ -109,3 +154,14 @@ def install() -> bool:
     if not getattr(Dispatcher.compile, "_privbandits_locked", False):
         Dispatcher.compile = _compiled_once(Dispatcher.compile)
     return True
+
+
+def _stamp_tracked_folders() -> None:
+    """Put :func:`_stamped_with_tree` on numba's source-file cache locators (idempotent; any platform)."""
+    try:
+        from numba.core.caching import _SourceFileBackedLocatorMixin
+    except ImportError:  # pragma: no cover - a numba whose cache works differently
+        return
+    if not getattr(_SourceFileBackedLocatorMixin.get_source_stamp, "_privbandits_locked", False):
+        mixin = _SourceFileBackedLocatorMixin
+        mixin.get_source_stamp = _stamped_with_tree(mixin.get_source_stamp)  # type: ignore[method-assign]
