@@ -127,6 +127,25 @@ def test_counting_small_integer_ranges_matches_sorting(monkeypatch):
     assert counted.epsilon_lower >= 0.0 and counted.event
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.int16])
+def test_counting_narrow_integers_spanning_past_their_maximum(dtype, monkeypatch):
+    """int8 and int16 outputs whose values span more than the type's maximum (a difference that would wrap in
+    the type itself) are counted as sorting counts them (a review found the counting path raising on them)."""
+    import privbandits.audit as audit_module
+
+    top = int(np.iinfo(dtype).max)
+
+    def sampler(d, rng, n):
+        x = rng.integers(-3, 4, size=(n, 3)) + int(d)
+        x[:, 1] = np.where(rng.random(n) < 0.5, -top + 2, top - 2)  # spans 2 * top - 4 > top
+        return x.astype(dtype)
+
+    kwargs = dict(epsilon=1.0, n_samples=2_000, alpha=0.05, seed=3, n_jobs=1)
+    counted = audit(sampler, [(0, 1)], **kwargs)
+    monkeypatch.setattr(audit_module, "_DENSE_SPAN", 0)  # every feature sorted
+    assert audit(sampler, [(0, 1)], **kwargs) == counted
+
+
 def test_leading_run_and_action_statistic_sampler():
     from privbandits.audit import action_statistic_sampler, leading_run, policy_sampler
     from privbandits.environments import bernoulli_instance

@@ -208,13 +208,18 @@ def _dense_low(*arrays: np.ndarray) -> int | None:
     return low if high - low < _DENSE_SPAN else None
 
 
+def _shifted(a: np.ndarray, low: int) -> np.ndarray:
+    """``a - low`` flattened, in int64 (int8/int16 values spanning more than their type's maximum would wrap)."""
+    return np.subtract(np.ravel(a), low, dtype=np.int64)
+
+
 def _distinct(x0: np.ndarray, x1: np.ndarray) -> np.ndarray:
     """``np.unique(np.concatenate([x0, x1]))`` of integer arrays, counted when their values span little."""
     low = _dense_low(x0, x1)
     if low is None:
         return np.unique(np.concatenate([np.ravel(x0), np.ravel(x1)]))
     span = 1 + max(int(x0.max()), int(x1.max())) - low
-    seen = np.bincount(np.ravel(x0) - low, minlength=span) + np.bincount(np.ravel(x1) - low, minlength=span)
+    seen = np.bincount(_shifted(x0, low), minlength=span) + np.bincount(_shifted(x1, low), minlength=span)
     return (np.flatnonzero(seen) + low).astype(np.result_type(x0, x1))
 
 
@@ -226,7 +231,7 @@ def _category_counts(f0: np.ndarray, f1: np.ndarray) -> tuple[np.ndarray, np.nda
         n = f0.size
         return cats, np.bincount(inv[:n], minlength=cats.size), np.bincount(inv[n:], minlength=cats.size)
     span = 1 + max(int(f0.max()), int(f1.max())) - low
-    b0, b1 = np.bincount(f0 - low, minlength=span), np.bincount(f1 - low, minlength=span)
+    b0, b1 = np.bincount(_shifted(f0, low), minlength=span), np.bincount(_shifted(f1, low), minlength=span)
     at = np.flatnonzero(b0 + b1)
     return (at + low).astype(np.result_type(f0, f1)), b0[at], b1[at]
 
@@ -245,7 +250,7 @@ def _counts_in(cats: np.ndarray, values: np.ndarray) -> np.ndarray:
         return np.bincount(at[inside], minlength=cats.size)
     low, high = int(cats[0]), int(cats[-1])
     inside = values[(values >= low) & (values <= high)]
-    return np.bincount(inside - low, minlength=high - low + 1)[cats - low]
+    return np.bincount(_shifted(inside, low), minlength=high - low + 1)[_shifted(cats, low)]
 
 
 def default_features(bins: int = 64) -> FeatureFitter:
