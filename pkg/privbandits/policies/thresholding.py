@@ -462,7 +462,9 @@ def _fixed_confidence_choose(
     arm = t if t < k else -1  # line 2: pull each arm once
     fewest = np.inf
     # line 4: for t = K, K+1, ...; the round's logarithm is kept in the setting's table (NaN: not computed yet) by
-    # the first run that reaches the round, and read by the others (computed in the round past the table's end)
+    # the first run that reaches the round, and read by the others (computed in the round past the table's end).
+    # Written out here and for the "later" test below: as one inlined helper taking the table, the round cost
+    # 70 ns instead of 61 (reference counting of the table came back; session 19's review, records the same)
     n_logs = log_terms.shape[0]
     log_term = log_terms[t] if t < n_logs else np.nan
     if np.isnan(log_term):
