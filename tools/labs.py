@@ -869,7 +869,6 @@ def _marked_processes(marker: str) -> list[int]:
 
 def _sealed_run(zip_path, submission, notebook, python, timeout, cell_seconds) -> tuple[dict, float]:
     """One sealed grading (``python lab_guard.py grade`` from the zip): (the result, CPU seconds)."""
-
     env = _clean_env(python) if python is not None else None
     with tempfile.TemporaryDirectory(prefix="lab_grade_") as out:
         with zipfile.ZipFile(zip_path) as archive:
