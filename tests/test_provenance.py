@@ -169,3 +169,18 @@ def test_stamp_takes_the_file_name_a_page_prints_and_refuses_an_unknown_one(monk
     assert stamped == [ROOT / "book/part2_dp_ncb/results_1e7.npz"]
     with pytest.raises(SystemExit):
         stored_runs.main(["stamp", "results_other.npz", "--reason", "r"])
+
+
+@pytest.mark.parametrize("threads, fails", [(1, False), (2, True)])
+def test_machine_says_when_openblas_did_not_take_the_thread_count(monkeypatch, threads, fails):
+    """CI's another-processor step sets OPENBLAS_NUM_THREADS=1; ``machine`` fails if OpenBLAS runs otherwise."""
+    import threadpoolctl
+
+    info = [{"internal_api": "openblas", "num_threads": threads, "architecture": "Haswell"}]
+    monkeypatch.setattr(threadpoolctl, "threadpool_info", lambda: info)
+    for name in ("OPENBLAS_CORETYPE", "NUMBA_CPU_NAME", "NPY_DISABLE_CPU_FEATURES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")
+    lines, failed = stored_runs.machine()
+    assert f"OpenBLAS threads: {threads}" in lines
+    assert failed == (["OPENBLAS_NUM_THREADS=1, but OpenBLAS runs [2] threads"] if fails else [])

@@ -135,17 +135,21 @@ def stamp(path: Path, modules: tuple[str, ...], reason: str) -> str:
 def machine() -> tuple[list[str], list[str]]:
     """What decides this machine's rounding, as lines, and the emulation variables that did not take effect."""
     import numba
+    import scipy.linalg  # noqa: F401 (loads scipy's OpenBLAS, the LAPACK numba's np.linalg.solve calls)
     from numpy._core._multiarray_umath import __cpu_features__
     from threadpoolctl import threadpool_info
 
     from privbandits.provenance import machine_description
 
-    blas = sorted({str(i.get("architecture")) for i in threadpool_info() if i.get("internal_api") == "openblas"})
+    openblas = [i for i in threadpool_info() if i.get("internal_api") == "openblas"]
+    blas = sorted({str(i.get("architecture")) for i in openblas})
+    threads = sorted({int(i.get("num_threads", 0)) for i in openblas})
     target = numba.config.CPU_NAME or "host"
     enabled = [name for name, on in __cpu_features__.items() if on]
     lines = [
         machine_description(),
         f"OpenBLAS kernels: {', '.join(blas) or 'none loaded'}",
+        f"OpenBLAS threads: {', '.join(map(str, threads)) or 'none loaded'}",
         f"numba compiles for: {target}, features {numba.config.CPU_FEATURES!r} (None: the host's)",
         f"numpy SIMD features enabled: {' '.join(enabled)}",
     ]
@@ -153,6 +157,9 @@ def machine() -> tuple[list[str], list[str]]:
     wanted = os.environ.get("OPENBLAS_CORETYPE")
     if wanted and [b.lower() for b in blas] != [wanted.lower()]:
         failed.append(f"OPENBLAS_CORETYPE={wanted}, but OpenBLAS runs {blas}")
+    wanted = os.environ.get("OPENBLAS_NUM_THREADS")
+    if wanted and threads != [int(wanted)]:
+        failed.append(f"OPENBLAS_NUM_THREADS={wanted}, but OpenBLAS runs {threads} threads")
     wanted = os.environ.get("NUMBA_CPU_NAME")
     if wanted and target != wanted:
         failed.append(f"NUMBA_CPU_NAME={wanted}, but numba compiles for {target}")
