@@ -146,7 +146,10 @@ def _private_ucb_choose(
         if printed:
             width = np.sqrt(2.0 * round_terms[0, r] / n) + relax / n
         else:
-            terms = binary_counter_terms(n)  # the noisy p-sums in the current release
+            # the noisy p-sums in the current release; max(n, 0) is n (n >= 1 here) but lets LLVM drop
+            # binary_counter_terms's n < 0 ValueError branch, which kept numba from pruning the reference
+            # counting of the state's arrays, round_terms and the reward table in every round (its LLVM IR, issue 37)
+            terms = binary_counter_terms(max(n, 0))
             width = np.sqrt(2.0 * round_terms[0, r] / n) + laplace_iid_sum_tail_bound(terms, scale, log_term) / n
         index = private_sums[a] / n + width
         if index > best:
