@@ -623,8 +623,7 @@ def oful_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cov
     return run
 
 
-@njit(nogil=True, cache=True)
-def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cover - compiled
+def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):
     """Fair-Greedy (``grazzi2022group``), not private: exact ridge on the first half, ranks on the second.
 
     Parameters
@@ -639,11 +638,10 @@ def fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma:
     -------
     Run
     """
-    return _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, bool(False))  # noqa: UP018 (_greedy_kernel)
+    return _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, False)
 
 
-@njit(nogil=True, cache=True)
-def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  # pragma: no cover - compiled
+def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):
     """Private-Fair-Greedy (``an2025privatefairgreedy``, Algorithm 1): (epsilon, delta)-JDP claimed (Theorem 5.1).
 
     Tree-based private ridge regression (Section 4.1) and the private rank step (Section 4.2, eq. (1)),
@@ -661,7 +659,7 @@ def private_fair_greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed):  #
     -------
     Run
     """
-    return _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, bool(True))  # noqa: UP018 (_greedy_kernel)
+    return _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, True)
 
 
 class GreedyState(NamedTuple):
@@ -800,6 +798,9 @@ def _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, private):  # pr
     # than ``True`` (hence the noqa UP018): numba compiles a function once per literal value of a
     # constant argument, so literals would compile this loop and its callees twice. With the array
     # copies as loops (_copy), the three kernels compile in about 23 CPU seconds instead of 30.
+    # fair_greedy_kernel and private_fair_greedy_kernel call it from Python (a Python bool is typed
+    # ``boolean``, not a literal): compiled wrappers would each link and optimise this whole loop again
+    # and store a copy of it in numba's cache (2.3-2.4 CPU s each, benchmarks/README.md, issue 37).
     # The loop of every kernel (and of HiringAgent): choose, the environment's reward, update (the
     # update is line 8's record: the ridge step reads the hires at the next rounds' choose).
     n_set = p.reg.shape[0]
