@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from _policy_checks import shared_package_wheel
 
 pytest.importorskip("otter", reason="otter-grader is pinned in requirements.txt")
 
@@ -622,7 +623,13 @@ def test_every_lab_has_a_wrong_answer():
 
 
 @pytest.fixture(scope="module")
-def released(tmp_path_factory):
+def wheel(tmp_path_factory):
+    """The package's wheel, built once per run (not once per worker and module), as ``labs.package_wheel()``."""
+    return shared_package_wheel(labs, tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def released(tmp_path_factory, wheel):
     out = tmp_path_factory.mktemp("labs")
     dists = {}
     for name in LABS:
@@ -1491,11 +1498,10 @@ def test_guard_allows_the_agents_methods_only(tmp_path):
         assert ast.literal_eval(call.keywords[0].value) == AGENT_ALLOW, ast.unparse(call)
 
 
-def test_a_term_release_draws_fresh_hidden_tests(tmp_path, monkeypatch):
+def test_a_term_release_draws_fresh_hidden_tests(wheel, tmp_path, monkeypatch):
     """``release --term``/``--seed`` writes the term's seed into the autograder only (zip and
     directory), never into the student notebook; two terms differ; the reference still scores
     full marks under the term's seeds."""
-    wheel = labs.package_wheel()
     terms = [labs.term_settings("2027-spring"), labs.term_settings("2027-autumn")]
     assert terms[0]["seed"] != terms[1]["seed"]
     for i, term in enumerate(terms):
@@ -1518,7 +1524,7 @@ def _public_text_with_hidden(text: str, found: dict) -> list[str]:
     return sorted(x for key in ("names", "seeds", "lines") for x in found[key] if x in text)
 
 
-def test_public_edition_ships_no_hidden_test(tmp_path):
+def test_public_edition_ships_no_hidden_test(wheel, tmp_path):
     """The hidden tests (``labs_hidden/``) reach the instructor's autograder zip and nothing public:
     not the book's lab pages (``.py``/``.ipynb``, which the site renders, indexes for search, copies
     to ``_sources`` and offers for download), not the student notebook the site serves (written
@@ -1533,7 +1539,6 @@ def test_public_edition_ships_no_hidden_test(tmp_path):
     archived = ext.source_files()
     assert archived and not [f for f in archived if f.split("/")[0] == "labs_hidden"], "hidden tests archived"
     assert all((ROOT / "labs_hidden" / f"{name}.py").is_file() for name in LABS)
-    wheel = labs.package_wheel()
     everything = {"names": set(), "seeds": set(), "lines": set()}
     for name in LABS:
         found = labs.hidden_fingerprints(name)
