@@ -1,6 +1,12 @@
-"""Checks shared by the policy test files (imported by name: pytest puts tests/ on sys.path)."""
+"""Checks shared by the policy test files, and helpers shared by other test files (imported by name:
+pytest puts tests/ on sys.path)."""
 
 from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+from pathlib import Path
 
 import numpy as np
 
@@ -81,3 +87,28 @@ def part2_runs(policy, horizon=20000, runs=3, seed=5, instance=PART2_INSTANCE):
     from privbandits.simulate import simulate
 
     return simulate(policy, instance, horizon, runs=runs, seed=seed, progress=False, cache=False)
+
+
+def shared_package_wheel(labs, tmp_path_factory) -> Path:
+    """The package's wheel for ``labs`` (a loaded ``tools/labs.py``), built once per test run.
+
+    ``labs.package_wheel()`` builds it once per module object (``pip wheel``, about 6 CPU s);
+    ``tests/test_labs.py`` and the student edition's copy of ``tools/labs.py`` each had one, in
+    each pytest-xdist worker that ran them. The first caller of the run builds it into the run's
+    temporary directory (shared by the workers), under an exclusive lock that the others wait for,
+    and every caller's ``labs`` is given that file. Within one run the package's sources are the
+    same, so the wheel is too.
+    """
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's directory, above each worker's own
+    folder = base / "privbandits_wheel"
+    folder.mkdir(exist_ok=True)
+    with open(folder / "build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        built = sorted(folder.glob("*.whl"))
+        if not built:
+            fresh = labs.package_wheel()
+            built = [Path(shutil.copy2(fresh, folder / f"{fresh.name}.part").rename(folder / fresh.name))]
+    labs._WHEEL["wheel"] = built[0]
+    return built[0]

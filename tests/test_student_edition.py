@@ -24,6 +24,7 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from _policy_checks import shared_package_wheel
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("student_edition", ROOT / "tools" / "student_edition.py")
@@ -100,6 +101,7 @@ def _distinctive_sentences(block: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def stripped(tmp_path_factory):
+    shared_package_wheel(edition._labs(), tmp_path_factory)  # the labs' zips: one wheel per run
     dest = tmp_path_factory.mktemp("student") / "src"
     removed = edition.write_stripped_tree(dest)
     return dest, removed
