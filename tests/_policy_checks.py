@@ -4,7 +4,6 @@ pytest puts tests/ on sys.path)."""
 from __future__ import annotations
 
 import fcntl
-import os
 import shutil
 from pathlib import Path
 
@@ -100,8 +99,8 @@ def shared_package_wheel(labs, tmp_path_factory) -> Path:
     same, so the wheel is too.
     """
     base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent  # the run's directory, above each worker's own
+    if base.name.startswith("popen-gw"):  # a pytest-xdist worker's: the run's directory is above it
+        base = base.parent
     folder = base / "privbandits_wheel"
     folder.mkdir(exist_ok=True)
     with open(folder / "build.lock", "w") as lock:
@@ -110,5 +109,6 @@ def shared_package_wheel(labs, tmp_path_factory) -> Path:
         if not built:
             fresh = labs.package_wheel()
             built = [Path(shutil.copy2(fresh, folder / f"{fresh.name}.part").rename(folder / fresh.name))]
+            shutil.rmtree(fresh.parent, ignore_errors=True)  # package_wheel's temporary folder
     labs._WHEEL["wheel"] = built[0]
     return built[0]

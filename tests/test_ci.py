@@ -24,7 +24,7 @@ HARMLESS = {
 # they may be set only as prefixes of that step's one command, never exported, never elsewhere.
 ANOTHER_MACHINE = {
     "OPENBLAS_CORETYPE": "OpenBLAS's kernels of another processor",
-    "OPENBLAS_NUM_THREADS": "OpenBLAS on one thread, as on a one-core machine or a Dask worker",
+    "OPENBLAS_NUM_THREADS": "OpenBLAS on one thread, as on a one-CPU machine",
     "NUMBA_CPU_NAME": "numba's code for a generic x86-64",
     "NUMBA_CACHE_DIR": "a kernel cache of its own for that code",
     "NPY_DISABLE_CPU_FEATURES": "numpy's widest SIMD loops switched off",

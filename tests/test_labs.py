@@ -1251,8 +1251,8 @@ def test_class_run(name, label, change, expected, released, tmp_path, monkeypatc
     load 5-9, 55 s of it the three endless loops waiting out their limits when those were 5 s).
 
     An endless loop is graded with :data:`LOOP_SECONDS` for each check and each top-level cell: the
-    loop burns a core until it is stopped (3 or 4 times per lab here), so the limit is CPU time, and
-    the other question's checks in the same grading must still pass under it (the slowest, Lab 3's
+    loop burns a core until it is stopped (3 or 4 times per lab here; the limit is wall time, a timer),
+    and the other question's checks in the same grading must still pass under it (the slowest, Lab 3's
     release audit, took under 0.5 s of wall time at load 10)."""
     options = {}
     if label == "endless loop":  # short limits: each check, and each top-level cell that calls the loop

@@ -157,8 +157,8 @@ def machine() -> tuple[list[str], list[str]]:
     wanted = os.environ.get("OPENBLAS_CORETYPE")
     if wanted and [b.lower() for b in blas] != [wanted.lower()]:
         failed.append(f"OPENBLAS_CORETYPE={wanted}, but OpenBLAS runs {blas}")
-    wanted = os.environ.get("OPENBLAS_NUM_THREADS")
-    if wanted and threads != [int(wanted)]:
+    wanted = os.environ.get("OPENBLAS_NUM_THREADS")  # OpenBLAS runs at most one thread per logical CPU
+    if wanted and threads != [min(int(wanted), os.cpu_count() or 1)]:
         failed.append(f"OPENBLAS_NUM_THREADS={wanted}, but OpenBLAS runs {threads} threads")
     wanted = os.environ.get("NUMBA_CPU_NAME")
     if wanted and target != wanted:

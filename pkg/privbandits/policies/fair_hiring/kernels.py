@@ -794,9 +794,9 @@ def _greedy_choose(env, run, window, state, draws, p, s, t, horizon, private, ji
 @njit(nogil=True, cache=True)
 def _greedy_kernel(rng, env, horizon, noise_sd, p, trace, fixed, private):  # pragma: no cover - compiled
     """The two Fair-Greedy variants: the ridge step exact, or (``private``) the tree's, and eq. (1)."""
-    # ``private`` (and ``rank_step`` of _draw_block) arrive as run-time booleans, ``bool(True)`` rather
-    # than ``True`` (hence the noqa UP018): numba compiles a function once per literal value of a
-    # constant argument, so literals would compile this loop and its callees twice. With the array
+    # ``private`` (from Python) and ``rank_step`` of _draw_block (``bool(True)`` rather than ``True``,
+    # hence the noqa UP018 below) arrive as run-time booleans: numba compiles a function once per literal
+    # value of a constant argument, so literals would compile this loop and its callees twice. With the array
     # copies as loops (_copy), the three kernels compile in about 23 CPU seconds instead of 30.
     # fair_greedy_kernel and private_fair_greedy_kernel call it from Python (a Python bool is typed
     # ``boolean``, not a literal): compiled wrappers would each link and optimise this whole loop again
