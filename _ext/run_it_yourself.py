@@ -113,6 +113,10 @@ def source_files() -> list[str]:
             and path.suffix not in (".pyc", ".nbi", ".nbc")
         }
     names = {name for name in names if Path(name).parts[0] not in PRIVATE_SOURCES}
+    # never a virtual environment made inside the checkout (``python -m venv .venv``, whatever its name:
+    # the folder holding a pyvenv.cfg), which git lists as untracked unless ignored
+    venvs = {Path(name).parent for name in names if Path(name).name == "pyvenv.cfg"} - {Path(".")}
+    names = {name for name in names if not venvs.intersection(Path(name).parents)}
     return sorted(name for name in names if (ROOT / name).is_file())  # a deleted file is still listed by git
 
 

@@ -1524,6 +1524,28 @@ def _public_text_with_hidden(text: str, found: dict) -> list[str]:
     return sorted(x for key in ("names", "seeds", "lines") for x in found[key] if x in text)
 
 
+@pytest.mark.parametrize("checkout", [True, False])
+def test_sources_archive_leaves_out_a_virtual_environment_in_the_checkout(tmp_path, monkeypatch, checkout):
+    """A venv made inside the checkout (any name: the folder holding ``pyvenv.cfg``) is not a source: git lists
+    it as untracked, and the site's archive once held a whole ``.venv`` (310 MB), hidden-test look-alikes too."""
+    ext = _site_extension()
+    for name in (
+        "README.md",
+        "pkg/mod.py",
+        ".venv/pyvenv.cfg",
+        ".venv/lib/site.py",
+        "tools/env2/pyvenv.cfg",
+        "tools/env2/bin/x.py",
+        "tools/venv_notes.md",
+    ):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x\n")
+    if checkout:
+        subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    monkeypatch.setattr(ext, "ROOT", tmp_path)
+    assert ext.source_files() == ["README.md", "pkg/mod.py", "tools/venv_notes.md"]
+
+
 def test_public_edition_ships_no_hidden_test(wheel, tmp_path):
     """The hidden tests (``labs_hidden/``) reach the instructor's autograder zip and nothing public:
     not the book's lab pages (``.py``/``.ipynb``, which the site renders, indexes for search, copies
