@@ -10,10 +10,13 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import jupytext
 import pytest
+import yaml
 
 BOOK = Path(__file__).resolve().parent.parent / "book"
 PAIRS = sorted(p for p in BOOK.rglob("*.py") if ".ipynb_checkpoints" not in p.parts)
@@ -45,7 +48,6 @@ def test_execution_first_names_notebooks_of_the_book():
 
     A misspelt or removed name would silently stop ordering the cold build's longest chapters first.
     """
-    import yaml
 
     root = BOOK.parent
     first = yaml.safe_load((root / "_config.yml").read_text())["sphinx"]["config"]["execution_first"]
@@ -54,3 +56,24 @@ def test_execution_first_names_notebooks_of_the_book():
     for name in first:
         assert (root / f"{name}.ipynb").exists(), f"execution_first: {name}.ipynb does not exist"
         assert f"file: {name}\n" in toc, f"execution_first: {name} is not in _toc.yml"
+
+
+def test_the_test_command_starts_the_longest_notebooks_first():
+    """``conftest.py`` puts nbmake's items in ``execution_first``'s order, the rest after them, none lost."""
+    root = Path(__file__).resolve().parents[1]
+    listed = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q", "--nbmake", "book"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    collected = [line.split("::")[0] for line in listed if line.endswith(".ipynb")]
+    first = yaml.safe_load((root / "_config.yml").read_text())["sphinx"]["config"]["execution_first"]
+    assert collected[: len(first)] == [f"{name}.ipynb" for name in first]
+    rest = collected[len(first) :]
+    assert rest == sorted(rest), "the other notebooks keep their path order"
+    on_disk = sorted(
+        str(p.relative_to(root)) for p in (root / "book").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts
+    )
+    assert sorted(collected) == on_disk, "every notebook is collected once"
