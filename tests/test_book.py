@@ -58,22 +58,30 @@ def test_execution_first_names_notebooks_of_the_book():
         assert f"file: {name}\n" in toc, f"execution_first: {name} is not in _toc.yml"
 
 
-def test_the_test_command_starts_the_longest_notebooks_first():
-    """``conftest.py`` puts nbmake's items in ``execution_first``'s order, the rest after them, none lost."""
+def _collected(*args: str) -> list[str]:
+    """The node ids ``pytest --collect-only`` lists for ``args``, in order (run at the repository root)."""
     root = Path(__file__).resolve().parents[1]
     listed = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q", "--nbmake", "book"],
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q", *args],
         cwd=root,
         capture_output=True,
         text=True,
         check=True,
     ).stdout.splitlines()
-    collected = [line.split("::")[0] for line in listed if line.endswith(".ipynb")]
+    return [line for line in listed if "::" in line]
+
+
+def test_the_test_command_starts_the_longest_notebooks_first():
+    """``conftest.py`` puts nbmake's items in ``execution_first``'s order, the others after them in the order
+    collected, in the places notebook items hold; no item lost or added."""
+    root = Path(__file__).resolve().parents[1]
     first = yaml.safe_load((root / "_config.yml").read_text())["sphinx"]["config"]["execution_first"]
-    assert collected[: len(first)] == [f"{name}.ipynb" for name in first]
-    rest = collected[len(first) :]
-    assert rest == sorted(rest), "the other notebooks keep their path order"
-    on_disk = sorted(
-        str(p.relative_to(root)) for p in (root / "book").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts
-    )
-    assert sorted(collected) == on_disk, "every notebook is collected once"
+    as_collected = _collected("--noconftest", "--nbmake", "tests/test_ci.py", "book")  # without the hook
+    ordered = _collected("--nbmake", "tests/test_ci.py", "book")
+    assert sorted(ordered) == sorted(as_collected), "the same items, each once"
+    unit = [i for i, node in enumerate(as_collected) if not node.startswith("book/")]
+    assert [ordered[i] for i in unit] == [as_collected[i] for i in unit], "the unit tests keep their places"
+    notebooks = [node.split("::")[0] for node in ordered if node.startswith("book/")]
+    assert notebooks[: len(first)] == [f"{name}.ipynb" for name in first]
+    others = [node.split("::")[0] for node in as_collected if node.startswith("book/")]
+    assert notebooks[len(first) :] == [nb for nb in others if nb[: -len(".ipynb")] not in first]

@@ -73,6 +73,19 @@ def test_ci_runs_the_readme_commands():
     assert re.search(r"python -m pytest .*-n auto --dist worksteal --nbmake book tests", ci)
 
 
+def test_ci_s_two_test_steps_together_run_all_of_readme_command_2():
+    """``run_tests`` leaves out with ``--ignore`` exactly the files ``site_tests`` runs (a third ``--ignore``
+    would drop tests from CI), and each step runs no other selection."""
+    script = CI_RUN.read_text()
+    code = lambda name: "\n".join(line.split("#", 1)[0] for line in _function(script, name).splitlines())  # noqa: E731
+    ignored = re.findall(r"--ignore=(\S+)", code("run_tests"))
+    site = re.findall(r"\s(tests/\S+\.py)\b", code("site_tests"))
+    assert ignored and sorted(ignored) == sorted(site), (ignored, site)
+    for name in ("run_tests", "site_tests"):
+        arguments = code(name).split("python -m pytest", 1)[1]
+        assert not re.search(r"\s(-k|-m|--deselect)\b", arguments), f"{name} selects a subset of tests"
+
+
 def test_another_processor_is_played_only_in_its_own_step_after_the_readme_commands():
     script = CI_RUN.read_text()
     step = _function(script, "another_machine")
