@@ -77,7 +77,10 @@ def test_ci_s_two_test_steps_together_run_all_of_readme_command_2():
     """``run_tests`` leaves out with ``--ignore`` exactly the files ``site_tests`` runs (a third ``--ignore``
     would drop tests from CI), and each step runs no other selection."""
     script = CI_RUN.read_text()
-    code = lambda name: "\n".join(line.split("#", 1)[0] for line in _function(script, name).splitlines())  # noqa: E731
+
+    def code(name: str) -> str:  # the function's lines without their comments
+        return "\n".join(line.split("#", 1)[0] for line in _function(script, name).splitlines())
+
     ignored = re.findall(r"--ignore=(\S+)", code("run_tests"))
     site = re.findall(r"\s(tests/\S+\.py)\b", code("site_tests"))
     assert ignored and sorted(ignored) == sorted(site), (ignored, site)
