@@ -4,8 +4,8 @@ README command 2 runs ``--nbmake book tests`` on pytest-xdist's ``worksteal`` sc
 worker a contiguous share of the collected items (a half on 2 CPUs), runs them in order, and lets an
 idle worker take the back half of a busy worker's queue, except its last two items, which that worker
 runs. In path order the notebooks end with Part VI's (1-1.5 minutes each, cold), so a cold run on 2
-cores ended with one worker in one of them and the other idle (about 150 idle CPU seconds;
-benchmarks/README.md, issue 37, session 21). Here the notebooks keep their places among the collected
+cores ended with one worker in one of them and the other idle (about 75 idle core-seconds in its last
+300 s; benchmarks/README.md, issue 37, session 21). Here the notebooks keep their places among the collected
 items but are put in the order a cold build starts them (``execution_first`` in ``_config.yml``: the
 longest chapters), the others after them in the order collected, so the items left at the end of a
 queue are short. Only the order changes: the same items run, each in its own kernel.
