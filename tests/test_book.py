@@ -43,14 +43,18 @@ def test_pair_in_sync_and_clean(py_path):
     )
 
 
+def _execution_first() -> list[str]:
+    """``execution_first`` of ``_config.yml``: the documents a cold build starts first."""
+    return yaml.safe_load((BOOK.parent / "_config.yml").read_text())["sphinx"]["config"]["execution_first"]
+
+
 def test_execution_first_names_notebooks_of_the_book():
     """``execution_first`` (``_config.yml``, ``_ext/execute_in_parallel.py``) names notebooks in the toc.
 
     A misspelt or removed name would silently stop ordering the cold build's longest chapters first.
     """
-
     root = BOOK.parent
-    first = yaml.safe_load((root / "_config.yml").read_text())["sphinx"]["config"]["execution_first"]
+    first = _execution_first()
     toc = (root / "_toc.yml").read_text()
     assert first, "execution_first is empty"
     for name in first:
@@ -60,10 +64,9 @@ def test_execution_first_names_notebooks_of_the_book():
 
 def _collected(*args: str) -> list[str]:
     """The node ids ``pytest --collect-only`` lists for ``args``, in order (run at the repository root)."""
-    root = Path(__file__).resolve().parents[1]
     listed = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q", *args],
-        cwd=root,
+        cwd=BOOK.parent,
         capture_output=True,
         text=True,
         check=True,
@@ -74,8 +77,7 @@ def _collected(*args: str) -> list[str]:
 def test_the_test_command_starts_the_longest_notebooks_first():
     """``conftest.py`` puts nbmake's items in ``execution_first``'s order, the others after them in the order
     collected, in the places notebook items hold; no item lost or added."""
-    root = Path(__file__).resolve().parents[1]
-    first = yaml.safe_load((root / "_config.yml").read_text())["sphinx"]["config"]["execution_first"]
+    first = _execution_first()
     as_collected = _collected("--noconftest", "--nbmake", "tests/test_ci.py", "book")  # without the hook
     ordered = _collected("--nbmake", "tests/test_ci.py", "book")
     assert sorted(ordered) == sorted(as_collected), "the same items, each once"

@@ -54,6 +54,11 @@ def _function(script: str, name: str) -> str:
     return match.group(0)
 
 
+def _without_comments(code: str) -> str:
+    """Shell code with each line's comment cut off."""
+    return "\n".join(line.split("#", 1)[0] for line in code.splitlines())
+
+
 def test_ci_sets_no_variable_that_changes_the_build_or_the_tests():
     script = CI_RUN.read_text()
     step = _function(script, "another_machine")
@@ -78,8 +83,8 @@ def test_ci_s_two_test_steps_together_run_all_of_readme_command_2():
     would drop tests from CI), and each step runs no other selection."""
     script = CI_RUN.read_text()
 
-    def code(name: str) -> str:  # the function's lines without their comments
-        return "\n".join(line.split("#", 1)[0] for line in _function(script, name).splitlines())
+    def code(name: str) -> str:
+        return _without_comments(_function(script, name))
 
     ignored = re.findall(r"--ignore=(\S+)", code("run_tests"))
     site = re.findall(r"\s(tests/\S+\.py)\b", code("site_tests"))
@@ -93,7 +98,7 @@ def test_another_processor_is_played_only_in_its_own_step_after_the_readme_comma
     script = CI_RUN.read_text()
     step = _function(script, "another_machine")
     assert _assigned(step) == set(ANOTHER_MACHINE) | {"PRIVBANDITS_CACHE_DIR"}
-    code = "\n".join(line.split("#", 1)[0] for line in step.splitlines())
+    code = _without_comments(step)
     assert not re.search(r"\b(export|declare|typeset)\b|\bset\s+-a\b", code), "nothing exported from the step"
     assert "tools/stored_runs.py machine" in step, "the step must check that the variables took effect"
     assert "tests/test_fingerprint.py" in step and "--nbmake" in step
